@@ -1,0 +1,2 @@
+/** Kafka wire server, request handlers, replica manager, coordinators. */
+package io.kraft.broker;

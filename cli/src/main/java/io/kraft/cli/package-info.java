@@ -1,0 +1,2 @@
+/** kraft-cli: format, start, admin, console tools, metadata shell. */
+package io.kraft.cli;

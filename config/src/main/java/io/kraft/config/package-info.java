@@ -1,0 +1,2 @@
+/** Typed configuration: names, types, defaults, validation, docs. */
+package io.kraft.config;

@@ -1,0 +1,2 @@
+/** Raft consensus library: election, replication, commit, snapshots, gRPC transport. */
+package io.kraft.raft;

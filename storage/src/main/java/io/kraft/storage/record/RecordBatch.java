@@ -1,0 +1,242 @@
+package io.kraft.storage.record;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * A zero-copy view of one record batch, magic v2, at a position of a buffer: header accessors,
+ * validation and the in-place rewrites the append path makes (base offset, log-append time).
+ *
+ * <p>Layout (all big-endian): baseOffset int64, batchLength int32, partitionLeaderEpoch int32,
+ * magic int8, crc uint32 (CRC32C over attributes..end), attributes int16, lastOffsetDelta int32,
+ * baseTimestamp int64, maxTimestamp int64, producerId int64, producerEpoch int16, baseSequence int32,
+ * recordCount int32, then the records (compressed as a whole when attributes say so).
+ */
+public final class RecordBatch {
+    public static final int BASE_OFFSET_OFFSET = 0;
+    public static final int LENGTH_OFFSET = 8;
+    public static final int PARTITION_LEADER_EPOCH_OFFSET = 12;
+    public static final int MAGIC_OFFSET = 16;
+    public static final int CRC_OFFSET = 17;
+    public static final int ATTRIBUTES_OFFSET = 21;
+    public static final int LAST_OFFSET_DELTA_OFFSET = 23;
+    public static final int BASE_TIMESTAMP_OFFSET = 27;
+    public static final int MAX_TIMESTAMP_OFFSET = 35;
+    public static final int PRODUCER_ID_OFFSET = 43;
+    public static final int PRODUCER_EPOCH_OFFSET = 51;
+    public static final int BASE_SEQUENCE_OFFSET = 53;
+    public static final int RECORDS_COUNT_OFFSET = 57;
+    /** Size of the header before the first record. */
+    public static final int HEADER_SIZE = 61;
+    /** baseOffset + batchLength: the bytes not counted by batchLength. */
+    public static final int LOG_OVERHEAD = 12;
+    public static final byte MAGIC = 2;
+
+    public static final int COMPRESSION_CODEC_MASK = 0x07;
+    public static final int TIMESTAMP_TYPE_MASK = 0x08;
+    public static final int TRANSACTIONAL_FLAG_MASK = 0x10;
+    public static final int CONTROL_FLAG_MASK = 0x20;
+    /** KIP-534: baseTimestamp holds the delete horizon of a compacted batch. */
+    public static final int DELETE_HORIZON_FLAG_MASK = 0x40;
+
+    public static final long NO_PRODUCER_ID = -1L;
+    public static final short NO_PRODUCER_EPOCH = -1;
+    public static final int NO_SEQUENCE = -1;
+    public static final int NO_PARTITION_LEADER_EPOCH = -1;
+    public static final long NO_TIMESTAMP = -1L;
+
+    private final ByteBuffer buffer;
+    private final int position;
+
+    /** Views the batch starting at {@code position}; nothing is checked until {@link #validate}. */
+    public RecordBatch(ByteBuffer buffer, int position) {
+        this.buffer = buffer;
+        this.position = position;
+    }
+
+    /** Views the batch at the buffer's current position. */
+    public static RecordBatch at(ByteBuffer buffer) {
+        return new RecordBatch(buffer, buffer.position());
+    }
+
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int position() {
+        return position;
+    }
+
+    public long baseOffset() {
+        return buffer.getLong(position + BASE_OFFSET_OFFSET);
+    }
+
+    public int batchLength() {
+        return buffer.getInt(position + LENGTH_OFFSET);
+    }
+
+    /** Bytes of the whole batch including the log overhead. */
+    public int sizeInBytes() {
+        return LOG_OVERHEAD + batchLength();
+    }
+
+    public int partitionLeaderEpoch() {
+        return buffer.getInt(position + PARTITION_LEADER_EPOCH_OFFSET);
+    }
+
+    public byte magic() {
+        return buffer.get(position + MAGIC_OFFSET);
+    }
+
+    public long checksum() {
+        return Integer.toUnsignedLong(buffer.getInt(position + CRC_OFFSET));
+    }
+
+    public short attributes() {
+        return buffer.getShort(position + ATTRIBUTES_OFFSET);
+    }
+
+    public int compressionId() {
+        return attributes() & COMPRESSION_CODEC_MASK;
+    }
+
+    public boolean isLogAppendTime() {
+        return (attributes() & TIMESTAMP_TYPE_MASK) != 0;
+    }
+
+    public boolean isTransactional() {
+        return (attributes() & TRANSACTIONAL_FLAG_MASK) != 0;
+    }
+
+    public boolean isControl() {
+        return (attributes() & CONTROL_FLAG_MASK) != 0;
+    }
+
+    public boolean hasDeleteHorizon() {
+        return (attributes() & DELETE_HORIZON_FLAG_MASK) != 0;
+    }
+
+    public int lastOffsetDelta() {
+        return buffer.getInt(position + LAST_OFFSET_DELTA_OFFSET);
+    }
+
+    public long lastOffset() {
+        return baseOffset() + lastOffsetDelta();
+    }
+
+    /** The offset after this batch. */
+    public long nextOffset() {
+        return lastOffset() + 1;
+    }
+
+    public long baseTimestamp() {
+        return buffer.getLong(position + BASE_TIMESTAMP_OFFSET);
+    }
+
+    public long maxTimestamp() {
+        return buffer.getLong(position + MAX_TIMESTAMP_OFFSET);
+    }
+
+    public long producerId() {
+        return buffer.getLong(position + PRODUCER_ID_OFFSET);
+    }
+
+    public short producerEpoch() {
+        return buffer.getShort(position + PRODUCER_EPOCH_OFFSET);
+    }
+
+    public int baseSequence() {
+        return buffer.getInt(position + BASE_SEQUENCE_OFFSET);
+    }
+
+    public int recordCount() {
+        return buffer.getInt(position + RECORDS_COUNT_OFFSET);
+    }
+
+    /** Computes CRC32C over attributes..end of batch, as stored in the crc field. */
+    public long computeChecksum() {
+        CRC32C crc = new CRC32C();
+        ByteBuffer dup = buffer.duplicate();
+        dup.limit(position + sizeInBytes()).position(position + ATTRIBUTES_OFFSET);
+        crc.update(dup);
+        return crc.getValue();
+    }
+
+    public boolean isValid() {
+        return checksum() == computeChecksum();
+    }
+
+    /**
+     * Checks what can be checked without reading records: the bytes are present, the length is sane,
+     * magic is 2, counts agree and the CRC matches.
+     *
+     * @throws CorruptRecordException naming the first problem found
+     */
+    public void validate() {
+        int available = buffer.limit() - position;
+        if (available < HEADER_SIZE) {
+            throw new CorruptRecordException("record batch at position " + position + " is truncated: "
+                    + available + " bytes, header needs " + HEADER_SIZE);
+        }
+        int length = batchLength();
+        if (length < HEADER_SIZE - LOG_OVERHEAD) {
+            throw new CorruptRecordException("record batch length " + length + " is smaller than the v2 header ("
+                    + (HEADER_SIZE - LOG_OVERHEAD) + ")");
+        }
+        if (length > available - LOG_OVERHEAD) {
+            throw new CorruptRecordException("record batch length " + length + " exceeds the "
+                    + (available - LOG_OVERHEAD) + " bytes available");
+        }
+        if (magic() != MAGIC) {
+            throw new CorruptRecordException("record batch magic " + magic() + " is not supported (only 2)");
+        }
+        int count = recordCount();
+        int lastDelta = lastOffsetDelta();
+        if (count < 0 || lastDelta < 0) {
+            throw new CorruptRecordException("record batch has negative record count " + count
+                    + " or last offset delta " + lastDelta);
+        }
+        // Compaction may remove records, so count <= lastOffsetDelta + 1, never more.
+        if ((long) count > (long) lastDelta + 1) {
+            throw new CorruptRecordException("record batch claims " + count + " records but its last offset delta is "
+                    + lastDelta);
+        }
+        long stored = checksum();
+        long computed = computeChecksum();
+        if (stored != computed) {
+            throw new CorruptRecordException("record batch at offset " + baseOffset() + " has CRC " + stored
+                    + " but its bytes give " + computed);
+        }
+    }
+
+    public void setBaseOffset(long offset) {
+        buffer.putLong(position + BASE_OFFSET_OFFSET, offset);
+    }
+
+    public void setPartitionLeaderEpoch(int epoch) {
+        buffer.putInt(position + PARTITION_LEADER_EPOCH_OFFSET, epoch);
+    }
+
+    /**
+     * Marks the batch log-append-time with the given max timestamp and refreshes the CRC, which covers
+     * attributes and timestamps (base offset and leader epoch are outside it).
+     */
+    public void setLogAppendTime(long timestampMs) {
+        short attributes = (short) (attributes() | TIMESTAMP_TYPE_MASK);
+        buffer.putShort(position + ATTRIBUTES_OFFSET, attributes);
+        buffer.putLong(position + MAX_TIMESTAMP_OFFSET, timestampMs);
+        writeChecksum();
+    }
+
+    /** Recomputes and stores the CRC after a change to covered bytes. */
+    public void writeChecksum() {
+        buffer.putInt(position + CRC_OFFSET, (int) computeChecksum());
+    }
+
+    @Override
+    public String toString() {
+        return "RecordBatch(baseOffset=" + baseOffset() + ", lastOffset=" + lastOffset() + ", size=" + sizeInBytes()
+                + ", count=" + recordCount() + ", compression=" + compressionId() + ", epoch=" + partitionLeaderEpoch()
+                + ", producerId=" + producerId() + ")";
+    }
+}
