@@ -18,7 +18,7 @@ public record ConfigKey(String name, ConfigType type, Object defaultValue, boole
         Objects.requireNonNull(importance, "importance");
         Objects.requireNonNull(doc, "doc");
         if (name.isBlank() || !name.equals(name.trim())) {
-            throw new IllegalArgumentException("Configuration name '" + name + "' must be non-empty and untrimmed");
+            throw new IllegalArgumentException("Configuration name '" + name + "' must be non-empty without surrounding spaces");
         }
         if (required && defaultValue != null) {
             throw new IllegalArgumentException("Required configuration " + name + " cannot have a default");

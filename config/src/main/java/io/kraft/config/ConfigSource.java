@@ -2,7 +2,7 @@ package io.kraft.config;
 
 /**
  * Where a configuration value came from, with the ids DescribeConfigs (v1+) puts on the wire for
- * a config entry's source and synonyms.
+ * a config entry's source and synonyms (KIP-226).
  */
 public enum ConfigSource {
     UNKNOWN(0),

@@ -1,6 +1,5 @@
 package io.kraft.config;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -118,7 +117,7 @@ public final class TopicLogSettings {
 
     /** Every setting with value and source, in {@link TopicConfigs} order. */
     public List<ConfigValue> entries() {
-        return List.copyOf(new ArrayList<>(entries.values()));
+        return List.copyOf(entries.values());
     }
 
     /** The topic's own overrides as given (raw text), which is what the metadata log stores. */
