@@ -1,0 +1,50 @@
+package io.kraft.raft;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The first offset of every epoch present in a log, which answers "where does epoch e end" in O(log n). */
+final class EpochStartOffsets {
+    private final TreeMap<Integer, Long> startByEpoch = new TreeMap<>();
+
+    /** Records an entry at {@code offset} with {@code epoch}, appended at the end of the log. */
+    void appended(int epoch, long offset) {
+        Map.Entry<Integer, Long> last = startByEpoch.lastEntry();
+        if (last != null && epoch < last.getKey()) {
+            throw new IllegalArgumentException("epoch " + epoch + " at offset " + offset
+                    + " is below the log's last epoch " + last.getKey());
+        }
+        if (last == null || epoch > last.getKey()) {
+            startByEpoch.put(epoch, offset);
+        }
+    }
+
+    /** Forgets epochs that start at or after {@code offset}. */
+    void truncatedTo(long offset) {
+        startByEpoch.values().removeIf(start -> start >= offset);
+    }
+
+    OffsetAndEpoch endOffsetForEpoch(int epoch, long logEndOffset) {
+        Map.Entry<Integer, Long> floor = startByEpoch.floorEntry(epoch);
+        if (floor == null) {
+            return new OffsetAndEpoch(0, 0);
+        }
+        Map.Entry<Integer, Long> next = startByEpoch.higherEntry(floor.getKey());
+        return new OffsetAndEpoch(next == null ? logEndOffset : next.getValue(), floor.getKey());
+    }
+
+    int epochOf(long offset) {
+        int found = 0;
+        for (Map.Entry<Integer, Long> e : startByEpoch.entrySet()) {
+            if (e.getValue() > offset) {
+                break;
+            }
+            found = e.getKey();
+        }
+        return found;
+    }
+
+    int lastEpoch() {
+        return startByEpoch.isEmpty() ? 0 : startByEpoch.lastKey();
+    }
+}

@@ -1,0 +1,176 @@
+package io.kraft.raft;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The leader of {@code epoch}: tracks what every voter and observer has acknowledged, the fetches it holds
+ * (long poll) and whether a majority of voters fetched within the last check-quorum window.
+ */
+final class LeaderState implements RoleState {
+    private final int epoch;
+    private final int nodeId;
+    private final long epochStartOffset;
+    private final Set<Integer> voterIds;
+    private final Map<Integer, ReplicaProgress> progress = new TreeMap<>();
+    private final Map<Integer, ParkedFetch> parkedFetches = new HashMap<>();
+    private final Set<Integer> fetchedThisWindow = new HashSet<>();
+    private final Set<Integer> fetchedThisEpoch = new HashSet<>();
+    private long checkQuorumDeadlineTick;
+    private long beginQuorumResendTick;
+
+    /** A fetch with nothing to return yet, answered when data or a new high watermark arrives or it expires. */
+    record ParkedFetch(RaftMessage.FetchRequest request, long expiryTick) {
+    }
+
+    LeaderState(int epoch, int nodeId, long epochStartOffset, Set<Integer> voterIds, long checkQuorumDeadlineTick) {
+        this.epoch = epoch;
+        this.nodeId = nodeId;
+        this.epochStartOffset = epochStartOffset;
+        this.voterIds = voterIds;
+        this.checkQuorumDeadlineTick = checkQuorumDeadlineTick;
+        for (int voterId : voterIds) {
+            if (voterId != nodeId) {
+                progress.put(voterId, new ReplicaProgress(voterId, true, 0, -1));
+            }
+        }
+    }
+
+    @Override
+    public Role role() {
+        return Role.LEADER;
+    }
+
+    @Override
+    public int epoch() {
+        return epoch;
+    }
+
+    @Override
+    public OptionalInt leaderId() {
+        return OptionalInt.of(nodeId);
+    }
+
+    @Override
+    public OptionalInt votedId() {
+        return OptionalInt.of(nodeId);
+    }
+
+    /** Offset of this epoch's leader-change record: nothing below it may be committed by counting replicas. */
+    long epochStartOffset() {
+        return epochStartOffset;
+    }
+
+    void recordFetch(int replicaId, long fetchOffset, long nowTick) {
+        boolean voter = voterIds.contains(replicaId);
+        progress.put(replicaId, new ReplicaProgress(replicaId, voter, fetchOffset, nowTick));
+        if (voter) {
+            fetchedThisWindow.add(replicaId);
+            fetchedThisEpoch.add(replicaId);
+        }
+    }
+
+    /** Records contact without an acknowledged position (e.g. a fetch that diverged). */
+    void recordContact(int replicaId, long nowTick) {
+        ReplicaProgress old = progress.get(replicaId);
+        long endOffset = old == null ? 0 : old.endOffset();
+        recordFetch(replicaId, endOffset, nowTick);
+    }
+
+    /**
+     * The largest offset a majority of voters (this leader counting its durable end) has reached, or -1 when it
+     * does not lie inside this epoch, where Raft forbids committing by counting.
+     */
+    long majorityEndOffset(long leaderFlushedEndOffset, int majority) {
+        List<Long> ends = new ArrayList<>();
+        ends.add(leaderFlushedEndOffset);
+        for (ReplicaProgress p : progress.values()) {
+            if (p.voter()) {
+                ends.add(p.endOffset());
+            }
+        }
+        ends.sort((a, b) -> Long.compare(b, a));
+        long candidate = ends.get(majority - 1);
+        return candidate > epochStartOffset ? candidate : -1;
+    }
+
+    /** Ends a check-quorum window; true if a majority of voters (counting this leader) fetched during it. */
+    boolean checkQuorum(long nowTick, int majority, int fetchTimeoutTicks) {
+        if (nowTick < checkQuorumDeadlineTick) {
+            return true;
+        }
+        boolean ok = fetchedThisWindow.size() + 1 >= majority;
+        fetchedThisWindow.clear();
+        checkQuorumDeadlineTick = nowTick + fetchTimeoutTicks;
+        return ok;
+    }
+
+    /** Voters that have not fetched in this epoch yet and so may not know about it, when a resend is due. */
+    List<Integer> votersToAnnounceTo(long nowTick, int resendIntervalTicks) {
+        if (nowTick < beginQuorumResendTick) {
+            return List.of();
+        }
+        beginQuorumResendTick = nowTick + resendIntervalTicks;
+        List<Integer> unaware = new ArrayList<>();
+        for (int voterId : voterIds) {
+            if (voterId != nodeId && !fetchedThisEpoch.contains(voterId)) {
+                unaware.add(voterId);
+            }
+        }
+        return unaware;
+    }
+
+    void park(RaftMessage.FetchRequest request, long expiryTick) {
+        parkedFetches.put(request.source(), new ParkedFetch(request, expiryTick));
+    }
+
+    /** Removes and returns every parked fetch. */
+    List<ParkedFetch> unparkAll() {
+        List<ParkedFetch> all = new ArrayList<>(parkedFetches.values());
+        parkedFetches.clear();
+        all.sort((a, b) -> Integer.compare(a.request().source(), b.request().source()));
+        return all;
+    }
+
+    /** Removes and returns the parked fetches whose wait is over. */
+    List<ParkedFetch> unparkExpired(long nowTick) {
+        List<ParkedFetch> expired = new ArrayList<>();
+        parkedFetches.values().removeIf(p -> {
+            if (p.expiryTick() <= nowTick) {
+                expired.add(p);
+                return true;
+            }
+            return false;
+        });
+        expired.sort((a, b) -> Integer.compare(a.request().source(), b.request().source()));
+        return expired;
+    }
+
+    /** Other voters ordered by how far they have caught up, best first: who should succeed this leader. */
+    List<Integer> preferredSuccessors() {
+        List<ReplicaProgress> voters = new ArrayList<>();
+        for (ReplicaProgress p : progress.values()) {
+            if (p.voter()) {
+                voters.add(p);
+            }
+        }
+        voters.sort((a, b) -> a.endOffset() != b.endOffset()
+                ? Long.compare(b.endOffset(), a.endOffset()) : Integer.compare(a.replicaId(), b.replicaId()));
+        return voters.stream().map(ReplicaProgress::replicaId).toList();
+    }
+
+    List<ReplicaProgress> progress() {
+        return List.copyOf(progress.values());
+    }
+
+    @Override
+    public String toString() {
+        return "Leader(epoch=" + epoch + ", epochStart=" + epochStartOffset + ")";
+    }
+}

@@ -1,0 +1,62 @@
+package io.kraft.raft;
+
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Settings of one Raft node in logical ticks. The driver chooses how long a tick is and converts Kafka's
+ * millisecond settings with {@link #fromMillis}.
+ */
+public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutTicks, int fetchTimeoutTicks,
+                         int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,
+                         int fetchMaxEntries) {
+
+    public RaftConfig {
+        voterIds = Set.copyOf(new TreeSet<>(voterIds));
+        if (voterIds.isEmpty()) {
+            throw new IllegalArgumentException("the voter set must not be empty");
+        }
+        requirePositive("electionTimeoutTicks", electionTimeoutTicks);
+        requirePositive("fetchTimeoutTicks", fetchTimeoutTicks);
+        requirePositive("electionBackoffMaxTicks", electionBackoffMaxTicks);
+        requirePositive("requestTimeoutTicks", requestTimeoutTicks);
+        requirePositive("fetchMaxWaitTicks", fetchMaxWaitTicks);
+        requirePositive("fetchMaxEntries", fetchMaxEntries);
+        if (fetchMaxWaitTicks >= fetchTimeoutTicks) {
+            throw new IllegalArgumentException("fetchMaxWaitTicks (" + fetchMaxWaitTicks
+                    + ") must be below fetchTimeoutTicks (" + fetchTimeoutTicks + ") or followers would time out "
+                    + "while the leader holds their fetch");
+        }
+    }
+
+    /**
+     * Converts Kafka's millisecond settings ({@code controller.quorum.election.timeout.ms} and friends) to ticks of
+     * {@code tickMs}; the leader holds an idle fetch for half the request timeout.
+     */
+    public static RaftConfig fromMillis(int nodeId, Set<Integer> voterIds, long tickMs, long electionTimeoutMs,
+                                        long fetchTimeoutMs, long electionBackoffMaxMs, long requestTimeoutMs,
+                                        int fetchMaxEntries) {
+        return new RaftConfig(nodeId, voterIds, ticks(electionTimeoutMs, tickMs), ticks(fetchTimeoutMs, tickMs),
+                ticks(electionBackoffMaxMs, tickMs), ticks(requestTimeoutMs, tickMs),
+                Math.max(1, ticks(Math.min(requestTimeoutMs, fetchTimeoutMs) / 2, tickMs)), fetchMaxEntries);
+    }
+
+    public boolean isVoter() {
+        return voterIds.contains(nodeId);
+    }
+
+    /** Votes (or fetch acknowledgements) needed for a decision: a strict majority of voters. */
+    public int majority() {
+        return voterIds.size() / 2 + 1;
+    }
+
+    private static int ticks(long ms, long tickMs) {
+        return (int) Math.max(1, (ms + tickMs - 1) / tickMs);
+    }
+
+    private static void requirePositive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive but was " + value);
+        }
+    }
+}

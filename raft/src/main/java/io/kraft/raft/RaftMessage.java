@@ -1,0 +1,68 @@
+package io.kraft.raft;
+
+import java.util.List;
+
+/**
+ * The messages voters and observers exchange. Each names its sender and receiver (node ids) and the sender's
+ * epoch; {@link #NO_LEADER} stands for "leader unknown" the way the wire form does.
+ */
+public sealed interface RaftMessage {
+
+    int NO_LEADER = -1;
+
+    int source();
+
+    int destination();
+
+    int epoch();
+
+    /** Asks for a vote (or, with {@code preVote}, whether a vote would be granted) for {@code epoch}. */
+    record VoteRequest(int source, int destination, int epoch, long lastEndOffset, int lastEpoch, boolean preVote)
+            implements RaftMessage {
+    }
+
+    /** Answers a vote request; {@code candidateEpoch} echoes the epoch asked for so stale answers are dropped. */
+    record VoteResponse(int source, int destination, int epoch, int leaderId, boolean granted, boolean preVote,
+                        int candidateEpoch) implements RaftMessage {
+    }
+
+    /** A new leader announces its epoch so voters start fetching from it without waiting for a timeout. */
+    record BeginQuorumEpoch(int source, int destination, int epoch) implements RaftMessage {
+    }
+
+    /** A resigning leader tells voters to elect at once; earlier successors in the list wait less. */
+    record EndQuorumEpoch(int source, int destination, int epoch, List<Integer> preferredSuccessors)
+            implements RaftMessage {
+        public EndQuorumEpoch {
+            preferredSuccessors = List.copyOf(preferredSuccessors);
+        }
+    }
+
+    /**
+     * A follower or observer asks the leader for entries from {@code fetchOffset}; entries below it are durable
+     * on the sender and the entry just before it has epoch {@code lastFetchedEpoch}.
+     */
+    record FetchRequest(int source, int destination, int epoch, long fetchOffset, int lastFetchedEpoch)
+            implements RaftMessage {
+    }
+
+    /** Why a fetch was not served. */
+    enum FetchError { NONE, FENCED_LEADER_EPOCH, NOT_LEADER, UNKNOWN_LEADER_EPOCH }
+
+    /**
+     * The leader's answer: entries following the fetch position, or a diverging epoch and its end offset telling
+     * the fetcher where to truncate. {@code fetchOffset}/{@code lastFetchedEpoch} echo the request.
+     */
+    record FetchResponse(int source, int destination, int epoch, int leaderId, FetchError error,
+                         long fetchOffset, int lastFetchedEpoch, long highWatermark,
+                         int divergingEpoch, long divergingEndOffset, List<LogEntry> entries)
+            implements RaftMessage {
+        public FetchResponse {
+            entries = List.copyOf(entries);
+        }
+
+        public boolean diverging() {
+            return divergingEpoch >= 0;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.kraft.raft;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Work the driver must carry out, in this order: (1) durably write {@code quorumState} if present, (2) send
+ * {@code messages}, (3) if {@code flushLog}, flush the log and later report it with
+ * {@link RaftNode#handleLogFlushed(long)}, (4) hand {@code committed} batches and {@code leaderChange} to the
+ * state machine. Messages may depend on the quorum state, which is why it is written first.
+ */
+public record Ready(Optional<QuorumState> quorumState, List<RaftMessage> messages, boolean flushLog,
+                    List<CommittedBatch> committed, Optional<LeaderAndEpoch> leaderChange) {
+
+    public Ready {
+        messages = List.copyOf(messages);
+        committed = List.copyOf(committed);
+    }
+
+    public boolean isEmpty() {
+        return quorumState.isEmpty() && messages.isEmpty() && !flushLog && committed.isEmpty()
+                && leaderChange.isEmpty();
+    }
+}

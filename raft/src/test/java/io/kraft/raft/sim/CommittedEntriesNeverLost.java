@@ -1,0 +1,43 @@
+package io.kraft.raft.sim;
+
+import io.kraft.raft.LogEntry;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A committed entry survives any crashes: the last committed entry is in the durable (flushed) log of a majority
+ * of voters, and the leader of the newest epoch holds it.
+ */
+final class CommittedEntriesNeverLost implements Invariant {
+
+    @Override
+    public void check(SimCluster cluster) {
+        List<LogEntry> committed = cluster.committed();
+        if (committed.isEmpty()) {
+            return;
+        }
+        LogEntry last = committed.get(committed.size() - 1);
+        int durableCopies = 0;
+        for (SimNode node : cluster.nodes()) {
+            if (node.isVoter() && holdsDurably(node, last)) {
+                durableCopies++;
+            }
+        }
+        if (durableCopies < cluster.majority()) {
+            throw cluster.violation("committed " + last + " is durable on only " + durableCopies + " voters");
+        }
+        Optional<SimNode> leader = cluster.leader();
+        if (leader.isPresent() && !holds(leader.get(), last)) {
+            throw cluster.violation("newest leader " + leader.get().id() + " lacks committed " + last);
+        }
+    }
+
+    private static boolean holdsDurably(SimNode node, LogEntry entry) {
+        return node.log().flushedEndOffset() > entry.offset() && holds(node, entry);
+    }
+
+    private static boolean holds(SimNode node, LogEntry entry) {
+        return node.log().endOffset() > entry.offset()
+                && node.log().read(entry.offset(), 1).get(0).sameContentAs(entry);
+    }
+}

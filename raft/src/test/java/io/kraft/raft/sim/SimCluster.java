@@ -1,0 +1,272 @@
+package io.kraft.raft.sim;
+
+import io.kraft.raft.LogEntry;
+import io.kraft.raft.RaftConfig;
+import io.kraft.raft.RaftMessage;
+import io.kraft.raft.Role;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A whole quorum under one seeded scheduler: voters and observers on a {@link SimNetwork}, each ticking on its own
+ * slightly drifting clock, with every {@link Invariant} checked after every event. One time unit is a tenth of a
+ * nominal tick.
+ */
+final class SimCluster {
+    static final int TICK_UNITS = 10;
+    static final int ELECTION_TIMEOUT_TICKS = 10;
+    static final int FETCH_TIMEOUT_TICKS = 20;
+
+    /** An append the leader reported as committed: its records must sit at these offsets in the committed log. */
+    record AcknowledgedAppend(long lastOffset, List<byte[]> records) {
+    }
+
+    private final long seed;
+    private final Random random;
+    private final SimScheduler scheduler = new SimScheduler();
+    private final SimNetwork network;
+    private final Map<Integer, SimNode> nodes = new TreeMap<>();
+    private final Set<Integer> voterIds = new TreeSet<>();
+    private final List<LogEntry> committed = new ArrayList<>();
+    private final List<AcknowledgedAppend> acknowledged = new ArrayList<>();
+    private final List<Invariant> invariants;
+    private long recordCounter;
+
+    SimCluster(long seed, int voterCount, int observerCount) {
+        this.seed = seed;
+        this.random = new Random(seed);
+        this.network = new SimNetwork(scheduler, new Random(seed + 1), this::deliver);
+        for (int id = 1; id <= voterCount; id++) {
+            voterIds.add(id);
+        }
+        this.invariants = List.of(new CommittedLogsMatch(), new SingleLeaderPerEpoch(), new HighWatermarkMonotonic(),
+                new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
+                new AppendsAcknowledgedOnlyWhenCommitted());
+        for (int id = 1; id <= voterCount + observerCount; id++) {
+            RaftConfig config = new RaftConfig(id, voterIds, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS,
+                    ELECTION_TIMEOUT_TICKS, 10, 4, 16);
+            SimNode node = new SimNode(config, scheduler, network, seed * 7919 + id, 3 * TICK_UNITS);
+            nodes.put(id, node);
+            // Clock drift: each node's tick lasts between 0.9 and 1.1 nominal ticks.
+            int tickUnits = TICK_UNITS - 1 + random.nextInt(3);
+            scheduleTicks(node, tickUnits, 1 + random.nextInt(tickUnits));
+        }
+    }
+
+    private void scheduleTicks(SimNode node, int tickUnits, long delay) {
+        scheduler.schedule(delay, "tick node " + node.id(), () -> {
+            node.tick();
+            scheduleTicks(node, tickUnits, tickUnits);
+        });
+    }
+
+    private void deliver(RaftMessage message) {
+        SimNode node = nodes.get(message.destination());
+        if (node != null) {
+            node.deliver(message);
+        }
+    }
+
+    // ------------------------------------------------------------ running
+
+    /** Runs events for {@code units} of simulated time, checking every invariant after each one. */
+    void runFor(long units) {
+        long until = scheduler.now() + units;
+        while (scheduler.runNext(until)) {
+            checkInvariants();
+        }
+    }
+
+    /** Runs until {@code condition} holds (checked after every event) or {@code maxUnits} pass; returns whether it held. */
+    boolean runUntil(BooleanSupplier condition, long maxUnits) {
+        long until = scheduler.now() + maxUnits;
+        if (condition.getAsBoolean()) {
+            return true;
+        }
+        while (scheduler.runNext(until)) {
+            checkInvariants();
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+        }
+        return condition.getAsBoolean();
+    }
+
+    void checkInvariants() {
+        for (Invariant invariant : invariants) {
+            invariant.check(this);
+        }
+    }
+
+    InvariantViolation violation(String problem) {
+        StringBuilder message = new StringBuilder(problem)
+                .append("\n  seed=").append(seed).append(" (replay with -Dkraft.seed=").append(seed).append(')')
+                .append(" time=").append(scheduler.now()).append(" after event: ").append(scheduler.lastEvent());
+        for (SimNode node : nodes.values()) {
+            message.append("\n  ").append(node);
+        }
+        return new InvariantViolation(message.toString());
+    }
+
+    // ------------------------------------------------------------ client workload
+
+    /** Appends records to the current leader, if any, remembering what it acknowledges. */
+    Optional<CompletableFuture<Long>> appendToLeader(int recordCount) {
+        Optional<SimNode> leader = leader();
+        if (leader.isEmpty()) {
+            return Optional.empty();
+        }
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < recordCount; i++) {
+            records.add(("seed-" + seed + "-record-" + recordCounter++).getBytes(StandardCharsets.UTF_8));
+        }
+        CompletableFuture<Long> future = leader.get().raft().append(records);
+        future.thenAccept(lastOffset -> acknowledged.add(new AcknowledgedAppend(lastOffset, records)));
+        leader.get().processReady();
+        checkInvariants();
+        return Optional.of(future);
+    }
+
+    /** Keeps appending small batches to whoever leads, every few ticks, until the end of the run. */
+    void startWorkload(int meanIntervalUnits) {
+        scheduler.schedule(1 + random.nextInt(2 * meanIntervalUnits), "client append", () -> {
+            appendToLeader(1 + random.nextInt(3));
+            startWorkload(meanIntervalUnits);
+        });
+    }
+
+    // ------------------------------------------------------------ faults
+
+    SimNetwork network() {
+        return network;
+    }
+
+    void crash(int nodeId) {
+        nodes.get(nodeId).crash();
+    }
+
+    void restart(int nodeId) {
+        nodes.get(nodeId).restart();
+        checkInvariants();
+    }
+
+    /** Removes every network fault and restarts every stopped node. */
+    void heal() {
+        network.healLinks();
+        network.setFaults(0, 0, 1, 20);
+        for (SimNode node : nodes.values()) {
+            node.restart();
+        }
+        checkInvariants();
+    }
+
+    /**
+     * Schedules random faults for {@code durationUnits}: partitions (symmetric and one-way), crashes and restarts,
+     * and changing loss, duplication and delay.
+     */
+    void injectRandomFaults(long durationUnits) {
+        long end = scheduler.now() + durationUnits;
+        scheduleNextFault(end);
+    }
+
+    private void scheduleNextFault(long end) {
+        long delay = 20 + random.nextInt(40 * TICK_UNITS);
+        if (scheduler.now() + delay >= end) {
+            return;
+        }
+        scheduler.schedule(delay, "fault", () -> {
+            injectOneFault();
+            scheduleNextFault(end);
+        });
+    }
+
+    private void injectOneFault() {
+        List<Integer> ids = new ArrayList<>(nodes.keySet());
+        int a = ids.get(random.nextInt(ids.size()));
+        int b = ids.get(random.nextInt(ids.size()));
+        switch (random.nextInt(8)) {
+            case 0 -> network.isolate(a, ids);
+            case 1 -> {
+                if (a != b) {
+                    network.blockOneWay(a, b);
+                }
+            }
+            case 2 -> {
+                // split into two random groups
+                for (int x : ids) {
+                    for (int y : ids) {
+                        if (x < y && random.nextBoolean()) {
+                            network.block(x, y);
+                        }
+                    }
+                }
+            }
+            case 3 -> network.healLinks();
+            case 4 -> nodes.get(a).crash();
+            case 5 -> nodes.get(a).restart();
+            case 6 -> network.setFaults(random.nextDouble() * 0.3, random.nextDouble() * 0.2, 1,
+                    5 + random.nextInt(6 * TICK_UNITS));
+            default -> {
+                for (SimNode node : nodes.values()) {
+                    node.restart();
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ views for scenarios and invariants
+
+    long seed() {
+        return seed;
+    }
+
+    long now() {
+        return scheduler.now();
+    }
+
+    long eventsRun() {
+        return scheduler.eventsRun();
+    }
+
+    SimNode node(int id) {
+        return nodes.get(id);
+    }
+
+    Collection<SimNode> nodes() {
+        return nodes.values();
+    }
+
+    Set<Integer> voterIds() {
+        return voterIds;
+    }
+
+    int majority() {
+        return voterIds.size() / 2 + 1;
+    }
+
+    List<LogEntry> committed() {
+        return committed;
+    }
+
+    List<AcknowledgedAppend> acknowledged() {
+        return acknowledged;
+    }
+
+    /** The running leader of the highest epoch, if any. */
+    Optional<SimNode> leader() {
+        return nodes.values().stream()
+                .filter(n -> n.isUp() && n.raft().role() == Role.LEADER)
+                .max(Comparator.comparingInt(n -> n.raft().epoch()));
+    }
+}
