@@ -1,6 +1,8 @@
 package io.kraft.storage.record;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -44,6 +46,8 @@ public final class RecordBatch {
     public static final int NO_SEQUENCE = -1;
     public static final int NO_PARTITION_LEADER_EPOCH = -1;
     public static final long NO_TIMESTAMP = -1L;
+    /** Upper bound on the list capacity {@link #records} reserves from an unverified count. */
+    private static final int MAX_PRESIZED_RECORDS = 4096;
 
     private final ByteBuffer buffer;
     private final int position;
@@ -100,6 +104,20 @@ public final class RecordBatch {
         return attributes() & COMPRESSION_CODEC_MASK;
     }
 
+    /** @throws CorruptRecordException when the attributes name a codec that does not exist */
+    public CompressionType compressionType() {
+        int id = compressionId();
+        if (id > CompressionType.ZSTD.id()) {
+            throw new CorruptRecordException("record batch at offset " + baseOffset() + " uses unknown compression codec "
+                    + id);
+        }
+        return CompressionType.forId(id);
+    }
+
+    public TimestampType timestampType() {
+        return isLogAppendTime() ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME;
+    }
+
     public boolean isLogAppendTime() {
         return (attributes() & TIMESTAMP_TYPE_MASK) != 0;
     }
@@ -114,6 +132,11 @@ public final class RecordBatch {
 
     public boolean hasDeleteHorizon() {
         return (attributes() & DELETE_HORIZON_FLAG_MASK) != 0;
+    }
+
+    /** KIP-534: when the cleaner may drop this batch's tombstones and markers, else {@link #NO_TIMESTAMP}. */
+    public long deleteHorizonMs() {
+        return hasDeleteHorizon() ? baseTimestamp() : NO_TIMESTAMP;
     }
 
     public int lastOffsetDelta() {
@@ -153,6 +176,20 @@ public final class RecordBatch {
         return buffer.getInt(position + RECORDS_COUNT_OFFSET);
     }
 
+    /** Sequence of the batch's last offset, or {@link #NO_SEQUENCE} for a batch without one. */
+    public int lastSequence() {
+        return sequenceAfter(baseSequence(), lastOffsetDelta());
+    }
+
+    /** Sequences wrap from Integer.MAX_VALUE to 0, as producers number them. */
+    static int sequenceAfter(int baseSequence, int delta) {
+        if (baseSequence == NO_SEQUENCE) {
+            return NO_SEQUENCE;
+        }
+        long sequence = (long) baseSequence + delta;
+        return (int) (sequence > Integer.MAX_VALUE ? sequence - Integer.MAX_VALUE - 1 : sequence);
+    }
+
     /** Computes CRC32C over attributes..end of batch, as stored in the crc field. */
     public long computeChecksum() {
         CRC32C crc = new CRC32C();
@@ -173,6 +210,49 @@ public final class RecordBatch {
      * @throws CorruptRecordException naming the first problem found
      */
     public void validate() {
+        validateFraming();
+        long stored = checksum();
+        long computed = computeChecksum();
+        if (stored != computed) {
+            throw new CorruptRecordException("record batch at offset " + baseOffset() + " has CRC " + stored
+                    + " but its bytes give " + computed);
+        }
+    }
+
+    /**
+     * Checks everything {@link #validate} does, then reads every record: each fits its length, the
+     * payload holds exactly {@link #recordCount()} records (decompressed when needed), offset deltas
+     * strictly increase and stay within {@link #lastOffsetDelta()}, and in a control batch every key
+     * is a control key of a known type whose value parses (KIP-98). Allocates nothing per record.
+     *
+     * @throws CorruptRecordException naming the first problem found
+     */
+    public void validateRecords() {
+        validate();
+        boolean control = isControl();
+        try (RecordIterator records = new RecordIterator(this, false)) {
+            while (records.advance()) {
+                if (control) {
+                    validateControlRecord(records.cursor());
+                }
+            }
+        }
+    }
+
+    private void validateControlRecord(RecordCursor record) {
+        if (record.keyLength() < 0) {
+            throw new CorruptRecordException("control batch at offset " + baseOffset() + " has a record without a key");
+        }
+        ControlRecordType type = ControlRecordType.parseKey(record.body(), record.keyPosition(), record.keyLength());
+        if (record.valueLength() < 0) {
+            throw new CorruptRecordException("control batch at offset " + baseOffset() + " has a " + type
+                    + " record without a value");
+        }
+        EndTransactionMarker.parseValue(type, record.body(), record.valuePosition(), record.valueLength());
+    }
+
+    /** Header checks short of the CRC, so reading records from a verified batch does not hash it again. */
+    void validateFraming() {
         int available = buffer.limit() - position;
         if (available < HEADER_SIZE) {
             throw new CorruptRecordException("record batch at position " + position + " is truncated: "
@@ -201,12 +281,36 @@ public final class RecordBatch {
             throw new CorruptRecordException("record batch claims " + count + " records but its last offset delta is "
                     + lastDelta);
         }
-        long stored = checksum();
-        long computed = computeChecksum();
-        if (stored != computed) {
-            throw new CorruptRecordException("record batch at offset " + baseOffset() + " has CRC " + stored
-                    + " but its bytes give " + computed);
+    }
+
+    /**
+     * Iterates the records, decompressing as it goes and checking structure as {@link #validateRecords}
+     * does (but not the CRC: call {@link #validate} first on untrusted bytes). Close the iterator.
+     *
+     * @throws CorruptRecordException when the header is unusable
+     */
+    public RecordIterator recordIterator() {
+        return new RecordIterator(this, true);
+    }
+
+    /**
+     * All records of the batch, read as {@link #recordIterator} reads them.
+     *
+     * @throws CorruptRecordException when a record is malformed or the payload is
+     */
+    public List<Record> records() {
+        List<Record> records = new ArrayList<>(Math.max(0, Math.min(recordCount(), MAX_PRESIZED_RECORDS)));
+        try (RecordIterator iterator = recordIterator()) {
+            while (iterator.hasNext()) {
+                records.add(iterator.next());
+            }
         }
+        return records;
+    }
+
+    /** The records section: from after the header to the end of the batch. */
+    ByteBuffer payload() {
+        return buffer.duplicate().limit(position + sizeInBytes()).position(position + HEADER_SIZE);
     }
 
     public void setBaseOffset(long offset) {
