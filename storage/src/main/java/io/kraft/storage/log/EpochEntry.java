@@ -1,0 +1,5 @@
+package io.kraft.storage.log;
+
+/** A leader epoch and the first offset written in it. */
+public record EpochEntry(int epoch, long startOffset) {
+}

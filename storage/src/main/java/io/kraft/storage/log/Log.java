@@ -1,0 +1,717 @@
+package io.kraft.storage.log;
+
+import io.kraft.storage.record.CorruptRecordException;
+import io.kraft.storage.record.RecordBatch;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of one partition: a directory of segments, appended to by the leader (assigning offsets) or
+ * a follower (keeping them), read with zero copy, truncated, and trimmed by retention.
+ *
+ * <p>Mutations are serialized by one lock. Reads take no lock: they capture the log end (offset,
+ * segment, byte position) published after each append and never look past it. Segments removed
+ * from the log are renamed {@code .deleted} and stay readable for {@link LogConfig#fileDeleteDelayMs()}
+ * before {@link #deleteExpiredSegments} (or close) deletes their files.
+ */
+public final class Log implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Log.class);
+
+    /** Where the log ends: the next offset and the byte position in the segment holding it. */
+    private record LogEnd(long nextOffset, long segmentBaseOffset, int segmentPosition) {
+    }
+
+    /** A segment out of the log whose files wait for the delete delay; dueMs is set by the first sweep. */
+    private static final class RetiredSegment {
+        final LogSegment segment;
+        long dueMs = -1;
+
+        RetiredSegment(LogSegment segment) {
+            this.segment = segment;
+        }
+    }
+
+    private final Path dir;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final LeaderEpochCache epochCache;
+    private final List<RetiredSegment> retired = new ArrayList<>();
+    private volatile LogConfig config;
+    private volatile LogEnd end;
+    private volatile long logStartOffset;
+    private volatile long recoveryPoint;
+    private long unflushedRecords;
+    private long lastFlushMs = -1;
+    private volatile boolean closed;
+
+    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded) {
+        this.dir = dir;
+        this.config = config;
+        this.segments.putAll(loaded.segments());
+        LogSegment active = segments.lastEntry().getValue();
+        this.end = new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes());
+        this.logStartOffset = loaded.logStartOffset();
+        this.recoveryPoint = loaded.recoveryPoint();
+        try {
+            this.epochCache = new LeaderEpochCache(dir);
+        } catch (RuntimeException e) {
+            for (LogSegment segment : segments.values()) {
+                segment.close();
+            }
+            throw e;
+        }
+        epochCache.truncateFromEnd(loaded.nextOffset());
+        epochCache.truncateFromStart(loaded.logStartOffset());
+    }
+
+    /** Opens (or creates) a log that has no checkpoint: every segment is re-validated. */
+    public static Log open(Path dir, LogConfig config) {
+        return open(dir, config, 0, 0, false);
+    }
+
+    /**
+     * Opens (or creates) the log in {@code dir}.
+     *
+     * @param recoveryPoint     offset below which data is known flushed (from the recovery checkpoint)
+     * @param logStartOffset    checkpointed log start; raised to the first segment's base if lower
+     * @param hadCleanShutdown  true when the clean-shutdown marker was present: only corrupt or
+     *                          missing indexes are rebuilt
+     */
+    public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
+                           boolean hadCleanShutdown) {
+        LogLoader.Loaded loaded = new LogLoader(dir, config).load(recoveryPoint, logStartOffset, hadCleanShutdown);
+        return new Log(dir, config, loaded);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    /** Applies changed settings (topic config updates); they take effect from the next operation. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The offset the next appended record gets. */
+    public long logEndOffset() {
+        return end.nextOffset();
+    }
+
+    /** Offsets below this are fsynced. */
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public LeaderEpochCache leaderEpochCache() {
+        return epochCache;
+    }
+
+    /** The segments in offset order, the active one last (a snapshot). */
+    public List<LogSegment> segments() {
+        return List.copyOf(segments.values());
+    }
+
+    public LogSegment activeSegment() {
+        return segments.lastEntry().getValue();
+    }
+
+    public int numberOfSegments() {
+        return segments.size();
+    }
+
+    public long sizeInBytes() {
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.sizeBytes();
+        }
+        return total;
+    }
+
+    /**
+     * Appends producer batches as the leader: validates every batch (nothing is written if one is bad),
+     * then assigns consecutive offsets, the leader epoch and, if configured, the log-append time in
+     * place, rolls if needed and writes.
+     *
+     * @throws CorruptRecordException   a batch fails validation, or its record count disagrees with its offsets
+     * @throws RecordTooLargeException  a batch exceeds max.message.bytes or the append exceeds segment.bytes
+     */
+    public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
+        LogConfig cfg = config;
+        int batchCount = validate(records, cfg, true);
+        lock.lock();
+        try {
+            ensureOpen();
+            long firstOffset = end.nextOffset();
+            long next = firstOffset;
+            long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+            long offsetOfMax = -1;
+            long recordCount = 0;
+            for (int p = records.position(); p < records.limit(); ) {
+                RecordBatch batch = new RecordBatch(records, p);
+                batch.setBaseOffset(next);
+                batch.setPartitionLeaderEpoch(leaderEpoch);
+                if (cfg.logAppendTime()) {
+                    batch.setLogAppendTime(nowMs);
+                }
+                if (batch.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = batch.maxTimestamp();
+                    offsetOfMax = next;
+                }
+                recordCount += batch.recordCount();
+                next = batch.nextOffset();
+                p += batch.sizeInBytes();
+            }
+            appendToActive(records, firstOffset, next - 1, recordCount, nowMs, cfg);
+            epochCache.assign(leaderEpoch, firstOffset);
+            return new AppendInfo(firstOffset, next - 1, maxTimestamp, offsetOfMax,
+                    cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Appends batches fetched from the leader, keeping their offsets and epochs.
+     *
+     * @throws CorruptRecordException            a batch fails validation (nothing written)
+     * @throws UnexpectedAppendOffsetException   offsets start below the log end offset or do not increase
+     */
+    public AppendInfo appendAsFollower(ByteBuffer records, long nowMs) {
+        LogConfig cfg = config;
+        int batchCount = validate(records, cfg, false);
+        lock.lock();
+        try {
+            ensureOpen();
+            long expected = end.nextOffset();
+            long firstOffset = -1;
+            long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+            long offsetOfMax = -1;
+            long recordCount = 0;
+            for (int p = records.position(); p < records.limit(); ) {
+                RecordBatch batch = new RecordBatch(records, p);
+                if (batch.baseOffset() < expected) {
+                    throw new UnexpectedAppendOffsetException("follower append of batch at offset " + batch.baseOffset()
+                            + " to log " + dir + " expects offset " + expected + " or above");
+                }
+                if (firstOffset < 0) {
+                    firstOffset = batch.baseOffset();
+                }
+                if (batch.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = batch.maxTimestamp();
+                    offsetOfMax = batch.baseOffset();
+                }
+                recordCount += batch.recordCount();
+                expected = batch.nextOffset();
+                p += batch.sizeInBytes();
+            }
+            appendToActive(records, firstOffset, expected - 1, recordCount, nowMs, cfg);
+            for (int p = records.position(); p < records.limit(); ) {
+                RecordBatch batch = new RecordBatch(records, p);
+                epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+                p += batch.sizeInBytes();
+            }
+            return new AppendInfo(firstOffset, expected - 1, maxTimestamp, offsetOfMax, RecordBatch.NO_TIMESTAMP,
+                    records.remaining(), batchCount);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Checks every batch before anything is written; returns the batch count. */
+    private int validate(ByteBuffer records, LogConfig cfg, boolean fromProducer) {
+        if (!records.hasRemaining()) {
+            throw new CorruptRecordException("append to log " + dir + " holds no record batch");
+        }
+        if (records.remaining() > cfg.segmentBytes()) {
+            throw new RecordTooLargeException("append of " + records.remaining() + " bytes to log " + dir
+                    + " exceeds segment.bytes " + cfg.segmentBytes());
+        }
+        int count = 0;
+        for (int p = records.position(); p < records.limit(); ) {
+            RecordBatch batch = new RecordBatch(records, p);
+            batch.validate();
+            if (fromProducer) {
+                if (batch.sizeInBytes() > cfg.maxMessageBytes()) {
+                    throw new RecordTooLargeException("record batch of " + batch.sizeInBytes() + " bytes exceeds "
+                            + "max.message.bytes " + cfg.maxMessageBytes() + " of log " + dir);
+                }
+                // A producer batch is never compacted, so its records fill every offset it spans.
+                if ((long) batch.recordCount() != (long) batch.lastOffsetDelta() + 1) {
+                    throw new CorruptRecordException("producer record batch claims " + batch.recordCount()
+                            + " records but spans " + ((long) batch.lastOffsetDelta() + 1) + " offsets");
+                }
+            }
+            p += batch.sizeInBytes();
+            count++;
+        }
+        return count;
+    }
+
+    private void appendToActive(ByteBuffer records, long firstOffset, long lastOffset, long recordCount, long nowMs,
+                                LogConfig cfg) {
+        LogSegment active = activeSegment();
+        if (active.shouldRoll(records.remaining(), lastOffset, nowMs, cfg)) {
+            active = rollLocked(firstOffset);
+        }
+        active.append(records, nowMs);
+        end = new LogEnd(lastOffset + 1, active.baseOffset(), active.sizeBytes());
+        unflushedRecords += recordCount;
+        maybeFlushLocked(nowMs, cfg);
+    }
+
+    /** Starts a new active segment at the log end offset (no-op if the active segment is empty). */
+    public LogSegment roll() {
+        lock.lock();
+        try {
+            ensureOpen();
+            return rollLocked(end.nextOffset());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LogSegment rollLocked(long newBaseOffset) {
+        LogSegment active = activeSegment();
+        long base = Math.max(newBaseOffset, end.nextOffset());
+        if (active.sizeBytes() == 0) {
+            if (active.baseOffset() == base) {
+                return active;
+            }
+            // An empty active segment cannot hold offsets this far: replace it.
+            retire(List.of(active));
+        } else {
+            active.onBecomeInactive();
+        }
+        LogSegment next = LogSegment.create(dir, base, config, "");
+        segments.put(base, next);
+        CheckpointFile.fsyncDirectory(dir);
+        if (active.sizeBytes() > 0) {
+            // The rolled segment is immutable now; making it durable lets the recovery point move past it.
+            flushUpToLocked(base);
+        }
+        end = new LogEnd(end.nextOffset(), base, 0);
+        return next;
+    }
+
+    /**
+     * Reads from the batch holding {@code offset}, at most {@code maxBytes} (but a whole first batch if
+     * {@code minOneBatch}), from one segment, never past the log end captured at the call.
+     *
+     * @throws OffsetOutOfRangeException offset below the log start or above the log end
+     */
+    public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        LogEnd endNow = end;
+        long start = logStartOffset;
+        if (offset < start || offset > endNow.nextOffset()) {
+            throw new OffsetOutOfRangeException("offset " + offset + " is outside log " + dir + " range [" + start
+                    + ", " + endNow.nextOffset() + "]");
+        }
+        if (offset == endNow.nextOffset()) {
+            return new LogReadResult(offset, FileSlice.empty(), start, endNow.nextOffset());
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
+        if (entry == null) {
+            entry = segments.firstEntry();
+        }
+        while (entry != null && entry.getKey() <= endNow.segmentBaseOffset()) {
+            LogSegment segment = entry.getValue();
+            int maxPosition = segment.baseOffset() == endNow.segmentBaseOffset() ? endNow.segmentPosition()
+                    : segment.sizeBytes();
+            FileSlice slice = segment.read(offset, maxBytes, maxPosition, minOneBatch);
+            if (slice != null) {
+                return new LogReadResult(offset, slice, start, endNow.nextOffset());
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return new LogReadResult(offset, FileSlice.empty(), start, endNow.nextOffset());
+    }
+
+    /**
+     * ListOffsets by timestamp, at batch granularity: the first batch whose max timestamp is at least
+     * {@code timestampMs}, as (its max timestamp, its base offset raised to the log start).
+     */
+    public Optional<TimestampOffset> offsetForTimestamp(long timestampMs) {
+        long start = logStartOffset;
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestampMs() >= timestampMs) {
+                Optional<TimestampOffset> found = segment.findOffsetByTimestamp(timestampMs, start);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * ListOffsets MAX_TIMESTAMP (KIP-734), at batch granularity: the largest timestamp and the base
+     * offset of the first batch carrying it; empty when no batch has a timestamp.
+     */
+    public Optional<TimestampOffset> maxTimestampOffset() {
+        LogSegment best = null;
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestampMs() >= 0 && (best == null || segment.maxTimestampMs() > best.maxTimestampMs())) {
+                best = segment;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        long maxTimestamp = best.maxTimestampMs();
+        long batchLastOffset = best.maxTimestampBatchLastOffset();
+        BatchLocation batch = best.firstBatchAtOrAfter(batchLastOffset, best.sizeBytes());
+        long offset = batch != null ? batch.baseOffset() : batchLastOffset;
+        return Optional.of(new TimestampOffset(maxTimestamp, Math.max(offset, logStartOffset)));
+    }
+
+    /**
+     * DeleteRecords: moves the log start up to {@code offset} and removes segments wholly below it
+     * (never the active segment).
+     *
+     * @return the log start offset afterwards
+     * @throws OffsetOutOfRangeException offset above the log end
+     */
+    public long deleteRecordsBefore(long offset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset > end.nextOffset() || offset < 0) {
+                throw new OffsetOutOfRangeException("cannot delete records before " + offset + " in log " + dir
+                        + ": log end offset is " + end.nextOffset());
+            }
+            if (offset <= logStartOffset) {
+                return logStartOffset;
+            }
+            logStartOffset = offset;
+            epochCache.truncateFromStart(offset);
+            List<LogSegment> below = new ArrayList<>();
+            for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
+                Long nextBase = segments.higherKey(entry.getKey());
+                if (nextBase == null || nextBase > offset) {
+                    break;
+                }
+                below.add(entry.getValue());
+            }
+            retire(below);
+            return offset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes everything from {@code offset} on (a follower diverged from its leader). A batch that
+     * straddles the offset goes as a whole, so the log end becomes its base offset.
+     *
+     * @return true if anything was removed
+     */
+    public boolean truncateTo(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("cannot truncate log " + dir + " to negative offset " + offset);
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset >= end.nextOffset()) {
+                return false;
+            }
+            if (offset < logStartOffset) {
+                truncateFullyAndStartAtLocked(offset);
+                return true;
+            }
+            LogConfig cfg = config;
+            Map.Entry<Long, LogSegment> floor = segments.floorEntry(offset);
+            LogSegment target = floor != null ? floor.getValue() : segments.firstEntry().getValue();
+            retire(new ArrayList<>(segments.tailMap(target.baseOffset(), false).values()));
+            BatchLocation cut = target.firstBatchAtOrAfter(offset, target.sizeBytes());
+            long newEnd = cut == null ? offset : Math.min(offset, cut.baseOffset());
+            newEnd = Math.max(newEnd, logStartOffset);
+            target.truncateTo(offset, cfg.maxIndexBytes());
+            end = new LogEnd(newEnd, target.baseOffset(), target.sizeBytes());
+            recoveryPoint = Math.min(recoveryPoint, newEnd);
+            epochCache.truncateFromEnd(newEnd);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops every segment and restarts the log, empty, at {@code offset} (a follower far behind). */
+    public void truncateFullyAndStartAt(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("cannot restart log " + dir + " at negative offset " + offset);
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            truncateFullyAndStartAtLocked(offset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void truncateFullyAndStartAtLocked(long offset) {
+        retire(new ArrayList<>(segments.values()));
+        LogSegment fresh = LogSegment.create(dir, offset, config, "");
+        segments.put(offset, fresh);
+        CheckpointFile.fsyncDirectory(dir);
+        end = new LogEnd(offset, offset, 0);
+        logStartOffset = offset;
+        recoveryPoint = offset;
+        unflushedRecords = 0;
+        epochCache.clear();
+    }
+
+    /** Retention with no high watermark bound (every segment may go). */
+    public int deleteExpiredSegments(long nowMs) {
+        return deleteExpiredSegments(nowMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * The retention pass the broker schedules: deletes the oldest segments whose newest timestamp is
+     * older than retention.ms, then the oldest while the log exceeds retention.bytes, only below
+     * {@code highWatermark}. An expired, non-empty active segment is rolled first so it can go. Also
+     * deletes the files of segments retired at least fileDeleteDelayMs ago.
+     *
+     * @return the number of segments removed from the log
+     */
+    public int deleteExpiredSegments(long nowMs, long highWatermark) {
+        lock.lock();
+        try {
+            ensureOpen();
+            deleteRetiredFiles(nowMs, false);
+            LogConfig cfg = config;
+            if (!cfg.delete()) {
+                return 0;
+            }
+            int deleted = 0;
+            if (cfg.retentionMs() >= 0) {
+                deleted += deleteOldestWhile(s -> nowMs - s.largestTimestampMs() > cfg.retentionMs(), highWatermark);
+            }
+            if (cfg.retentionBytes() >= 0) {
+                long[] excess = {sizeInBytes() - cfg.retentionBytes()};
+                deleted += deleteOldestWhile(s -> {
+                    if (excess[0] - s.sizeBytes() >= 0) {
+                        excess[0] -= s.sizeBytes();
+                        return true;
+                    }
+                    return false;
+                }, highWatermark);
+            }
+            deleteRetiredFiles(nowMs, false);
+            return deleted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int deleteOldestWhile(Predicate<LogSegment> expired, long upperBoundOffset) {
+        List<LogSegment> deletable = new ArrayList<>();
+        Iterator<LogSegment> it = segments.values().iterator();
+        LogSegment active = activeSegment();
+        while (it.hasNext()) {
+            LogSegment segment = it.next();
+            if (segment == active) {
+                if (segment.sizeBytes() == 0 || end.nextOffset() > upperBoundOffset) {
+                    break;
+                }
+            } else {
+                Long nextBase = segments.higherKey(segment.baseOffset());
+                if (nextBase == null || nextBase > upperBoundOffset) {
+                    break;
+                }
+            }
+            if (!expired.test(segment)) {
+                break;
+            }
+            deletable.add(segment);
+        }
+        if (deletable.isEmpty()) {
+            return 0;
+        }
+        if (deletable.contains(active)) {
+            rollLocked(end.nextOffset());
+        }
+        retire(deletable);
+        long newStart = Math.max(logStartOffset, segments.firstKey());
+        if (newStart > logStartOffset) {
+            logStartOffset = newStart;
+            epochCache.truncateFromStart(newStart);
+        }
+        return deletable.size();
+    }
+
+    /** Takes segments out of the log; their files are renamed .deleted and deleted after the delay. */
+    private void retire(List<LogSegment> doomed) {
+        if (doomed.isEmpty()) {
+            return;
+        }
+        for (LogSegment segment : doomed) {
+            segments.remove(segment.baseOffset(), segment);
+            segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+            if (config.fileDeleteDelayMs() == 0) {
+                segment.deleteFiles();
+            } else {
+                retired.add(new RetiredSegment(segment));
+            }
+        }
+    }
+
+    private void deleteRetiredFiles(long nowMs, boolean all) {
+        Iterator<RetiredSegment> it = retired.iterator();
+        while (it.hasNext()) {
+            RetiredSegment r = it.next();
+            if (r.dueMs < 0) {
+                r.dueMs = nowMs + config.fileDeleteDelayMs();
+            }
+            if (all || nowMs >= r.dueMs) {
+                r.segment.deleteFiles();
+                it.remove();
+            }
+        }
+    }
+
+    /**
+     * Swap-in point for the cleaner. {@code replacements} are complete segments with the
+     * {@code .cleaned} suffix covering exactly the offsets of {@code replaced}. Protocol, each step safe
+     * to crash after: replacements are flushed and renamed {@code .swap}; the log map switches over;
+     * replaced segments are renamed {@code .deleted}; {@code .swap} suffixes are removed. On open,
+     * {@code .cleaned} files are discarded and {@code .swap} files complete the swap.
+     */
+    public void replaceSegments(List<LogSegment> replacements, List<LogSegment> replaced) {
+        lock.lock();
+        try {
+            ensureOpen();
+            for (LogSegment segment : replaced) {
+                if (segments.get(segment.baseOffset()) != segment || segment == activeSegment()) {
+                    throw new IllegalArgumentException("segment " + segment + " is not an inactive segment of " + dir);
+                }
+            }
+            for (LogSegment segment : replacements) {
+                segment.onBecomeInactive();
+                segment.flush();
+                segment.changeFileSuffixes(LogFileNames.CLEANED_SUFFIX, LogFileNames.SWAP_SUFFIX);
+            }
+            CheckpointFile.fsyncDirectory(dir);
+            for (LogSegment segment : replaced) {
+                segments.remove(segment.baseOffset(), segment);
+            }
+            for (LogSegment segment : replacements) {
+                segments.put(segment.baseOffset(), segment);
+            }
+            retire(new ArrayList<>(replaced));
+            for (LogSegment segment : replacements) {
+                segment.changeFileSuffixes(LogFileNames.SWAP_SUFFIX, "");
+            }
+            CheckpointFile.fsyncDirectory(dir);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** fsyncs everything up to the log end and moves the recovery point there. */
+    public void flush() {
+        lock.lock();
+        try {
+            ensureOpen();
+            flushUpToLocked(end.nextOffset());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Flushes if flush.messages or flush.ms says so; for a scheduler to call. */
+    public void maybeFlush(long nowMs) {
+        lock.lock();
+        try {
+            ensureOpen();
+            maybeFlushLocked(nowMs, config);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void maybeFlushLocked(long nowMs, LogConfig cfg) {
+        if (lastFlushMs < 0) {
+            lastFlushMs = nowMs;
+        }
+        if (unflushedRecords >= cfg.flushMessages() || nowMs - lastFlushMs >= cfg.flushMs()) {
+            flushUpToLocked(end.nextOffset());
+            lastFlushMs = nowMs;
+        }
+    }
+
+    private void flushUpToLocked(long offset) {
+        if (offset <= recoveryPoint) {
+            return;
+        }
+        for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
+            if (entry.getKey() >= offset) {
+                break;
+            }
+            Long nextBase = segments.higherKey(entry.getKey());
+            if (nextBase != null && nextBase <= recoveryPoint) {
+                continue;
+            }
+            entry.getValue().flush();
+        }
+        recoveryPoint = offset;
+        if (offset >= end.nextOffset()) {
+            unflushedRecords = 0;
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("log " + dir + " is closed");
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Flushes, closes every segment (trimming the indexes) and deletes retired files. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            flushUpToLocked(end.nextOffset());
+            deleteRetiredFiles(Long.MAX_VALUE, true);
+            for (LogSegment segment : segments.values()) {
+                segment.close();
+            }
+            closed = true;
+            LOG.debug("closed log {} at offsets [{}, {})", dir, logStartOffset, end.nextOffset());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Log(" + dir + ", start=" + logStartOffset + ", end=" + end.nextOffset() + ", segments="
+                + segments.size() + ")";
+    }
+}

@@ -1,0 +1,139 @@
+package io.kraft.storage.log;
+
+/**
+ * The settings one partition log obeys, as plain values with Kafka's defaults; the broker maps its
+ * typed configuration (topic overrides over broker defaults) onto this record.
+ *
+ * @param segmentBytes           roll when the active segment would exceed this size ({@code segment.bytes})
+ * @param segmentMs              roll when the active segment's first append is older than this ({@code segment.ms})
+ * @param indexIntervalBytes     bytes of batches between two offset index entries ({@code index.interval.bytes})
+ * @param maxIndexBytes          preallocated size of each index; a full index rolls ({@code segment.index.bytes})
+ * @param retentionMs            delete segments whose newest timestamp is older than this; -1 keeps forever
+ * @param retentionBytes         delete oldest segments while the log is larger than this; -1 means no limit
+ * @param flushMessages          fsync after this many appended records ({@code flush.messages})
+ * @param flushMs                fsync when the last flush is older than this ({@code flush.ms})
+ * @param maxMessageBytes        largest record batch a producer may append ({@code max.message.bytes})
+ * @param logAppendTime          stamp batches with the broker's time ({@code message.timestamp.type=LogAppendTime})
+ * @param compact                cleanup.policy contains compact
+ * @param delete                 cleanup.policy contains delete
+ * @param deleteRetentionMs      how long the cleaner keeps tombstones ({@code delete.retention.ms})
+ * @param minCleanableDirtyRatio dirty share that makes a log eligible for cleaning
+ * @param fileDeleteDelayMs      how long a removed segment stays readable (renamed {@code .deleted}) before its files go
+ */
+public record LogConfig(
+        int segmentBytes,
+        long segmentMs,
+        int indexIntervalBytes,
+        int maxIndexBytes,
+        long retentionMs,
+        long retentionBytes,
+        long flushMessages,
+        long flushMs,
+        int maxMessageBytes,
+        boolean logAppendTime,
+        boolean compact,
+        boolean delete,
+        long deleteRetentionMs,
+        double minCleanableDirtyRatio,
+        long fileDeleteDelayMs) {
+
+    /** Smallest index that holds two time index entries, so an empty segment's index is never full. */
+    public static final int MIN_INDEX_BYTES = 2 * TimeIndex.ENTRY_SIZE_BYTES;
+
+    public LogConfig {
+        if (segmentBytes < 14) {
+            throw new IllegalArgumentException("segmentBytes must be at least 14, got " + segmentBytes);
+        }
+        if (segmentMs < 1) {
+            throw new IllegalArgumentException("segmentMs must be positive, got " + segmentMs);
+        }
+        if (indexIntervalBytes < 0) {
+            throw new IllegalArgumentException("indexIntervalBytes must not be negative, got " + indexIntervalBytes);
+        }
+        if (maxIndexBytes < MIN_INDEX_BYTES) {
+            throw new IllegalArgumentException("maxIndexBytes must be at least " + MIN_INDEX_BYTES + ", got "
+                    + maxIndexBytes);
+        }
+        if (retentionMs < -1) {
+            throw new IllegalArgumentException("retentionMs must be -1 (unlimited) or more, got " + retentionMs);
+        }
+        if (retentionBytes < -1) {
+            throw new IllegalArgumentException("retentionBytes must be -1 (unlimited) or more, got " + retentionBytes);
+        }
+        if (flushMessages < 1 || flushMs < 0) {
+            throw new IllegalArgumentException("flushMessages must be positive and flushMs not negative, got "
+                    + flushMessages + " and " + flushMs);
+        }
+        if (maxMessageBytes < 0) {
+            throw new IllegalArgumentException("maxMessageBytes must not be negative, got " + maxMessageBytes);
+        }
+        if (deleteRetentionMs < 0 || fileDeleteDelayMs < 0) {
+            throw new IllegalArgumentException("deleteRetentionMs and fileDeleteDelayMs must not be negative, got "
+                    + deleteRetentionMs + " and " + fileDeleteDelayMs);
+        }
+        if (minCleanableDirtyRatio < 0 || minCleanableDirtyRatio > 1) {
+            throw new IllegalArgumentException("minCleanableDirtyRatio must be within [0, 1], got "
+                    + minCleanableDirtyRatio);
+        }
+    }
+
+    /** Kafka's defaults: 1 GiB / 7 day segments, 4 KiB index interval, 10 MiB indexes, 7 day retention. */
+    public static LogConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this config's values. */
+    public Builder toBuilder() {
+        return new Builder()
+                .segmentBytes(segmentBytes).segmentMs(segmentMs).indexIntervalBytes(indexIntervalBytes)
+                .maxIndexBytes(maxIndexBytes).retentionMs(retentionMs).retentionBytes(retentionBytes)
+                .flushMessages(flushMessages).flushMs(flushMs).maxMessageBytes(maxMessageBytes)
+                .logAppendTime(logAppendTime).compact(compact).delete(delete).deleteRetentionMs(deleteRetentionMs)
+                .minCleanableDirtyRatio(minCleanableDirtyRatio).fileDeleteDelayMs(fileDeleteDelayMs);
+    }
+
+    /** Builds a {@link LogConfig}; every field starts at Kafka's default. */
+    public static final class Builder {
+        private int segmentBytes = 1024 * 1024 * 1024;
+        private long segmentMs = 7L * 24 * 60 * 60 * 1000;
+        private int indexIntervalBytes = 4096;
+        private int maxIndexBytes = 10 * 1024 * 1024;
+        private long retentionMs = 7L * 24 * 60 * 60 * 1000;
+        private long retentionBytes = -1;
+        private long flushMessages = Long.MAX_VALUE;
+        private long flushMs = Long.MAX_VALUE;
+        private int maxMessageBytes = 1024 * 1024 + 12;
+        private boolean logAppendTime = false;
+        private boolean compact = false;
+        private boolean delete = true;
+        private long deleteRetentionMs = 24L * 60 * 60 * 1000;
+        private double minCleanableDirtyRatio = 0.5;
+        private long fileDeleteDelayMs = 60_000;
+
+        public Builder segmentBytes(int v) { segmentBytes = v; return this; }
+        public Builder segmentMs(long v) { segmentMs = v; return this; }
+        public Builder indexIntervalBytes(int v) { indexIntervalBytes = v; return this; }
+        public Builder maxIndexBytes(int v) { maxIndexBytes = v; return this; }
+        public Builder retentionMs(long v) { retentionMs = v; return this; }
+        public Builder retentionBytes(long v) { retentionBytes = v; return this; }
+        public Builder flushMessages(long v) { flushMessages = v; return this; }
+        public Builder flushMs(long v) { flushMs = v; return this; }
+        public Builder maxMessageBytes(int v) { maxMessageBytes = v; return this; }
+        public Builder logAppendTime(boolean v) { logAppendTime = v; return this; }
+        public Builder compact(boolean v) { compact = v; return this; }
+        public Builder delete(boolean v) { delete = v; return this; }
+        public Builder deleteRetentionMs(long v) { deleteRetentionMs = v; return this; }
+        public Builder minCleanableDirtyRatio(double v) { minCleanableDirtyRatio = v; return this; }
+        public Builder fileDeleteDelayMs(long v) { fileDeleteDelayMs = v; return this; }
+
+        public LogConfig build() {
+            return new LogConfig(segmentBytes, segmentMs, indexIntervalBytes, maxIndexBytes, retentionMs,
+                    retentionBytes, flushMessages, flushMs, maxMessageBytes, logAppendTime, compact, delete,
+                    deleteRetentionMs, minCleanableDirtyRatio, fileDeleteDelayMs);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.kraft.storage.log;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/** File names of a partition directory: segments named by their 20-digit base offset, plus swap suffixes. */
+public final class LogFileNames {
+    public static final String LOG_SUFFIX = ".log";
+    public static final String INDEX_SUFFIX = ".index";
+    public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    /** A segment removed from the log, kept readable until its delete delay passes. */
+    public static final String DELETED_SUFFIX = ".deleted";
+    /** A segment the cleaner is still writing; discarded on open. */
+    public static final String CLEANED_SUFFIX = ".cleaned";
+    /** A complete replacement segment whose swap-in was interrupted; completed on open. */
+    public static final String SWAP_SUFFIX = ".swap";
+    /** A checkpoint being written. */
+    public static final String TEMP_SUFFIX = ".tmp";
+
+    private LogFileNames() {
+    }
+
+    public static String baseName(long baseOffset) {
+        return String.format("%020d", baseOffset);
+    }
+
+    public static Path logFile(Path dir, long baseOffset, String extraSuffix) {
+        return dir.resolve(baseName(baseOffset) + LOG_SUFFIX + extraSuffix);
+    }
+
+    public static Path offsetIndexFile(Path dir, long baseOffset, String extraSuffix) {
+        return dir.resolve(baseName(baseOffset) + INDEX_SUFFIX + extraSuffix);
+    }
+
+    public static Path timeIndexFile(Path dir, long baseOffset, String extraSuffix) {
+        return dir.resolve(baseName(baseOffset) + TIME_INDEX_SUFFIX + extraSuffix);
+    }
+
+    /** The base offset of a segment file name such as {@code 00000000000000000042.log}, if it is one. */
+    public static OptionalLong baseOffsetOf(String fileName, String suffix) {
+        if (!fileName.endsWith(suffix) || fileName.length() != 20 + suffix.length()) {
+            return OptionalLong.empty();
+        }
+        String digits = fileName.substring(0, 20);
+        for (int i = 0; i < 20; i++) {
+            if (!Character.isDigit(digits.charAt(i))) {
+                return OptionalLong.empty();
+            }
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(digits));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+}

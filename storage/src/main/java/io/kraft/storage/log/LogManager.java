@@ -1,0 +1,176 @@
+package io.kraft.storage.log;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The logs of one log directory: opens every {@code <topic>-<partition>} directory, persists their
+ * recovery points and log start offsets in the directory's checkpoint files, and marks a clean
+ * shutdown so the next open can skip re-validating segments.
+ */
+public final class LogManager implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+    public static final String CLEAN_SHUTDOWN_FILE = ".kraft_cleanshutdown";
+    public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+
+    private final Path logDir;
+    private final Function<TopicPartition, LogConfig> configs;
+    private final OffsetCheckpointFile recoveryPoints;
+    private final OffsetCheckpointFile logStartOffsets;
+    private final Map<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final Object lifecycleLock = new Object();
+    private boolean closed;
+
+    private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs) {
+        this.logDir = logDir;
+        this.configs = configs;
+        this.recoveryPoints = new OffsetCheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
+        this.logStartOffsets = new OffsetCheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+    }
+
+    /**
+     * Opens every partition log under {@code logDir}. With the clean-shutdown marker present only
+     * corrupt indexes are rebuilt; without it every segment past the checkpointed recovery point is
+     * re-validated. The marker is removed once all logs are open.
+     *
+     * @param configs the settings of each partition (topic overrides over broker defaults)
+     */
+    public static LogManager open(Path logDir, Function<TopicPartition, LogConfig> configs) {
+        LogManager manager = new LogManager(logDir, configs);
+        manager.loadLogs();
+        return manager;
+    }
+
+    private void loadLogs() {
+        Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+        try {
+            Files.createDirectories(logDir);
+            Files.deleteIfExists(logDir.resolve(RECOVERY_POINT_CHECKPOINT + LogFileNames.TEMP_SUFFIX));
+            Files.deleteIfExists(logDir.resolve(LOG_START_OFFSET_CHECKPOINT + LogFileNames.TEMP_SUFFIX));
+        } catch (IOException e) {
+            throw new LogStorageException("cannot prepare log directory " + logDir, e);
+        }
+        boolean cleanShutdown = Files.exists(marker);
+        Map<TopicPartition, Long> recovery = readOrEmpty(recoveryPoints);
+        Map<TopicPartition, Long> starts = readOrEmpty(logStartOffsets);
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
+            for (Path partitionDir : stream) {
+                Optional<TopicPartition> tp = TopicPartition.fromDirectoryName(partitionDir.getFileName().toString());
+                if (tp.isEmpty()) {
+                    continue;
+                }
+                Log log = Log.open(partitionDir, configs.apply(tp.get()), recovery.getOrDefault(tp.get(), 0L),
+                        starts.getOrDefault(tp.get(), 0L), cleanShutdown);
+                logs.put(tp.get(), log);
+            }
+        } catch (IOException e) {
+            closeLogsQuietly();
+            throw new LogStorageException("cannot list log directory " + logDir, e);
+        } catch (RuntimeException e) {
+            closeLogsQuietly();
+            throw e;
+        }
+        try {
+            Files.deleteIfExists(marker);
+            CheckpointFile.fsyncDirectory(logDir);
+        } catch (IOException e) {
+            throw new LogStorageException("cannot remove clean shutdown marker " + marker, e);
+        }
+        LOG.info("loaded {} logs from {} ({} shutdown)", logs.size(), logDir, cleanShutdown ? "clean" : "unclean");
+    }
+
+    private Map<TopicPartition, Long> readOrEmpty(OffsetCheckpointFile file) {
+        try {
+            return file.read();
+        } catch (CorruptCheckpointException e) {
+            // Without it every log recovers from its start and keeps its first segment as log start: safe.
+            LOG.warn("ignoring corrupt checkpoint: {}", e.getMessage());
+            return Map.of();
+        }
+    }
+
+    private void closeLogsQuietly() {
+        for (Log log : logs.values()) {
+            try {
+                log.close();
+            } catch (RuntimeException ignored) {
+                // reporting the load failure matters more
+            }
+        }
+        logs.clear();
+    }
+
+    public Path logDir() {
+        return logDir;
+    }
+
+    public Optional<Log> log(TopicPartition tp) {
+        return Optional.ofNullable(logs.get(tp));
+    }
+
+    /** A snapshot of the open logs. */
+    public Map<TopicPartition, Log> logs() {
+        return Map.copyOf(logs);
+    }
+
+    /** The partition's log, created empty with its configured settings if absent. */
+    public Log getOrCreateLog(TopicPartition tp) {
+        synchronized (lifecycleLock) {
+            ensureOpen();
+            return logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()), configs.apply(p)));
+        }
+    }
+
+    /** Writes every log's recovery point and log start offset to the directory's checkpoint files. */
+    public void checkpoint() {
+        synchronized (lifecycleLock) {
+            Map<TopicPartition, Long> recovery = new HashMap<>();
+            Map<TopicPartition, Long> starts = new HashMap<>();
+            for (Map.Entry<TopicPartition, Log> entry : logs.entrySet()) {
+                recovery.put(entry.getKey(), entry.getValue().recoveryPoint());
+                starts.put(entry.getKey(), entry.getValue().logStartOffset());
+            }
+            recoveryPoints.write(recovery);
+            logStartOffsets.write(starts);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("log manager of " + logDir + " is closed");
+        }
+    }
+
+    /** Flushes and closes every log, checkpoints, then writes the clean-shutdown marker. */
+    @Override
+    public void close() {
+        synchronized (lifecycleLock) {
+            if (closed) {
+                return;
+            }
+            for (Log log : logs.values()) {
+                log.close();
+            }
+            checkpoint();
+            Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+            try {
+                Files.deleteIfExists(marker);
+                Files.createFile(marker);
+                CheckpointFile.fsyncDirectory(logDir);
+            } catch (IOException e) {
+                throw new LogStorageException("cannot write clean shutdown marker " + marker, e);
+            }
+            closed = true;
+        }
+    }
+}

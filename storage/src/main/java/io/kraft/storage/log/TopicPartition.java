@@ -1,0 +1,44 @@
+package io.kraft.storage.log;
+
+import java.util.Optional;
+
+/** A topic partition as the storage layer names it: the directory {@code <topic>-<partition>}. */
+public record TopicPartition(String topic, int partition) {
+    public TopicPartition {
+        if (topic == null || topic.isEmpty() || topic.contains(" ") || topic.contains("/")) {
+            throw new IllegalArgumentException("invalid topic name '" + topic + "'");
+        }
+        if (partition < 0) {
+            throw new IllegalArgumentException("partition must not be negative, got " + partition);
+        }
+    }
+
+    /** The partition directory name. */
+    public String directoryName() {
+        return topic + "-" + partition;
+    }
+
+    /** Parses {@code <topic>-<partition>}; empty for names that are not partition directories. */
+    public static Optional<TopicPartition> fromDirectoryName(String name) {
+        int dash = name.lastIndexOf('-');
+        if (dash <= 0 || dash == name.length() - 1) {
+            return Optional.empty();
+        }
+        String digits = name.substring(dash + 1);
+        for (int i = 0; i < digits.length(); i++) {
+            if (!Character.isDigit(digits.charAt(i))) {
+                return Optional.empty();
+            }
+        }
+        try {
+            return Optional.of(new TopicPartition(name.substring(0, dash), Integer.parseInt(digits)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return directoryName();
+    }
+}
