@@ -99,6 +99,7 @@ abstract class MappedIndex implements AutoCloseable {
 
     /** Largest slot whose key is at most {@code target}, or -1; keys must be non-decreasing. */
     protected final int floorSlot(IntToLongFunction keyOfSlot, long target) {
+        buffer(); // fails on a closed index even when it has no entries
         int lo = 0;
         int hi = entries - 1;
         int found = -1;
@@ -116,6 +117,7 @@ abstract class MappedIndex implements AutoCloseable {
 
     /** Smallest slot whose key is at least {@code target}, or {@code entries}; keys must be non-decreasing. */
     protected final int ceilingSlot(IntToLongFunction keyOfSlot, long target) {
+        buffer();
         int lo = 0;
         int hi = entries;
         while (lo < hi) {
