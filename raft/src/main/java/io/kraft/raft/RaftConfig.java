@@ -1,5 +1,6 @@
 package io.kraft.raft;
 
+import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -12,7 +13,8 @@ public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutT
                          int fetchMaxEntries) {
 
     public RaftConfig {
-        voterIds = Set.copyOf(new TreeSet<>(voterIds));
+        // Sorted and immutable: Set.copyOf would iterate in a per-JVM random order and break replayability.
+        voterIds = Collections.unmodifiableSortedSet(new TreeSet<>(voterIds));
         if (voterIds.isEmpty()) {
             throw new IllegalArgumentException("the voter set must not be empty");
         }
@@ -22,6 +24,11 @@ public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutT
         requirePositive("requestTimeoutTicks", requestTimeoutTicks);
         requirePositive("fetchMaxWaitTicks", fetchMaxWaitTicks);
         requirePositive("fetchMaxEntries", fetchMaxEntries);
+        if (fetchMaxWaitTicks >= requestTimeoutTicks) {
+            throw new IllegalArgumentException("fetchMaxWaitTicks (" + fetchMaxWaitTicks
+                    + ") must be below requestTimeoutTicks (" + requestTimeoutTicks + ") or held fetches would be "
+                    + "retried as lost");
+        }
         if (fetchMaxWaitTicks >= fetchTimeoutTicks) {
             throw new IllegalArgumentException("fetchMaxWaitTicks (" + fetchMaxWaitTicks
                     + ") must be below fetchTimeoutTicks (" + fetchTimeoutTicks + ") or followers would time out "

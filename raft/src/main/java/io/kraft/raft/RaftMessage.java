@@ -30,6 +30,13 @@ public sealed interface RaftMessage {
     record BeginQuorumEpoch(int source, int destination, int epoch) implements RaftMessage {
     }
 
+    /**
+     * Answers a {@link BeginQuorumEpoch} with the receiver's epoch. A voter stuck in a newer epoch (its candidacy
+     * failed unseen) frees itself this way: the leader adopts the newer epoch and a fresh election runs.
+     */
+    record BeginQuorumEpochResponse(int source, int destination, int epoch, int leaderId) implements RaftMessage {
+    }
+
     /** A resigning leader tells voters to elect at once; earlier successors in the list wait less. */
     record EndQuorumEpoch(int source, int destination, int epoch, List<Integer> preferredSuccessors)
             implements RaftMessage {

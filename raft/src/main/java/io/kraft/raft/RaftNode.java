@@ -1,6 +1,7 @@
 package io.kraft.raft;
 
 import io.kraft.raft.RaftMessage.BeginQuorumEpoch;
+import io.kraft.raft.RaftMessage.BeginQuorumEpochResponse;
 import io.kraft.raft.RaftMessage.EndQuorumEpoch;
 import io.kraft.raft.RaftMessage.FetchError;
 import io.kraft.raft.RaftMessage.FetchRequest;
@@ -128,6 +129,8 @@ public final class RaftNode {
             handleVoteResponse(m);
         } else if (message instanceof BeginQuorumEpoch m) {
             handleBeginQuorumEpoch(m);
+        } else if (message instanceof BeginQuorumEpochResponse) {
+            return; // all it can teach is a newer epoch, handled above
         } else if (message instanceof EndQuorumEpoch m) {
             handleEndQuorumEpoch(m);
         } else if (message instanceof FetchRequest m) {
@@ -413,15 +416,16 @@ public final class RaftNode {
     // ---------------------------------------------------------------- leader announcements
 
     private void handleBeginQuorumEpoch(BeginQuorumEpoch message) {
-        if (message.epoch() != state.epoch() || state.leaderId().isPresent()
-                || !config.voterIds().contains(message.source())) {
-            return;
+        if (message.epoch() == state.epoch() && state.leaderId().isEmpty()
+                && config.voterIds().contains(message.source())) {
+            if (config.isVoter()) {
+                becomeFollower(state.epoch(), OptionalInt.of(message.source()), state.votedId(),
+                        randomElectionTimeout());
+            } else {
+                becomeObserver(state.epoch(), OptionalInt.of(message.source()));
+            }
         }
-        if (config.isVoter()) {
-            becomeFollower(state.epoch(), OptionalInt.of(message.source()), state.votedId(), randomElectionTimeout());
-        } else {
-            becomeObserver(state.epoch(), OptionalInt.of(message.source()));
-        }
+        send(new BeginQuorumEpochResponse(nodeId, message.source(), state.epoch(), leaderOrNone()));
     }
 
     private void handleEndQuorumEpoch(EndQuorumEpoch message) {
@@ -681,6 +685,8 @@ public final class RaftNode {
         } else if (message instanceof FetchResponse m) {
             leaderId = m.leaderId();
         } else if (message instanceof VoteResponse m) {
+            leaderId = m.leaderId();
+        } else if (message instanceof BeginQuorumEpochResponse m) {
             leaderId = m.leaderId();
         }
         return leaderId == RaftMessage.NO_LEADER ? OptionalInt.empty() : OptionalInt.of(leaderId);

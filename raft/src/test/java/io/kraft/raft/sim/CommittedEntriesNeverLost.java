@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * A committed entry survives any crashes: the last committed entry is in the durable (flushed) log of a majority
- * of voters, and the leader of the newest epoch holds it.
+ * of voters, and the leader of the newest epoch anybody has reached holds it (leader completeness; a deposed
+ * leader of an older epoch need not).
  */
 final class CommittedEntriesNeverLost implements Invariant {
 
@@ -26,7 +27,8 @@ final class CommittedEntriesNeverLost implements Invariant {
         if (durableCopies < cluster.majority()) {
             throw cluster.violation("committed " + last + " is durable on only " + durableCopies + " voters");
         }
-        Optional<SimNode> leader = cluster.leader();
+        int newestEpoch = cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
+        Optional<SimNode> leader = cluster.leader().filter(l -> l.raft().epoch() == newestEpoch);
         if (leader.isPresent() && !holds(leader.get(), last)) {
             throw cluster.violation("newest leader " + leader.get().id() + " lacks committed " + last);
         }

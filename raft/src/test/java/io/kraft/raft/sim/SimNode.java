@@ -68,6 +68,11 @@ final class SimNode {
         return log;
     }
 
+    /** The epoch in this node's durable quorum state: survives crashes. */
+    int persistedEpoch() {
+        return stateStore.read().epoch();
+    }
+
     List<Applied> applied() {
         return applied;
     }
