@@ -27,6 +27,7 @@ public enum CompressionType {
     /** Buffers writes in front of codecs whose per-call cost is high (deflate, JNI). */
     private static final int WRITE_BUFFER_BYTES = 16 * 1024;
     private static final int GZIP_BUFFER_BYTES = 8 * 1024;
+    private static final int SNAPPY_MIN_CHUNK_LIMIT_BYTES = 1024;
     /** Kafka's default zstd level (also zstd's own default). */
     private static final int ZSTD_LEVEL = 3;
 
@@ -95,7 +96,9 @@ public enum CompressionType {
         return switch (this) {
             case NONE -> new ByteBufferInputStream(compressed);
             case GZIP -> new GZIPInputStream(new ByteBufferInputStream(compressed), GZIP_BUFFER_BYTES);
-            case SNAPPY -> new SnappyInputStream(new ByteBufferInputStream(compressed));
+            // A chunk cannot be larger than the whole payload, so a corrupt chunk size cannot force a huge allocation.
+            case SNAPPY -> new SnappyInputStream(new ByteBufferInputStream(compressed),
+                    Math.max(compressed.remaining(), SNAPPY_MIN_CHUNK_LIMIT_BYTES));
             case LZ4 -> new Lz4FrameInputStream(compressed);
             case ZSTD -> new ZstdInputStreamNoFinalizer(new ByteBufferInputStream(compressed), RecyclingBufferPool.INSTANCE);
         };

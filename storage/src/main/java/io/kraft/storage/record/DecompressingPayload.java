@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.xerial.snappy.SnappyError;
 
 /**
  * A compressed records section, decompressed as records are asked for: bytes are pulled from the
@@ -21,7 +22,7 @@ final class DecompressingPayload extends RecordPayload {
     private ByteBuffer windowView;
     private int position;
     private int end;
-    private long consumedBytes;
+    private long decodedBytes;
     private boolean endOfStream;
 
     DecompressingPayload(ByteBuffer compressed, CompressionType compression, long batchBaseOffset,
@@ -31,7 +32,7 @@ final class DecompressingPayload extends RecordPayload {
         this.stableBodies = stableBodies;
         try {
             this.stream = compression.wrapForInput(compressed);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | SnappyError e) {
             throw corruptPayload(e);
         }
         this.window = BufferPool.take(BufferPool.CHUNK_BYTES);
@@ -49,7 +50,6 @@ final class DecompressingPayload extends RecordPayload {
         }
         int start = position;
         position += length;
-        consumedBytes += length;
         if (stableBodies) {
             return ByteBuffer.wrap(Arrays.copyOfRange(window, start, start + length));
         }
@@ -66,7 +66,6 @@ final class DecompressingPayload extends RecordPayload {
                         + " has a length prefix cut off by the end of the decompressed payload");
             }
             int b = window[position++];
-            consumedBytes++;
             raw |= (b & 0x7F) << (7 * i);
             if ((b & 0x80) == 0) {
                 lengthPrefixBytes(i + 1);
@@ -96,13 +95,15 @@ final class DecompressingPayload extends RecordPayload {
             int read;
             try {
                 read = stream.read(window, end, window.length - end);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | SnappyError e) {
+                // snappy-java reports malformed input as an Error; it is still just bad bytes.
                 throw corruptPayload(e);
             }
             if (read < 0) {
                 endOfStream = true;
             } else {
                 end += read;
+                decodedBytes += read;
             }
         }
         return true;
@@ -128,9 +129,9 @@ final class DecompressingPayload extends RecordPayload {
         windowView = ByteBuffer.wrap(window);
     }
 
-    private CorruptRecordException corruptPayload(Exception cause) {
+    private CorruptRecordException corruptPayload(Throwable cause) {
         return new CorruptRecordException("compressed payload (" + compression.configName() + ") of batch at offset "
-                + batchBaseOffset + " is corrupt after " + consumedBytes + " decoded bytes: " + cause, cause);
+                + batchBaseOffset + " is corrupt after decoding " + decodedBytes + " bytes: " + cause, cause);
     }
 
     @Override
