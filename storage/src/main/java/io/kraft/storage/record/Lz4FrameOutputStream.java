@@ -28,6 +28,8 @@ final class Lz4FrameOutputStream extends OutputStream {
     static final XXHash32 XXHASH = XXHashFactory.fastestInstance().hash32();
 
     private final OutputStream out;
+    /** Scratch for little-endian block sizes and the end mark. */
+    private final byte[] word = new byte[4];
     private byte[] block;
     private byte[] compressed;
     private int blockLength;
@@ -83,14 +85,13 @@ final class Lz4FrameOutputStream extends OutputStream {
             return;
         }
         int compressedLength = COMPRESSOR.compress(block, 0, blockLength, compressed, 0, compressed.length);
-        byte[] size = new byte[4];
         if (compressedLength < blockLength) {
-            writeIntLe(size, 0, compressedLength);
-            out.write(size);
+            writeIntLe(word, 0, compressedLength);
+            out.write(word);
             out.write(compressed, 0, compressedLength);
         } else {
-            writeIntLe(size, 0, blockLength | UNCOMPRESSED_BLOCK_FLAG);
-            out.write(size);
+            writeIntLe(word, 0, blockLength | UNCOMPRESSED_BLOCK_FLAG);
+            out.write(word);
             out.write(block, 0, blockLength);
         }
         blockLength = 0;
@@ -111,7 +112,8 @@ final class Lz4FrameOutputStream extends OutputStream {
         }
         try {
             writeBlock();
-            out.write(new byte[4]);
+            writeIntLe(word, 0, 0);
+            out.write(word);
             out.close();
         } finally {
             closed = true;

@@ -7,7 +7,8 @@ import java.util.zip.CRC32C;
 
 /**
  * A zero-copy view of one record batch, magic v2, at a position of a buffer: header accessors,
- * validation and the in-place rewrites the append path makes (base offset, log-append time).
+ * validation (header and CRC, or deep down to every record), record reading, and the in-place
+ * rewrites the append path makes (base offset, log-append time).
  *
  * <p>Layout (all big-endian): baseOffset int64, batchLength int32, partitionLeaderEpoch int32,
  * magic int8, crc uint32 (CRC32C over attributes..end), attributes int16, lastOffsetDelta int32,
@@ -106,12 +107,12 @@ public final class RecordBatch {
 
     /** @throws CorruptRecordException when the attributes name a codec that does not exist */
     public CompressionType compressionType() {
-        int id = compressionId();
-        if (id > CompressionType.ZSTD.id()) {
+        try {
+            return CompressionType.forId(compressionId());
+        } catch (IllegalArgumentException e) {
             throw new CorruptRecordException("record batch at offset " + baseOffset() + " uses unknown compression codec "
-                    + id);
+                    + compressionId(), e);
         }
-        return CompressionType.forId(id);
     }
 
     public TimestampType timestampType() {
