@@ -1,0 +1,76 @@
+package io.kraft.broker.protocol;
+
+import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.messages.ApiVersionsMessages;
+import io.kraft.broker.protocol.schema.Field;
+import io.kraft.broker.protocol.schema.Struct;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The APIs a listener serves: which keys it knows, which versions it parses, and what it
+ * advertises in ApiVersions. Only APIs whose request and response schemas are declared can be in it.
+ */
+public final class ApiVersionsTable {
+    private final Set<ApiKey> apis;
+    private final ApiKey[] byId = new ApiKey[128];
+
+    private ApiVersionsTable(Set<ApiKey> apis) {
+        for (ApiKey api : apis) {
+            if (!ApiMessages.isDeclared(api)) {
+                throw new IllegalArgumentException(api.apiName() + " has no declared schemas");
+            }
+            byId[api.id()] = api;
+        }
+        this.apis = Collections.unmodifiableSet(EnumSet.copyOf(apis));
+    }
+
+    /** Every API whose schemas are declared. */
+    public static ApiVersionsTable allDeclared() {
+        EnumSet<ApiKey> set = EnumSet.noneOf(ApiKey.class);
+        for (ApiKey api : ApiKey.values()) {
+            if (ApiMessages.isDeclared(api)) {
+                set.add(api);
+            }
+        }
+        return new ApiVersionsTable(set);
+    }
+
+    /** Exactly these APIs (each must have declared schemas). */
+    public static ApiVersionsTable of(Collection<ApiKey> apis) {
+        return new ApiVersionsTable(apis.isEmpty() ? EnumSet.noneOf(ApiKey.class) : EnumSet.copyOf(apis));
+    }
+
+    /** The served API with this id, or null. */
+    public ApiKey lookup(short apiKey) {
+        return apiKey >= 0 && apiKey < byId.length ? byId[apiKey] : null;
+    }
+
+    public boolean accepts(ApiKey api, short version) {
+        return apis.contains(api) && api.acceptedVersions().contains(version);
+    }
+
+    /** Served APIs in api-key order. */
+    public Set<ApiKey> apis() {
+        return apis;
+    }
+
+    /**
+     * An ApiVersions response body listing every served API with its advertised range. Valid at any
+     * ApiVersions version; with UNSUPPORTED_VERSION (35) it is the v0 fallback answer.
+     */
+    public Struct toApiVersionsResponse(short errorCode) {
+        Struct body = ApiVersionsMessages.RESPONSE.newStruct();
+        body.setShort(ApiVersionsMessages.RESPONSE.field("error_code"), errorCode);
+        Field apiKeys = ApiVersionsMessages.RESPONSE.field("api_keys");
+        for (ApiKey api : apis) {
+            Struct entry = body.addStruct(apiKeys);
+            entry.setShort(entry.field("api_key"), api.id());
+            entry.setShort(entry.field("min_version"), api.advertisedVersions().lowest());
+            entry.setShort(entry.field("max_version"), api.advertisedVersions().highest());
+        }
+        return body;
+    }
+}

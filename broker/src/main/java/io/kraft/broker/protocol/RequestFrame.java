@@ -1,0 +1,68 @@
+package io.kraft.broker.protocol;
+
+import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.schema.MalformedMessageException;
+import io.kraft.broker.protocol.schema.MessageReader;
+import io.kraft.broker.protocol.schema.Struct;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+
+/**
+ * Entry point for an incoming request: turns one frame (the bytes after the int32 size) into a
+ * {@link ParsedRequest}, or into exactly one of the {@link RequestParseException} kinds; no
+ * unchecked exception escapes for bad input. Bytes and records in the body are zero-copy slices
+ * of {@code frame}.
+ */
+public final class RequestFrame {
+    private RequestFrame() {
+    }
+
+    public static ParsedRequest parse(ByteBuffer frame, ApiVersionsTable table) throws RequestParseException {
+        ByteBuffer in = frame.slice();
+        if (in.remaining() < 8) {
+            short apiKey = in.remaining() >= 2 ? in.getShort(0) : -1;
+            short version = in.remaining() >= 4 ? in.getShort(2) : -1;
+            throw new MalformedRequestException("Frame of " + in.remaining()
+                    + " bytes is too short for a request header", apiKey, version, -1, null);
+        }
+        short apiKey = in.getShort(0);
+        short version = in.getShort(2);
+        int correlationId = in.getInt(4);
+        ApiKey api = table.lookup(apiKey);
+        if (api == null) {
+            throw new UnknownApiKeyException(apiKey, version, correlationId, peekClientId(in));
+        }
+        if (!api.acceptedVersions().contains(version)) {
+            throw new UnsupportedApiVersionException(api, version, correlationId, peekClientId(in));
+        }
+        RequestHeader header;
+        try {
+            header = RequestHeader.read(in, api.requestHeaderVersion(version));
+        } catch (MalformedMessageException e) {
+            throw new MalformedRequestException(api.apiName() + " v" + version + ": " + e.getMessage(),
+                    apiKey, version, correlationId, peekClientId(in));
+        }
+        Struct body;
+        try {
+            body = MessageReader.read(ApiMessages.requestSchema(api), version, in);
+        } catch (MalformedMessageException e) {
+            throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),
+                    apiKey, version, correlationId, header.clientId());
+        }
+        if (in.hasRemaining()) {
+            throw new MalformedRequestException(api.apiName() + " v" + version + " request has "
+                    + in.remaining() + " bytes after its body", apiKey, version, correlationId, header.clientId());
+        }
+        return new ParsedRequest(header, api, body);
+    }
+
+    /** Best-effort client id for error reports: every header version from 1 has it at offset 8. */
+    private static String peekClientId(ByteBuffer frame) {
+        ByteBuffer in = frame.duplicate().position(8);
+        try {
+            return RequestHeader.readClientId(in);
+        } catch (MalformedMessageException | BufferUnderflowException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.kraft.broker.protocol;
+
+import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.schema.MessageSchema;
+import io.kraft.broker.protocol.schema.MessageWriter;
+import io.kraft.broker.protocol.schema.Struct;
+import java.nio.ByteBuffer;
+
+/**
+ * Writes a complete response frame: int32 size, the response header of the version the rule
+ * picks for (api, version), then the body. The size is computed first, so the frame is written
+ * once into a buffer of exactly the right length.
+ */
+public final class ResponseFrame {
+    private ResponseFrame() {
+    }
+
+    /** Total frame bytes including the int32 size prefix. */
+    public static int frameSize(ApiKey api, short version, Struct body) {
+        MessageSchema schema = ApiMessages.responseSchema(api);
+        return 4 + headerSize(api, version) + MessageWriter.sizeOf(schema, body, version);
+    }
+
+    public static void write(ApiKey api, short version, int correlationId, Struct body, ByteBuffer out) {
+        MessageSchema schema = ApiMessages.responseSchema(api);
+        ResponseHeader header = new ResponseHeader(correlationId, api.responseHeaderVersion(version));
+        int bodySize = MessageWriter.sizeOf(schema, body, version);
+        out.putInt(header.sizeOf() + bodySize);
+        header.write(out);
+        int before = out.position();
+        MessageWriter.write(schema, body, version, out);
+        if (out.position() - before != bodySize) {
+            throw new IllegalStateException(api.apiName() + " v" + version + " body wrote "
+                    + (out.position() - before) + " bytes, sized " + bodySize);
+        }
+    }
+
+    /** The frame in a new heap buffer, flipped for reading. */
+    public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, Struct body) {
+        ByteBuffer out = ByteBuffer.allocate(frameSize(api, version, body));
+        write(api, version, correlationId, body, out);
+        return out.flip();
+    }
+
+    private static int headerSize(ApiKey api, short version) {
+        return api.responseHeaderVersion(version) >= 1 ? 5 : 4;
+    }
+}
