@@ -115,7 +115,9 @@ public final class RaftNode {
             throw new IllegalArgumentException("message for node " + message.destination()
                     + " delivered to node " + nodeId + ": " + message);
         }
-        if (message.epoch() > state.epoch() && observesNewerEpoch(message)) {
+        // Only voters can have moved the epoch; anything else claiming a newer one is ignored, not believed.
+        if (message.epoch() > state.epoch() && observesNewerEpoch(message)
+                && config.voterIds().contains(message.source())) {
             OptionalInt leader = leaderNamedBy(message);
             if (config.isVoter()) {
                 becomeFollower(message.epoch(), leader, OptionalInt.empty(), randomElectionTimeout());

@@ -23,7 +23,7 @@ class RandomizedSimulationTest {
     void safetyHoldsAndProgressResumesUnderRandomFaults() {
         String replay = System.getProperty("kraft.seed");
         long first = replay != null ? Long.parseLong(replay) : Long.getLong("kraft.firstSeed", 0);
-        int count = replay != null ? 1 : Integer.getInteger("kraft.seeds", 1000);
+        int count = replay != null ? 1 : Integer.getInteger("kraft.seeds", 500);
         long events = 0;
         long committed = 0;
         long epochs = 0;

@@ -1,0 +1,193 @@
+package io.kraft.raft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.raft.RaftMessage.FetchError;
+import io.kraft.raft.RaftMessage.FetchRequest;
+import io.kraft.raft.RaftMessage.FetchResponse;
+import io.kraft.raft.RaftMessage.VoteRequest;
+import io.kraft.raft.RaftMessage.VoteResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** One node driven by hand: durability ordering and rejection of bad input. */
+class RaftNodeTest {
+    private final InMemoryRaftLog log = new InMemoryRaftLog();
+
+    private RaftNode node(int nodeId, Set<Integer> voters) {
+        return new RaftNode(new RaftConfig(nodeId, voters, 10, 20, 10, 10, 4, 100), log, QuorumState.INITIAL,
+                new Random(7));
+    }
+
+    private static List<RaftMessage> tickUntilMessages(RaftNode node, List<Ready> readies) {
+        for (int i = 0; i < 100; i++) {
+            node.tick();
+            Ready ready = node.ready();
+            readies.add(ready);
+            if (!ready.messages().isEmpty()) {
+                return ready.messages();
+            }
+        }
+        throw new AssertionError("node sent nothing in 100 ticks");
+    }
+
+    /** Drives node 1 of {1,2,3} through pre-vote and vote to leadership in epoch 1. */
+    private RaftNode electNodeOne() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        node.ready();
+        List<RaftMessage> preVotes = tickUntilMessages(node, new ArrayList<>());
+        VoteRequest preVote = (VoteRequest) preVotes.get(0);
+        assertTrue(preVote.preVote());
+        node.handle(new VoteResponse(2, 1, 0, RaftMessage.NO_LEADER, true, true, preVote.epoch()));
+        Ready candidacy = node.ready();
+        assertEquals(Role.CANDIDATE, node.role());
+        assertEquals(new QuorumState(1, OptionalInt.of(1), OptionalInt.empty()), candidacy.quorumState().orElseThrow(),
+                "the self-vote is persisted in the same Ready that asks for votes");
+        node.handle(new VoteResponse(2, 1, 1, RaftMessage.NO_LEADER, true, false, 1));
+        assertEquals(Role.LEADER, node.role());
+        Ready leadership = node.ready();
+        assertTrue(leadership.flushLog(), "the leader-change record must be flushed");
+        assertEquals(OptionalInt.of(1), leadership.quorumState().orElseThrow().leaderId());
+        return node;
+    }
+
+    @Test
+    void singleVoterCommitsOnlyAfterItsOwnFlush() {
+        RaftNode node = node(1, Set.of(1));
+        for (int i = 0; i < 100 && node.role() != Role.LEADER; i++) {
+            node.tick();
+        }
+        assertEquals(Role.LEADER, node.role());
+        CompletableFuture<Long> append = node.append(List.of(new byte[] {42}));
+        Ready ready = node.ready();
+        assertTrue(ready.flushLog());
+        assertEquals(0, node.highWatermark());
+        assertFalse(append.isDone(), "nothing commits before the leader's own fsync");
+        log.flush();
+        node.handleLogFlushed(log.endOffset());
+        assertEquals(2, node.highWatermark());
+        assertEquals(1L, append.join());
+        List<CommittedBatch> committed = node.ready().committed();
+        assertEquals(1, committed.size());
+        assertEquals(1, committed.get(0).baseOffset());
+    }
+
+    @Test
+    void grantedVoteIsPersistedBeforeTheResponseAndOnlyOncePerEpoch() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        node.ready();
+        node.handle(new VoteRequest(2, 1, 1, 0, 0, false));
+        Ready first = node.ready();
+        assertEquals(new QuorumState(1, OptionalInt.of(2), OptionalInt.empty()), first.quorumState().orElseThrow());
+        assertTrue(((VoteResponse) first.messages().get(0)).granted());
+
+        node.handle(new VoteRequest(3, 1, 1, 0, 0, false));
+        Ready second = node.ready();
+        assertFalse(((VoteResponse) second.messages().get(0)).granted(), "one vote per epoch");
+        assertTrue(second.quorumState().isEmpty());
+    }
+
+    @Test
+    void rejectsVoteFromUnknownVoterWithoutChangingState() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        node.ready();
+        node.handle(new VoteRequest(9, 1, 5, 100, 4, false));
+        Ready ready = node.ready();
+        assertFalse(((VoteResponse) ready.messages().get(0)).granted());
+        assertEquals(0, node.epoch(), "a vote request from outside the voter set does not move the epoch");
+    }
+
+    @Test
+    void preVoteLeavesEpochAndVoteAlone() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        node.ready();
+        node.handle(new VoteRequest(2, 1, 3, 0, 0, true));
+        Ready ready = node.ready();
+        assertTrue(((VoteResponse) ready.messages().get(0)).granted());
+        assertTrue(ready.quorumState().isEmpty());
+        assertEquals(0, node.epoch());
+    }
+
+    @Test
+    void refusesVoteToCandidateWithShorterLog() {
+        log.append(List.of(LogEntry.data(0, 1, new byte[0]), LogEntry.data(1, 1, new byte[0])));
+        RaftNode node = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log,
+                new QuorumState(1, OptionalInt.empty(), OptionalInt.empty()), new Random(1));
+        node.ready();
+        node.handle(new VoteRequest(2, 1, 2, 1, 1, false));
+        assertFalse(((VoteResponse) node.ready().messages().get(0)).granted());
+        assertEquals(2, node.epoch());
+    }
+
+    @Test
+    void leaderFencesFetchFromStaleEpoch() {
+        RaftNode leader = electNodeOne();
+        leader.handle(new FetchRequest(2, 1, 0, 0, 0));
+        FetchResponse response = (FetchResponse) leader.ready().messages().get(0);
+        assertEquals(FetchError.FENCED_LEADER_EPOCH, response.error());
+        assertEquals(1, response.epoch());
+        assertEquals(1, response.leaderId());
+        assertTrue(response.entries().isEmpty());
+        assertEquals(Role.LEADER, leader.role());
+    }
+
+    @Test
+    void fetchBeyondLogEndIsToldWhereToTruncateAndNotCounted() {
+        RaftNode leader = electNodeOne();
+        log.flush();
+        leader.handleLogFlushed(log.endOffset());
+        leader.handle(new FetchRequest(2, 1, 1, 100, 1));
+        FetchResponse response = (FetchResponse) leader.ready().messages().get(0);
+        assertTrue(response.diverging());
+        assertEquals(1, response.divergingEpoch());
+        assertEquals(log.endOffset(), response.divergingEndOffset());
+        assertEquals(0, leader.highWatermark(), "a diverging position acknowledges nothing");
+    }
+
+    @Test
+    void followerAcknowledgesOnlyFlushedEntries() {
+        RaftNode follower = node(2, Set.of(1, 2, 3));
+        follower.ready();
+        follower.handle(new RaftMessage.BeginQuorumEpoch(1, 2, 1));
+        Ready announce = follower.ready();
+        assertEquals(OptionalInt.of(1), announce.quorumState().orElseThrow().leaderId());
+        FetchRequest first = (FetchRequest) announce.messages().stream()
+                .filter(m -> m instanceof FetchRequest).findFirst().orElseThrow();
+        assertEquals(0, first.fetchOffset());
+
+        follower.handle(new FetchResponse(1, 2, 1, 1, FetchError.NONE, 0, 0, 0, -1, -1,
+                List.of(LogEntry.leaderChange(0, 1, 1), LogEntry.data(1, 1, new byte[] {7}))));
+        Ready appended = follower.ready();
+        assertTrue(appended.flushLog());
+        assertTrue(appended.messages().stream().noneMatch(m -> m instanceof FetchRequest),
+                "no fetch (= acknowledgement) before the flush");
+
+        log.flush();
+        follower.handleLogFlushed(log.endOffset());
+        FetchRequest next = (FetchRequest) follower.ready().messages().get(0);
+        assertEquals(2, next.fetchOffset());
+        assertEquals(1, next.lastFetchedEpoch());
+    }
+
+    @Test
+    void rejectsMessageAddressedToAnotherNode() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        assertThrows(IllegalArgumentException.class, () -> node.handle(new VoteRequest(2, 3, 1, 0, 0, false)));
+    }
+
+    @Test
+    void appendOnFollowerFailsWithNotLeader() {
+        RaftNode node = node(1, Set.of(1, 2, 3));
+        CompletableFuture<Long> append = node.append(List.of(new byte[] {1}));
+        assertTrue(append.isCompletedExceptionally());
+        assertThrows(IllegalArgumentException.class, () -> node.append(List.of()));
+    }
+}

@@ -1,0 +1,33 @@
+package io.kraft.raft;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class RoleTest {
+    @Test
+    void votersElectThroughPreVoteOnly() {
+        assertTrue(Role.FOLLOWER.canTransitionTo(Role.PROSPECTIVE));
+        assertFalse(Role.FOLLOWER.canTransitionTo(Role.CANDIDATE), "no candidacy without a pre-vote");
+        assertTrue(Role.PROSPECTIVE.canTransitionTo(Role.CANDIDATE));
+        assertTrue(Role.CANDIDATE.canTransitionTo(Role.LEADER));
+        assertFalse(Role.PROSPECTIVE.canTransitionTo(Role.LEADER));
+    }
+
+    @Test
+    void leaderOnlyStepsDownToFollower() {
+        assertTrue(Role.LEADER.canTransitionTo(Role.FOLLOWER));
+        for (Role other : new Role[] {Role.LEADER, Role.PROSPECTIVE, Role.CANDIDATE, Role.OBSERVER}) {
+            assertFalse(Role.LEADER.canTransitionTo(other), "leader -> " + other);
+        }
+    }
+
+    @Test
+    void observersNeverBecomeVoters() {
+        for (Role role : Role.values()) {
+            assertTrue(role == Role.OBSERVER || !Role.OBSERVER.canTransitionTo(role), "observer -> " + role);
+            assertTrue(role == Role.OBSERVER || !role.canTransitionTo(Role.OBSERVER), role + " -> observer");
+        }
+    }
+}
