@@ -143,6 +143,22 @@ class RaftSimulationTest {
     }
 
     @Test
+    void resignedLeaderIsReplacedBeforeAnyFetchTimeout() throws Exception {
+        SimCluster cluster = new SimCluster(81, 3, 0);
+        SimNode oldLeader = awaitLeader(cluster);
+        appendAndAwaitCommit(cluster, 2);
+        oldLeader.raft().resign();
+        oldLeader.processReady();
+        long resignedAt = cluster.now();
+        long fetchTimeoutUnits = (long) SimCluster.FETCH_TIMEOUT_TICKS * SimCluster.TICK_UNITS;
+        assertTrue(cluster.runUntil(() -> cluster.leader().isPresent(), fetchTimeoutUnits),
+                "EndQuorumEpoch starts the election at once instead of after a fetch timeout");
+        assertTrue(cluster.now() - resignedAt < fetchTimeoutUnits);
+        assertTrue(cluster.leader().orElseThrow().raft().epoch() > 1);
+        appendAndAwaitCommit(cluster, 1);
+    }
+
+    @Test
     void committedEntriesSurviveCrashOfEveryNode() throws Exception {
         SimCluster cluster = new SimCluster(71, 5, 0);
         awaitLeader(cluster);
