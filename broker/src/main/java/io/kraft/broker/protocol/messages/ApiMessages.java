@@ -30,6 +30,15 @@ public final class ApiMessages {
                 OffsetForLeaderEpochMessages.RESPONSE);
         register(ApiKey.DELETE_RECORDS, DeleteRecordsMessages.REQUEST, DeleteRecordsMessages.RESPONSE);
         register(ApiKey.DESCRIBE_CLUSTER, DescribeClusterMessages.REQUEST, DescribeClusterMessages.RESPONSE);
+        register(ApiKey.OFFSET_COMMIT, OffsetCommitMessages.REQUEST, OffsetCommitMessages.RESPONSE);
+        register(ApiKey.OFFSET_FETCH, OffsetFetchMessages.REQUEST, OffsetFetchMessages.RESPONSE);
+        register(ApiKey.JOIN_GROUP, JoinGroupMessages.REQUEST, JoinGroupMessages.RESPONSE);
+        register(ApiKey.SYNC_GROUP, SyncGroupMessages.REQUEST, SyncGroupMessages.RESPONSE);
+        register(ApiKey.HEARTBEAT, HeartbeatMessages.REQUEST, HeartbeatMessages.RESPONSE);
+        register(ApiKey.LEAVE_GROUP, LeaveGroupMessages.REQUEST, LeaveGroupMessages.RESPONSE);
+        register(ApiKey.DESCRIBE_GROUPS, DescribeGroupsMessages.REQUEST, DescribeGroupsMessages.RESPONSE);
+        register(ApiKey.LIST_GROUPS, ListGroupsMessages.REQUEST, ListGroupsMessages.RESPONSE);
+        register(ApiKey.DELETE_GROUPS, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE);
     }
 
     private ApiMessages() {
