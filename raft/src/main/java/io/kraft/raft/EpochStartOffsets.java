@@ -3,12 +3,12 @@ package io.kraft.raft;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The first offset of every epoch present in a log, which answers "where does epoch e end" in O(log n). */
-final class EpochStartOffsets {
+/** The first offset of every epoch present in a log, which answers "where does epoch e end" for {@link RaftLog} implementations. */
+public final class EpochStartOffsets {
     private final TreeMap<Integer, Long> startByEpoch = new TreeMap<>();
 
     /** Records an entry at {@code offset} with {@code epoch}, appended at the end of the log. */
-    void appended(int epoch, long offset) {
+    public void appended(int epoch, long offset) {
         Map.Entry<Integer, Long> last = startByEpoch.lastEntry();
         if (last != null && epoch < last.getKey()) {
             throw new IllegalArgumentException("epoch " + epoch + " at offset " + offset
@@ -20,11 +20,11 @@ final class EpochStartOffsets {
     }
 
     /** Forgets epochs that start at or after {@code offset}. */
-    void truncatedTo(long offset) {
+    public void truncatedTo(long offset) {
         startByEpoch.values().removeIf(start -> start >= offset);
     }
 
-    OffsetAndEpoch endOffsetForEpoch(int epoch, long logEndOffset) {
+    public OffsetAndEpoch endOffsetForEpoch(int epoch, long logEndOffset) {
         Map.Entry<Integer, Long> floor = startByEpoch.floorEntry(epoch);
         if (floor == null) {
             return new OffsetAndEpoch(0, 0);
@@ -33,7 +33,7 @@ final class EpochStartOffsets {
         return new OffsetAndEpoch(next == null ? logEndOffset : next.getValue(), floor.getKey());
     }
 
-    int epochOf(long offset) {
+    public int epochOf(long offset) {
         int found = 0;
         for (Map.Entry<Integer, Long> e : startByEpoch.entrySet()) {
             if (e.getValue() > offset) {
@@ -44,7 +44,7 @@ final class EpochStartOffsets {
         return found;
     }
 
-    int lastEpoch() {
+    public int lastEpoch() {
         return startByEpoch.isEmpty() ? 0 : startByEpoch.lastKey();
     }
 }

@@ -1,0 +1,377 @@
+package io.kraft.raft.file;
+
+import io.kraft.raft.EpochStartOffsets;
+import io.kraft.raft.LogEntry;
+import io.kraft.raft.OffsetAndEpoch;
+import io.kraft.raft.RaftLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * A {@link RaftLog} on disk: segment files named by their 20-digit base offset, each a sequence of length-prefixed,
+ * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail. Entry positions are
+ * indexed in memory (a metadata log is small); payloads are read from the files.
+ *
+ * <p>The storage module's partition log stores Kafka record batches with their own indexes; the Raft log is
+ * kept separate and minimal because it needs per-entry epochs, cheap truncation and nothing else.
+ */
+public final class FileRaftLog implements RaftLog, AutoCloseable {
+    static final String SUFFIX = ".raftlog";
+    /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload. */
+    private static final int FRAME_HEADER_BYTES = 8;
+    private static final int ENTRY_HEADER_BYTES = 13;
+    private static final int MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+    private final Path directory;
+    private final long segmentBytes;
+    private final TreeMap<Long, Segment> segments = new TreeMap<>();
+    private final EpochStartOffsets epochs = new EpochStartOffsets();
+    private final Set<Segment> unflushed = new HashSet<>();
+    private boolean directoryChanged;
+    private long endOffset;
+
+    /** One segment file and the byte position of each of its entries. */
+    private static final class Segment {
+        final long baseOffset;
+        final Path path;
+        final FileChannel channel;
+        long[] positions = new long[64];
+        int count;
+        long sizeBytes;
+
+        Segment(long baseOffset, Path path, FileChannel channel) {
+            this.baseOffset = baseOffset;
+            this.path = path;
+            this.channel = channel;
+        }
+
+        void addPosition(long position) {
+            if (count == positions.length) {
+                positions = java.util.Arrays.copyOf(positions, count * 2);
+            }
+            positions[count++] = position;
+        }
+    }
+
+    private FileRaftLog(Path directory, long segmentBytes) {
+        this.directory = directory;
+        this.segmentBytes = segmentBytes;
+    }
+
+    /** Opens (creating if needed) the log in {@code directory}, recovering from a torn tail. */
+    public static FileRaftLog open(Path directory, long segmentBytes) {
+        if (segmentBytes < 1024) {
+            throw new IllegalArgumentException("segmentBytes must be at least 1024 but was " + segmentBytes);
+        }
+        FileRaftLog log = new FileRaftLog(directory, segmentBytes);
+        try {
+            Files.createDirectories(directory);
+            log.recover();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open raft log in " + directory, e);
+        }
+        return log;
+    }
+
+    private void recover() throws IOException {
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(directory)) {
+            files = listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+        }
+        boolean torn = false;
+        for (Path path : files) {
+            if (torn) {
+                Files.delete(path); // everything after a torn entry is unreachable
+                directoryChanged = true;
+                continue;
+            }
+            long baseOffset = Long.parseLong(path.getFileName().toString().replace(SUFFIX, ""));
+            if (baseOffset != endOffset) {
+                throw new IOException("segment " + path + " starts at " + baseOffset + " but the log ends at "
+                        + endOffset);
+            }
+            Segment segment = openSegment(baseOffset, path);
+            torn = !scan(segment);
+        }
+        if (segments.isEmpty()) {
+            createSegment(0);
+        }
+        flush();
+    }
+
+    /** Indexes a segment's valid entries; cuts the file at the first invalid one and returns false if there was one. */
+    private boolean scan(Segment segment) throws IOException {
+        long fileSize = segment.channel.size();
+        long position = 0;
+        ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_BYTES);
+        while (position < fileSize) {
+            frame.clear();
+            if (readFully(segment.channel, frame, position) < FRAME_HEADER_BYTES) {
+                break;
+            }
+            frame.flip();
+            int length = frame.getInt();
+            int crc = frame.getInt();
+            if (length < ENTRY_HEADER_BYTES || length > MAX_ENTRY_BYTES
+                    || position + FRAME_HEADER_BYTES + length > fileSize) {
+                break;
+            }
+            ByteBuffer body = ByteBuffer.allocate(length);
+            readFully(segment.channel, body, position + FRAME_HEADER_BYTES);
+            body.flip();
+            if (crc(body) != crc) {
+                break;
+            }
+            long offset = body.getLong();
+            int epoch = body.getInt();
+            if (offset != endOffset || epoch < epochs.lastEpoch() || epoch < 1) {
+                break;
+            }
+            epochs.appended(epoch, offset);
+            segment.addPosition(position);
+            endOffset++;
+            position += FRAME_HEADER_BYTES + length;
+        }
+        segment.sizeBytes = position;
+        if (position < fileSize) {
+            segment.channel.truncate(position);
+            segment.channel.force(true);
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void append(List<LogEntry> entries) {
+        try {
+            for (LogEntry entry : entries) {
+                if (entry.offset() != endOffset) {
+                    throw new IllegalArgumentException("append at offset " + entry.offset()
+                            + " but the log ends at " + endOffset);
+                }
+                if (entry.epoch() < epochs.lastEpoch()) {
+                    throw new IllegalArgumentException("epoch " + entry.epoch() + " at offset " + entry.offset()
+                            + " is below the log's last epoch " + epochs.lastEpoch());
+                }
+                ByteBuffer encoded = encode(entry);
+                Segment active = segments.lastEntry().getValue();
+                if (active.count > 0 && active.sizeBytes + encoded.remaining() > segmentBytes) {
+                    active = createSegment(endOffset);
+                }
+                long position = active.sizeBytes;
+                writeFully(active.channel, encoded, position);
+                active.addPosition(position);
+                active.sizeBytes = position + FRAME_HEADER_BYTES + ENTRY_HEADER_BYTES + entry.payload().length;
+                unflushed.add(active);
+                epochs.appended(entry.epoch(), entry.offset());
+                endOffset++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to raft log in " + directory, e);
+        }
+    }
+
+    @Override
+    public void truncateTo(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("truncation offset must be >= 0 but was " + offset);
+        }
+        if (offset >= endOffset) {
+            return;
+        }
+        try {
+            while (segments.size() > 1 && segments.lastKey() >= offset) {
+                Segment removed = segments.pollLastEntry().getValue();
+                removed.channel.close();
+                Files.delete(removed.path);
+                unflushed.remove(removed);
+                directoryChanged = true;
+            }
+            Segment last = segments.lastEntry().getValue();
+            int keep = (int) Math.max(0, offset - last.baseOffset);
+            long cut = keep < last.count ? last.positions[keep] : last.sizeBytes;
+            last.channel.truncate(cut);
+            last.channel.force(true); // truncation is made durable at once, like the in-memory model
+            last.count = keep;
+            last.sizeBytes = cut;
+            endOffset = offset;
+            epochs.truncatedTo(offset);
+            if (last.baseOffset > offset) {
+                // The whole log was cut below the only segment's base: restart it at the new end.
+                segments.clear();
+                last.channel.close();
+                Files.delete(last.path);
+                createSegment(offset);
+            }
+            if (directoryChanged) {
+                FileQuorumStateStore.fsyncDirectory(directory);
+                directoryChanged = false;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot truncate raft log in " + directory + " to " + offset, e);
+        }
+    }
+
+    @Override
+    public List<LogEntry> read(long offset, int maxEntries) {
+        if (offset < 0 || offset > endOffset) {
+            throw new IllegalArgumentException("read at offset " + offset + " outside [0, " + endOffset + "]");
+        }
+        List<LogEntry> result = new ArrayList<>();
+        try {
+            long next = offset;
+            while (next < endOffset && result.size() < maxEntries) {
+                Segment segment = segments.floorEntry(next).getValue();
+                int index = (int) (next - segment.baseOffset);
+                for (; index < segment.count && result.size() < maxEntries; index++, next++) {
+                    result.add(readEntry(segment, index));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read raft log in " + directory + " at " + offset, e);
+        }
+        return result;
+    }
+
+    private LogEntry readEntry(Segment segment, int index) throws IOException {
+        long position = segment.positions[index];
+        long end = index + 1 < segment.count ? segment.positions[index + 1] : segment.sizeBytes;
+        ByteBuffer buffer = ByteBuffer.allocate((int) (end - position));
+        readFully(segment.channel, buffer, position);
+        buffer.flip();
+        buffer.getInt();
+        int crc = buffer.getInt();
+        if (crc(buffer.slice()) != crc) {
+            throw new IOException("entry " + (segment.baseOffset + index) + " in " + segment.path
+                    + " fails its CRC check");
+        }
+        long offset = buffer.getLong();
+        int epoch = buffer.getInt();
+        LogEntry.EntryType type = LogEntry.EntryType.values()[buffer.get()];
+        byte[] payload = new byte[buffer.remaining()];
+        buffer.get(payload);
+        return new LogEntry(offset, epoch, type, payload);
+    }
+
+    @Override
+    public long endOffset() {
+        return endOffset;
+    }
+
+    @Override
+    public int lastEpoch() {
+        return epochs.lastEpoch();
+    }
+
+    @Override
+    public int epochOf(long offset) {
+        if (offset < 0 || offset >= endOffset) {
+            throw new IllegalArgumentException("no entry at offset " + offset + " (log ends at " + endOffset + ")");
+        }
+        return epochs.epochOf(offset);
+    }
+
+    @Override
+    public OffsetAndEpoch endOffsetForEpoch(int epoch) {
+        return epochs.endOffsetForEpoch(epoch, endOffset);
+    }
+
+    @Override
+    public void flush() {
+        try {
+            for (Segment segment : unflushed) {
+                segment.channel.force(false);
+            }
+            unflushed.clear();
+            if (directoryChanged) {
+                FileQuorumStateStore.fsyncDirectory(directory);
+                directoryChanged = false;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot flush raft log in " + directory, e);
+        }
+    }
+
+    /** Number of segment files: for tests and monitoring. */
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    @Override
+    public void close() {
+        flush();
+        for (Map.Entry<Long, Segment> entry : segments.entrySet()) {
+            try {
+                entry.getValue().channel.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + entry.getValue().path, e);
+            }
+        }
+    }
+
+    private Segment createSegment(long baseOffset) throws IOException {
+        Segment segment = openSegment(baseOffset, directory.resolve(String.format("%020d", baseOffset) + SUFFIX));
+        directoryChanged = true;
+        return segment;
+    }
+
+    private Segment openSegment(long baseOffset, Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        Segment segment = new Segment(baseOffset, path, channel);
+        segments.put(baseOffset, segment);
+        return segment;
+    }
+
+    private static ByteBuffer encode(LogEntry entry) {
+        int length = ENTRY_HEADER_BYTES + entry.payload().length;
+        if (length > MAX_ENTRY_BYTES) {
+            throw new IllegalArgumentException("entry at offset " + entry.offset() + " has " + entry.payload().length
+                    + " bytes, above the limit of " + (MAX_ENTRY_BYTES - ENTRY_HEADER_BYTES));
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(FRAME_HEADER_BYTES + length);
+        buffer.putInt(length).putInt(0);
+        buffer.putLong(entry.offset()).putInt(entry.epoch()).put((byte) entry.type().ordinal()).put(entry.payload());
+        buffer.flip();
+        buffer.putInt(4, crc(buffer.duplicate().position(FRAME_HEADER_BYTES)));
+        return buffer;
+    }
+
+    private static int crc(ByteBuffer body) {
+        CRC32C crc = new CRC32C();
+        crc.update(body.duplicate());
+        return (int) crc.getValue();
+    }
+
+    private static int readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        int total = 0;
+        while (buffer.hasRemaining()) {
+            int read = channel.read(buffer, position + total);
+            if (read < 0) {
+                break;
+            }
+            total += read;
+        }
+        return total;
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        long written = 0;
+        while (buffer.hasRemaining()) {
+            written += channel.write(buffer, position + written);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.kraft.raft.file;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.raft.InMemoryRaftLog;
+import io.kraft.raft.LogEntry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileRaftLogTest {
+    private static final long SEGMENT_BYTES = 1024;
+
+    @TempDir
+    Path dir;
+
+    private static List<LogEntry> entries(long from, int count, int epoch) {
+        List<LogEntry> list = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            list.add(LogEntry.data(from + i, epoch, ("value-" + (from + i)).getBytes()));
+        }
+        return list;
+    }
+
+    @Test
+    void appendsReadsAndReopensAcrossSegments() {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(List.of(LogEntry.leaderChange(0, 1, 3)));
+            log.append(entries(1, 99, 1));
+            log.append(entries(100, 50, 2));
+            assertTrue(log.segmentCount() > 1, "small segments roll");
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(150, log.endOffset());
+            assertEquals(2, log.lastEpoch());
+            assertEquals(LogEntry.EntryType.LEADER_CHANGE, log.read(0, 1).get(0).type());
+            assertEquals(entries(90, 20, 1).subList(0, 10), log.read(90, 10));
+            assertEquals(1, log.epochOf(99));
+            assertEquals(2, log.epochOf(100));
+            assertEquals(100, log.endOffsetForEpoch(1).offset());
+        }
+    }
+
+    @Test
+    void truncationAcrossSegmentsSurvivesReopen() {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 120, 1));
+            log.truncateTo(17);
+            log.append(entries(17, 3, 4));
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(20, log.endOffset());
+            assertEquals(4, log.epochOf(17));
+            assertEquals(1, log.epochOf(16));
+        }
+    }
+
+    @Test
+    void tornTailIsCutOffOnOpen() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            log.append(entries(0, 10, 1));
+        }
+        Path segment = onlySegment();
+        long size = Files.size(segment);
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            channel.truncate(size - 3); // the last entry lost its final bytes in a crash
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            assertEquals(9, log.endOffset());
+            log.append(entries(9, 1, 2));
+            assertEquals(2, log.lastEpoch());
+        }
+    }
+
+    @Test
+    void corruptEntryEndsTheLogThere() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            log.append(entries(0, 10, 1));
+        }
+        Path segment = onlySegment();
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            long fifthEntry = 4L * (8 + 13 + "value-0".length());
+            channel.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), fifthEntry + 20);
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            assertEquals(4, log.endOffset());
+        }
+    }
+
+    @Test
+    void rejectsGapsAndEpochRegressions() {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 2, 3));
+            assertThrows(IllegalArgumentException.class, () -> log.append(entries(5, 1, 3)));
+            assertThrows(IllegalArgumentException.class, () -> log.append(entries(2, 1, 2)));
+            assertThrows(IllegalArgumentException.class, () -> log.read(3, 1));
+        }
+    }
+
+    /** Random appends, truncations and reopenings, compared step by step with the in-memory model. */
+    @Test
+    void behavesLikeTheInMemoryLog() {
+        long seed = Long.getLong("kraft.seed", 20261130L);
+        Random random = new Random(seed);
+        InMemoryRaftLog model = new InMemoryRaftLog();
+        FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES);
+        try {
+            int epoch = 1;
+            for (int step = 0; step < 400; step++) {
+                int op = random.nextInt(10);
+                if (op < 6) {
+                    epoch += random.nextInt(4) == 0 ? 1 : 0;
+                    byte[] payload = new byte[random.nextInt(200)];
+                    random.nextBytes(payload);
+                    List<LogEntry> batch = List.of(LogEntry.data(model.endOffset(), epoch, payload));
+                    model.append(batch);
+                    log.append(batch);
+                } else if (op < 8 && model.endOffset() > 0) {
+                    long to = random.nextLong(model.endOffset() + 1);
+                    model.truncateTo(to);
+                    log.truncateTo(to);
+                    epoch = Math.max(epoch, model.lastEpoch());
+                } else if (op == 8) {
+                    log.close();
+                    log = FileRaftLog.open(dir, SEGMENT_BYTES);
+                } else {
+                    log.flush();
+                }
+                assertEquals(model.endOffset(), log.endOffset(), "end offset; seed " + seed + " step " + step);
+                assertEquals(model.lastEpoch(), log.lastEpoch(), "last epoch; seed " + seed + " step " + step);
+                int probeEpoch = random.nextInt(epoch + 2);
+                assertEquals(model.endOffsetForEpoch(probeEpoch), log.endOffsetForEpoch(probeEpoch),
+                        "end offset for epoch " + probeEpoch + "; seed " + seed + " step " + step);
+            }
+            assertEquals(model.read(0, Integer.MAX_VALUE), log.read(0, Integer.MAX_VALUE), "seed " + seed);
+        } finally {
+            log.close();
+        }
+    }
+
+    private Path onlySegment() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> segments = files.filter(p -> p.toString().endsWith(FileRaftLog.SUFFIX)).toList();
+            assertEquals(1, segments.size());
+            return segments.get(0);
+        }
+    }
+}
