@@ -51,6 +51,7 @@ class RandomizedSimulationTest {
         cluster.injectRandomFaults(FAULT_PHASE_UNITS);
         cluster.runFor(FAULT_PHASE_UNITS);
 
+        cluster.stopWorkload();
         cluster.heal();
         long healedAt = cluster.now();
         long committedOffset = -1;

@@ -42,6 +42,7 @@ final class SimCluster {
     private final List<AcknowledgedAppend> acknowledged = new ArrayList<>();
     private final List<Invariant> invariants;
     private long recordCounter;
+    private boolean workloadRunning;
 
     SimCluster(long seed, int voterCount, int observerCount) {
         this.seed = seed;
@@ -54,7 +55,7 @@ final class SimCluster {
                 new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
                 new AppendsAcknowledgedOnlyWhenCommitted());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
-        int fetchMaxEntries = 1 + random.nextInt(16);
+        int fetchMaxEntries = 4 + random.nextInt(13);
         for (int id = 1; id <= voterCount + observerCount; id++) {
             RaftConfig config = new RaftConfig(id, voterIds, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS,
                     ELECTION_TIMEOUT_TICKS, 10, 4, fetchMaxEntries);
@@ -147,9 +148,21 @@ final class SimCluster {
 
     /** Keeps appending small batches to whoever leads, every few ticks, until the end of the run. */
     void startWorkload(int meanIntervalUnits) {
+        workloadRunning = true;
+        scheduleWorkload(meanIntervalUnits);
+    }
+
+    /** Stops the background load, so that a liveness check measures recovery rather than a race with new appends. */
+    void stopWorkload() {
+        workloadRunning = false;
+    }
+
+    private void scheduleWorkload(int meanIntervalUnits) {
         scheduler.schedule(1 + random.nextInt(2 * meanIntervalUnits), "client append", () -> {
-            appendToLeader(1 + random.nextInt(3));
-            startWorkload(meanIntervalUnits);
+            if (workloadRunning) {
+                appendToLeader(1 + random.nextInt(3));
+                scheduleWorkload(meanIntervalUnits);
+            }
         });
     }
 
