@@ -22,5 +22,8 @@ class GeneratedCodeTest {
     void grpcServiceDescriptorIsGenerated() {
         assertEquals("kraft.raft.RaftService", RaftServiceGrpc.SERVICE_NAME);
         assertEquals("kraft.raft.RaftService/Vote", RaftServiceGrpc.getVoteMethod().getFullMethodName());
+        assertEquals("kraft.raft.RaftService/Fetch", RaftServiceGrpc.getFetchMethod().getFullMethodName());
+        assertEquals(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING,
+                RaftServiceGrpc.getFetchSnapshotMethod().getType());
     }
 }
