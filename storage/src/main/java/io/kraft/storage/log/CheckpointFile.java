@@ -31,8 +31,16 @@ public final class CheckpointFile {
         return file;
     }
 
-    /** Replaces the file's entries. */
+    /** Replaces the file's entries durably. */
     public void write(List<String> entryLines) {
+        write(entryLines, true);
+    }
+
+    /**
+     * Replaces the file's entries; still atomic (rename) without {@code durable}, but a crash may then
+     * bring back the previous content. For state that is re-derived on load anyway.
+     */
+    public void write(List<String> entryLines, boolean durable) {
         StringBuilder text = new StringBuilder();
         text.append(version).append('\n').append(entryLines.size()).append('\n');
         for (String line : entryLines) {
@@ -49,14 +57,18 @@ public final class CheckpointFile {
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
                 }
-                channel.force(true);
+                if (durable) {
+                    channel.force(true);
+                }
             }
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
             }
-            fsyncDirectory(file.toAbsolutePath().getParent());
+            if (durable) {
+                fsyncDirectory(file.toAbsolutePath().getParent());
+            }
         } catch (IOException e) {
             throw new LogStorageException("cannot write checkpoint " + file, e);
         }

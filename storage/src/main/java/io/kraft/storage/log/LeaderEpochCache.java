@@ -59,7 +59,7 @@ public final class LeaderEpochCache {
         }
         entries.removeIf(e -> e.startOffset() >= startOffset);
         entries.add(new EpochEntry(epoch, startOffset));
-        persist();
+        persist(true);
         return true;
     }
 
@@ -113,7 +113,7 @@ public final class LeaderEpochCache {
     /** Log truncated to {@code endOffset}: forget epochs that start at or after it. */
     public synchronized void truncateFromEnd(long endOffset) {
         if (entries.removeIf(e -> e.startOffset() >= endOffset)) {
-            persist();
+            persist(false);
         }
     }
 
@@ -137,14 +137,14 @@ public final class LeaderEpochCache {
         }
         entries.subList(0, covering + 1).clear();
         entries.add(0, new EpochEntry(entry.epoch(), startOffset));
-        persist();
+        persist(false);
     }
 
     /** Removes every entry (the log restarts at a new offset). */
     public synchronized void clear() {
         if (!entries.isEmpty()) {
             entries.clear();
-            persist();
+            persist(true);
         }
     }
 
@@ -152,11 +152,15 @@ public final class LeaderEpochCache {
         return List.copyOf(entries);
     }
 
-    private void persist() {
+    /**
+     * Truncations are written without fsync: the log re-applies them on open (truncateFromEnd to the
+     * log end, truncateFromStart to the log start), so an older file after a crash is harmless.
+     */
+    private void persist(boolean durable) {
         List<String> lines = new ArrayList<>(entries.size());
         for (EpochEntry entry : entries) {
             lines.add(entry.epoch() + " " + entry.startOffset());
         }
-        checkpoint.write(lines);
+        checkpoint.write(lines, durable);
     }
 }

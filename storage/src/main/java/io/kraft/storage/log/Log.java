@@ -397,21 +397,21 @@ public final class Log implements AutoCloseable {
                 throw new OffsetOutOfRangeException("cannot delete records before " + offset + " in log " + dir
                         + ": log end offset is " + end.nextOffset());
             }
-            if (offset <= logStartOffset) {
-                return logStartOffset;
+            if (offset > logStartOffset) {
+                logStartOffset = offset;
+                epochCache.truncateFromStart(offset);
             }
-            logStartOffset = offset;
-            epochCache.truncateFromStart(offset);
+            long start = logStartOffset;
             List<LogSegment> below = new ArrayList<>();
             for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
                 Long nextBase = segments.higherKey(entry.getKey());
-                if (nextBase == null || nextBase > offset) {
+                if (nextBase == null || nextBase > start) {
                     break;
                 }
                 below.add(entry.getValue());
             }
             retire(below);
-            return offset;
+            return start;
         } finally {
             lock.unlock();
         }
@@ -419,7 +419,9 @@ public final class Log implements AutoCloseable {
 
     /**
      * Removes everything from {@code offset} on (a follower diverged from its leader). A batch that
-     * straddles the offset goes as a whole, so the log end becomes its base offset.
+     * straddles the offset goes as a whole; the log end becomes the offset after the last batch kept
+     * (or the segment's base offset, or the log start, whichever is higher), which is at most
+     * {@code offset}.
      *
      * @return true if anything was removed
      */
@@ -441,10 +443,9 @@ public final class Log implements AutoCloseable {
             Map.Entry<Long, LogSegment> floor = segments.floorEntry(offset);
             LogSegment target = floor != null ? floor.getValue() : segments.firstEntry().getValue();
             retire(new ArrayList<>(segments.tailMap(target.baseOffset(), false).values()));
-            BatchLocation cut = target.firstBatchAtOrAfter(offset, target.sizeBytes());
-            long newEnd = cut == null ? offset : Math.min(offset, cut.baseOffset());
-            newEnd = Math.max(newEnd, logStartOffset);
             target.truncateTo(offset, cfg.maxIndexBytes());
+            // The end follows the data (as a reopen would find it), never below the log start.
+            long newEnd = Math.max(target.readNextOffset(), logStartOffset);
             end = new LogEnd(newEnd, target.baseOffset(), target.sizeBytes());
             recoveryPoint = Math.min(recoveryPoint, newEnd);
             epochCache.truncateFromEnd(newEnd);
@@ -487,8 +488,9 @@ public final class Log implements AutoCloseable {
 
     /**
      * The retention pass the broker schedules: deletes the oldest segments whose newest timestamp is
-     * older than retention.ms, then the oldest while the log exceeds retention.bytes, only below
-     * {@code highWatermark}. An expired, non-empty active segment is rolled first so it can go. Also
+     * older than retention.ms, then the oldest while the log exceeds retention.bytes (both only with
+     * the delete policy), then any wholly below the log start; all only below {@code highWatermark}.
+     * An expired, non-empty active segment is rolled first so it can go. Also
      * deletes the files of segments retired at least fileDeleteDelayMs ago.
      *
      * @return the number of segments removed from the log
@@ -499,14 +501,11 @@ public final class Log implements AutoCloseable {
             ensureOpen();
             deleteRetiredFiles(nowMs, false);
             LogConfig cfg = config;
-            if (!cfg.delete()) {
-                return 0;
-            }
             int deleted = 0;
-            if (cfg.retentionMs() >= 0) {
+            if (cfg.delete() && cfg.retentionMs() >= 0) {
                 deleted += deleteOldestWhile(s -> nowMs - s.largestTimestampMs() > cfg.retentionMs(), highWatermark);
             }
-            if (cfg.retentionBytes() >= 0) {
+            if (cfg.delete() && cfg.retentionBytes() >= 0) {
                 long[] excess = {sizeInBytes() - cfg.retentionBytes()};
                 deleted += deleteOldestWhile(s -> {
                     if (excess[0] - s.sizeBytes() >= 0) {
@@ -516,6 +515,11 @@ public final class Log implements AutoCloseable {
                     return false;
                 }, highWatermark);
             }
+            // Whatever the policy: segments a roll left wholly below the log start (after DeleteRecords).
+            long start = logStartOffset;
+            LogSegment active = activeSegment();
+            deleted += deleteOldestWhile(s -> s != active && segments.higherKey(s.baseOffset()) <= start,
+                    highWatermark);
             deleteRetiredFiles(nowMs, false);
             return deleted;
         } finally {

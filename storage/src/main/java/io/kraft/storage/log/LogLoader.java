@@ -53,8 +53,8 @@ final class LogLoader {
             long nextOffset = active.readNextOffset();
             long start = Math.max(logStartOffset, segments.firstKey());
             if (nextOffset < start) {
-                // Recovery cut below the checkpointed log start: nothing valid remains to serve.
-                LOG.warn("log {} ends at {} after recovery, below its start offset {}; starting empty at {}",
+                // Every batch left lies below the log start (or recovery cut there): nothing remains to serve.
+                LOG.info("log {} data ends at {}, below its start offset {}; starting empty at {}",
                         dir, nextOffset, start, start);
                 for (LogSegment segment : segments.values()) {
                     segment.deleteFiles();

@@ -166,7 +166,7 @@ abstract class MappedIndex implements AutoCloseable {
         }
         MappedByteBuffer old = buffer();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            old.force();
+            // No force here: unmapping keeps dirty pages in the page cache; flush() is the durability point.
             mmap = null;
             MappedBuffers.unmap(old);
             raf.setLength(rounded);
