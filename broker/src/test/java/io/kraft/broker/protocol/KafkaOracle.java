@@ -224,7 +224,7 @@ final class KafkaOracle {
         String c = flex ? "COMPACT_" : "";
         String n = nullable ? "NULLABLE_" : "";
         if (t instanceof StructSchema s) {
-            out.add(indent + f.name() + ":STRUCT");
+            out.add(indent + f.name() + ":" + (nullable ? "NULLABLE_STRUCT" : "STRUCT"));
             describeOurStruct(s, v, flex, indent + "  ", out);
         } else if (t instanceof ArrayType a) {
             String kind = c + n + "ARRAY";

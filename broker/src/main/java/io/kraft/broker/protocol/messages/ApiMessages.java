@@ -39,6 +39,25 @@ public final class ApiMessages {
         register(ApiKey.DESCRIBE_GROUPS, DescribeGroupsMessages.REQUEST, DescribeGroupsMessages.RESPONSE);
         register(ApiKey.LIST_GROUPS, ListGroupsMessages.REQUEST, ListGroupsMessages.RESPONSE);
         register(ApiKey.DELETE_GROUPS, DeleteGroupsMessages.REQUEST, DeleteGroupsMessages.RESPONSE);
+        register(ApiKey.SASL_HANDSHAKE, SaslHandshakeMessages.REQUEST, SaslHandshakeMessages.RESPONSE);
+        register(ApiKey.SASL_AUTHENTICATE, SaslAuthenticateMessages.REQUEST, SaslAuthenticateMessages.RESPONSE);
+        register(ApiKey.ADD_PARTITIONS_TO_TXN, AddPartitionsToTxnMessages.REQUEST, AddPartitionsToTxnMessages.RESPONSE);
+        register(ApiKey.ADD_OFFSETS_TO_TXN, AddOffsetsToTxnMessages.REQUEST, AddOffsetsToTxnMessages.RESPONSE);
+        register(ApiKey.END_TXN, EndTxnMessages.REQUEST, EndTxnMessages.RESPONSE);
+        register(ApiKey.WRITE_TXN_MARKERS, WriteTxnMarkersMessages.REQUEST, WriteTxnMarkersMessages.RESPONSE);
+        register(ApiKey.TXN_OFFSET_COMMIT, TxnOffsetCommitMessages.REQUEST, TxnOffsetCommitMessages.RESPONSE);
+        register(ApiKey.DESCRIBE_ACLS, DescribeAclsMessages.REQUEST, DescribeAclsMessages.RESPONSE);
+        register(ApiKey.CREATE_ACLS, CreateAclsMessages.REQUEST, CreateAclsMessages.RESPONSE);
+        register(ApiKey.DELETE_ACLS, DeleteAclsMessages.REQUEST, DeleteAclsMessages.RESPONSE);
+        register(ApiKey.OFFSET_DELETE, OffsetDeleteMessages.REQUEST, OffsetDeleteMessages.RESPONSE);
+        register(ApiKey.DESCRIBE_PRODUCERS, DescribeProducersMessages.REQUEST, DescribeProducersMessages.RESPONSE);
+        register(ApiKey.DESCRIBE_TRANSACTIONS, DescribeTransactionsMessages.REQUEST,
+                DescribeTransactionsMessages.RESPONSE);
+        register(ApiKey.LIST_TRANSACTIONS, ListTransactionsMessages.REQUEST, ListTransactionsMessages.RESPONSE);
+        register(ApiKey.CONSUMER_GROUP_HEARTBEAT, ConsumerGroupHeartbeatMessages.REQUEST,
+                ConsumerGroupHeartbeatMessages.RESPONSE);
+        register(ApiKey.CONSUMER_GROUP_DESCRIBE, ConsumerGroupDescribeMessages.REQUEST,
+                ConsumerGroupDescribeMessages.RESPONSE);
     }
 
     private ApiMessages() {
@@ -46,9 +65,7 @@ public final class ApiMessages {
 
     private static void register(ApiKey api, MessageSchema request, MessageSchema response) {
         for (MessageSchema schema : new MessageSchema[] {request, response}) {
-            if (!schema.validVersions().equals(api.acceptedVersions().intersect(schema.validVersions()))
-                    || schema.validVersions().lowest() > api.acceptedVersions().lowest()
-                    || schema.validVersions().highest() < api.acceptedVersions().highest()) {
+            if (!schema.validVersions().equals(api.acceptedVersions())) {
                 throw new IllegalStateException(schema.name() + " declares " + schema.validVersions()
                         + " but " + api.apiName() + " accepts " + api.acceptedVersions());
             }

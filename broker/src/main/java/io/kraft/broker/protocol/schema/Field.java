@@ -15,6 +15,7 @@ public final class Field {
     private final Versions taggedVersions;
     private final Object defaultValue;
     private final long defaultBits;
+    private final boolean defaultsToNull;
     private final int index;
     private final int slot;
     private StructSchema owner;
@@ -28,6 +29,7 @@ public final class Field {
         this.taggedVersions = spec.tag >= 0 ? spec.versions : Versions.NONE;
         this.defaultValue = spec.resolvedDefault();
         this.defaultBits = storedAsLong() ? toBits(defaultValue) : 0L;
+        this.defaultsToNull = spec.defaultsToNull();
         this.index = index;
         this.slot = slot;
     }
@@ -94,6 +96,11 @@ public final class Field {
 
     int slot() {
         return slot;
+    }
+
+    /** A struct field whose default is null rather than an all-default struct. */
+    boolean defaultsToNull() {
+        return defaultsToNull;
     }
 
     long defaultBits() {

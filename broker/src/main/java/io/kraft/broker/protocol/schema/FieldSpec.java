@@ -56,7 +56,7 @@ public final class FieldSpec {
 
     /** Versions in which the field may be null. */
     public FieldSpec nullable(String range) {
-        if (type instanceof PrimitiveType p && p.storedAsLong() || type instanceof StructSchema) {
+        if (type instanceof PrimitiveType p && p.storedAsLong()) {
             throw new IllegalArgumentException("Field " + name + " of type " + type + " cannot be nullable");
         }
         this.nullableVersions = Versions.parse(range);
@@ -82,6 +82,11 @@ public final class FieldSpec {
     /** Shorthand for a null default (strings, bytes, arrays). */
     public FieldSpec defaultNull() {
         return defaultValue(null);
+    }
+
+    /** Whether the declared default is null (for nullable structs, which otherwise default to an all-default struct). */
+    boolean defaultsToNull() {
+        return hasExplicitDefault && explicitDefault == null;
     }
 
     Object resolvedDefault() {

@@ -82,6 +82,9 @@ public final class MessageReader {
         Type type = f.type();
         if (type instanceof PrimitiveType p && p.storedAsLong()) {
             struct.rawSetLong(f, readScalar(p, in));
+        } else if (type instanceof StructSchema s && f.isNullableIn(version)) {
+            // a nullable struct is preceded by a marker byte: negative for null
+            struct.rawSetRef(f, in.get() < 0 ? null : readStruct(s, in, version, flexible));
         } else {
             struct.rawSetRef(f, readObject(f, type, in, version, flexible));
         }

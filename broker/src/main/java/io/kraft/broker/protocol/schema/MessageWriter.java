@@ -71,6 +71,10 @@ public final class MessageWriter {
         if (type instanceof PrimitiveType p && p.storedAsLong()) {
             return sizeOfScalar(p, struct.rawLong(f));
         }
+        if (type instanceof StructSchema && f.isNullableIn(version)) {
+            Struct value = (Struct) struct.rawRef(f);
+            return 1 + (value == null ? 0 : sizeOfStruct(value, version, flexible));
+        }
         return sizeOfObject(f, type, struct.rawRef(f), version, flexible);
     }
 
@@ -159,6 +163,12 @@ public final class MessageWriter {
         Type type = f.type();
         if (type instanceof PrimitiveType p && p.storedAsLong()) {
             writeScalar(p, struct.rawLong(f), out);
+        } else if (type instanceof StructSchema && f.isNullableIn(version)) {
+            Struct value = (Struct) struct.rawRef(f);
+            out.put((byte) (value == null ? -1 : 1));
+            if (value != null) {
+                writeStruct(value, out, version, flexible);
+            }
         } else {
             writeObject(f, type, struct.rawRef(f), out, version, flexible);
         }

@@ -243,6 +243,9 @@ public final class Struct {
         }
         Object v = refs[f.slot()];
         if (f.type() instanceof StructSchema) {
+            if (f.defaultsToNull()) {
+                return v == null;
+            }
             return v == null || ((Struct) v).isAllDefault();
         }
         return Objects.equals(v, f.defaultValue());

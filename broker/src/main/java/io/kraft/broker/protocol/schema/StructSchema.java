@@ -105,7 +105,9 @@ public final class StructSchema implements Type {
     Object[] newRefs() {
         Object[] refs = defaultRefs.clone();
         for (Field f : nestedStructFields) {
-            refs[f.slot()] = new Struct((StructSchema) f.type());
+            if (!f.defaultsToNull()) {
+                refs[f.slot()] = new Struct((StructSchema) f.type());
+            }
         }
         return refs;
     }

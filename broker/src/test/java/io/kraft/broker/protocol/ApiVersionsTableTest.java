@@ -1,0 +1,66 @@
+package io.kraft.broker.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.schema.Versions;
+import java.util.EnumSet;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.junit.jupiter.api.Test;
+
+/** The API table: ids and names agree with Kafka, ranges follow PROTOCOL.md, and every API is declared. */
+class ApiVersionsTableTest {
+
+    @Test
+    void everyApiInTheTableHasDeclaredSchemas() {
+        assertEquals(EnumSet.allOf(ApiKey.class), ApiMessages.declared());
+        assertEquals(EnumSet.allOf(ApiKey.class), ApiVersionsTable.allDeclared().apis());
+    }
+
+    @Test
+    void idsAndNamesMatchKafka() {
+        for (ApiKey api : ApiKey.values()) {
+            ApiKeys kafka = ApiKeys.forId(api.id());
+            assertEquals(kafka.name, api.apiName());
+            assertSame(api, ApiKey.forId(api.id()));
+            assertTrue(kafka.oldestVersion() <= api.acceptedVersions().lowest(), api + " accepts a version Kafka 4 dropped");
+            assertTrue(kafka.latestVersion() >= api.acceptedVersions().highest(), api + " beyond Kafka's newest version");
+        }
+        assertNull(ApiKey.forId(4), "LeaderAndIsr is not served");
+        assertNull(ApiKey.forId(-1));
+    }
+
+    @Test
+    void advertisedRangesContainAcceptedRangesAndOldClientAnchors() {
+        for (ApiKey api : ApiKey.values()) {
+            Versions accepted = api.acceptedVersions();
+            assertEquals(accepted, api.advertisedVersions().intersect(accepted), api.toString());
+        }
+        assertEquals(Versions.parse("3-12"), ApiKey.PRODUCE.acceptedVersions());
+        assertEquals(Versions.parse("0-12"), ApiKey.PRODUCE.advertisedVersions());
+        assertEquals(Versions.parse("4-17"), ApiKey.FETCH.acceptedVersions());
+        assertEquals(Versions.parse("0-4"), ApiKey.API_VERSIONS.advertisedVersions());
+        assertEquals(Versions.parse("2-4"), ApiKey.OFFSET_FOR_LEADER_EPOCH.advertisedVersions());
+        for (ApiKey anchored : new ApiKey[] {ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT,
+                ApiKey.LEAVE_GROUP, ApiKey.FIND_COORDINATOR, ApiKey.INIT_PRODUCER_ID, ApiKey.SASL_HANDSHAKE,
+                ApiKey.ADD_PARTITIONS_TO_TXN, ApiKey.ADD_OFFSETS_TO_TXN}) {
+            assertTrue(anchored.advertisedVersions().contains((short) 0), anchored + " must advertise v0 for librdkafka");
+        }
+        assertTrue(ApiKey.LIST_OFFSETS.advertisedVersions().contains((short) 1));
+    }
+
+    @Test
+    void restrictedTablesServeOnlyTheirApis() {
+        ApiVersionsTable table = ApiVersionsTable.of(EnumSet.of(ApiKey.API_VERSIONS, ApiKey.METADATA));
+        assertSame(ApiKey.METADATA, table.lookup((short) 3));
+        assertNull(table.lookup((short) 0));
+        assertTrue(table.accepts(ApiKey.METADATA, (short) 0));
+        assertFalse(table.accepts(ApiKey.PRODUCE, (short) 9));
+        assertFalse(table.accepts(ApiKey.METADATA, (short) 14));
+        assertEquals(2, table.toApiVersionsResponse((short) 0).getStructs("api_keys").size());
+    }
+}
