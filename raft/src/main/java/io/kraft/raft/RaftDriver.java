@@ -1,0 +1,176 @@
+package io.kraft.raft;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link RaftNode} on a single thread: ticks it every {@code tickMs}, feeds it inbound messages and
+ * appends, and carries out each {@link Ready} in order (persist quorum state, send, flush the log synchronously,
+ * report the flush, then call the {@link RaftListener}). All other threads only enqueue work.
+ */
+public final class RaftDriver implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
+
+    private final RaftNode node;
+    private final RaftLog log;
+    private final QuorumStateStore stateStore;
+    private final RaftTransport transport;
+    private final RaftListener listener;
+    private final long tickMs;
+    private final ScheduledExecutorService thread;
+
+    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, QuorumStateStore stateStore,
+                      RaftTransport transport, RaftListener listener, long randomSeed) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.stateStore = Objects.requireNonNull(stateStore, "stateStore");
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.tickMs = tickMs;
+        this.node = new RaftNode(config, log, stateStore.read(), new Random(randomSeed));
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "raft-node-" + config.nodeId());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts ticking and accepting messages. */
+    public void start() {
+        transport.start(this::deliver);
+        run(this::processReady);
+        thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Queues an inbound message for the raft thread. */
+    public void deliver(RaftMessage message) {
+        run(() -> step(() -> node.handle(message)));
+    }
+
+    /** Appends on the leader; see {@link RaftNode#append}. Completes on the raft thread. */
+    public CompletableFuture<Long> append(List<byte[]> records) {
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        boolean queued = run(() -> {
+            CompletableFuture<Long> inner = node.append(records);
+            processReady();
+            inner.whenComplete((offset, error) -> {
+                if (error != null) {
+                    result.completeExceptionally(error);
+                } else {
+                    result.complete(offset);
+                }
+            });
+        });
+        if (!queued) {
+            result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
+        }
+        return result;
+    }
+
+    /** Asks the leader to step down gracefully (EndQuorumEpoch); a no-op elsewhere. */
+    public CompletableFuture<Void> resign() {
+        return call(() -> {
+            node.resign();
+            processReady();
+            return null;
+        });
+    }
+
+    /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
+    public CompletableFuture<QuorumDescription> describe() {
+        return call(() -> {
+            List<QuorumDescription.Member> members = new ArrayList<>();
+            long nowMs = System.currentTimeMillis();
+            if (node.role() == Role.LEADER) {
+                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs));
+            }
+            for (ReplicaProgress p : node.replicaProgress()) {
+                // Ticks back to wall-clock time: accurate to a tick, which is all describe-quorum needs.
+                long lastFetchMs = p.lastFetchTick() < 0 ? -1
+                        : nowMs - (node.currentTick() - p.lastFetchTick()) * tickMs;
+                members.add(new QuorumDescription.Member(p.replicaId(), p.voter(), p.endOffset(), lastFetchMs));
+            }
+            return new QuorumDescription(node.leaderId(), node.epoch(), node.highWatermark(), members);
+        });
+    }
+
+    public int nodeId() {
+        return node.nodeId();
+    }
+
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            thread.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        transport.close();
+    }
+
+    private <T> CompletableFuture<T> call(java.util.function.Supplier<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        boolean queued = run(() -> {
+            try {
+                result.complete(work.get());
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!queued) {
+            result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
+        }
+        return result;
+    }
+
+    private boolean run(Runnable work) {
+        try {
+            thread.execute(work);
+            return true;
+        } catch (RejectedExecutionException stopped) {
+            return false;
+        }
+    }
+
+    private void step(Runnable event) {
+        try {
+            event.run();
+            processReady();
+        } catch (RuntimeException e) {
+            // A failed disk write must not be papered over: stop this node rather than run on with unknown state.
+            LOG.error("raft node {} stopped after an unexpected error", node.nodeId(), e);
+            thread.shutdownNow();
+            throw e;
+        }
+    }
+
+    private void processReady() {
+        while (node.hasReady()) {
+            Ready ready = node.ready();
+            ready.quorumState().ifPresent(stateStore::write);
+            for (RaftMessage message : ready.messages()) {
+                transport.send(message);
+            }
+            if (ready.flushLog()) {
+                log.flush();
+                node.handleLogFlushed(log.endOffset());
+            }
+            for (CommittedBatch batch : ready.committed()) {
+                listener.handleCommit(batch);
+            }
+            ready.leaderChange().ifPresent(listener::handleLeaderChange);
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package io.kraft.raft.grpc;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.kraft.proto.raft.BeginQuorumEpochRequest;
+import io.kraft.proto.raft.BeginQuorumEpochResponse;
+import io.kraft.proto.raft.DescribeQuorumRequest;
+import io.kraft.proto.raft.DescribeQuorumResponse;
+import io.kraft.proto.raft.EndQuorumEpochRequest;
+import io.kraft.proto.raft.EndQuorumEpochResponse;
+import io.kraft.proto.raft.FetchRequest;
+import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.RaftServiceGrpc;
+import io.kraft.proto.raft.ReplicaState;
+import io.kraft.proto.raft.VoteRequest;
+import io.kraft.proto.raft.VoteResponse;
+import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.RaftMessage;
+import io.kraft.raft.RaftTransport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link RaftTransport} over the gRPC RaftService. A core request becomes an RPC to the destination voter and the
+ * RPC's answer becomes the core's response message; on the serving side, an inbound RPC waits until the core
+ * emits the matching response (one outstanding call per peer and kind; a newer one supersedes the older).
+ * Requests for another cluster or another node are answered with an error and never reach the core.
+ */
+public final class GrpcRaftTransport implements RaftTransport {
+    private static final Logger LOG = LoggerFactory.getLogger(GrpcRaftTransport.class);
+
+    private enum Kind { VOTE, BEGIN_QUORUM_EPOCH, FETCH }
+
+    private record PendingKey(int peerId, Kind kind) {
+    }
+
+    private final int nodeId;
+    private final String clusterId;
+    private final Map<Integer, InetSocketAddress> voterAddresses;
+    private final long requestTimeoutMs;
+    private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final Map<PendingKey, StreamObserver<?>> pendingReplies = new ConcurrentHashMap<>();
+    private volatile Consumer<RaftMessage> inbound;
+    private volatile Supplier<CompletableFuture<QuorumDescription>> describer;
+    private Server server;
+
+    /**
+     * @param listenPort the port to serve on (voters), or -1 for a member that only sends (an observer)
+     */
+    public GrpcRaftTransport(int nodeId, String clusterId, Map<Integer, InetSocketAddress> voterAddresses,
+                             int listenPort, long requestTimeoutMs) {
+        this.nodeId = nodeId;
+        this.clusterId = clusterId;
+        this.voterAddresses = Map.copyOf(voterAddresses);
+        this.requestTimeoutMs = requestTimeoutMs;
+        if (listenPort >= 0) {
+            this.server = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
+                    .addService(new Service()).build();
+        }
+    }
+
+    /** Lets describe-quorum calls be answered (typically by {@code RaftDriver::describe}). */
+    public void serveDescribeQuorum(Supplier<CompletableFuture<QuorumDescription>> describer) {
+        this.describer = describer;
+    }
+
+    @Override
+    public void start(Consumer<RaftMessage> inbound) {
+        this.inbound = inbound;
+        if (server != null) {
+            try {
+                server.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("node " + nodeId + " cannot serve raft RPCs", e);
+            }
+        }
+    }
+
+    /** The port actually bound, or -1 when not serving. */
+    public int port() {
+        return server == null ? -1 : server.getPort();
+    }
+
+    @Override
+    public void send(RaftMessage message) {
+        if (message instanceof RaftMessage.VoteRequest m) {
+            RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
+            if (stub != null) {
+                stub.vote(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                    if (response.getErrorCode() == ProtoMessages.NONE) {
+                        deliver(ProtoMessages.fromProto(response, nodeId));
+                    }
+                }));
+            }
+        } else if (message instanceof RaftMessage.VoteResponse m) {
+            reply(new PendingKey(m.destination(), Kind.VOTE), ProtoMessages.toProto(m));
+        } else if (message instanceof RaftMessage.BeginQuorumEpoch m) {
+            RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
+            if (stub != null) {
+                stub.beginQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                    if (response.getErrorCode() == ProtoMessages.NONE) {
+                        deliver(ProtoMessages.fromProto(response, nodeId));
+                    }
+                }));
+            }
+        } else if (message instanceof RaftMessage.BeginQuorumEpochResponse m) {
+            reply(new PendingKey(m.destination(), Kind.BEGIN_QUORUM_EPOCH), ProtoMessages.toProto(m));
+        } else if (message instanceof RaftMessage.EndQuorumEpoch m) {
+            RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
+            if (stub != null) {
+                stub.endQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(response -> { }));
+            }
+        } else if (message instanceof RaftMessage.FetchRequest m) {
+            RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
+            if (stub != null) {
+                stub.fetch(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                    if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
+                            && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
+                        deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
+                    }
+                }));
+            }
+        } else if (message instanceof RaftMessage.FetchResponse m) {
+            reply(new PendingKey(m.destination(), Kind.FETCH), ProtoMessages.toProto(m));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.shutdownNow();
+        }
+        for (ManagedChannel channel : channels.values()) {
+            channel.shutdownNow();
+        }
+        for (StreamObserver<?> pending : pendingReplies.values()) {
+            pending.onError(Status.UNAVAILABLE.withDescription("node " + nodeId + " is shutting down")
+                    .asRuntimeException());
+        }
+        pendingReplies.clear();
+    }
+
+    private void deliver(RaftMessage message) {
+        Consumer<RaftMessage> handler = inbound;
+        if (handler != null) {
+            handler.accept(message);
+        }
+    }
+
+    private RaftServiceGrpc.RaftServiceStub stub(int destination) {
+        InetSocketAddress address = voterAddresses.get(destination);
+        if (address == null) {
+            return null; // only voters serve requests; nothing else is addressable
+        }
+        ManagedChannel channel = channels.computeIfAbsent(destination, id -> Grpc.newChannelBuilderForAddress(
+                address.getHostString(), address.getPort(), InsecureChannelCredentials.create()).build());
+        return RaftServiceGrpc.newStub(channel).withDeadlineAfter(requestTimeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> void reply(PendingKey key, T response) {
+        StreamObserver<T> observer = (StreamObserver<T>) pendingReplies.remove(key);
+        if (observer != null) {
+            observer.onNext(response);
+            observer.onCompleted();
+        }
+    }
+
+    private void park(PendingKey key, StreamObserver<?> observer) {
+        StreamObserver<?> superseded = pendingReplies.put(key, observer);
+        if (superseded != null) {
+            superseded.onError(Status.CANCELLED.withDescription("superseded by a newer request from node "
+                    + key.peerId()).asRuntimeException());
+        }
+    }
+
+    private <T> StreamObserver<T> callback(Consumer<T> onResponse) {
+        return new StreamObserver<>() {
+            @Override
+            public void onNext(T value) {
+                onResponse.accept(value);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                // Raft retries on its own timers; a failed call is just a lost message.
+                LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        };
+    }
+
+    /** Why a request must not reach the core, or null if it may. */
+    private String rejection(String requestClusterId, int destination) {
+        if (!clusterId.equals(requestClusterId)) {
+            return "cluster id '" + requestClusterId + "' does not match '" + clusterId + "'";
+        }
+        if (destination != nodeId) {
+            return "request for node " + destination + " reached node " + nodeId;
+        }
+        return null;
+    }
+
+    private static int errorFor(String requestClusterId, String clusterId) {
+        return clusterId.equals(requestClusterId) ? ProtoMessages.INCONSISTENT_VOTER_SET
+                : ProtoMessages.INCONSISTENT_CLUSTER_ID;
+    }
+
+    /** The serving side: turns RPCs into inbound core messages and parks the call until the core answers. */
+    private final class Service extends RaftServiceGrpc.RaftServiceImplBase {
+        @Override
+        public void vote(VoteRequest request, StreamObserver<VoteResponse> observer) {
+            if (rejection(request.getClusterId(), request.getVoterId()) != null) {
+                observer.onNext(VoteResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
+                        .setVoterId(nodeId).setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            park(new PendingKey(request.getCandidateId(), Kind.VOTE), observer);
+            deliver(ProtoMessages.fromProto(request));
+        }
+
+        @Override
+        public void beginQuorumEpoch(BeginQuorumEpochRequest request,
+                                     StreamObserver<BeginQuorumEpochResponse> observer) {
+            if (rejection(request.getClusterId(), request.getVoterId()) != null) {
+                observer.onNext(BeginQuorumEpochResponse.newBuilder()
+                        .setErrorCode(errorFor(request.getClusterId(), clusterId)).setVoterId(nodeId)
+                        .setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            park(new PendingKey(request.getLeaderId(), Kind.BEGIN_QUORUM_EPOCH), observer);
+            deliver(ProtoMessages.fromProto(request));
+        }
+
+        @Override
+        public void endQuorumEpoch(EndQuorumEpochRequest request, StreamObserver<EndQuorumEpochResponse> observer) {
+            String rejected = rejection(request.getClusterId(), request.getVoterId());
+            EndQuorumEpochResponse.Builder response = EndQuorumEpochResponse.newBuilder()
+                    .setLeaderId(RaftMessage.NO_LEADER);
+            if (rejected != null) {
+                response.setErrorCode(errorFor(request.getClusterId(), clusterId));
+            } else {
+                deliver(ProtoMessages.fromProto(request));
+            }
+            observer.onNext(response.build());
+            observer.onCompleted();
+        }
+
+        @Override
+        public void fetch(FetchRequest request, StreamObserver<FetchResponse> observer) {
+            if (rejection(request.getClusterId(), request.getLeaderId()) != null) {
+                observer.onNext(FetchResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
+                        .setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            park(new PendingKey(request.getReplicaId(), Kind.FETCH), observer);
+            deliver(ProtoMessages.fromProto(request));
+        }
+
+        @Override
+        public void describeQuorum(DescribeQuorumRequest request, StreamObserver<DescribeQuorumResponse> observer) {
+            Supplier<CompletableFuture<QuorumDescription>> source = describer;
+            if (!clusterId.equals(request.getClusterId()) || source == null) {
+                observer.onNext(DescribeQuorumResponse.newBuilder()
+                        .setErrorCode(source == null ? ProtoMessages.NOT_LEADER_OR_FOLLOWER
+                                : ProtoMessages.INCONSISTENT_CLUSTER_ID).setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            source.get().whenComplete((description, error) -> {
+                if (error != null) {
+                    observer.onError(Status.UNAVAILABLE.withDescription(error.getMessage()).asRuntimeException());
+                    return;
+                }
+                observer.onNext(toProto(description));
+                observer.onCompleted();
+            });
+        }
+    }
+
+    private DescribeQuorumResponse toProto(QuorumDescription description) {
+        OptionalInt leader = description.leaderId();
+        boolean isLeader = leader.isPresent() && leader.getAsInt() == nodeId;
+        DescribeQuorumResponse.Builder builder = DescribeQuorumResponse.newBuilder()
+                .setErrorCode(isLeader ? ProtoMessages.NONE : ProtoMessages.NOT_LEADER_OR_FOLLOWER)
+                .setLeaderId(leader.orElse(RaftMessage.NO_LEADER)).setLeaderEpoch(description.epoch())
+                .setHighWatermark(description.highWatermark());
+        for (QuorumDescription.Member replica : description.members()) {
+            ReplicaState state = ReplicaState.newBuilder().setReplicaId(replica.replicaId())
+                    .setLogEndOffset(replica.endOffset()).setLastFetchTimestampMs(replica.lastFetchTimestampMs())
+                    .build();
+            if (replica.voter()) {
+                builder.addVoters(state);
+            } else {
+                builder.addObservers(state);
+            }
+        }
+        return builder.build();
+    }
+}

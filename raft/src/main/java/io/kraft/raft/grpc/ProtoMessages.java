@@ -1,0 +1,144 @@
+package io.kraft.raft.grpc;
+
+import com.google.protobuf.ByteString;
+import io.kraft.proto.raft.BeginQuorumEpochRequest;
+import io.kraft.proto.raft.BeginQuorumEpochResponse;
+import io.kraft.proto.raft.DivergingEpoch;
+import io.kraft.proto.raft.EndQuorumEpochRequest;
+import io.kraft.proto.raft.FetchRequest;
+import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.VoteRequest;
+import io.kraft.proto.raft.VoteResponse;
+import io.kraft.raft.LogEntry;
+import io.kraft.raft.RaftMessage;
+import io.kraft.raft.RaftMessage.FetchError;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Converts between the core's {@link RaftMessage}s and the wire messages of raft.proto; error codes map here once. */
+final class ProtoMessages {
+    static final int NONE = 0;
+    static final int NOT_LEADER_OR_FOLLOWER = 6;
+    static final int FENCED_LEADER_EPOCH = 74;
+    static final int UNKNOWN_LEADER_EPOCH = 75;
+    static final int INCONSISTENT_VOTER_SET = 94;
+    static final int INCONSISTENT_CLUSTER_ID = 104;
+
+    private ProtoMessages() {
+    }
+
+    static int errorCode(FetchError error) {
+        return switch (error) {
+            case NONE -> NONE;
+            case NOT_LEADER -> NOT_LEADER_OR_FOLLOWER;
+            case FENCED_LEADER_EPOCH -> FENCED_LEADER_EPOCH;
+            case UNKNOWN_LEADER_EPOCH -> UNKNOWN_LEADER_EPOCH;
+        };
+    }
+
+    static FetchError fetchError(int code) {
+        return switch (code) {
+            case NONE -> FetchError.NONE;
+            case NOT_LEADER_OR_FOLLOWER -> FetchError.NOT_LEADER;
+            case FENCED_LEADER_EPOCH -> FetchError.FENCED_LEADER_EPOCH;
+            case UNKNOWN_LEADER_EPOCH -> FetchError.UNKNOWN_LEADER_EPOCH;
+            default -> throw new IllegalArgumentException("fetch response carries unexpected error code " + code);
+        };
+    }
+
+    static VoteRequest toProto(String clusterId, RaftMessage.VoteRequest m) {
+        return VoteRequest.newBuilder().setClusterId(clusterId).setCandidateId(m.source()).setVoterId(m.destination())
+                .setCandidateEpoch(m.epoch()).setLastOffset(m.lastEndOffset()).setLastOffsetEpoch(m.lastEpoch())
+                .setPreVote(m.preVote()).build();
+    }
+
+    static RaftMessage.VoteRequest fromProto(VoteRequest p) {
+        return new RaftMessage.VoteRequest(p.getCandidateId(), p.getVoterId(), p.getCandidateEpoch(),
+                p.getLastOffset(), p.getLastOffsetEpoch(), p.getPreVote());
+    }
+
+    static VoteResponse toProto(RaftMessage.VoteResponse m) {
+        return VoteResponse.newBuilder().setErrorCode(NONE).setVoterId(m.source()).setEpoch(m.epoch())
+                .setLeaderId(m.leaderId()).setVoteGranted(m.granted()).setPreVote(m.preVote())
+                .setCandidateEpoch(m.candidateEpoch()).build();
+    }
+
+    static RaftMessage.VoteResponse fromProto(VoteResponse p, int destination) {
+        return new RaftMessage.VoteResponse(p.getVoterId(), destination, p.getEpoch(), p.getLeaderId(),
+                p.getVoteGranted(), p.getPreVote(), p.getCandidateEpoch());
+    }
+
+    static BeginQuorumEpochRequest toProto(String clusterId, RaftMessage.BeginQuorumEpoch m) {
+        return BeginQuorumEpochRequest.newBuilder().setClusterId(clusterId).setLeaderId(m.source())
+                .setVoterId(m.destination()).setLeaderEpoch(m.epoch()).build();
+    }
+
+    static RaftMessage.BeginQuorumEpoch fromProto(BeginQuorumEpochRequest p) {
+        return new RaftMessage.BeginQuorumEpoch(p.getLeaderId(), p.getVoterId(), p.getLeaderEpoch());
+    }
+
+    static BeginQuorumEpochResponse toProto(RaftMessage.BeginQuorumEpochResponse m) {
+        return BeginQuorumEpochResponse.newBuilder().setErrorCode(NONE).setVoterId(m.source()).setEpoch(m.epoch())
+                .setLeaderId(m.leaderId()).build();
+    }
+
+    static RaftMessage.BeginQuorumEpochResponse fromProto(BeginQuorumEpochResponse p, int destination) {
+        return new RaftMessage.BeginQuorumEpochResponse(p.getVoterId(), destination, p.getEpoch(), p.getLeaderId());
+    }
+
+    static EndQuorumEpochRequest toProto(String clusterId, RaftMessage.EndQuorumEpoch m) {
+        return EndQuorumEpochRequest.newBuilder().setClusterId(clusterId).setLeaderId(m.source())
+                .setVoterId(m.destination()).setLeaderEpoch(m.epoch())
+                .addAllPreferredSuccessors(m.preferredSuccessors()).build();
+    }
+
+    static RaftMessage.EndQuorumEpoch fromProto(EndQuorumEpochRequest p) {
+        return new RaftMessage.EndQuorumEpoch(p.getLeaderId(), p.getVoterId(), p.getLeaderEpoch(),
+                p.getPreferredSuccessorsList());
+    }
+
+    static FetchRequest toProto(String clusterId, RaftMessage.FetchRequest m) {
+        return FetchRequest.newBuilder().setClusterId(clusterId).setReplicaId(m.source()).setLeaderId(m.destination())
+                .setEpoch(m.epoch()).setFetchOffset(m.fetchOffset()).setLastFetchedEpoch(m.lastFetchedEpoch()).build();
+    }
+
+    static RaftMessage.FetchRequest fromProto(FetchRequest p) {
+        return new RaftMessage.FetchRequest(p.getReplicaId(), p.getLeaderId(), p.getEpoch(), p.getFetchOffset(),
+                p.getLastFetchedEpoch());
+    }
+
+    static FetchResponse toProto(RaftMessage.FetchResponse m) {
+        FetchResponse.Builder builder = FetchResponse.newBuilder().setErrorCode(errorCode(m.error()))
+                .setEpoch(m.epoch()).setLeaderId(m.leaderId()).setHighWatermark(m.highWatermark())
+                .setFetchOffset(m.fetchOffset()).setLastFetchedEpoch(m.lastFetchedEpoch());
+        if (m.diverging()) {
+            builder.setDivergingEpoch(DivergingEpoch.newBuilder().setEpoch(m.divergingEpoch())
+                    .setEndOffset(m.divergingEndOffset()));
+        }
+        for (LogEntry entry : m.entries()) {
+            builder.addEntries(io.kraft.proto.raft.LogEntry.newBuilder().setOffset(entry.offset())
+                    .setEpoch(entry.epoch())
+                    .setType(entry.isData() ? io.kraft.proto.raft.LogEntry.EntryType.DATA
+                            : io.kraft.proto.raft.LogEntry.EntryType.LEADER_CHANGE)
+                    .setPayload(ByteString.copyFrom(entry.payload())));
+        }
+        return builder.build();
+    }
+
+    static RaftMessage.FetchResponse fromProto(FetchResponse p, int source, int destination) {
+        List<LogEntry> entries = new ArrayList<>(p.getEntriesCount());
+        for (io.kraft.proto.raft.LogEntry e : p.getEntriesList()) {
+            LogEntry.EntryType type = switch (e.getType()) {
+                case DATA -> LogEntry.EntryType.DATA;
+                case LEADER_CHANGE -> LogEntry.EntryType.LEADER_CHANGE;
+                default -> throw new IllegalArgumentException("unknown log entry type " + e.getTypeValue());
+            };
+            entries.add(new LogEntry(e.getOffset(), e.getEpoch(), type, e.getPayload().toByteArray()));
+        }
+        int divergingEpoch = p.hasDivergingEpoch() ? p.getDivergingEpoch().getEpoch() : -1;
+        long divergingEndOffset = p.hasDivergingEpoch() ? p.getDivergingEpoch().getEndOffset() : -1;
+        return new RaftMessage.FetchResponse(source, destination, p.getEpoch(), p.getLeaderId(),
+                fetchError(p.getErrorCode()), p.getFetchOffset(), p.getLastFetchedEpoch(), p.getHighWatermark(),
+                divergingEpoch, divergingEndOffset, entries);
+    }
+}

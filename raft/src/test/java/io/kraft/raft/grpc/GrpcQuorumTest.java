@@ -1,0 +1,238 @@
+package io.kraft.raft.grpc;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.kraft.proto.raft.DescribeQuorumRequest;
+import io.kraft.proto.raft.DescribeQuorumResponse;
+import io.kraft.proto.raft.FetchRequest;
+import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.RaftServiceGrpc;
+import io.kraft.proto.raft.VoteRequest;
+import io.kraft.proto.raft.VoteResponse;
+import io.kraft.raft.CommittedBatch;
+import io.kraft.raft.LeaderAndEpoch;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.RaftDriver;
+import io.kraft.raft.RaftListener;
+import io.kraft.raft.file.FileQuorumStateStore;
+import io.kraft.raft.file.FileRaftLog;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three voters and an observer in one JVM over gRPC on loopback, with file-backed logs and quorum state. */
+class GrpcQuorumTest {
+    private static final String CLUSTER_ID = "grpc-quorum-test";
+    private static final long TICK_MS = 10;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    private final Map<Integer, Member> members = new TreeMap<>();
+    private Map<Integer, InetSocketAddress> voters;
+    private QuorumConfig quorum;
+
+    /** A state machine that remembers every committed record in order. */
+    static final class RecordingListener implements RaftListener {
+        final List<String> records = new CopyOnWriteArrayList<>();
+        final List<Long> offsets = new CopyOnWriteArrayList<>();
+        volatile LeaderAndEpoch leader = new LeaderAndEpoch(java.util.OptionalInt.empty(), 0);
+
+        @Override
+        public void handleCommit(CommittedBatch batch) {
+            for (int i = 0; i < batch.records().size(); i++) {
+                records.add(new String(batch.records().get(i), StandardCharsets.UTF_8));
+                offsets.add(batch.baseOffset() + i);
+            }
+        }
+
+        @Override
+        public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
+            leader = leaderAndEpoch;
+        }
+    }
+
+    record Member(RaftDriver driver, RecordingListener listener, FileRaftLog log) {
+    }
+
+    @AfterEach
+    void stopAll() {
+        for (Member member : members.values()) {
+            member.driver().close();
+            member.log().close();
+        }
+    }
+
+    private Member start(int nodeId) {
+        RecordingListener listener = new RecordingListener();
+        Path nodeDir = dir.resolve("node-" + nodeId);
+        FileRaftLog log = FileRaftLog.open(nodeDir, 1024 * 1024);
+        boolean voter = voters.containsKey(nodeId);
+        GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, voters,
+                voter ? voters.get(nodeId).getPort() : -1, quorum.requestTimeoutMs());
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log,
+                new FileQuorumStateStore(nodeDir), transport, listener, nodeId);
+        transport.serveDescribeQuorum(driver::describe);
+        driver.start();
+        Member member = new Member(driver, listener, log);
+        members.put(nodeId, member);
+        return member;
+    }
+
+    private void stop(int nodeId) {
+        Member member = members.remove(nodeId);
+        member.driver().close();
+        member.log().close();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private void startQuorum() throws IOException {
+        String votersText = "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort();
+        quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS, votersText,
+                QuorumConfig.ELECTION_TIMEOUT_MS, "300", QuorumConfig.FETCH_TIMEOUT_MS, "600",
+                QuorumConfig.ELECTION_BACKOFF_MAX_MS, "200", QuorumConfig.REQUEST_TIMEOUT_MS, "400"));
+        voters = quorum.voters();
+        for (int id = 1; id <= 4; id++) {
+            start(id);
+        }
+    }
+
+    private int awaitLeader() throws Exception {
+        await().atMost(WAIT).until(() -> currentLeader().isPresent());
+        return currentLeader().orElseThrow();
+    }
+
+    private Optional<Integer> currentLeader() throws Exception {
+        for (Map.Entry<Integer, Member> e : members.entrySet()) {
+            QuorumDescription d = e.getValue().driver().describe().get(5, TimeUnit.SECONDS);
+            if (d.leaderId().isPresent() && d.leaderId().getAsInt() == e.getKey()) {
+                return Optional.of(e.getKey());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Appends {@code batches} batches of {@code perBatch} records on the leader and waits for all to commit. */
+    private long commit(int leaderId, String prefix, int batches, int perBatch) throws Exception {
+        List<CompletableFuture<Long>> futures = new ArrayList<>();
+        for (int b = 0; b < batches; b++) {
+            List<byte[]> records = new ArrayList<>();
+            for (int r = 0; r < perBatch; r++) {
+                records.add((prefix + "-" + (b * perBatch + r)).getBytes(StandardCharsets.UTF_8));
+            }
+            futures.add(members.get(leaderId).driver().append(records));
+        }
+        long last = -1;
+        for (CompletableFuture<Long> future : futures) {
+            last = Math.max(last, future.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        }
+        return last;
+    }
+
+    @Test
+    void electsCommitsFailsOverAndObserverFollows() throws Exception {
+        startQuorum();
+        int firstLeader = awaitLeader();
+        commit(firstLeader, "first", 100, 100);
+
+        stop(firstLeader);
+        int secondLeader = awaitLeader();
+        assertNotEquals(firstLeader, secondLeader);
+        commit(secondLeader, "second", 10, 100);
+
+        await().atMost(WAIT).until(() -> members.values().stream().allMatch(m -> m.listener().records.size() == 11_000));
+        List<String> expected = members.get(secondLeader).listener().records;
+        for (Map.Entry<Integer, Member> e : members.entrySet()) {
+            assertEquals(expected, e.getValue().listener().records, "node " + e.getKey() + " applied the same log");
+        }
+        assertEquals("first-0", expected.get(0));
+        assertEquals("second-999", expected.get(expected.size() - 1));
+        assertEquals(secondLeader, members.get(4).listener().leader.leaderId().getAsInt(),
+                "the observer follows the new leader");
+
+        start(firstLeader);
+        await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 11_000);
+        assertEquals(expected, members.get(firstLeader).listener().records,
+                "the restarted voter recovers its durable log and catches up");
+    }
+
+    @Test
+    void describeQuorumAndBadRequestsOverTheWire() throws Exception {
+        startQuorum();
+        int leaderId = awaitLeader();
+        long last = commit(leaderId, "x", 1, 10);
+        InetSocketAddress address = voters.get(leaderId);
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress(address.getHostString(), address.getPort(),
+                InsecureChannelCredentials.create()).build();
+        try {
+            RaftServiceGrpc.RaftServiceBlockingStub stub = RaftServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> describe(stub).getVotersCount() == 3
+                    && describe(stub).getObserversCount() == 1);
+            DescribeQuorumResponse description = describe(stub);
+            assertEquals(0, description.getErrorCode());
+            assertEquals(leaderId, description.getLeaderId());
+            assertTrue(description.getHighWatermark() > last);
+
+            VoteResponse wrongCluster = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .vote(VoteRequest.newBuilder().setClusterId("other").setCandidateId(2).setVoterId(leaderId)
+                            .setCandidateEpoch(99).build());
+            assertEquals(ProtoMessages.INCONSISTENT_CLUSTER_ID, wrongCluster.getErrorCode());
+
+            VoteResponse unknownVoter = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID).setCandidateId(42).setVoterId(leaderId)
+                            .setCandidateEpoch(99).setLastOffset(1_000_000).setLastOffsetEpoch(98).build());
+            assertEquals(0, unknownVoter.getErrorCode());
+            assertTrue(!unknownVoter.getVoteGranted(), "a vote from outside the voter set is refused");
+
+            int epoch = description.getLeaderEpoch();
+            FetchResponse stale = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .fetch(FetchRequest.newBuilder().setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId)
+                            .setEpoch(epoch - 1).build());
+            assertEquals(ProtoMessages.FENCED_LEADER_EPOCH, stale.getErrorCode());
+
+            FetchResponse beyondEnd = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .fetch(FetchRequest.newBuilder().setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId)
+                            .setEpoch(epoch).setFetchOffset(1_000_000).setLastFetchedEpoch(epoch).build());
+            assertTrue(beyondEnd.hasDivergingEpoch(), "an offset beyond the log end is told where the log ends");
+            assertTrue(beyondEnd.getDivergingEpoch().getEndOffset() < 1_000_000);
+
+            DescribeQuorumResponse after = describe(stub);
+            assertEquals(epoch, after.getLeaderEpoch(), "bad requests leave the quorum untouched");
+            assertEquals(leaderId, after.getLeaderId());
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    private static DescribeQuorumResponse describe(RaftServiceGrpc.RaftServiceBlockingStub stub) {
+        return stub.describeQuorum(DescribeQuorumRequest.newBuilder().setClusterId(CLUSTER_ID).build());
+    }
+}
