@@ -1,8 +1,10 @@
 package io.kraft.broker.protocol;
 
 import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.schema.ExternalRecords;
 import io.kraft.broker.protocol.schema.MessageSchema;
 import io.kraft.broker.protocol.schema.MessageWriter;
+import io.kraft.broker.protocol.schema.RecordsSink;
 import io.kraft.broker.protocol.schema.Struct;
 import java.nio.ByteBuffer;
 
@@ -22,16 +24,31 @@ public final class ResponseFrame {
     }
 
     public static void write(ApiKey api, short version, int correlationId, Struct body, ByteBuffer out) {
+        write(api, version, correlationId, body, out, null);
+    }
+
+    /**
+     * Writes the frame, leaving out the bytes of {@link ExternalRecords} values (e.g. file regions of
+     * a fetch response) and reporting each to {@code sink} with the offset in {@code out} where it
+     * belongs. {@code out} needs {@link #frameSize} minus the external records' sizes.
+     */
+    public static void write(ApiKey api, short version, int correlationId, Struct body, ByteBuffer out,
+                             RecordsSink sink) {
         MessageSchema schema = ApiMessages.responseSchema(api);
         ResponseHeader header = new ResponseHeader(correlationId, api.responseHeaderVersion(version));
         int bodySize = MessageWriter.sizeOf(schema, body, version);
         out.putInt(header.sizeOf() + bodySize);
         header.write(out);
         int before = out.position();
-        MessageWriter.write(schema, body, version, out);
-        if (out.position() - before != bodySize) {
-            throw new IllegalStateException(api.apiName() + " v" + version + " body wrote "
-                    + (out.position() - before) + " bytes, sized " + bodySize);
+        long[] externalBytes = new long[1];
+        MessageWriter.write(schema, body, version, out, sink == null ? null : (offset, records) -> {
+            externalBytes[0] += records.sizeInBytes();
+            sink.records(offset, records);
+        });
+        long written = out.position() - before + externalBytes[0];
+        if (written != bodySize) {
+            throw new IllegalStateException(api.apiName() + " v" + version + " body wrote " + written
+                    + " bytes, sized " + bodySize);
         }
     }
 

@@ -68,6 +68,15 @@ public final class Field {
         return index;
     }
 
+    /** The struct type of a struct field or of an array-of-structs field's elements. */
+    public StructSchema structSchema() {
+        Type t = type instanceof ArrayType a ? a.element() : type;
+        if (t instanceof StructSchema s) {
+            return s;
+        }
+        throw new IllegalArgumentException("Field " + this + " of type " + type + " holds no structs");
+    }
+
     /** The struct this field belongs to. */
     public StructSchema owner() {
         return owner;

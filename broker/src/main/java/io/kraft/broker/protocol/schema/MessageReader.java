@@ -163,7 +163,8 @@ public final class MessageReader {
             throw new MalformedMessageException("Field " + f + " claims " + count + " elements but only "
                     + in.remaining() + " bytes remain");
         }
-        List<Object> list = new ArrayList<>(count);
+        // capacity is capped: memory then grows only with elements actually present
+        List<Object> list = new ArrayList<>(Math.min(count, 256));
         Type element = type.element();
         for (int i = 0; i < count; i++) {
             list.add(readObject(f, element, in, version, flexible));

@@ -22,8 +22,16 @@ public final class MessageWriter {
 
     /** Writes the body at the buffer's position; the buffer must have {@link #sizeOf} bytes left. */
     public static void write(MessageSchema schema, Struct body, short version, ByteBuffer out) {
+        write(schema, body, version, out, null);
+    }
+
+    /**
+     * Writes the body, leaving out the bytes of every {@link ExternalRecords} value and reporting
+     * where each belongs to {@code sink}; the buffer needs {@link #sizeOf} minus their sizes.
+     */
+    public static void write(MessageSchema schema, Struct body, short version, ByteBuffer out, RecordsSink sink) {
         check(schema, body, version);
-        writeStruct(body, out, version, schema.isFlexible(version));
+        writeStruct(body, out, version, schema.isFlexible(version), sink);
     }
 
     /** Writes the body into a new heap buffer, flipped for reading. */
@@ -124,7 +132,8 @@ public final class MessageWriter {
                     checkNullable(f, version);
                     return flexible ? 1 : 4;
                 }
-                int length = ((ByteBuffer) value).remaining();
+                int length = value instanceof ExternalRecords external
+                        ? external.sizeInBytes() : ((ByteBuffer) value).remaining();
                 return (flexible ? Varints.sizeOfUnsignedVarint(length + 1) : 4) + length;
             }
             default:
@@ -134,10 +143,10 @@ public final class MessageWriter {
 
     // ---- write --------------------------------------------------------------------------------
 
-    private static void writeStruct(Struct struct, ByteBuffer out, short version, boolean flexible) {
+    private static void writeStruct(Struct struct, ByteBuffer out, short version, boolean flexible, RecordsSink sink) {
         for (Field f : struct.schema().fields()) {
             if (f.existsIn(version) && !f.isTaggedIn(version)) {
-                writeField(struct, f, out, version, flexible);
+                writeField(struct, f, out, version, flexible, sink);
             }
         }
         if (flexible) {
@@ -153,13 +162,14 @@ public final class MessageWriter {
                 if (f.isTaggedIn(version) && !struct.isDefault(f)) {
                     Varints.writeUnsignedVarint(f.tag(), out);
                     Varints.writeUnsignedVarint(sizeOfField(struct, f, version, true), out);
-                    writeField(struct, f, out, version, true);
+                    writeField(struct, f, out, version, true, sink);
                 }
             }
         }
     }
 
-    private static void writeField(Struct struct, Field f, ByteBuffer out, short version, boolean flexible) {
+    private static void writeField(Struct struct, Field f, ByteBuffer out, short version, boolean flexible,
+                                   RecordsSink sink) {
         Type type = f.type();
         if (type instanceof PrimitiveType p && p.storedAsLong()) {
             writeScalar(p, struct.rawLong(f), out);
@@ -167,10 +177,10 @@ public final class MessageWriter {
             Struct value = (Struct) struct.rawRef(f);
             out.put((byte) (value == null ? -1 : 1));
             if (value != null) {
-                writeStruct(value, out, version, flexible);
+                writeStruct(value, out, version, flexible, sink);
             }
         } else {
-            writeObject(f, type, struct.rawRef(f), out, version, flexible);
+            writeObject(f, type, struct.rawRef(f), out, version, flexible, sink);
         }
     }
 
@@ -186,9 +196,10 @@ public final class MessageWriter {
         }
     }
 
-    private static void writeObject(Field f, Type type, Object value, ByteBuffer out, short version, boolean flexible) {
+    private static void writeObject(Field f, Type type, Object value, ByteBuffer out, short version, boolean flexible,
+                                    RecordsSink sink) {
         if (type instanceof StructSchema) {
-            writeStruct(nonNull(f, (Struct) value, version), out, version, flexible);
+            writeStruct(nonNull(f, (Struct) value, version), out, version, flexible, sink);
             return;
         }
         if (type instanceof ArrayType a) {
@@ -201,7 +212,7 @@ public final class MessageWriter {
             writeLength(list.size(), flexible, false, out);
             Type element = a.element();
             for (Object item : list) {
-                writeObject(f, element, item, out, version, flexible);
+                writeObject(f, element, item, out, version, flexible, sink);
             }
             return;
         }
@@ -226,6 +237,12 @@ public final class MessageWriter {
                 if (value == null) {
                     checkNullable(f, version);
                     writeLength(-1, flexible, false, out);
+                } else if (value instanceof ExternalRecords external) {
+                    writeLength(external.sizeInBytes(), flexible, false, out);
+                    if (sink == null) {
+                        throw new IllegalStateException("Field " + f + " holds external records; write with a RecordsSink");
+                    }
+                    sink.records(out.position(), external);
                 } else {
                     ByteBuffer bytes = (ByteBuffer) value;
                     writeLength(bytes.remaining(), flexible, false, out);

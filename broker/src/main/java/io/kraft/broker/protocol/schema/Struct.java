@@ -63,9 +63,13 @@ public final class Struct {
         return (ByteBuffer) refs[refSlot(f)];
     }
 
-    /** A RECORDS field: record batches, possibly null. */
+    /** A RECORDS field read from the wire: record batches as a zero-copy slice, possibly null. */
     public ByteBuffer getRecords(Field f) {
-        return (ByteBuffer) refs[refSlot(f)];
+        Object value = refs[refSlot(f)];
+        if (value instanceof ExternalRecords) {
+            throw new IllegalStateException("Field " + f + " holds external records, not bytes");
+        }
+        return (ByteBuffer) value;
     }
 
     public UUID getUuid(Field f) {
@@ -86,6 +90,11 @@ public final class Struct {
     @SuppressWarnings("unchecked")
     public <T> List<T> getList(Field f) {
         return (List<T>) refs[refSlot(f)];
+    }
+
+    /** The value of the field at {@code index} in declaration order, boxed. */
+    public Object get(int index) {
+        return get(schema.fields().get(index));
     }
 
     /** The value boxed, whatever the type. */
@@ -311,7 +320,8 @@ public final class Struct {
         } else {
             ok = switch ((PrimitiveType) t) {
                 case STRING -> value instanceof String;
-                case BYTES, RECORDS -> value instanceof ByteBuffer;
+                case BYTES -> value instanceof ByteBuffer;
+                case RECORDS -> value instanceof ByteBuffer || value instanceof ExternalRecords;
                 case UUID -> value instanceof UUID;
                 default -> false;
             };
