@@ -27,6 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  */
 class CodecConformanceTest {
     private static final int ITERATIONS = 25;
+    private static final int MIN_ITERATIONS = 10;
+    private static final int MAX_ITERATIONS = 400;
     private static final long SEED = Long.getLong("kraft.codec.seed", System.nanoTime());
 
     private record Case(ApiKey api, boolean request, short version) {
@@ -64,16 +66,21 @@ class CodecConformanceTest {
     Stream<DynamicTest> kafkaBytesRoundTripThroughOurCodecUnchanged() {
         return cases().map(c -> DynamicTest.dynamicTest(c.toString(), () -> {
             Random random = new Random(SEED ^ c.hashCode());
-            for (int i = 0; i < ITERATIONS; i++) {
+            FieldCoverage coverage = new FieldCoverage();
+            // keep generating until every field was seen populated (and every nullable one null)
+            for (int i = 0; i < MAX_ITERATIONS && (i < MIN_ITERATIONS || !coverage.missing(c.ours(), c.version).isEmpty()); i++) {
                 ApiMessage original = KafkaOracle.randomMessage(c.api, c.request, c.version, random);
                 ByteBuffer kafkaBytes = KafkaOracle.write(original, c.version);
                 Struct parsed = MessageReader.read(c.ours(), c.version, kafkaBytes.duplicate());
+                coverage.observe(parsed, c.version);
                 ByteBuffer ourBytes = MessageWriter.toBuffer(c.ours(), parsed, c.version);
                 assertEquals(kafkaBytes, ourBytes, () -> c + " bytes differ after our round trip; seed " + SEED
                         + "\nkafka message: " + original + "\nour struct: " + parsed);
                 assertEquals(original, KafkaOracle.parse(c.api, c.request, c.version, ourBytes),
                         () -> c + " Kafka reads our bytes differently; seed " + SEED);
             }
+            assertEquals("", coverage.missing(c.ours(), c.version),
+                    c + ": fields never exercised in " + MAX_ITERATIONS + " messages; seed " + SEED);
         }));
     }
 
