@@ -713,6 +713,29 @@ public final class Log implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes every file handle without flushing or trimming (the log directory failed); the files stay
+     * as a crash would leave them, and the next open recovers past the recovery point.
+     */
+    public void closeHandlers() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (LogSegment segment : segments.values()) {
+                segment.closeHandlers();
+            }
+            for (RetiredSegment r : retired) {
+                r.segment.closeHandlers();
+            }
+            retired.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public String toString() {
         return "Log(" + dir + ", start=" + logStartOffset + ", end=" + end.nextOffset() + ", segments="

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One segment of a partition log: the {@code .log} file of record batches starting at
@@ -18,6 +20,7 @@ import java.util.Optional;
  * log's lock); reads may run concurrently and only look below the size the caller captured.
  */
 public final class LogSegment implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogSegment.class);
     private static final int HEADER_READ_BYTES = RecordBatch.HEADER_SIZE;
 
     private final long baseOffset;
@@ -184,6 +187,7 @@ public final class LogSegment implements AutoCloseable {
         int position = last.map(OffsetPosition::position).orElse(0);
         long minOffset = baseOffset;
         long nextOffset = baseOffset;
+        long tailMaxTimestamp = TimeIndex.NO_TIMESTAMP;
         ByteBuffer header = newHeaderBuffer();
         while (position < sizeBytes) {
             BatchLocation batch = readBatchAt(position, sizeBytes, header);
@@ -193,11 +197,18 @@ public final class LogSegment implements AutoCloseable {
             }
             minOffset = batch.nextOffset();
             nextOffset = batch.nextOffset();
+            tailMaxTimestamp = Math.max(tailMaxTimestamp, batch.maxTimestampMs());
             position += batch.sizeBytes();
         }
-        if (timeIndex.entries() > 0 && timeIndex.lastEntry().offset() >= nextOffset) {
-            throw new CorruptIndexException("time index " + timeIndex.file() + " last entry "
-                    + timeIndex.lastEntry() + " points past the data of " + logFile);
+        TimestampOffset lastTime = timeIndex.lastEntry();
+        if (timeIndex.entries() > 0 && (lastTime.offset() >= nextOffset || !timeEntryMatches(lastTime))) {
+            throw new CorruptIndexException("time index " + timeIndex.file() + " last entry " + lastTime
+                    + " does not match its batch in " + logFile);
+        }
+        if (tailMaxTimestamp > Math.max(lastTime.timestampMs(), maxTimestampMs)) {
+            // The final entry written when a segment closes is missing: the max timestamp would be wrong.
+            throw new CorruptIndexException("time index " + timeIndex.file() + " ends at " + lastTime
+                    + " but " + logFile + " holds timestamp " + tailMaxTimestamp);
         }
     }
 
@@ -309,7 +320,7 @@ public final class LogSegment implements AutoCloseable {
     /** The first batch below {@code maxPosition} whose last offset is at least {@code offset}, if any. */
     public BatchLocation firstBatchAtOrAfter(long offset, int maxPosition) {
         ByteBuffer header = newHeaderBuffer();
-        int position = offsetIndex.lookup(offset).position();
+        int position = verifiedPosition(offsetIndex.lookup(offset), header);
         while (true) {
             BatchLocation batch = readBatchAt(position, maxPosition, header);
             if (batch == null) {
@@ -319,6 +330,39 @@ public final class LogSegment implements AutoCloseable {
                 return batch;
             }
             position += batch.sizeBytes();
+        }
+    }
+
+    /**
+     * The position of an offset index entry, checked against the batch it names: an entry damaged on
+     * disk (which load-time checks cannot all catch cheaply) must not send a lookup past its batch,
+     * so a mismatch falls back to scanning from the segment start.
+     */
+    private int verifiedPosition(OffsetPosition entry, ByteBuffer header) {
+        if (entry.position() == 0) {
+            return 0;
+        }
+        BatchLocation batch = readBatchAt(entry.position(), sizeBytes, header);
+        if (batch == null || batch.lastOffset() != entry.offset()) {
+            warnCorruptIndex(offsetIndex.file(), entry.toString());
+            return 0;
+        }
+        return entry.position();
+    }
+
+    /** Whether a time index entry names the first batch that reached its timestamp. */
+    private boolean timeEntryMatches(TimestampOffset entry) {
+        BatchLocation batch = firstBatchAtOrAfter(entry.offset(), sizeBytes);
+        return batch != null && batch.lastOffset() == entry.offset() && batch.maxTimestampMs() == entry.timestampMs();
+    }
+
+    private boolean warnedCorruptIndex;
+
+    private void warnCorruptIndex(Path file, String entry) {
+        if (!warnedCorruptIndex) {
+            warnedCorruptIndex = true;
+            LOG.warn("index {} entry {} does not match {}; scanning the segment instead (rebuilt on next recovery)",
+                    file, entry, logFile);
         }
     }
 
@@ -346,8 +390,12 @@ public final class LogSegment implements AutoCloseable {
      */
     public Optional<TimestampOffset> findOffsetByTimestamp(long timestampMs, long startingOffset) {
         TimestampOffset entry = timeIndex.lookup(timestampMs);
-        int position = offsetIndex.lookup(Math.max(entry.offset(), startingOffset)).position();
+        if (entry.timestampMs() >= 0 && !timeEntryMatches(entry)) {
+            warnCorruptIndex(timeIndex.file(), entry.toString());
+            entry = new TimestampOffset(TimeIndex.NO_TIMESTAMP, baseOffset);
+        }
         ByteBuffer header = newHeaderBuffer();
+        int position = verifiedPosition(offsetIndex.lookup(Math.max(entry.offset(), startingOffset)), header);
         int limit = sizeBytes;
         while (true) {
             BatchLocation batch = readBatchAt(position, limit, header);
@@ -519,12 +567,21 @@ public final class LogSegment implements AutoCloseable {
 
     /** The segment stops being active: record the final max timestamp and trim the indexes. */
     public void onBecomeInactive() {
+        appendFinalTimeEntry();
+        offsetIndex.trimToValidSize();
+        timeIndex.trimToValidSize();
+    }
+
+    /** Records the segment's max timestamp, so a reopen knows it without scanning. */
+    private void appendFinalTimeEntry() {
+        long max = maxTimestampMs;
+        if (max < 0 || max <= timeIndex.lastEntry().timestampMs()) {
+            return;
+        }
         if (timeIndex.entries() >= timeIndex.maxEntries()) {
             timeIndex.resize((timeIndex.entries() + 1) * TimeIndex.ENTRY_SIZE_BYTES);
         }
-        timeIndex.maybeAppend(maxTimestampMs, maxTimestampBatchLastOffset, true);
-        offsetIndex.trimToValidSize();
-        timeIndex.trimToValidSize();
+        timeIndex.maybeAppend(max, maxTimestampBatchLastOffset, true);
     }
 
     /** fsyncs the log file (data and size) and both indexes. */
@@ -572,13 +629,23 @@ public final class LogSegment implements AutoCloseable {
         if (!channel.isOpen()) {
             return;
         }
-        try {
-            timeIndex.maybeAppend(maxTimestampMs, maxTimestampBatchLastOffset, true);
-        } catch (IllegalStateException full) {
-            // only on an index filled to its last slot; the entry is an optimisation for reopening
-        }
+        appendFinalTimeEntry();
         offsetIndex.close();
         timeIndex.close();
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new LogStorageException("cannot close " + logFile, e);
+        }
+    }
+
+    /**
+     * Releases the file handles without writing anything (no final index entry, no trim): for a failed
+     * disk, where writing could only make things worse. The files look as after a crash.
+     */
+    public void closeHandlers() {
+        offsetIndex.closeHandler();
+        timeIndex.closeHandler();
         try {
             channel.close();
         } catch (IOException e) {
