@@ -3,6 +3,8 @@ package io.kraft.broker.protocol;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MalformedMessageException;
 import io.kraft.broker.protocol.schema.MessageReader;
+import io.kraft.broker.protocol.schema.MessageSchema;
+import io.kraft.broker.protocol.schema.MessageWriter;
 import io.kraft.broker.protocol.schema.Struct;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -54,6 +56,21 @@ public final class RequestFrame {
                     + in.remaining() + " bytes after its body", apiKey, version, correlationId, header.clientId());
         }
         return new ParsedRequest(header, api, body);
+    }
+
+    /**
+     * Encodes a request frame as a client sends it: int32 size, the header version the rule picks,
+     * then the body. For clients of our own (tools, tests, inter-broker calls).
+     */
+    public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, String clientId, Struct body) {
+        MessageSchema schema = ApiMessages.requestSchema(api);
+        RequestHeader header = new RequestHeader(api.id(), version, correlationId, clientId,
+                api.requestHeaderVersion(version));
+        int size = header.sizeOf() + MessageWriter.sizeOf(schema, body, version);
+        ByteBuffer out = ByteBuffer.allocate(4 + size).putInt(size);
+        header.write(out);
+        MessageWriter.write(schema, body, version, out);
+        return out.flip();
     }
 
     /** Best-effort client id for error reports: every header version from 1 has it at offset 8. */

@@ -127,6 +127,24 @@ class RequestFrameTest {
     }
 
     @Test
+    void ourRequestFramesAreReadByKafkaAndByUs() throws Exception {
+        Random random = new Random(7);
+        for (short v = 0; v <= 13; v++) {
+            var schema = ApiMessages.requestSchema(ApiKey.METADATA);
+            var body = OurRandom.randomBody(schema, v, random);
+            ByteBuffer frame = RequestFrame.toBuffer(ApiKey.METADATA, v, 99, "tool", body);
+            assertEquals(frame.remaining() - 4, frame.getInt());
+            ParsedRequest parsed = RequestFrame.parse(frame.duplicate(), table);
+            assertEquals(body, parsed.body());
+            var header = new RequestHeaderData(new ByteBufferAccessor(frame), ApiKey.METADATA.requestHeaderVersion(v));
+            assertEquals(99, header.correlationId());
+            assertEquals("tool", header.clientId());
+            assertEquals(MessageWriter.toBuffer(schema, body, v),
+                    KafkaOracle.write(new MetadataRequestData(new ByteBufferAccessor(frame), v), v));
+        }
+    }
+
+    @Test
     void responseFramesCarryTheRightHeaderVersion() {
         ApiKey api = ApiKey.METADATA;
         var body = ApiMessages.responseSchema(api).newStruct();

@@ -5,6 +5,7 @@ import io.kraft.broker.protocol.schema.MessageSchema;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 
 /** The registry of declared request/response schemas per API; the one place that ties keys to declarations. */
 public final class ApiMessages {
@@ -95,7 +96,7 @@ public final class ApiMessages {
     }
 
     /** APIs with declared schemas. */
-    public static java.util.Set<ApiKey> declared() {
+    public static Set<ApiKey> declared() {
         return Collections.unmodifiableSet(REQUESTS.keySet());
     }
 

@@ -94,11 +94,10 @@ public final class FieldSpec {
             if (explicitDefault == null && nullableVersions.isEmpty()) {
                 throw new IllegalArgumentException("Field " + name + " has a null default but is never nullable");
             }
-            if (explicitDefault != null && type instanceof PrimitiveType p && !p.storedAsLong()) {
-                boolean ok = p == PrimitiveType.STRING ? explicitDefault instanceof String : false;
-                if (!ok) {
-                    throw new IllegalArgumentException("Field " + name + " cannot have default " + explicitDefault);
-                }
+            boolean scalar = type instanceof PrimitiveType p && p.storedAsLong();
+            boolean string = type == PrimitiveType.STRING && explicitDefault instanceof String;
+            if (explicitDefault != null && !scalar && !string) {
+                throw new IllegalArgumentException("Field " + name + " cannot have default " + explicitDefault);
             }
             return normalize(explicitDefault);
         }

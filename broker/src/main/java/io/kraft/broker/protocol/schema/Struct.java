@@ -2,6 +2,7 @@ package io.kraft.broker.protocol.schema;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -340,12 +341,12 @@ public final class Struct {
         if (!(o instanceof Struct other) || other.schema != schema) {
             return false;
         }
-        return java.util.Arrays.equals(longs, other.longs) && java.util.Arrays.equals(refs, other.refs);
+        return Arrays.equals(longs, other.longs) && Arrays.equals(refs, other.refs);
     }
 
     @Override
     public int hashCode() {
-        return 31 * java.util.Arrays.hashCode(longs) + java.util.Arrays.hashCode(refs);
+        return 31 * Arrays.hashCode(longs) + Arrays.hashCode(refs);
     }
 
     @Override

@@ -99,10 +99,13 @@ public final class StructSchema implements Type {
     }
 
     long[] newLongs() {
-        return defaultLongs.clone();
+        return defaultLongs.length == 0 ? defaultLongs : defaultLongs.clone();
     }
 
     Object[] newRefs() {
+        if (defaultRefs.length == 0) {
+            return defaultRefs;
+        }
         Object[] refs = defaultRefs.clone();
         for (Field f : nestedStructFields) {
             if (!f.defaultsToNull()) {
