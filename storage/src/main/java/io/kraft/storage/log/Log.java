@@ -291,17 +291,18 @@ public final class Log implements AutoCloseable {
     private LogSegment rollLocked(long newBaseOffset) {
         LogSegment active = activeSegment();
         long base = Math.max(newBaseOffset, end.nextOffset());
-        if (active.sizeBytes() == 0) {
-            if (active.baseOffset() == base) {
-                return active;
-            }
-            // An empty active segment cannot hold offsets this far: replace it.
-            retire(List.of(active));
-        } else {
+        if (active.sizeBytes() == 0 && active.baseOffset() == base) {
+            return active;
+        }
+        if (active.sizeBytes() > 0) {
             active.onBecomeInactive();
         }
+        // The new segment goes in before anything leaves, so readers always find an active segment.
         LogSegment next = LogSegment.create(dir, base, config, "");
         segments.put(base, next);
+        if (active.sizeBytes() == 0) {
+            retire(List.of(active)); // an empty active segment cannot hold offsets this far
+        }
         CheckpointFile.fsyncDirectory(dir);
         if (active.sizeBytes() > 0) {
             // The rolled segment is immutable now; making it durable lets the recovery point move past it.
@@ -318,6 +319,7 @@ public final class Log implements AutoCloseable {
      * @throws OffsetOutOfRangeException offset below the log start or above the log end
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        ensureOpen();
         LogEnd endNow = end;
         long start = logStartOffset;
         if (offset < start || offset > endNow.nextOffset()) {
@@ -349,6 +351,7 @@ public final class Log implements AutoCloseable {
      * {@code timestampMs}, as (its max timestamp, its base offset raised to the log start).
      */
     public Optional<TimestampOffset> offsetForTimestamp(long timestampMs) {
+        ensureOpen();
         long start = logStartOffset;
         for (LogSegment segment : segments.values()) {
             if (segment.maxTimestampMs() >= timestampMs) {
@@ -366,6 +369,7 @@ public final class Log implements AutoCloseable {
      * offset of the first batch carrying it; empty when no batch has a timestamp.
      */
     public Optional<TimestampOffset> maxTimestampOffset() {
+        ensureOpen();
         LogSegment best = null;
         for (LogSegment segment : segments.values()) {
             if (segment.maxTimestampMs() >= 0 && (best == null || segment.maxTimestampMs() > best.maxTimestampMs())) {
@@ -470,9 +474,19 @@ public final class Log implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAtLocked(long offset) {
-        retire(new ArrayList<>(segments.values()));
+        List<LogSegment> old = new ArrayList<>(segments.values());
+        // Readers must always find a segment: the fresh one replaces any at the same base in one step.
+        LogSegment sameBase = segments.get(offset);
+        if (sameBase != null) {
+            sameBase.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+            old.remove(sameBase);
+        }
         LogSegment fresh = LogSegment.create(dir, offset, config, "");
         segments.put(offset, fresh);
+        retire(old);
+        if (sameBase != null) {
+            dispose(sameBase);
+        }
         CheckpointFile.fsyncDirectory(dir);
         end = new LogEnd(offset, offset, 0);
         logStartOffset = offset;
@@ -571,11 +585,16 @@ public final class Log implements AutoCloseable {
         for (LogSegment segment : doomed) {
             segments.remove(segment.baseOffset(), segment);
             segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
-            if (config.fileDeleteDelayMs() == 0) {
-                segment.deleteFiles();
-            } else {
-                retired.add(new RetiredSegment(segment));
-            }
+            dispose(segment);
+        }
+    }
+
+    /** Deletes a renamed-out segment now, or after the delete delay. */
+    private void dispose(LogSegment segment) {
+        if (config.fileDeleteDelayMs() == 0) {
+            segment.deleteFiles();
+        } else {
+            retired.add(new RetiredSegment(segment));
         }
     }
 
@@ -615,9 +634,7 @@ public final class Log implements AutoCloseable {
                 segment.changeFileSuffixes(LogFileNames.CLEANED_SUFFIX, LogFileNames.SWAP_SUFFIX);
             }
             CheckpointFile.fsyncDirectory(dir);
-            for (LogSegment segment : replaced) {
-                segments.remove(segment.baseOffset(), segment);
-            }
+            // Replacements go in first so a concurrent read never finds a hole in the offsets.
             for (LogSegment segment : replacements) {
                 segments.put(segment.baseOffset(), segment);
             }

@@ -62,7 +62,12 @@ public final class LogSegment implements AutoCloseable {
             this.channel = opened;
             this.sizeBytes = (int) size;
             this.offsetIndex = new OffsetIndex(indexFile, baseOffset, config.maxIndexBytes());
-            this.timeIndex = new TimeIndex(timeIndexFile, baseOffset, config.maxIndexBytes());
+            try {
+                this.timeIndex = new TimeIndex(timeIndexFile, baseOffset, config.maxIndexBytes());
+            } catch (RuntimeException e) {
+                offsetIndex.closeHandler();
+                throw e;
+            }
         } catch (IOException e) {
             closeQuietly(opened);
             throw new LogStorageException("cannot open segment " + logFile, e);
@@ -79,7 +84,7 @@ public final class LogSegment implements AutoCloseable {
 
     /**
      * Opens an existing segment. Index state is taken as found: call {@link #sanityCheck()} and, if it
-     * fails, {@link #recover()} before trusting lookups.
+     * fails, {@link #recover(int)} before trusting lookups.
      */
     public static LogSegment open(Path dir, long baseOffset, LogConfig config, String suffix) {
         LogSegment segment = new LogSegment(dir, baseOffset, config, suffix, false);
@@ -224,8 +229,8 @@ public final class LogSegment implements AutoCloseable {
 
     /**
      * Appends validated, offset-assigned batches (the whole buffer, position to limit) and indexes them.
-     * Data is written before the indexes and the new size is published last, so a concurrent reader
-     * never sees an index entry or size beyond written bytes.
+     * Data is written, then the new size published, then index entries added, so a concurrent reader
+     * never sees a size or index entry beyond written bytes.
      */
     public void append(ByteBuffer batches, long nowMs) {
         int position = sizeBytes;
@@ -246,6 +251,7 @@ public final class LogSegment implements AutoCloseable {
             rollStartMs = nowMs;
         }
         writeFully(batches.duplicate(), position);
+        sizeBytes = position + bytes;
         int filePosition = position;
         for (int p = batches.position(); p < batches.limit(); ) {
             RecordBatch batch = new RecordBatch(batches, p);
@@ -254,7 +260,6 @@ public final class LogSegment implements AutoCloseable {
             filePosition += size;
             p += size;
         }
-        sizeBytes = position + bytes;
     }
 
     private void writeFully(ByteBuffer data, long position) {
