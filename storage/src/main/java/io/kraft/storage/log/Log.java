@@ -2,7 +2,9 @@ package io.kraft.storage.log;
 
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.RecordBatch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -63,7 +65,7 @@ public final class Log implements AutoCloseable {
         this.logStartOffset = loaded.logStartOffset();
         this.recoveryPoint = loaded.recoveryPoint();
         try {
-            this.epochCache = new LeaderEpochCache(dir);
+            this.epochCache = loadEpochCache();
         } catch (RuntimeException e) {
             for (LogSegment segment : segments.values()) {
                 segment.close();
@@ -72,6 +74,28 @@ public final class Log implements AutoCloseable {
         }
         epochCache.truncateFromEnd(loaded.nextOffset());
         epochCache.truncateFromStart(loaded.logStartOffset());
+    }
+
+    /**
+     * Loads the leader epoch cache; a corrupt file is rebuilt from the epochs stored in every batch
+     * header, which the cache only summarises.
+     */
+    private LeaderEpochCache loadEpochCache() {
+        try {
+            return new LeaderEpochCache(dir);
+        } catch (CorruptCheckpointException e) {
+            LOG.warn("rebuilding the leader epoch cache of {} from its batches: {}", dir, e.getMessage());
+            try {
+                Files.deleteIfExists(dir.resolve(LeaderEpochCache.FILE_NAME));
+            } catch (IOException io) {
+                throw new LogStorageException("cannot delete corrupt leader epoch checkpoint in " + dir, io);
+            }
+            LeaderEpochCache rebuilt = new LeaderEpochCache(dir);
+            for (LogSegment segment : segments.values()) {
+                segment.forEachBatch(batch -> rebuilt.assign(batch.partitionLeaderEpoch(), batch.baseOffset()));
+            }
+            return rebuilt;
+        }
     }
 
     /** Opens (or creates) a log that has no checkpoint: every segment is re-validated. */

@@ -5,9 +5,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +29,7 @@ final class LogLoader {
 
     private final Path dir;
     private final LogConfig config;
-    private final java.util.Set<Long> missingIndexes = new java.util.HashSet<>();
+    private final Set<Long> missingIndexes = new HashSet<>();
 
     LogLoader(Path dir, LogConfig config) {
         this.dir = dir;

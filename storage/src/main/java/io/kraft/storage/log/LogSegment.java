@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -319,7 +320,7 @@ public final class LogSegment implements AutoCloseable {
             return null;
         }
         return new BatchLocation(batch.baseOffset(), batch.lastOffset(), position, RecordBatch.LOG_OVERHEAD + length,
-                batch.maxTimestamp());
+                batch.maxTimestamp(), batch.partitionLeaderEpoch());
     }
 
     /** The first batch below {@code maxPosition} whose last offset is at least {@code offset}, if any. */
@@ -410,6 +411,21 @@ public final class LogSegment implements AutoCloseable {
             if (batch.lastOffset() >= startingOffset && batch.maxTimestampMs() >= timestampMs) {
                 return Optional.of(new TimestampOffset(batch.maxTimestampMs(), Math.max(batch.baseOffset(), startingOffset)));
             }
+            position += batch.sizeBytes();
+        }
+    }
+
+    /** Visits every complete batch header in file order (a full scan: for rare rebuilds only). */
+    public void forEachBatch(Consumer<BatchLocation> visitor) {
+        ByteBuffer header = newHeaderBuffer();
+        int limit = sizeBytes;
+        int position = 0;
+        while (true) {
+            BatchLocation batch = readBatchAt(position, limit, header);
+            if (batch == null) {
+                return;
+            }
+            visitor.accept(batch);
             position += batch.sizeBytes();
         }
     }

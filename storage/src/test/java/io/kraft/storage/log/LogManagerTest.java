@@ -82,6 +82,24 @@ class LogManagerTest {
     }
 
     @Test
+    void aCorruptRecoveryCheckpointMeansRecoveringEverything() throws Exception {
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            Log log = manager.getOrCreateLog(ORDERS_0);
+            for (int i = 0; i < 30; i++) {
+                log.append(batch(2, i), 0, 1);
+            }
+        }
+        Files.delete(logDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        Files.writeString(logDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT), "0\n7\norders 0 60\n");
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            Log log = manager.log(ORDERS_0).orElseThrow();
+            assertEquals(0, log.recoveryPoint(), "nothing is assumed flushed");
+            assertEquals(60, log.logEndOffset());
+            assertEquals(60, TestBatches.offsets(TestBatches.readAll(log)).size());
+        }
+    }
+
+    @Test
     void aCleanShutdownSkipsValidationButStillRebuildsAMissingIndex() throws Exception {
         try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
             Log log = manager.getOrCreateLog(ORDERS_0);

@@ -399,6 +399,22 @@ class LogTest {
     }
 
     @Test
+    void aCorruptLeaderEpochFileIsRebuiltFromTheBatches() throws Exception {
+        try (Log log = Log.open(dir, small().build())) {
+            log.append(batch(2, 0), 1, 1);
+            log.append(batch(2, 0), 1, 1);
+            log.append(batch(2, 0), 3, 1);
+            log.roll();
+            log.append(batch(2, 0), 7, 1);
+        }
+        Files.writeString(dir.resolve(LeaderEpochCache.FILE_NAME), "0\n5\ngarbage\n");
+        try (Log log = Log.open(dir, small().build())) {
+            assertEquals(List.of(new EpochEntry(1, 0), new EpochEntry(3, 4), new EpochEntry(7, 6)),
+                    log.leaderEpochCache().entries());
+        }
+    }
+
+    @Test
     void concurrentReadersNeverSeePastTheEndTheyCaptured() throws Exception {
         try (Log log = Log.open(dir, small().segmentBytes(4096).build())) {
             AtomicBoolean done = new AtomicBoolean();
