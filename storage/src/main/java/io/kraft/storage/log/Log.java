@@ -54,6 +54,12 @@ public final class Log implements AutoCloseable {
     private volatile long recoveryPoint;
     private long unflushedRecords;
     private long lastFlushMs = -1;
+    /** Offset up to which rolled segments await their fsync, done outside the lock; -1 if none. */
+    private long pendingRollFlushOffset = -1;
+    /** Bumped whenever data may be removed, so an fsync started before it cannot move the recovery point. */
+    private volatile long truncationGeneration;
+    /** A segment file was created or renamed since the directory was last fsynced. */
+    private boolean directoryDirty;
     private volatile boolean closed;
 
     private Log(Path dir, LogConfig config, LogLoader.Loaded loaded) {
@@ -180,6 +186,7 @@ public final class Log implements AutoCloseable {
     public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
         LogConfig cfg = config;
         int batchCount = validate(records, cfg, true);
+        AppendInfo info;
         lock.lock();
         try {
             ensureOpen();
@@ -205,11 +212,13 @@ public final class Log implements AutoCloseable {
             }
             appendToActive(records, firstOffset, next - 1, recordCount, nowMs, cfg);
             epochCache.assign(leaderEpoch, firstOffset);
-            return new AppendInfo(firstOffset, next - 1, maxTimestamp, offsetOfMax,
+            info = new AppendInfo(firstOffset, next - 1, maxTimestamp, offsetOfMax,
                     cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
         } finally {
             lock.unlock();
         }
+        flushRolledSegments();
+        return info;
     }
 
     /**
@@ -221,6 +230,7 @@ public final class Log implements AutoCloseable {
     public AppendInfo appendAsFollower(ByteBuffer records, long nowMs) {
         LogConfig cfg = config;
         int batchCount = validate(records, cfg, false);
+        AppendInfo info;
         lock.lock();
         try {
             ensureOpen();
@@ -252,11 +262,13 @@ public final class Log implements AutoCloseable {
                 epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
                 p += batch.sizeInBytes();
             }
-            return new AppendInfo(firstOffset, expected - 1, maxTimestamp, offsetOfMax, RecordBatch.NO_TIMESTAMP,
+            info = new AppendInfo(firstOffset, expected - 1, maxTimestamp, offsetOfMax, RecordBatch.NO_TIMESTAMP,
                     records.remaining(), batchCount);
         } finally {
             lock.unlock();
         }
+        flushRolledSegments();
+        return info;
     }
 
     /** Checks every batch before anything is written; returns the batch count. */
@@ -303,13 +315,16 @@ public final class Log implements AutoCloseable {
 
     /** Starts a new active segment at the log end offset (no-op if the active segment is empty). */
     public LogSegment roll() {
+        LogSegment active;
         lock.lock();
         try {
             ensureOpen();
-            return rollLocked(end.nextOffset());
+            active = rollLocked(end.nextOffset());
         } finally {
             lock.unlock();
         }
+        flushRolledSegments();
+        return active;
     }
 
     private LogSegment rollLocked(long newBaseOffset) {
@@ -324,16 +339,79 @@ public final class Log implements AutoCloseable {
         // The new segment goes in before anything leaves, so readers always find an active segment.
         LogSegment next = LogSegment.create(dir, base, config, "");
         segments.put(base, next);
+        directoryDirty = true;
         if (active.sizeBytes() == 0) {
             retire(List.of(active)); // an empty active segment cannot hold offsets this far
-        }
-        CheckpointFile.fsyncDirectory(dir);
-        if (active.sizeBytes() > 0) {
-            // The rolled segment is immutable now; making it durable lets the recovery point move past it.
-            flushUpToLocked(base);
+        } else {
+            // The rolled segment is immutable now; once durable the recovery point moves past it. The
+            // fsync (possibly a whole segment of dirty pages) runs after the lock is released.
+            pendingRollFlushOffset = Math.max(pendingRollFlushOffset, base);
         }
         end = new LogEnd(end.nextOffset(), base, 0);
         return next;
+    }
+
+    /**
+     * Makes segments rolled since the last flush durable and advances the recovery point, without
+     * holding the log lock during the fsync, so appends to the new segment go on meanwhile. Runs on
+     * the thread whose call rolled.
+     */
+    private void flushRolledSegments() {
+        List<LogSegment> toFlush = new ArrayList<>();
+        long target;
+        long generation;
+        lock.lock();
+        try {
+            if (closed || pendingRollFlushOffset <= recoveryPoint) {
+                pendingRollFlushOffset = -1;
+                return;
+            }
+            target = pendingRollFlushOffset;
+            pendingRollFlushOffset = -1;
+            generation = truncationGeneration;
+            toFlush.addAll(segmentsBetween(recoveryPoint, target));
+            directoryDirty = false;
+        } finally {
+            lock.unlock();
+        }
+        for (LogSegment segment : toFlush) {
+            try {
+                segment.flush();
+            } catch (RuntimeException e) {
+                if (closed || truncationGeneration != generation) {
+                    return; // closed or truncated under the flush: nothing to advance
+                }
+                if (segments.get(segment.baseOffset()) != segment) {
+                    continue; // deleted meanwhile (retention, DeleteRecords): no longer needs to be durable
+                }
+                throw e;
+            }
+        }
+        CheckpointFile.fsyncDirectory(dir);
+        lock.lock();
+        try {
+            if (!closed && truncationGeneration == generation && recoveryPoint < target) {
+                recoveryPoint = target;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Segments holding any offset in [fromOffset, toOffset). */
+    private List<LogSegment> segmentsBetween(long fromOffset, long toOffset) {
+        List<LogSegment> result = new ArrayList<>();
+        for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
+            if (entry.getKey() >= toOffset) {
+                break;
+            }
+            Long nextBase = segments.higherKey(entry.getKey());
+            if (nextBase != null && nextBase <= fromOffset) {
+                continue;
+            }
+            result.add(entry.getValue());
+        }
+        return result;
     }
 
     /**
@@ -468,6 +546,8 @@ public final class Log implements AutoCloseable {
                 return true;
             }
             LogConfig cfg = config;
+            truncationGeneration++;
+            pendingRollFlushOffset = -1;
             Map.Entry<Long, LogSegment> floor = segments.floorEntry(offset);
             LogSegment target = floor != null ? floor.getValue() : segments.firstEntry().getValue();
             retire(new ArrayList<>(segments.tailMap(target.baseOffset(), false).values()));
@@ -498,6 +578,8 @@ public final class Log implements AutoCloseable {
     }
 
     private void truncateFullyAndStartAtLocked(long offset) {
+        truncationGeneration++;
+        pendingRollFlushOffset = -1;
         List<LogSegment> old = new ArrayList<>(segments.values());
         // Readers must always find a segment: the fresh one replaces any at the same base in one step.
         LogSegment sameBase = segments.get(offset);
@@ -512,6 +594,7 @@ public final class Log implements AutoCloseable {
             dispose(sameBase);
         }
         CheckpointFile.fsyncDirectory(dir);
+        directoryDirty = false;
         end = new LogEnd(offset, offset, 0);
         logStartOffset = offset;
         recoveryPoint = offset;
@@ -534,12 +617,13 @@ public final class Log implements AutoCloseable {
      * @return the number of segments removed from the log
      */
     public int deleteExpiredSegments(long nowMs, long highWatermark) {
+        int deleted;
         lock.lock();
         try {
             ensureOpen();
             deleteRetiredFiles(nowMs, false);
             LogConfig cfg = config;
-            int deleted = 0;
+            deleted = 0;
             if (cfg.delete() && cfg.retentionMs() >= 0) {
                 deleted += deleteOldestWhile(s -> nowMs - s.largestTimestampMs() > cfg.retentionMs(), highWatermark);
             }
@@ -559,10 +643,11 @@ public final class Log implements AutoCloseable {
             deleted += deleteOldestWhile(s -> s != active && segments.higherKey(s.baseOffset()) <= start,
                     highWatermark);
             deleteRetiredFiles(nowMs, false);
-            return deleted;
         } finally {
             lock.unlock();
         }
+        flushRolledSegments();
+        return deleted;
     }
 
     private int deleteOldestWhile(Predicate<LogSegment> expired, long upperBoundOffset) {
@@ -652,6 +737,7 @@ public final class Log implements AutoCloseable {
                     throw new IllegalArgumentException("segment " + segment + " is not an inactive segment of " + dir);
                 }
             }
+            truncationGeneration++;
             for (LogSegment segment : replacements) {
                 segment.onBecomeInactive();
                 segment.flush();
@@ -708,15 +794,12 @@ public final class Log implements AutoCloseable {
         if (offset <= recoveryPoint) {
             return;
         }
-        for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
-            if (entry.getKey() >= offset) {
-                break;
-            }
-            Long nextBase = segments.higherKey(entry.getKey());
-            if (nextBase != null && nextBase <= recoveryPoint) {
-                continue;
-            }
-            entry.getValue().flush();
+        for (LogSegment segment : segmentsBetween(recoveryPoint, offset)) {
+            segment.flush();
+        }
+        if (directoryDirty) {
+            CheckpointFile.fsyncDirectory(dir);
+            directoryDirty = false;
         }
         recoveryPoint = offset;
         if (offset >= end.nextOffset()) {
