@@ -33,21 +33,11 @@ public final class Log implements AutoCloseable {
     private record LogEnd(long nextOffset, long segmentBaseOffset, int segmentPosition) {
     }
 
-    /** A segment out of the log whose files wait for the delete delay; dueMs is set by the first sweep. */
-    private static final class RetiredSegment {
-        final LogSegment segment;
-        long dueMs = -1;
-
-        RetiredSegment(LogSegment segment) {
-            this.segment = segment;
-        }
-    }
-
     private final Path dir;
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final LeaderEpochCache epochCache;
-    private final List<RetiredSegment> retired = new ArrayList<>();
+    private final RetiredSegments retired = new RetiredSegments();
     private volatile LogConfig config;
     private volatile LogEnd end;
     private volatile long logStartOffset;
@@ -621,7 +611,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            deleteRetiredFiles(nowMs, false);
+            retired.deleteDue(nowMs, config.fileDeleteDelayMs());
             LogConfig cfg = config;
             deleted = 0;
             if (cfg.delete() && cfg.retentionMs() >= 0) {
@@ -642,7 +632,7 @@ public final class Log implements AutoCloseable {
             LogSegment active = activeSegment();
             deleted += deleteOldestWhile(s -> s != active && segments.higherKey(s.baseOffset()) <= start,
                     highWatermark);
-            deleteRetiredFiles(nowMs, false);
+            retired.deleteDue(nowMs, config.fileDeleteDelayMs());
         } finally {
             lock.unlock();
         }
@@ -700,25 +690,7 @@ public final class Log implements AutoCloseable {
 
     /** Deletes a renamed-out segment now, or after the delete delay. */
     private void dispose(LogSegment segment) {
-        if (config.fileDeleteDelayMs() == 0) {
-            segment.deleteFiles();
-        } else {
-            retired.add(new RetiredSegment(segment));
-        }
-    }
-
-    private void deleteRetiredFiles(long nowMs, boolean all) {
-        Iterator<RetiredSegment> it = retired.iterator();
-        while (it.hasNext()) {
-            RetiredSegment r = it.next();
-            if (r.dueMs < 0) {
-                r.dueMs = nowMs + config.fileDeleteDelayMs();
-            }
-            if (all || nowMs >= r.dueMs) {
-                r.segment.deleteFiles();
-                it.remove();
-            }
-        }
+        retired.add(segment, config.fileDeleteDelayMs());
     }
 
     /**
@@ -826,7 +798,7 @@ public final class Log implements AutoCloseable {
                 return;
             }
             flushUpToLocked(end.nextOffset());
-            deleteRetiredFiles(Long.MAX_VALUE, true);
+            retired.deleteAll();
             for (LogSegment segment : segments.values()) {
                 segment.close();
             }
@@ -851,10 +823,7 @@ public final class Log implements AutoCloseable {
             for (LogSegment segment : segments.values()) {
                 segment.closeHandlers();
             }
-            for (RetiredSegment r : retired) {
-                r.segment.closeHandlers();
-            }
-            retired.clear();
+            retired.closeHandlers();
         } finally {
             lock.unlock();
         }
