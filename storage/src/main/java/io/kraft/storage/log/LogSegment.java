@@ -367,8 +367,8 @@ public final class LogSegment implements AutoCloseable {
     private void warnCorruptIndex(Path file, String entry) {
         if (!warnedCorruptIndex) {
             warnedCorruptIndex = true;
-            LOG.warn("index {} entry {} does not match {}; scanning the segment instead (rebuilt on next recovery)",
-                    file, entry, logFile);
+            LOG.warn("index {} entry {} does not match {}; such lookups scan the segment from its start "
+                    + "(delete the index files to have them rebuilt on the next open)", file, entry, logFile);
         }
     }
 
@@ -396,7 +396,8 @@ public final class LogSegment implements AutoCloseable {
      */
     public Optional<TimestampOffset> findOffsetByTimestamp(long timestampMs, long startingOffset) {
         TimestampOffset entry = timeIndex.lookup(timestampMs);
-        if (entry.timestampMs() >= 0 && !timeEntryMatches(entry)) {
+        // Starting from the base offset is always safe; any other entry must prove itself.
+        if (entry.offset() != baseOffset && !timeEntryMatches(entry)) {
             warnCorruptIndex(timeIndex.file(), entry.toString());
             entry = new TimestampOffset(TimeIndex.NO_TIMESTAMP, baseOffset);
         }

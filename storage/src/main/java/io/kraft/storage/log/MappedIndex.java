@@ -22,7 +22,8 @@ abstract class MappedIndex implements AutoCloseable {
     private MappedByteBuffer mmap;
     private int entries;
     private int maxEntries;
-    private final long loadedLengthBytes;
+    /** File length as found on open, then as last resized; a partial entry means damage. */
+    private long fileLengthBytes;
 
     MappedIndex(Path file, long baseOffset, int maxIndexBytes, int entrySizeBytes) {
         this.file = file;
@@ -31,7 +32,7 @@ abstract class MappedIndex implements AutoCloseable {
         this.maxIndexBytes = roundDown(maxIndexBytes);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             long length = raf.length();
-            loadedLengthBytes = length;
+            fileLengthBytes = length;
             if (length == 0) {
                 raf.setLength(this.maxIndexBytes);
                 entries = 0;
@@ -133,8 +134,8 @@ abstract class MappedIndex implements AutoCloseable {
 
     /** Checks the file length is whole entries, then the subclass's entry invariants. */
     public synchronized void sanityCheck(int logSizeBytes) {
-        if (loadedLengthBytes % entrySizeBytes != 0) {
-            throw new CorruptIndexException("index " + file + " has length " + loadedLengthBytes
+        if (fileLengthBytes % entrySizeBytes != 0) {
+            throw new CorruptIndexException("index " + file + " has length " + fileLengthBytes
                     + ", not a multiple of the entry size " + entrySizeBytes);
         }
         checkEntries(logSizeBytes);
@@ -172,6 +173,7 @@ abstract class MappedIndex implements AutoCloseable {
             raf.setLength(rounded);
             mmap = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, rounded);
             maxEntries = rounded / entrySizeBytes;
+            fileLengthBytes = rounded;
         } catch (IOException e) {
             throw new LogStorageException("cannot resize index " + file + " to " + rounded + " bytes", e);
         }

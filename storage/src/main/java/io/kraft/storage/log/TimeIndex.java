@@ -80,19 +80,19 @@ public final class TimeIndex extends MappedIndex {
         setEntries(ceilingSlot(this::offsetAt, offset));
     }
 
+    /** Checks the last two entries only (see {@link OffsetIndex}); lookups verify the entry they use. */
     @Override
     protected void checkEntries(int logSizeBytes) {
-        long previousTimestamp = Long.MIN_VALUE;
-        long previousRelative = 0;
-        for (int slot = 0; slot < entriesUnlocked(); slot++) {
+        int count = entriesUnlocked();
+        for (int slot = Math.max(0, count - 2); slot < count; slot++) {
             long timestamp = timestampAt(slot);
             int relative = buffer().getInt(slot * ENTRY_SIZE_BYTES + 8);
-            if (timestamp < 0 || timestamp <= previousTimestamp || relative < previousRelative) {
+            boolean ordered = slot == 0 || (timestamp > timestampAt(slot - 1)
+                    && relative >= buffer().getInt((slot - 1) * ENTRY_SIZE_BYTES + 8));
+            if (timestamp < 0 || relative < 0 || !ordered) {
                 throw new CorruptIndexException("time index " + file() + " entry " + slot + " (timestamp "
                         + timestamp + ", relative offset " + relative + ") is out of order");
             }
-            previousTimestamp = timestamp;
-            previousRelative = relative;
         }
     }
 }
