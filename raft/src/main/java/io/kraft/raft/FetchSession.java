@@ -8,6 +8,7 @@ final class FetchSession {
     private boolean inFlight;
     private long requestDeadlineTick;
     private long contactDeadlineTick;
+    private boolean heardFromLeader;
 
     FetchSession(long contactDeadlineTick) {
         this.contactDeadlineTick = contactDeadlineTick;
@@ -26,8 +27,15 @@ final class FetchSession {
         inFlight = false;
     }
 
+    /** The leader answered directly (not hearsay from another voter); the timer restarts. */
     void contacted(long contactDeadlineTick) {
         this.contactDeadlineTick = contactDeadlineTick;
+        this.heardFromLeader = true;
+    }
+
+    /** Whether the leader itself has been heard from since this session began (within the contact deadline). */
+    boolean heardFromLeader() {
+        return heardFromLeader;
     }
 
     boolean contactExpired(long nowTick) {

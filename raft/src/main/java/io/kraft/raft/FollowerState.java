@@ -46,6 +46,14 @@ final class FollowerState implements RoleState {
         return leaderId.isPresent();
     }
 
+    /**
+     * Following a leader this node has itself heard from within the fetch timeout. A leader learned second-hand
+     * (from a vote response) does not count, or two voters could keep each other loyal to a dead leader.
+     */
+    boolean hasLiveLeader() {
+        return hasLeader() && fetch.heardFromLeader();
+    }
+
     FetchSession fetch() {
         return fetch;
     }

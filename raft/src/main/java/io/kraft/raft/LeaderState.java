@@ -107,7 +107,8 @@ final class LeaderState implements RoleState {
         }
         boolean ok = fetchedThisWindow.size() + 1 >= majority;
         fetchedThisWindow.clear();
-        checkQuorumDeadlineTick = nowTick + fetchTimeoutTicks;
+        // 1.5 fetch timeouts, as KRaft does: a healthy but briefly slow follower must not depose the leader.
+        checkQuorumDeadlineTick = nowTick + fetchTimeoutTicks + fetchTimeoutTicks / 2;
         return ok;
     }
 

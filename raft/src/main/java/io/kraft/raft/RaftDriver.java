@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ public final class RaftDriver implements AutoCloseable {
     private final RaftListener listener;
     private final long tickMs;
     private final ScheduledExecutorService thread;
+    private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
     public RaftDriver(RaftConfig config, long tickMs, RaftLog log, QuorumStateStore stateStore,
                       RaftTransport transport, RaftListener listener, long randomSeed) {
@@ -52,15 +56,14 @@ public final class RaftDriver implements AutoCloseable {
 
     /** Queues an inbound message for the raft thread. */
     public void deliver(RaftMessage message) {
-        run(() -> step(() -> node.handle(message)));
+        enqueue(() -> node.handle(message));
     }
 
     /** Appends on the leader; see {@link RaftNode#append}. Completes on the raft thread. */
     public CompletableFuture<Long> append(List<byte[]> records) {
         CompletableFuture<Long> result = new CompletableFuture<>();
-        boolean queued = run(() -> {
+        boolean queued = enqueue(() -> {
             CompletableFuture<Long> inner = node.append(records);
-            processReady();
             inner.whenComplete((offset, error) -> {
                 if (error != null) {
                     result.completeExceptionally(error);
@@ -133,6 +136,28 @@ public final class RaftDriver implements AutoCloseable {
             result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
         }
         return result;
+    }
+
+    /**
+     * Queues an event; the raft thread handles every queued event before it carries out one {@link Ready}, so a
+     * burst of appends or messages shares one log flush (group commit).
+     */
+    private boolean enqueue(Runnable event) {
+        inbox.add(event);
+        if (drainScheduled.compareAndSet(false, true)) {
+            return run(this::drainInbox);
+        }
+        return !thread.isShutdown();
+    }
+
+    private void drainInbox() {
+        drainScheduled.set(false);
+        step(() -> {
+            Runnable event;
+            while ((event = inbox.poll()) != null) {
+                event.run();
+            }
+        });
     }
 
     private boolean run(Runnable work) {

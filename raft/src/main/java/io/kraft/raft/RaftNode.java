@@ -308,7 +308,7 @@ public final class RaftNode {
     private void becomeLeader() {
         long epochStartOffset = log.endOffset();
         LeaderState l = new LeaderState(state.epoch(), nodeId, epochStartOffset, config.voterIds(),
-                nowTick + config.fetchTimeoutTicks());
+                nowTick + config.fetchTimeoutTicks() + config.fetchTimeoutTicks() / 2);
         transitionTo(l);
         log.append(List.of(LogEntry.leaderChange(epochStartOffset, l.epoch(), nodeId)));
         flushNeeded = true;
@@ -377,20 +377,22 @@ public final class RaftNode {
                 }
             }
         }
-        send(new VoteResponse(nodeId, request.source(), state.epoch(), leaderOrNone(), granted, request.preVote(),
+        // Name a leader only if we hear from it ourselves: passing on hearsay can keep voters loyal to a dead one.
+        int liveLeader = hasLiveLeader() ? leaderOrNone() : RaftMessage.NO_LEADER;
+        send(new VoteResponse(nodeId, request.source(), state.epoch(), liveLeader, granted, request.preVote(),
                 request.epoch()));
     }
 
-    /** A voter that follows a leader it hears from (or is the leader) refuses pre-votes: the quorum is healthy. */
+    /** A voter that hears from its leader (or is the leader) refuses pre-votes: the quorum is healthy (KIP-996). */
     private boolean hasLiveLeader() {
-        return state instanceof LeaderState || (state instanceof FollowerState f && f.hasLeader());
+        return state instanceof LeaderState || (state instanceof FollowerState f && f.hasLiveLeader());
     }
 
     private void handleVoteResponse(VoteResponse response) {
         if (!config.voterIds().contains(response.source())) {
             return;
         }
-        if (response.epoch() == state.epoch() && response.leaderId() != RaftMessage.NO_LEADER
+        if (!response.granted() && response.epoch() == state.epoch() && response.leaderId() != RaftMessage.NO_LEADER
                 && response.leaderId() != nodeId && (state instanceof ProspectiveState || state instanceof CandidateState)) {
             becomeFollower(state.epoch(), OptionalInt.of(response.leaderId()), state.votedId(),
                     randomElectionTimeout());
@@ -426,6 +428,10 @@ public final class RaftNode {
             } else {
                 becomeObserver(state.epoch(), OptionalInt.of(message.source()));
             }
+        }
+        if (message.epoch() == state.epoch() && state instanceof FollowerState f
+                && f.leaderId().equals(OptionalInt.of(message.source()))) {
+            f.fetch().contacted(nowTick + config.fetchTimeoutTicks()); // the leader spoke to us directly
         }
         send(new BeginQuorumEpochResponse(nodeId, message.source(), state.epoch(), leaderOrNone()));
     }

@@ -116,8 +116,8 @@ class GrpcQuorumTest {
     private void startQuorum() throws IOException {
         String votersText = "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort();
         quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS, votersText,
-                QuorumConfig.ELECTION_TIMEOUT_MS, "300", QuorumConfig.FETCH_TIMEOUT_MS, "600",
-                QuorumConfig.ELECTION_BACKOFF_MAX_MS, "200", QuorumConfig.REQUEST_TIMEOUT_MS, "400"));
+                QuorumConfig.ELECTION_TIMEOUT_MS, "500", QuorumConfig.FETCH_TIMEOUT_MS, "1000",
+                QuorumConfig.ELECTION_BACKOFF_MAX_MS, "300", QuorumConfig.REQUEST_TIMEOUT_MS, "800"));
         voters = quorum.voters();
         for (int id = 1; id <= 4; id++) {
             start(id);
@@ -160,14 +160,14 @@ class GrpcQuorumTest {
     void electsCommitsFailsOverAndObserverFollows() throws Exception {
         startQuorum();
         int firstLeader = awaitLeader();
-        commit(firstLeader, "first", 100, 100);
+        commit(firstLeader, "first", 50, 100);
 
         stop(firstLeader);
         int secondLeader = awaitLeader();
         assertNotEquals(firstLeader, secondLeader);
         commit(secondLeader, "second", 10, 100);
 
-        await().atMost(WAIT).until(() -> members.values().stream().allMatch(m -> m.listener().records.size() == 11_000));
+        await().atMost(WAIT).until(() -> members.values().stream().allMatch(m -> m.listener().records.size() == 6_000));
         List<String> expected = members.get(secondLeader).listener().records;
         for (Map.Entry<Integer, Member> e : members.entrySet()) {
             assertEquals(expected, e.getValue().listener().records, "node " + e.getKey() + " applied the same log");
@@ -178,7 +178,7 @@ class GrpcQuorumTest {
                 "the observer follows the new leader");
 
         start(firstLeader);
-        await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 11_000);
+        await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 6_000);
         assertEquals(expected, members.get(firstLeader).listener().records,
                 "the restarted voter recovers its durable log and catches up");
     }
