@@ -174,8 +174,10 @@ public final class LogSegment implements AutoCloseable {
     }
 
     /**
-     * Checks both indexes against this segment's log: entry order, positions inside the file, and the
-     * last offset entry pointing at a batch with exactly that last offset.
+     * The load-time check, cheap enough for thousands of segments: whole-entry index files, ordered
+     * last entries, the last offset and time entries matching the batches they name, a tail of
+     * complete, increasing batches after the last offset entry, and no tail timestamp above the
+     * recorded maximum. Entries further in are verified when a lookup uses them.
      *
      * @throws CorruptIndexException naming the problem
      */
