@@ -11,8 +11,11 @@
  * legal transition between them; each role's bookkeeping is one small class, and all changes pass through one
  * gate that also asserts one leader and one vote per epoch. A voter whose leader falls silent first runs a
  * <em>pre-vote</em> (KIP-996) that does not touch its epoch, so a voter returning from a partition cannot depose a
- * healthy leader. A leader that has not been fetched from by a majority within the fetch timeout resigns
- * (<em>check-quorum</em>), and a resigning leader sends EndQuorumEpoch so the best-placed voter stands at once.
+ * healthy leader. Only a leader a voter has heard from itself counts when it refuses a pre-vote or names a leader
+ * in a vote response; passing on hearsay let two voters keep each other loyal to a dead leader. A leader that has
+ * not been fetched from by a majority within 1.5 fetch timeouts resigns (<em>check-quorum</em>), and a resigning
+ * leader sends EndQuorumEpoch so the best-placed voter stands at once. A voter stuck in a newer epoch (its failed
+ * candidacy went unseen) answers the leader's BeginQuorumEpoch with that epoch, which moves everyone forward.
  *
  * <p><b>Replication is pull-based, as in Kafka's KRaft (KIP-595)</b>: followers and observers send Fetch with
  * their log end offset and the epoch of their last entry; the leader answers with entries, or with a diverging
@@ -28,5 +31,9 @@
  * forward and only onto an entry of the current epoch (Raft §5.4.2). {@link io.kraft.raft.RaftNode#append}
  * futures complete when the high watermark passes their last record and fail with
  * {@link io.kraft.raft.NotLeaderException} if leadership is lost first.
+ *
+ * <p><b>Adapters.</b> {@link io.kraft.raft.RaftDriver} runs a node on one thread with real time; durable storage is
+ * in {@code io.kraft.raft.file} (quorum-state file, segmented CRC-checked log) and the network in
+ * {@code io.kraft.raft.grpc}. The simulation in the tests drives the same core with a seeded scheduler.
  */
 package io.kraft.raft;

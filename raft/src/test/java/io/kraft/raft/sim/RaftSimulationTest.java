@@ -52,6 +52,20 @@ class RaftSimulationTest {
     }
 
     @Test
+    void electsNewLeaderWhileCrashedLeaderStaysDown() throws Exception {
+        for (long seed = 90; seed < 100; seed++) {
+            SimCluster cluster = new SimCluster(seed, 3, 1);
+            SimNode oldLeader = awaitLeader(cluster);
+            appendAndAwaitCommit(cluster, 5);
+            cluster.crash(oldLeader.id());
+            long lastOffset = appendAndAwaitCommit(cluster, 5);
+            assertNotEquals(oldLeader.id(), cluster.leader().orElseThrow().id(), "seed " + seed);
+            assertTrue(cluster.runUntil(() -> allUpNodesReach(cluster, lastOffset + 1), ELECTION_BOUND),
+                    "the surviving voters and the observer learn the commit; seed " + seed);
+        }
+    }
+
+    @Test
     void returningPartitionedVoterDoesNotDeposeHealthyLeader() throws Exception {
         SimCluster cluster = new SimCluster(31, 3, 0);
         SimNode leader = awaitLeader(cluster);
