@@ -11,8 +11,10 @@ import io.kraft.storage.record.CorruptRecordException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Random;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
+import org.apache.kafka.common.compress.Compression;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,7 +127,7 @@ class LogBadInputTest {
 
     @Test
     void batchLargerThanMaxMessageBytes() throws Exception {
-        ByteBuffer big = batch(30, 1, 100, org.apache.kafka.common.compress.Compression.NONE, new java.util.Random(1));
+        ByteBuffer big = batch(30, 1, 100, Compression.NONE, new Random(1));
         RecordTooLargeException e = assertRejectedUnchanged(RecordTooLargeException.class, () -> log.append(big, 0, 1));
         assertTrue(e.getMessage().contains("max.message.bytes"), e.getMessage());
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -214,7 +215,7 @@ class LogModelTest {
                     "read(" + offset + ", " + maxBytes + ", " + minOneBatch + ")");
             if (!result.records().isEmpty()) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                result.records().transferTo(java.nio.channels.Channels.newChannel(out));
+                result.records().transferTo(Channels.newChannel(out));
                 assertArrayEquals(actual, out.toByteArray(), "transferTo moves the same bytes");
             }
         }
