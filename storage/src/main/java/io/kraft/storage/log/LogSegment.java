@@ -383,12 +383,13 @@ public final class LogSegment implements AutoCloseable {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative, got " + maxBytes);
         }
-        BatchLocation first = firstBatchAtOrAfter(startOffset, Math.min(maxPosition, sizeBytes));
+        int end = Math.min(maxPosition, sizeBytes);
+        BatchLocation first = firstBatchAtOrAfter(startOffset, end);
         if (first == null) {
             return null;
         }
         int limit = minOneBatch ? Math.max(maxBytes, first.sizeBytes()) : maxBytes;
-        int length = (int) Math.min((long) maxPosition - first.position(), limit);
+        int length = (int) Math.min((long) end - first.position(), limit);
         return new FileSlice(channel, first.position(), length);
     }
 
