@@ -82,9 +82,18 @@ public final class InMemoryRaftLog implements RaftLog {
 
     /** What a crash leaves behind: the flushed prefix only. */
     public InMemoryRaftLog durableCopy() {
+        return durableCopy(0);
+    }
+
+    /**
+     * What a crash leaves behind when the page cache had already written {@code luckyUnflushedEntries} of the
+     * unflushed entries (a torn write, cut at an entry boundary by recovery): the flushed prefix plus those.
+     */
+    public InMemoryRaftLog durableCopy(int luckyUnflushedEntries) {
+        int keep = (int) Math.min(entries.size(), flushedEndOffset + Math.max(0, luckyUnflushedEntries));
         InMemoryRaftLog copy = new InMemoryRaftLog();
-        copy.append(entries.subList(0, (int) flushedEndOffset));
-        copy.flushedEndOffset = flushedEndOffset;
+        copy.append(entries.subList(0, keep));
+        copy.flushedEndOffset = keep;
         return copy;
     }
 }

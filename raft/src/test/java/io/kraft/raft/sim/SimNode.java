@@ -81,14 +81,19 @@ final class SimNode {
         return leaderChanges;
     }
 
-    /** Loses everything not durable: the unflushed log tail, in-flight flushes, the state machine, all timers. */
+    /**
+     * Loses everything not durable: in-flight flushes, the state machine, all timers, and all or part of the
+     * unflushed log tail.
+     */
     void crash() {
         if (raft == null) {
             return;
         }
         raft = null;
         incarnation++;
-        log = log.durableCopy();
+        // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway.
+        int unflushed = (int) (log.endOffset() - log.flushedEndOffset());
+        log = log.durableCopy(unflushed > 0 && diskRandom.nextBoolean() ? diskRandom.nextInt(unflushed + 1) : 0);
         applied.clear();
         leaderChanges.clear();
     }
