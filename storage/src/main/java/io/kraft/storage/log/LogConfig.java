@@ -1,5 +1,8 @@
 package io.kraft.storage.log;
 
+import io.kraft.config.LogConfigs;
+import io.kraft.config.TopicLogSettings;
+
 /**
  * The settings one partition log obeys, as plain values with Kafka's defaults; the broker maps its
  * typed configuration (topic overrides over broker defaults) onto this record.
@@ -80,6 +83,29 @@ public record LogConfig(
     /** Kafka's defaults: 1 GiB / 7 day segments, 4 KiB index interval, 10 MiB indexes, 7 day retention. */
     public static LogConfig defaults() {
         return builder().build();
+    }
+
+    /**
+     * A topic's effective settings (its overrides over the broker's defaults, as the config module
+     * resolves them) as the log's plain values.
+     */
+    public static LogConfig from(TopicLogSettings settings) {
+        return builder()
+                .segmentBytes(settings.segmentBytes())
+                .segmentMs(settings.segmentMs())
+                .indexIntervalBytes(settings.indexIntervalBytes())
+                .maxIndexBytes(settings.segmentIndexBytes())
+                .retentionMs(settings.retentionMs())
+                .retentionBytes(settings.retentionBytes())
+                .flushMessages(settings.flushMessages())
+                .flushMs(settings.flushMs())
+                .maxMessageBytes(settings.maxMessageBytes())
+                .logAppendTime(LogConfigs.TIMESTAMP_TYPE_LOG_APPEND_TIME.equals(settings.messageTimestampType()))
+                .compact(settings.compactionEnabled())
+                .delete(settings.deletionEnabled())
+                .deleteRetentionMs(settings.deleteRetentionMs())
+                .minCleanableDirtyRatio(settings.minCleanableDirtyRatio())
+                .build();
     }
 
     public static Builder builder() {
