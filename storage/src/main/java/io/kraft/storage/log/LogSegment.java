@@ -328,34 +328,29 @@ public final class LogSegment implements AutoCloseable {
     /** The first batch below {@code maxPosition} whose last offset is at least {@code offset}, if any. */
     public BatchLocation firstBatchAtOrAfter(long offset, int maxPosition) {
         ByteBuffer header = newHeaderBuffer();
-        int position = verifiedPosition(offsetIndex.lookup(offset), header);
-        while (true) {
-            BatchLocation batch = readBatchAt(position, maxPosition, header);
-            if (batch == null) {
-                return null;
-            }
-            if (batch.lastOffset() >= offset) {
-                return batch;
-            }
-            position += batch.sizeBytes();
+        BatchLocation batch = indexedBatch(offsetIndex.lookup(offset), maxPosition, header);
+        while (batch != null && batch.lastOffset() < offset) {
+            batch = readBatchAt(batch.position() + batch.sizeBytes(), maxPosition, header);
         }
+        return batch;
     }
 
     /**
-     * The position of an offset index entry, checked against the batch it names: an entry damaged on
-     * disk (which load-time checks cannot all catch cheaply) must not send a lookup past its batch,
-     * so a mismatch falls back to scanning from the segment start.
+     * The batch an offset index entry points at, checked against the entry: an entry damaged on disk
+     * (which load-time checks cannot all catch cheaply) must not send a lookup past its batch, so a
+     * mismatch falls back to the segment's first batch. The check reuses the read the scan needs
+     * anyway, so a lookup costs no extra I/O. Null when no whole batch lies below {@code limit}.
      */
-    private int verifiedPosition(OffsetPosition entry, ByteBuffer header) {
+    private BatchLocation indexedBatch(OffsetPosition entry, int limit, ByteBuffer header) {
         if (entry.position() == 0) {
-            return 0;
+            return readBatchAt(0, limit, header);
         }
         BatchLocation batch = readBatchAt(entry.position(), sizeBytes, header);
         if (batch == null || batch.lastOffset() != entry.offset()) {
             warnCorruptIndex(offsetIndex.file(), entry.toString());
-            return 0;
+            return readBatchAt(0, limit, header);
         }
-        return entry.position();
+        return (long) batch.position() + batch.sizeBytes() <= limit ? batch : null;
     }
 
     /** Whether a time index entry names the first batch that reached its timestamp. */
@@ -405,18 +400,15 @@ public final class LogSegment implements AutoCloseable {
             entry = new TimestampOffset(TimeIndex.NO_TIMESTAMP, baseOffset);
         }
         ByteBuffer header = newHeaderBuffer();
-        int position = verifiedPosition(offsetIndex.lookup(Math.max(entry.offset(), startingOffset)), header);
         int limit = sizeBytes;
-        while (true) {
-            BatchLocation batch = readBatchAt(position, limit, header);
-            if (batch == null) {
-                return Optional.empty();
-            }
+        BatchLocation batch = indexedBatch(offsetIndex.lookup(Math.max(entry.offset(), startingOffset)), limit, header);
+        while (batch != null) {
             if (batch.lastOffset() >= startingOffset && batch.maxTimestampMs() >= timestampMs) {
                 return Optional.of(new TimestampOffset(batch.maxTimestampMs(), Math.max(batch.baseOffset(), startingOffset)));
             }
-            position += batch.sizeBytes();
+            batch = readBatchAt(batch.position() + batch.sizeBytes(), limit, header);
         }
+        return Optional.empty();
     }
 
     /** Visits every complete batch header in file order (a full scan: for rare rebuilds only). */
