@@ -1,0 +1,82 @@
+package io.kraft.metadata.image;
+
+import io.kraft.metadata.InvalidMetadataRecordException;
+import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
+import io.kraft.proto.metadata.FenceBrokerRecord;
+import io.kraft.proto.metadata.RegisterBrokerRecord;
+import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Broker registration changes on top of a {@link ClusterImage}. */
+public final class ClusterDelta {
+    private final ClusterImage image;
+    private final Map<Integer, BrokerRegistration> changedBrokers = new HashMap<>();
+
+    public ClusterDelta(ClusterImage image) {
+        this.image = image;
+    }
+
+    public ClusterImage image() {
+        return image;
+    }
+
+    /** Brokers registered or changed in this delta, by id, in their new state. */
+    public Map<Integer, BrokerRegistration> changedBrokers() {
+        return Collections.unmodifiableMap(changedBrokers);
+    }
+
+    /** The broker's state including this delta's changes, or null if unknown. */
+    public BrokerRegistration broker(int brokerId) {
+        BrokerRegistration changed = changedBrokers.get(brokerId);
+        return changed != null ? changed : image.broker(brokerId);
+    }
+
+    public void replay(RegisterBrokerRecord record) {
+        changedBrokers.put(record.getBrokerId(), BrokerRegistration.fromRecord(record));
+    }
+
+    public void replay(BrokerRegistrationChangeRecord record) {
+        BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "registration change");
+        if (record.hasFenced()) {
+            broker = broker.withFenced(record.getFenced());
+        }
+        if (record.hasInControlledShutdown()) {
+            broker = broker.withInControlledShutdown(record.getInControlledShutdown());
+        }
+        changedBrokers.put(broker.id(), broker);
+    }
+
+    public void replay(FenceBrokerRecord record) {
+        BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "fence");
+        changedBrokers.put(broker.id(), broker.withFenced(true));
+    }
+
+    public void replay(UnfenceBrokerRecord record) {
+        BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "unfence");
+        // An unfenced broker is no longer shutting down: a restart registers anew, so this is a fresh start.
+        changedBrokers.put(broker.id(), broker.withFenced(false).withInControlledShutdown(false));
+    }
+
+    private BrokerRegistration current(int brokerId, long brokerEpoch, String what) {
+        BrokerRegistration broker = broker(brokerId);
+        if (broker == null) {
+            throw new InvalidMetadataRecordException("Broker " + what + " record for unregistered broker " + brokerId);
+        }
+        if (broker.epoch() != brokerEpoch) {
+            throw new InvalidMetadataRecordException("Broker " + what + " record for broker " + brokerId
+                    + " with epoch " + brokerEpoch + " but its registration has epoch " + broker.epoch());
+        }
+        return broker;
+    }
+
+    public ClusterImage apply() {
+        if (changedBrokers.isEmpty()) {
+            return image;
+        }
+        Map<Integer, BrokerRegistration> brokers = new HashMap<>(image.brokers());
+        brokers.putAll(changedBrokers);
+        return new ClusterImage(brokers);
+    }
+}

@@ -1,0 +1,28 @@
+package io.kraft.metadata.image;
+
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.proto.metadata.MetadataRecord;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The finalized level of each cluster-wide feature (absent = level 0, off). */
+public record FeaturesImage(Map<String, Integer> finalizedLevels) {
+    public static final FeaturesImage EMPTY = new FeaturesImage(Map.of());
+
+    public FeaturesImage {
+        finalizedLevels = Map.copyOf(finalizedLevels);
+    }
+
+    public int level(String feature) {
+        return finalizedLevels.getOrDefault(feature, 0);
+    }
+
+    public List<MetadataRecord> toRecords() {
+        return new TreeMap<>(finalizedLevels).entrySet().stream()
+                .map(e -> MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                        .setName(e.getKey()).setLevel(e.getValue()).build()))
+                .toList();
+    }
+}

@@ -1,0 +1,138 @@
+package io.kraft.metadata.image;
+
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.proto.metadata.MetadataRecord;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Committed records applied on top of a {@link MetadataImage}; {@link #apply()} gives the next image. Each
+ * part of the image gets its own delta only once a record touches it, and the sub-deltas tell consumers
+ * what changed. Not thread-safe: one owner replays, then hands out the applied image.
+ */
+public final class MetadataDelta {
+    private final MetadataImage image;
+    private long offset;
+    private int epoch;
+    private ClusterDelta clusterDelta;
+    private TopicsDelta topicsDelta;
+    private ConfigurationsDelta configsDelta;
+    private ProducerIdsDelta producerIdsDelta;
+    private FeaturesDelta featuresDelta;
+
+    public MetadataDelta(MetadataImage image) {
+        this.image = Objects.requireNonNull(image, "image");
+        this.offset = image.offset();
+        this.epoch = image.epoch();
+    }
+
+    public MetadataImage image() {
+        return image;
+    }
+
+    /** Applies one record found at the given log offset, written in the given leader epoch. */
+    public void replay(MetadataRecord record, long recordOffset, int recordEpoch) {
+        if (recordOffset <= offset) {
+            throw new IllegalArgumentException("Record offset " + recordOffset + " is not after " + offset);
+        }
+        switch (MetadataRecords.checkReadable(record)) {
+            case REGISTER_BROKER -> clusterDelta().replay(record.getRegisterBroker());
+            case BROKER_REGISTRATION_CHANGE -> clusterDelta().replay(record.getBrokerRegistrationChange());
+            case FENCE_BROKER -> clusterDelta().replay(record.getFenceBroker());
+            case UNFENCE_BROKER -> clusterDelta().replay(record.getUnfenceBroker());
+            case TOPIC -> topicsDelta().replay(record.getTopic());
+            case PARTITION -> topicsDelta().replay(record.getPartition());
+            case PARTITION_CHANGE -> topicsDelta().replay(record.getPartitionChange());
+            case REMOVE_TOPIC -> topicsDelta().replay(record.getRemoveTopic());
+            case CONFIG -> configsDelta().replay(record.getConfig());
+            case PRODUCER_IDS -> producerIdsDelta().replay(record.getProducerIds());
+            case FEATURE_LEVEL -> featuresDelta().replay(record.getFeatureLevel());
+            case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
+        }
+        offset = recordOffset;
+        epoch = recordEpoch;
+    }
+
+    /** Applies one record in the epoch of the previous record. */
+    public void replay(MetadataRecord record, long recordOffset) {
+        replay(record, recordOffset, epoch);
+    }
+
+    /** Applies consecutive records, the first at {@code firstOffset}, all from one leader epoch. */
+    public void replayBatch(List<MetadataRecord> records, long firstOffset, int batchEpoch) {
+        long recordOffset = firstOffset;
+        for (MetadataRecord record : records) {
+            replay(record, recordOffset++, batchEpoch);
+        }
+    }
+
+    /** The offset of the last record replayed (the image's offset if none). */
+    public long offset() {
+        return offset;
+    }
+
+    public ClusterDelta clusterDelta() {
+        if (clusterDelta == null) {
+            clusterDelta = new ClusterDelta(image.cluster());
+        }
+        return clusterDelta;
+    }
+
+    public TopicsDelta topicsDelta() {
+        if (topicsDelta == null) {
+            topicsDelta = new TopicsDelta(image.topics());
+        }
+        return topicsDelta;
+    }
+
+    public ConfigurationsDelta configsDelta() {
+        if (configsDelta == null) {
+            configsDelta = new ConfigurationsDelta(image.configs());
+        }
+        return configsDelta;
+    }
+
+    public ProducerIdsDelta producerIdsDelta() {
+        if (producerIdsDelta == null) {
+            producerIdsDelta = new ProducerIdsDelta(image.producerIds());
+        }
+        return producerIdsDelta;
+    }
+
+    public FeaturesDelta featuresDelta() {
+        if (featuresDelta == null) {
+            featuresDelta = new FeaturesDelta(image.features());
+        }
+        return featuresDelta;
+    }
+
+    /** Whether any record touched the topics (a broker's replica manager looks only then). */
+    public boolean hasTopicChanges() {
+        return topicsDelta != null;
+    }
+
+    /**
+     * The image that snapshot records describe (see {@link MetadataImage#toRecords()}), tagged with the log
+     * position the snapshot was taken at; snapshot records have no offsets of their own.
+     */
+    public static MetadataImage imageOf(List<MetadataRecord> snapshotRecords, MetadataProvenance provenance) {
+        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
+        delta.replayBatch(snapshotRecords, 0, provenance.epoch());
+        return delta.apply(provenance);
+    }
+
+    /** The image with every replayed record applied, at the last record's offset and epoch. */
+    public MetadataImage apply() {
+        return apply(new MetadataProvenance(offset, epoch));
+    }
+
+    private MetadataImage apply(MetadataProvenance provenance) {
+        return new MetadataImage(
+                provenance,
+                clusterDelta == null ? image.cluster() : clusterDelta.apply(),
+                topicsDelta == null ? image.topics() : topicsDelta.apply(),
+                configsDelta == null ? image.configs() : configsDelta.apply(),
+                producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
+                featuresDelta == null ? image.features() : featuresDelta.apply());
+    }
+}

@@ -1,0 +1,165 @@
+package io.kraft.metadata.image;
+
+import io.kraft.metadata.InvalidMetadataRecordException;
+import io.kraft.metadata.Uuids;
+import io.kraft.proto.metadata.PartitionChangeRecord;
+import io.kraft.proto.metadata.PartitionRecord;
+import io.kraft.proto.metadata.RemoveTopicRecord;
+import io.kraft.proto.metadata.TopicRecord;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Topic changes on top of a {@link TopicsImage}: topics created and deleted, and changed partitions, so a
+ * broker can act on only what changed (see {@link #localChanges(int)}).
+ */
+public final class TopicsDelta {
+    private final TopicsImage image;
+    private final Map<UUID, TopicDelta> changedTopics = new LinkedHashMap<>();
+    private final Set<UUID> createdTopicIds = new LinkedHashSet<>();
+    private final Set<UUID> deletedTopicIds = new LinkedHashSet<>();
+
+    public TopicsDelta(TopicsImage image) {
+        this.image = image;
+    }
+
+    public TopicsImage image() {
+        return image;
+    }
+
+    /** Topics created or with changed partitions in this delta (not deleted ones). */
+    public Map<UUID, TopicDelta> changedTopics() {
+        return Collections.unmodifiableMap(changedTopics);
+    }
+
+    /** Topics created in this delta and still present at its end. */
+    public Set<UUID> createdTopicIds() {
+        return Collections.unmodifiableSet(createdTopicIds);
+    }
+
+    /** Topics of the base image deleted in this delta; their last state is in {@link #image()}. */
+    public Set<UUID> deletedTopicIds() {
+        return Collections.unmodifiableSet(deletedTopicIds);
+    }
+
+    /** The id of the named topic including this delta's changes, or null if it does not exist (or was deleted). */
+    public UUID topicId(String name) {
+        for (TopicDelta delta : changedTopics.values()) {
+            if (delta.name().equals(name)) {
+                return delta.id();
+            }
+        }
+        TopicImage topic = image.topic(name);
+        return topic == null || deletedTopicIds.contains(topic.id()) ? null : topic.id();
+    }
+
+    public void replay(TopicRecord record) {
+        UUID topicId = Uuids.fromProto(record.getTopicId());
+        if (changedTopics.containsKey(topicId) || (image.topic(topicId) != null && !deletedTopicIds.contains(topicId))) {
+            throw new InvalidMetadataRecordException("Topic record for existing topic id " + topicId);
+        }
+        changedTopics.put(topicId, new TopicDelta(new TopicImage(record.getName(), topicId, Map.of())));
+        createdTopicIds.add(topicId);
+    }
+
+    public void replay(PartitionRecord record) {
+        topicDelta(Uuids.fromProto(record.getTopicId())).replay(record);
+    }
+
+    public void replay(PartitionChangeRecord record) {
+        topicDelta(Uuids.fromProto(record.getTopicId())).replay(record);
+    }
+
+    public void replay(RemoveTopicRecord record) {
+        UUID topicId = Uuids.fromProto(record.getTopicId());
+        if (createdTopicIds.remove(topicId)) {
+            changedTopics.remove(topicId);
+            return;
+        }
+        if (image.topic(topicId) == null || deletedTopicIds.contains(topicId)) {
+            throw new InvalidMetadataRecordException("Remove topic record for unknown topic id " + topicId);
+        }
+        changedTopics.remove(topicId);
+        deletedTopicIds.add(topicId);
+    }
+
+    private TopicDelta topicDelta(UUID topicId) {
+        TopicDelta delta = changedTopics.get(topicId);
+        if (delta != null) {
+            return delta;
+        }
+        TopicImage topic = image.topic(topicId);
+        if (topic == null || deletedTopicIds.contains(topicId)) {
+            throw new InvalidMetadataRecordException("Partition record for unknown topic id " + topicId);
+        }
+        delta = new TopicDelta(topic);
+        changedTopics.put(topicId, delta);
+        return delta;
+    }
+
+    /**
+     * The replica changes this delta means for one broker: partitions it now leads whose leader or leader
+     * epoch changed, partitions it now follows whose leader or leader epoch changed (or that are new to it),
+     * and its replicas of deleted topics or of partitions it was removed from.
+     */
+    public LocalReplicaChanges localChanges(int brokerId) {
+        Map<TopicIdPartition, PartitionRegistration> leaders = new HashMap<>();
+        Map<TopicIdPartition, PartitionRegistration> followers = new HashMap<>();
+        Set<TopicIdPartition> deletes = new HashSet<>();
+        for (UUID deleted : deletedTopicIds) {
+            image.topic(deleted).partitions().forEach((partitionId, partition) -> {
+                if (partition.replicas().contains(brokerId)) {
+                    deletes.add(new TopicIdPartition(deleted, partitionId));
+                }
+            });
+        }
+        for (TopicDelta topic : changedTopics.values()) {
+            topic.partitionChanges().forEach((partitionId, partition) -> {
+                TopicIdPartition id = new TopicIdPartition(topic.id(), partitionId);
+                PartitionRegistration before = topic.image().partition(partitionId);
+                boolean wasReplica = before != null && before.replicas().contains(brokerId);
+                if (!partition.replicas().contains(brokerId)) {
+                    if (wasReplica) {
+                        deletes.add(id);
+                    }
+                    return;
+                }
+                boolean leadershipChanged = before == null || !wasReplica || before.leader() != partition.leader()
+                        || before.leaderEpoch() != partition.leaderEpoch();
+                if (!leadershipChanged) {
+                    return;
+                }
+                if (partition.leader() == brokerId) {
+                    leaders.put(id, partition);
+                } else {
+                    followers.put(id, partition);
+                }
+            });
+        }
+        return new LocalReplicaChanges(leaders, followers, deletes);
+    }
+
+    public TopicsImage apply() {
+        if (changedTopics.isEmpty() && deletedTopicIds.isEmpty()) {
+            return image;
+        }
+        Map<UUID, TopicImage> byId = new HashMap<>(image.topicsById());
+        Map<String, TopicImage> byName = new HashMap<>(image.topicsByName());
+        for (UUID deleted : deletedTopicIds) {
+            TopicImage topic = byId.remove(deleted);
+            byName.remove(topic.name());
+        }
+        for (TopicDelta delta : changedTopics.values()) {
+            TopicImage topic = delta.apply();
+            byId.put(topic.id(), topic);
+            byName.put(topic.name(), topic);
+        }
+        return new TopicsImage(byId, byName);
+    }
+}
