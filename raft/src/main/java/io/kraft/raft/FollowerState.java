@@ -58,6 +58,10 @@ final class FollowerState implements RoleState {
         return fetch;
     }
 
+    long electionDeadlineTick() {
+        return electionDeadlineTick;
+    }
+
     /** Without a leader: whether the election timeout has run out. */
     boolean electionTimedOut(long nowTick) {
         return !hasLeader() && nowTick >= electionDeadlineTick;

@@ -437,13 +437,18 @@ public final class RaftNode {
     }
 
     private void handleEndQuorumEpoch(EndQuorumEpoch message) {
-        if (message.epoch() != state.epoch() || !state.leaderId().equals(OptionalInt.of(message.source()))) {
+        boolean fromOurLeader = state.leaderId().equals(OptionalInt.of(message.source()));
+        // The resigning leader's NOT_LEADER fetch answers may overtake this message; honour it then as well.
+        boolean leaderAlreadyGone = state.leaderId().isEmpty() && config.voterIds().contains(message.source());
+        if (message.epoch() != state.epoch() || !(fromOurLeader || leaderAlreadyGone)) {
             return;
         }
         if (state instanceof FollowerState f) {
-            becomeFollower(f.epoch(), OptionalInt.empty(), f.votedId(),
-                    successorDelayTicks(message.preferredSuccessors()));
-        } else if (state instanceof ObserverState o) {
+            int delayTicks = successorDelayTicks(message.preferredSuccessors());
+            if (fromOurLeader || nowTick + delayTicks < f.electionDeadlineTick()) {
+                becomeFollower(f.epoch(), OptionalInt.empty(), f.votedId(), delayTicks);
+            }
+        } else if (state instanceof ObserverState o && fromOurLeader) {
             becomeObserver(o.epoch(), OptionalInt.empty());
         }
     }
