@@ -178,6 +178,35 @@ class RaftNodeTest {
     }
 
     @Test
+    void preferredSuccessorStandsAtOnceEvenIfNotLeaderArrivedFirst() {
+        RaftNode follower = node(2, Set.of(1, 2, 3));
+        follower.ready();
+        follower.handle(new RaftMessage.BeginQuorumEpoch(1, 2, 1));
+        follower.ready();
+        follower.handle(new FetchResponse(1, 2, 1, RaftMessage.NO_LEADER, FetchError.NOT_LEADER, 0, 0, 0, -1, -1,
+                List.of()));
+        assertTrue(follower.leaderId().isEmpty(), "the resigned leader's answer clears the leader");
+        follower.handle(new RaftMessage.EndQuorumEpoch(1, 2, 1, List.of(2, 3)));
+        for (int tick = 0; tick < 4 && follower.role() == Role.FOLLOWER; tick++) {
+            follower.tick();
+        }
+        assertEquals(Role.PROSPECTIVE, follower.role(), "the first preferred successor does not wait a full timeout");
+    }
+
+    @Test
+    void voteResponseNamesOnlyALeaderHeardFirstHand() {
+        RaftNode follower = node(2, Set.of(1, 2, 3));
+        follower.ready();
+        follower.handle(new VoteResponse(3, 2, 1, 1, false, true, 1));
+        follower.ready();
+        assertEquals(OptionalInt.of(1), follower.leaderId(), "learned leader 1 from voter 3");
+        follower.handle(new VoteRequest(3, 2, 2, 0, 0, true));
+        VoteResponse answer = (VoteResponse) follower.ready().messages().get(0);
+        assertTrue(answer.granted(), "a leader known only by hearsay does not block a pre-vote");
+        assertEquals(RaftMessage.NO_LEADER, answer.leaderId(), "and is not passed on");
+    }
+
+    @Test
     void rejectsMessageAddressedToAnotherNode() {
         RaftNode node = node(1, Set.of(1, 2, 3));
         assertThrows(IllegalArgumentException.class, () -> node.handle(new VoteRequest(2, 3, 1, 0, 0, false)));
