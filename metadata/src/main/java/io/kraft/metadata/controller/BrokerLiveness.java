@@ -1,0 +1,22 @@
+package io.kraft.metadata.controller;
+
+import java.util.List;
+import java.util.Optional;
+
+/** What the replication manager needs to know about brokers: who is registered and who may hold replicas. */
+public interface BrokerLiveness {
+    /** A broker that may lead and join ISRs: registered, unfenced and not shutting down. */
+    record UsableBroker(int id, Optional<String> rack) {
+    }
+
+    boolean isRegistered(int brokerId);
+
+    /** Registered, unfenced and not in controlled shutdown. */
+    boolean isUsable(int brokerId);
+
+    /** The current broker epoch, or -1 if the broker is not registered. */
+    long brokerEpoch(int brokerId);
+
+    /** Every usable broker, by ascending id. */
+    List<UsableBroker> usableBrokers();
+}

@@ -1,0 +1,37 @@
+package io.kraft.metadata.controller;
+
+/**
+ * The controller's soft state about one broker's liveness: when it was last heard from and, after its
+ * control-plane connection closed, the deadline by which it must come back. Never in the metadata log:
+ * a new active controller starts every session afresh.
+ */
+final class BrokerSession {
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private long lastContactMs;
+    private long connectionLossDeadlineMs = NO_DEADLINE;
+
+    BrokerSession(long nowMs) {
+        this.lastContactMs = nowMs;
+    }
+
+    /** A heartbeat or registration arrived: the broker is alive and (again) connected. */
+    void touch(long nowMs) {
+        lastContactMs = Math.max(lastContactMs, nowMs);
+        connectionLossDeadlineMs = NO_DEADLINE;
+    }
+
+    void connectionClosed(long nowMs, long graceMs) {
+        // A second close before the broker came back must not extend the first deadline.
+        connectionLossDeadlineMs = Math.min(connectionLossDeadlineMs, nowMs + graceMs);
+    }
+
+    /** The time at which the broker is to be fenced unless it is heard from before. */
+    long fencingDeadlineMs(long sessionTimeoutMs) {
+        return Math.min(lastContactMs + sessionTimeoutMs, connectionLossDeadlineMs);
+    }
+
+    boolean expired(long nowMs, long sessionTimeoutMs) {
+        return nowMs >= fencingDeadlineMs(sessionTimeoutMs);
+    }
+}

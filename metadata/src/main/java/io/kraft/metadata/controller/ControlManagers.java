@@ -1,0 +1,192 @@
+package io.kraft.metadata.controller;
+
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataProvenance;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.metadata.MetadataRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The controller's managers wired together: requests that span managers (a fenced broker's leaderships
+ * move, a topic's configs come and go with it) and one {@link #replay} that routes each record to its
+ * manager. Not thread-safe: the controller's event loop owns it.
+ */
+public final class ControlManagers {
+    private final ClusterControlManager cluster;
+    private final ReplicationControlManager replication;
+    private final ConfigurationControlManager configs;
+    private final ProducerIdControlManager producerIds;
+    private final FeatureControlManager features;
+
+    /**
+     * @param topicConfigs      validates topic config overrides
+     * @param supportedFeatures the feature levels this controller supports
+     * @param random            topic ids and placement tie-breaks; seed it for reproducible tests
+     */
+    public ControlManagers(ControllerSettings settings, TopicConfigResolver topicConfigs,
+                           Map<String, SupportedRange> supportedFeatures, Random random) {
+        this.cluster = new ClusterControlManager(settings);
+        this.replication = new ReplicationControlManager(settings, cluster, random);
+        this.configs = new ConfigurationControlManager(topicConfigs);
+        this.producerIds = new ProducerIdControlManager(cluster);
+        this.features = new FeatureControlManager(supportedFeatures);
+    }
+
+    /** Managers holding exactly the committed state of an image (a new active controller starts here). */
+    public static ControlManagers fromImage(MetadataImage image, ControllerSettings settings,
+                                            TopicConfigResolver topicConfigs,
+                                            Map<String, SupportedRange> supportedFeatures, Random random) {
+        ControlManagers managers = new ControlManagers(settings, topicConfigs, supportedFeatures, random);
+        // Registration offsets are not in the image: brokers must have caught up to the image itself.
+        for (MetadataRecord record : image.toRecords()) {
+            managers.replay(record, image.offset());
+        }
+        return managers;
+    }
+
+    public ControllerResult<Long> registerBroker(BrokerRegistrationRequest request, long nowMs) {
+        return cluster.registerBroker(request, nowMs);
+    }
+
+    /** A heartbeat, with the leader elections its fencing, unfencing or controlled shutdown needs. */
+    public ControllerResult<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request, long nowMs) {
+        ControllerResult<BrokerHeartbeatReply> result =
+                cluster.heartbeat(request, nowMs, replication.leadsPartitions(request.brokerId()));
+        if (!result.isSuccess() || result.records().isEmpty()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        for (MetadataRecord record : result.records()) {
+            switch (record.getRecordCase()) {
+                case UNFENCE_BROKER -> records.addAll(replication.handleBrokerUnfenced(request.brokerId()));
+                case FENCE_BROKER, BROKER_REGISTRATION_CHANGE ->
+                        records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId())));
+                default -> throw new IllegalStateException("Unexpected heartbeat record " + record.getRecordCase());
+            }
+        }
+        return ControllerResult.of(records, result.response());
+    }
+
+    public void connectionClosed(int brokerId, long nowMs) {
+        cluster.connectionClosed(brokerId, nowMs);
+    }
+
+    /** Fences brokers whose session or connection-loss grace ran out, moving their leaderships; responds with their ids. */
+    public ControllerResult<List<Integer>> fenceStaleBrokers(long nowMs) {
+        ControllerResult<List<Integer>> result = cluster.fenceStaleBrokers(nowMs);
+        if (result.response().isEmpty()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.addAll(replication.handleBrokersLeaving(Set.copyOf(result.response())));
+        return ControllerResult.of(records, result.response());
+    }
+
+    /** The earliest time {@link #fenceStaleBrokers} has work to do, for the controller's timer. */
+    public long nextFencingDeadlineMs(long nowMs) {
+        return cluster.nextFencingDeadlineMs(nowMs);
+    }
+
+    /** A topic with its partitions and config overrides. */
+    public ControllerResult<CreateTopicResult> createTopic(CreateTopicRequest request) {
+        ControllerResult<CreateTopicResult> result = replication.createTopic(request);
+        if (!result.isSuccess()) {
+            return result;
+        }
+        ApiError configError = configs.validateTopicConfigs(request.configs());
+        if (!configError.isSuccess()) {
+            return ControllerResult.failed(configError.error(), configError.message());
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.addAll(configs.topicConfigRecords(request.name(), request.configs()));
+        return ControllerResult.of(records, result.response());
+    }
+
+    /** Removes a topic and its config overrides. */
+    public ControllerResult<UUID> deleteTopic(String topicName) {
+        ControllerResult<UUID> result = replication.deleteTopic(topicName);
+        if (!result.isSuccess()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.addAll(configs.deleteAllRecords(ConfigResource.topic(topicName)));
+        return ControllerResult.of(records, result.response());
+    }
+
+    public ControllerResult<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
+        return replication.createPartitions(topicName, totalCount, newAssignments);
+    }
+
+    public ControllerResult<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
+        return replication.alterPartition(request);
+    }
+
+    public ControllerResult<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
+        boolean exists = resource.type() != ConfigResource.Type.TOPIC || replication.topicExists(resource.name());
+        return configs.incrementalAlterConfigs(resource, changes, exists);
+    }
+
+    public ControllerResult<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
+        return producerIds.allocateBlock(brokerId, brokerEpoch);
+    }
+
+    public ControllerResult<Void> updateFeature(String name, int level) {
+        return features.updateFeature(name, level);
+    }
+
+    /** Applies one record, found at the given log offset, to the manager that owns its kind. */
+    public void replay(MetadataRecord record, long offset) {
+        switch (MetadataRecords.checkReadable(record)) {
+            case REGISTER_BROKER, BROKER_REGISTRATION_CHANGE, FENCE_BROKER, UNFENCE_BROKER -> cluster.replay(record, offset);
+            case TOPIC, PARTITION, PARTITION_CHANGE, REMOVE_TOPIC -> replication.replay(record);
+            case CONFIG -> configs.replay(record);
+            case PRODUCER_IDS -> producerIds.replay(record);
+            case FEATURE_LEVEL -> features.replay(record);
+            case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
+        }
+    }
+
+    /** Replays records appended at consecutive offsets from {@code firstOffset}. */
+    public void replayBatch(List<MetadataRecord> records, long firstOffset) {
+        long offset = firstOffset;
+        for (MetadataRecord record : records) {
+            replay(record, offset++);
+        }
+    }
+
+    /** The managers' state as an image (a copy, for comparison and inspection). */
+    public MetadataImage image(MetadataProvenance provenance) {
+        return new MetadataImage(provenance, cluster.image(), replication.image(), configs.image(),
+                producerIds.image(), features.image());
+    }
+
+    public ClusterControlManager cluster() {
+        return cluster;
+    }
+
+    public ReplicationControlManager replication() {
+        return replication;
+    }
+
+    public ConfigurationControlManager configs() {
+        return configs;
+    }
+
+    public ProducerIdControlManager producerIds() {
+        return producerIds;
+    }
+
+    public FeatureControlManager features() {
+        return features;
+    }
+}

@@ -1,0 +1,58 @@
+package io.kraft.metadata.controller;
+
+import java.util.Objects;
+
+/**
+ * The controller settings the control managers need, with Kafka's names where Kafka has the setting.
+ *
+ * @param sessionTimeoutMs            broker.session.timeout.ms: a broker that does not heartbeat for this
+ *                                    long is fenced
+ * @param connectionLossGraceMs       broker.connection.loss.grace.ms (ours): a broker whose control-plane
+ *                                    connection closed and that does not come back within this long is fenced
+ *                                    without waiting for the session timeout
+ * @param uncleanLeaderElectionEnable unclean.leader.election.enable: elect a leader from outside the ISR
+ *                                    when no ISR member is available
+ * @param defaultNumPartitions        num.partitions: partitions of a topic created without a count
+ * @param defaultReplicationFactor    default.replication.factor: replicas of a topic created without one
+ */
+public record ControllerSettings(String clusterId, long sessionTimeoutMs, long connectionLossGraceMs,
+                                 boolean uncleanLeaderElectionEnable, int defaultNumPartitions,
+                                 int defaultReplicationFactor) {
+    public static final String BROKER_SESSION_TIMEOUT_MS = "broker.session.timeout.ms";
+    public static final String BROKER_CONNECTION_LOSS_GRACE_MS = "broker.connection.loss.grace.ms";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    public static final String NUM_PARTITIONS = "num.partitions";
+    public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+
+    public static final long DEFAULT_SESSION_TIMEOUT_MS = 9_000L;
+    public static final long DEFAULT_CONNECTION_LOSS_GRACE_MS = 1_000L;
+
+    public ControllerSettings {
+        Objects.requireNonNull(clusterId, "clusterId");
+        if (sessionTimeoutMs <= 0) {
+            throw new IllegalArgumentException(BROKER_SESSION_TIMEOUT_MS + " must be positive: " + sessionTimeoutMs);
+        }
+        if (connectionLossGraceMs < 0) {
+            throw new IllegalArgumentException(BROKER_CONNECTION_LOSS_GRACE_MS + " must not be negative: "
+                    + connectionLossGraceMs);
+        }
+        if (defaultNumPartitions < 1) {
+            throw new IllegalArgumentException(NUM_PARTITIONS + " must be at least 1: " + defaultNumPartitions);
+        }
+        if (defaultReplicationFactor < 1) {
+            throw new IllegalArgumentException(DEFAULT_REPLICATION_FACTOR + " must be at least 1: "
+                    + defaultReplicationFactor);
+        }
+    }
+
+    /** Kafka's defaults: 9 s sessions, 1 s connection-loss grace, clean elections only, 1 partition, 1 replica. */
+    public static ControllerSettings defaults(String clusterId) {
+        return new ControllerSettings(clusterId, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_CONNECTION_LOSS_GRACE_MS,
+                false, 1, 1);
+    }
+
+    public ControllerSettings withUncleanLeaderElection(boolean enable) {
+        return new ControllerSettings(clusterId, sessionTimeoutMs, connectionLossGraceMs, enable,
+                defaultNumPartitions, defaultReplicationFactor);
+    }
+}

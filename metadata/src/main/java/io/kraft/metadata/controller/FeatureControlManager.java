@@ -1,0 +1,66 @@
+package io.kraft.metadata.controller;
+
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.image.FeaturesImage;
+import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.proto.metadata.MetadataRecord;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Finalized levels of cluster-wide features, limited to the levels this controller supports. */
+public final class FeatureControlManager {
+    /** The levels of one feature this controller can run with (0 = off is always allowed). */
+    public record SupportedRange(int minLevel, int maxLevel) {
+        public SupportedRange {
+            if (minLevel < 1 || maxLevel < minLevel) {
+                throw new IllegalArgumentException("Invalid supported range " + minLevel + ".." + maxLevel);
+            }
+        }
+    }
+
+    private final Map<String, SupportedRange> supported;
+    private final Map<String, Integer> levels = new HashMap<>();
+
+    public FeatureControlManager(Map<String, SupportedRange> supported) {
+        this.supported = Map.copyOf(supported);
+    }
+
+    /** Generates the record setting a feature's level (0 turns it off). */
+    public ControllerResult<Void> updateFeature(String name, int level) {
+        SupportedRange range = supported.get(name);
+        if (range == null) {
+            return ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Feature " + name + " is not supported");
+        }
+        if (level != 0 && (level < range.minLevel() || level > range.maxLevel())) {
+            return ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Level " + level + " of feature " + name
+                    + " is outside the supported " + range.minLevel() + ".." + range.maxLevel());
+        }
+        if (level == levels.getOrDefault(name, 0)) {
+            return ControllerResult.of(List.of(), null);
+        }
+        return ControllerResult.of(List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                .setName(name).setLevel(level).build())), null);
+    }
+
+    /** Applies a feature level record. */
+    public void replay(MetadataRecord record) {
+        if (!record.hasFeatureLevel()) {
+            throw new IllegalArgumentException("Not a feature level record: " + record.getRecordCase());
+        }
+        FeatureLevelRecord feature = record.getFeatureLevel();
+        if (feature.getLevel() == 0) {
+            levels.remove(feature.getName());
+        } else {
+            levels.put(feature.getName(), feature.getLevel());
+        }
+    }
+
+    public int level(String name) {
+        return levels.getOrDefault(name, 0);
+    }
+
+    public FeaturesImage image() {
+        return new FeaturesImage(levels);
+    }
+}

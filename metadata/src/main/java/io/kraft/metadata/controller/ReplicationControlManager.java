@@ -1,0 +1,438 @@
+package io.kraft.metadata.controller;
+
+import io.kraft.metadata.InvalidMetadataRecordException;
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.Uuids;
+import io.kraft.metadata.controller.BrokerLiveness.UsableBroker;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.image.TopicsImage;
+import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.proto.metadata.PartitionChangeRecord;
+import io.kraft.proto.metadata.PartitionRecord;
+import io.kraft.proto.metadata.RemoveTopicRecord;
+import io.kraft.proto.metadata.TopicRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.IntPredicate;
+
+/**
+ * Topics and partitions: creation with replica placement, deletion, partition additions, leader
+ * elections when brokers come and go, and ISR changes from leaders (AlterPartition). Request methods only
+ * generate records; {@link #replay} applies them and keeps the indexes (ISR membership, leaderships,
+ * leaderless partitions, placement load) that make broker changes cheap.
+ */
+public final class ReplicationControlManager {
+    /** The mutable state of one topic. */
+    private static final class TopicState {
+        final String name;
+        final UUID id;
+        final TreeMap<Integer, PartitionRegistration> partitions = new TreeMap<>();
+
+        TopicState(String name, UUID id) {
+            this.name = name;
+            this.id = id;
+        }
+    }
+
+    private final ControllerSettings settings;
+    private final BrokerLiveness brokers;
+    private final Random random;
+    private final Map<UUID, TopicState> topicsById = new HashMap<>();
+    private final Map<String, UUID> topicIdsByName = new HashMap<>();
+    private final Map<String, String> namesByCollisionKey = new HashMap<>();
+    private final Map<Integer, Set<TopicIdPartition>> isrMembership = new HashMap<>();
+    private final Map<Integer, Integer> leaderCounts = new HashMap<>();
+    private final Map<Integer, Integer> replicaCounts = new HashMap<>();
+    private final Map<Integer, Integer> preferredLeaderCounts = new HashMap<>();
+    // Sorted so that elections run in a deterministic order.
+    private final TreeSet<TopicIdPartition> leaderless = new TreeSet<>(
+            (a, b) -> a.topicId().equals(b.topicId()) ? Integer.compare(a.partition(), b.partition())
+                    : a.topicId().compareTo(b.topicId()));
+
+    /** @param random source of topic ids and placement tie-breaks; seed it for reproducible tests */
+    public ReplicationControlManager(ControllerSettings settings, BrokerLiveness brokers, Random random) {
+        this.settings = settings;
+        this.brokers = brokers;
+        this.random = random;
+    }
+
+    /** Validates a topic creation and generates its topic and partition records (config records are not included). */
+    public ControllerResult<CreateTopicResult> createTopic(CreateTopicRequest request) {
+        String invalid = TopicNames.invalidReason(request.name());
+        if (invalid != null) {
+            return ControllerResult.failed(Errors.INVALID_TOPIC_EXCEPTION, invalid);
+        }
+        if (topicIdsByName.containsKey(request.name())) {
+            return ControllerResult.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic " + request.name() + " already exists");
+        }
+        String colliding = namesByCollisionKey.get(TopicNames.collisionKey(request.name()));
+        if (colliding != null) {
+            return ControllerResult.failed(Errors.INVALID_TOPIC_EXCEPTION, "Topic " + request.name()
+                    + " collides with existing topic " + colliding + " ('.' and '_' are interchangeable in metric names)");
+        }
+        List<List<Integer>> assignments;
+        if (!request.assignments().isEmpty()) {
+            if (request.numPartitions() != -1 || request.replicationFactor() != -1) {
+                return ControllerResult.failed(Errors.INVALID_REQUEST,
+                        "Both a replica assignment and a partition count or replication factor were given");
+            }
+            List<List<Integer>> ordered = new ArrayList<>();
+            for (int p = 0; p < request.assignments().size(); p++) {
+                List<Integer> replicas = request.assignments().get(p);
+                if (replicas == null) {
+                    return ControllerResult.failed(Errors.INVALID_REPLICA_ASSIGNMENT,
+                            "Partition ids of the assignment must be 0 to " + (request.assignments().size() - 1));
+                }
+                ordered.add(replicas);
+            }
+            ApiError error = validateAssignments(ordered, ordered.get(0).size());
+            if (!error.isSuccess()) {
+                return ControllerResult.failed(error.error(), error.message());
+            }
+            assignments = ordered;
+        } else {
+            int numPartitions = request.numPartitions() == -1 ? settings.defaultNumPartitions() : request.numPartitions();
+            int replicationFactor = request.replicationFactor() == -1
+                    ? settings.defaultReplicationFactor() : request.replicationFactor();
+            if (numPartitions < 1) {
+                return ControllerResult.failed(Errors.INVALID_PARTITIONS,
+                        "Number of partitions must be at least 1, not " + numPartitions);
+            }
+            ControllerResult<List<List<Integer>>> placed = place(numPartitions, replicationFactor);
+            if (!placed.isSuccess()) {
+                return placed.castFailure();
+            }
+            assignments = placed.response();
+        }
+        UUID topicId = newTopicId();
+        List<MetadataRecord> records = new ArrayList<>(assignments.size() + 1);
+        records.add(MetadataRecords.of(TopicRecord.newBuilder()
+                .setName(request.name()).setTopicId(Uuids.toProto(topicId)).build()));
+        for (int p = 0; p < assignments.size(); p++) {
+            records.add(newPartition(assignments.get(p)).toRecord(topicId, p));
+        }
+        return ControllerResult.of(records, new CreateTopicResult(topicId, assignments.size(), assignments.get(0).size()));
+    }
+
+    /** Generates the records adding partitions to a topic, up to {@code totalCount} partitions. */
+    public ControllerResult<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
+        UUID topicId = topicIdsByName.get(topicName);
+        if (topicId == null) {
+            return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topicName + " does not exist");
+        }
+        TopicState topic = topicsById.get(topicId);
+        int current = topic.partitions.size();
+        if (totalCount <= current) {
+            return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Topic " + topicName + " has " + current
+                    + " partitions; the new count " + totalCount + " must be larger");
+        }
+        int replicationFactor = topic.partitions.firstEntry().getValue().replicas().size();
+        List<List<Integer>> assignments;
+        if (!newAssignments.isEmpty()) {
+            if (newAssignments.size() != totalCount - current) {
+                return ControllerResult.failed(Errors.INVALID_REPLICA_ASSIGNMENT, "Expected assignments for "
+                        + (totalCount - current) + " new partitions, got " + newAssignments.size());
+            }
+            ApiError error = validateAssignments(newAssignments, replicationFactor);
+            if (!error.isSuccess()) {
+                return ControllerResult.failed(error.error(), error.message());
+            }
+            assignments = newAssignments;
+        } else {
+            ControllerResult<List<List<Integer>>> placed = place(totalCount - current, replicationFactor);
+            if (!placed.isSuccess()) {
+                return placed.castFailure();
+            }
+            assignments = placed.response();
+        }
+        List<MetadataRecord> records = new ArrayList<>(assignments.size());
+        for (int i = 0; i < assignments.size(); i++) {
+            records.add(newPartition(assignments.get(i)).toRecord(topicId, current + i));
+        }
+        return ControllerResult.of(records, null);
+    }
+
+    /** Generates the record removing a topic and all its partitions. */
+    public ControllerResult<UUID> deleteTopic(String topicName) {
+        UUID topicId = topicIdsByName.get(topicName);
+        if (topicId == null) {
+            return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topicName + " does not exist");
+        }
+        return ControllerResult.of(List.of(MetadataRecords.of(RemoveTopicRecord.newBuilder()
+                .setTopicId(Uuids.toProto(topicId)).build())), topicId);
+    }
+
+    /** Like {@link #deleteTopic(String)} for a topic named by id. */
+    public ControllerResult<UUID> deleteTopic(UUID topicId) {
+        TopicState topic = topicsById.get(topicId);
+        if (topic == null) {
+            return ControllerResult.failed(Errors.UNKNOWN_TOPIC_ID, "Topic id " + topicId + " does not exist");
+        }
+        return deleteTopic(topic.name);
+    }
+
+    /**
+     * Validates a leader's ISR change against the current leader and partition epochs and generates the
+     * change; the response is the partition as it will be (the current one if nothing changes).
+     */
+    public ControllerResult<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
+        long brokerEpoch = brokers.brokerEpoch(request.brokerId());
+        if (brokerEpoch != request.brokerEpoch()) {
+            return ControllerResult.failed(Errors.STALE_BROKER_EPOCH, "Broker " + request.brokerId() + " sent epoch "
+                    + request.brokerEpoch() + " but its registration has epoch " + brokerEpoch);
+        }
+        TopicState topic = topicsById.get(request.topicId());
+        if (topic == null) {
+            return ControllerResult.failed(Errors.UNKNOWN_TOPIC_ID, "Topic id " + request.topicId() + " does not exist");
+        }
+        PartitionRegistration partition = topic.partitions.get(request.partitionId());
+        if (partition == null) {
+            return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Partition " + request.partitionId()
+                    + " of topic " + topic.name + " does not exist");
+        }
+        String where = topic.name + "-" + request.partitionId();
+        if (request.leaderEpoch() < partition.leaderEpoch()) {
+            return ControllerResult.failed(Errors.FENCED_LEADER_EPOCH, "Leader epoch " + request.leaderEpoch()
+                    + " of " + where + " is older than the current " + partition.leaderEpoch());
+        }
+        if (request.leaderEpoch() > partition.leaderEpoch()) {
+            return ControllerResult.failed(Errors.UNKNOWN_LEADER_EPOCH, "Leader epoch " + request.leaderEpoch()
+                    + " of " + where + " is newer than the current " + partition.leaderEpoch());
+        }
+        if (request.brokerId() != partition.leader()) {
+            return ControllerResult.failed(Errors.NOT_LEADER_OR_FOLLOWER, "Broker " + request.brokerId()
+                    + " is not the leader of " + where + "; the leader is " + partition.leader());
+        }
+        if (request.partitionEpoch() != partition.partitionEpoch()) {
+            return ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Partition epoch " + request.partitionEpoch()
+                    + " of " + where + " is not the current " + partition.partitionEpoch());
+        }
+        List<Integer> newIsr = request.newIsr();
+        if (!newIsr.contains(partition.leader()) || new HashSet<>(newIsr).size() != newIsr.size()
+                || !partition.replicas().containsAll(newIsr)) {
+            return ControllerResult.failed(Errors.INVALID_REQUEST, "ISR " + newIsr + " of " + where
+                    + " must be distinct replicas of " + partition.replicas() + " including the leader");
+        }
+        for (int member : newIsr) {
+            if (!partition.isr().contains(member) && !brokers.isUsable(member)) {
+                return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
+                        + " cannot join the ISR: it is fenced, shutting down or not registered");
+            }
+        }
+        if (newIsr.equals(partition.isr())) {
+            return ControllerResult.of(List.of(), partition);
+        }
+        PartitionChangeRecord change = PartitionChangeRecord.newBuilder()
+                .setTopicId(Uuids.toProto(request.topicId()))
+                .setPartitionId(request.partitionId())
+                .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(newIsr))
+                .build();
+        return ControllerResult.of(List.of(MetadataRecords.of(change)), partition.merge(change));
+    }
+
+    /**
+     * Leader and ISR changes for brokers about to become unable to hold replicas (fenced or entering
+     * controlled shutdown): they leave every ISR, and their leaderships move to another ISR member.
+     */
+    public List<MetadataRecord> handleBrokersLeaving(Set<Integer> leaving) {
+        Set<TopicIdPartition> affected = new TreeSet<>(leaderless.comparator());
+        for (int brokerId : leaving) {
+            affected.addAll(isrMembership.getOrDefault(brokerId, Set.of()));
+        }
+        IntPredicate eligible = id -> brokers.isUsable(id) && !leaving.contains(id);
+        return elect(affected, eligible);
+    }
+
+    /** Elections for leaderless partitions the broker about to be unfenced can now lead. */
+    public List<MetadataRecord> handleBrokerUnfenced(int brokerId) {
+        Set<TopicIdPartition> candidates = new TreeSet<>(leaderless.comparator());
+        for (TopicIdPartition id : leaderless) {
+            if (partition(id).replicas().contains(brokerId)) {
+                candidates.add(id);
+            }
+        }
+        return elect(candidates, id -> id == brokerId || brokers.isUsable(id));
+    }
+
+    private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible) {
+        List<MetadataRecord> records = new ArrayList<>();
+        for (TopicIdPartition id : partitions) {
+            PartitionElection.change(id.topicId(), id.partition(), partition(id), eligible,
+                    settings.uncleanLeaderElectionEnable()).ifPresent(records::add);
+        }
+        return records;
+    }
+
+    /** Whether the broker leads any partition (a controlled shutdown completes when it leads none). */
+    public boolean leadsPartitions(int brokerId) {
+        return leaderCounts.getOrDefault(brokerId, 0) > 0;
+    }
+
+    private ControllerResult<List<List<Integer>>> place(int numPartitions, int replicationFactor) {
+        List<UsableBroker> usable = brokers.usableBrokers();
+        if (replicationFactor < 1 || replicationFactor > usable.size()) {
+            return ControllerResult.failed(Errors.INVALID_REPLICATION_FACTOR, "Replication factor "
+                    + replicationFactor + " must be between 1 and the " + usable.size() + " available brokers");
+        }
+        return ControllerResult.of(List.of(), ReplicaPlacer.place(numPartitions, replicationFactor, usable,
+                replicaCounts, preferredLeaderCounts, random));
+    }
+
+    private ApiError validateAssignments(List<List<Integer>> assignments, int replicationFactor) {
+        for (int i = 0; i < assignments.size(); i++) {
+            List<Integer> replicas = assignments.get(i);
+            if (replicas.isEmpty() || replicas.size() != replicationFactor) {
+                return ApiError.of(Errors.INVALID_REPLICA_ASSIGNMENT, "Assignment " + replicas
+                        + " must have " + replicationFactor + " replicas like the other partitions");
+            }
+            if (new HashSet<>(replicas).size() != replicas.size()) {
+                return ApiError.of(Errors.INVALID_REPLICA_ASSIGNMENT, "Assignment " + replicas + " repeats a broker");
+            }
+            for (int brokerId : replicas) {
+                if (!brokers.isRegistered(brokerId)) {
+                    return ApiError.of(Errors.INVALID_REPLICA_ASSIGNMENT, "Assignment " + replicas
+                            + " names broker " + brokerId + ", which is not registered");
+                }
+            }
+            if (replicas.stream().noneMatch(brokers::isUsable)) {
+                return ApiError.of(Errors.INVALID_REPLICA_ASSIGNMENT, "All brokers of assignment " + replicas
+                        + " are fenced or shutting down");
+            }
+        }
+        return ApiError.NONE;
+    }
+
+    // The ISR of a new partition is its usable replicas; the first of them leads.
+    private PartitionRegistration newPartition(List<Integer> replicas) {
+        List<Integer> isr = replicas.stream().filter(brokers::isUsable).toList();
+        return new PartitionRegistration(replicas, isr, isr.get(0), 0, 0);
+    }
+
+    private UUID newTopicId() {
+        while (true) {
+            UUID id = new UUID(random.nextLong(), random.nextLong());
+            if (!topicsById.containsKey(id) && id.getMostSignificantBits() != 0) {
+                return id;
+            }
+        }
+    }
+
+    /** Applies a topic, partition, partition change or remove topic record. */
+    public void replay(MetadataRecord record) {
+        switch (record.getRecordCase()) {
+            case TOPIC -> {
+                TopicRecord topicRecord = record.getTopic();
+                UUID id = Uuids.fromProto(topicRecord.getTopicId());
+                if (topicsById.containsKey(id) || topicIdsByName.containsKey(topicRecord.getName())) {
+                    throw new InvalidMetadataRecordException("Topic record for existing topic " + topicRecord.getName());
+                }
+                topicsById.put(id, new TopicState(topicRecord.getName(), id));
+                topicIdsByName.put(topicRecord.getName(), id);
+                namesByCollisionKey.put(TopicNames.collisionKey(topicRecord.getName()), topicRecord.getName());
+            }
+            case PARTITION -> {
+                PartitionRecord partitionRecord = record.getPartition();
+                TopicState topic = topic(Uuids.fromProto(partitionRecord.getTopicId()));
+                TopicIdPartition id = new TopicIdPartition(topic.id, partitionRecord.getPartitionId());
+                PartitionRegistration previous = topic.partitions.get(id.partition());
+                PartitionRegistration next = PartitionRegistration.fromRecord(partitionRecord);
+                topic.partitions.put(id.partition(), next);
+                reindex(id, previous, next);
+            }
+            case PARTITION_CHANGE -> {
+                PartitionChangeRecord change = record.getPartitionChange();
+                TopicState topic = topic(Uuids.fromProto(change.getTopicId()));
+                TopicIdPartition id = new TopicIdPartition(topic.id, change.getPartitionId());
+                PartitionRegistration previous = topic.partitions.get(id.partition());
+                if (previous == null) {
+                    throw new InvalidMetadataRecordException("Partition change for unknown partition " + id);
+                }
+                PartitionRegistration next = previous.merge(change);
+                topic.partitions.put(id.partition(), next);
+                reindex(id, previous, next);
+            }
+            case REMOVE_TOPIC -> {
+                TopicState topic = topic(Uuids.fromProto(record.getRemoveTopic().getTopicId()));
+                topic.partitions.forEach((p, partition) -> reindex(new TopicIdPartition(topic.id, p), partition, null));
+                topicsById.remove(topic.id);
+                topicIdsByName.remove(topic.name);
+                namesByCollisionKey.remove(TopicNames.collisionKey(topic.name));
+            }
+            default -> throw new IllegalArgumentException("Not a replication record: " + record.getRecordCase());
+        }
+    }
+
+    private TopicState topic(UUID id) {
+        TopicState topic = topicsById.get(id);
+        if (topic == null) {
+            throw new InvalidMetadataRecordException("Record for unknown topic id " + id);
+        }
+        return topic;
+    }
+
+    private void reindex(TopicIdPartition id, PartitionRegistration previous, PartitionRegistration next) {
+        if (previous != null) {
+            previous.isr().forEach(b -> isrMembership.get(b).remove(id));
+            previous.replicas().forEach(b -> replicaCounts.merge(b, -1, Integer::sum));
+            preferredLeaderCounts.merge(previous.replicas().get(0), -1, Integer::sum);
+            if (previous.hasLeader()) {
+                leaderCounts.merge(previous.leader(), -1, Integer::sum);
+            } else {
+                leaderless.remove(id);
+            }
+        }
+        if (next != null) {
+            next.isr().forEach(b -> isrMembership.computeIfAbsent(b, k -> new HashSet<>()).add(id));
+            next.replicas().forEach(b -> replicaCounts.merge(b, 1, Integer::sum));
+            preferredLeaderCounts.merge(next.replicas().get(0), 1, Integer::sum);
+            if (next.hasLeader()) {
+                leaderCounts.merge(next.leader(), 1, Integer::sum);
+            } else {
+                leaderless.add(id);
+            }
+        }
+    }
+
+    private PartitionRegistration partition(TopicIdPartition id) {
+        return topicsById.get(id.topicId()).partitions.get(id.partition());
+    }
+
+    /** The topic's id, or empty if no topic has that name. */
+    public Optional<UUID> topicId(String name) {
+        return Optional.ofNullable(topicIdsByName.get(name));
+    }
+
+    public boolean topicExists(String name) {
+        return topicIdsByName.containsKey(name);
+    }
+
+    /** The partition, or null. */
+    public PartitionRegistration partition(UUID topicId, int partitionId) {
+        TopicState topic = topicsById.get(topicId);
+        return topic == null ? null : topic.partitions.get(partitionId);
+    }
+
+    /** The topics as an image (a copy: for comparison and inspection, not for hot paths). */
+    public TopicsImage image() {
+        Map<UUID, TopicImage> byId = new HashMap<>();
+        Map<String, TopicImage> byName = new HashMap<>();
+        for (TopicState topic : topicsById.values()) {
+            TopicImage image = new TopicImage(topic.name, topic.id, topic.partitions);
+            byId.put(topic.id, image);
+            byName.put(topic.name, image);
+        }
+        return new TopicsImage(byId, byName);
+    }
+}
