@@ -109,6 +109,9 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         if (segments.isEmpty()) {
             createSegment(0);
         }
+        // Entries written before a crash may sit only in the page cache; the core treats what it finds at startup
+        // as durable (and may acknowledge it), so make that true before anybody reads the log.
+        unflushed.addAll(segments.values());
         flush();
     }
 
