@@ -112,19 +112,26 @@ final class LeaderState implements RoleState {
         return ok;
     }
 
-    /** Voters that have not fetched in this epoch yet and so may not know about it, when a resend is due. */
-    List<Integer> votersToAnnounceTo(long nowTick, int resendIntervalTicks) {
+    /**
+     * Voters that have not fetched within {@code silenceTicks} (or at all in this epoch), when a resend is due. A
+     * silent voter may not know the epoch, or may be stuck in a newer one that its answer will reveal.
+     */
+    List<Integer> votersToAnnounceTo(long nowTick, int resendIntervalTicks, int silenceTicks) {
         if (nowTick < beginQuorumResendTick) {
             return List.of();
         }
         beginQuorumResendTick = nowTick + resendIntervalTicks;
-        List<Integer> unaware = new ArrayList<>();
+        List<Integer> silent = new ArrayList<>();
         for (int voterId : voterIds) {
-            if (voterId != nodeId && !fetchedThisEpoch.contains(voterId)) {
-                unaware.add(voterId);
+            if (voterId == nodeId) {
+                continue;
+            }
+            ReplicaProgress p = progress.get(voterId);
+            if (!fetchedThisEpoch.contains(voterId) || p == null || nowTick - p.lastFetchTick() >= silenceTicks) {
+                silent.add(voterId);
             }
         }
-        return unaware;
+        return silent;
     }
 
     void park(RaftMessage.FetchRequest request, long expiryTick) {

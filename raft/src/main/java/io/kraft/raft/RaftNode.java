@@ -103,7 +103,7 @@ public final class RaftNode {
             for (LeaderState.ParkedFetch parked : l.unparkExpired(nowTick)) {
                 sendFetchResponse(l, parked.request());
             }
-            for (int voterId : l.votersToAnnounceTo(nowTick, config.requestTimeoutTicks())) {
+            for (int voterId : l.votersToAnnounceTo(nowTick, config.requestTimeoutTicks(), config.fetchTimeoutTicks())) {
                 send(new BeginQuorumEpoch(nodeId, voterId, l.epoch()));
             }
         }
@@ -312,7 +312,7 @@ public final class RaftNode {
         transitionTo(l);
         log.append(List.of(LogEntry.leaderChange(epochStartOffset, l.epoch(), nodeId)));
         flushNeeded = true;
-        for (int voterId : l.votersToAnnounceTo(nowTick, config.requestTimeoutTicks())) {
+        for (int voterId : l.votersToAnnounceTo(nowTick, config.requestTimeoutTicks(), config.fetchTimeoutTicks())) {
             send(new BeginQuorumEpoch(nodeId, voterId, l.epoch()));
         }
     }
