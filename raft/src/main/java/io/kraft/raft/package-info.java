@@ -15,7 +15,8 @@
  * in a vote response; passing on hearsay let two voters keep each other loyal to a dead leader. A leader that has
  * not been fetched from by a majority within 1.5 fetch timeouts resigns (<em>check-quorum</em>), and a resigning
  * leader sends EndQuorumEpoch so the best-placed voter stands at once. A voter stuck in a newer epoch (its failed
- * candidacy went unseen) answers the leader's BeginQuorumEpoch with that epoch, which moves everyone forward.
+ * candidacy went unseen) answers the BeginQuorumEpoch the leader resends to any voter silent for a fetch timeout
+ * with that epoch, which moves everyone forward.
  *
  * <p><b>Replication is pull-based, as in Kafka's KRaft (KIP-595)</b>: followers and observers send Fetch with
  * their log end offset and the epoch of their last entry; the leader answers with entries, or with a diverging
