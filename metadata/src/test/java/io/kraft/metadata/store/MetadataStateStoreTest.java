@@ -1,0 +1,219 @@
+package io.kraft.metadata.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.config.BrokerLogSettings;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.LogConfigs;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.InvalidMetadataRecordException;
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.Uuids;
+import io.kraft.metadata.controller.AlterPartitionRequest;
+import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControlManagers;
+import io.kraft.metadata.controller.ControllerResult;
+import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.CreateTopicRequest;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.MetadataDelta;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataProvenance;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.proto.metadata.PartitionChangeRecord;
+import io.kraft.proto.metadata.RemoveTopicRecord;
+import io.kraft.proto.metadata.TopicRecord;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MetadataStateStoreTest {
+    private static final String CLUSTER_ID = "store-test";
+    private static final int EPOCH = 5;
+
+    @TempDir
+    Path dir;
+
+    /** Drives the control managers and applies every accepted batch to the store and to an image. */
+    private final class Cluster {
+        final ControlManagers managers = new ControlManagers(ControllerSettings.defaults(CLUSTER_ID),
+                new TopicConfigResolver(BrokerLogSettings.from(
+                        LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG))),
+                Map.of("metadata.version", new SupportedRange(1, 2)), new Random(11));
+        final MetadataStateStore store;
+        final Map<Integer, Long> epochs = new HashMap<>();
+        MetadataImage image = MetadataImage.EMPTY;
+        long nextOffset = 0;
+
+        Cluster(MetadataStateStore store) {
+            this.store = store;
+        }
+
+        <T> T commit(ControllerResult<T> result) {
+            assertTrue(result.isSuccess(), String.valueOf(result.error()));
+            apply(result.records());
+            return result.response();
+        }
+
+        void apply(List<MetadataRecord> records) {
+            if (records.isEmpty()) {
+                return;
+            }
+            MetadataDelta delta = new MetadataDelta(image);
+            for (MetadataRecord record : records) {
+                managers.replay(record, nextOffset);
+                delta.replay(record, nextOffset, EPOCH);
+                nextOffset++;
+            }
+            store.apply(records, nextOffset - 1, EPOCH);
+            image = delta.apply();
+        }
+
+        void startBroker(int brokerId) {
+            long epoch = commit(managers.registerBroker(new BrokerRegistrationRequest(CLUSTER_ID, brokerId,
+                    UUID.randomUUID(), List.of(new Endpoint("PLAINTEXT", "h" + brokerId, 9092, "PLAINTEXT")),
+                    Optional.of("rack" + brokerId)), 0));
+            epochs.put(brokerId, epoch);
+            commit(managers.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch, nextOffset, false, false), 0));
+        }
+
+        /** A history touching every kind of state. */
+        void buildHistory() {
+            startBroker(1);
+            startBroker(2);
+            startBroker(3);
+            UUID orders = commit(managers.createTopic(new CreateTopicRequest("orders", 4, 3, Map.of(),
+                    Map.of("retention.ms", "60000", "cleanup.policy", "compact")))).topicId();
+            commit(managers.createTopic(CreateTopicRequest.of("clicks", 2, 2)));
+            commit(managers.createTopic(CreateTopicRequest.of("doomed", 3, 1)));
+            commit(managers.createPartitions("clicks", 5, List.of()));
+            PartitionRegistration p0 = image.topics().partition(orders, 0);
+            List<Integer> shrunk = List.of(p0.leader());
+            commit(managers.alterPartition(new AlterPartitionRequest(p0.leader(), epochs.get(p0.leader()), orders, 0,
+                    p0.leaderEpoch(), shrunk, p0.partitionEpoch())));
+            commit(managers.heartbeat(new BrokerHeartbeatRequest(2, epochs.get(2), nextOffset, true, false), 0));
+            commit(managers.deleteTopic("doomed"));
+            commit(managers.incrementalAlterConfigs(ConfigResource.broker(""),
+                    Map.of("log.retention.ms", Optional.of("1000"))));
+            commit(managers.allocateProducerIds(1, epochs.get(1)));
+            commit(managers.allocateProducerIds(3, epochs.get(3)));
+            commit(managers.updateFeature("metadata.version", 2));
+        }
+    }
+
+    @Test
+    void loadsTheImageTheAppliedBatchesDescribe() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            assertEquals(MetadataProvenance.EMPTY, store.appliedPosition());
+            assertEquals(MetadataImage.EMPTY, store.loadImage());
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            assertEquals(new MetadataProvenance(cluster.nextOffset - 1, EPOCH), store.appliedPosition());
+            MetadataImage loaded = store.loadImage();
+            assertEquals(cluster.image, loaded);
+            assertTrue(loaded.topics().topic("doomed") == null);
+            assertTrue(loaded.cluster().broker(2).fenced());
+            assertEquals(2000, loaded.producerIds().nextProducerId());
+        }
+    }
+
+    @Test
+    void checkpointReopensToAnEqualImageAndStaysFrozen() {
+        Path checkpointDir = dir.resolve("snapshot-1");
+        MetadataImage atCheckpoint;
+        MetadataProvenance position;
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            atCheckpoint = cluster.image;
+            position = store.checkpoint(checkpointDir);
+            assertEquals(atCheckpoint.provenance(), position);
+            cluster.commit(cluster.managers.deleteTopic("orders"));
+            assertNotEquals(atCheckpoint, store.loadImage());
+            assertThrows(MetadataStoreException.class, () -> store.checkpoint(checkpointDir));
+        }
+        try (MetadataStateStore restored = MetadataStateStore.open(checkpointDir)) {
+            assertEquals(position, restored.appliedPosition());
+            assertEquals(atCheckpoint, restored.loadImage());
+        }
+    }
+
+    @Test
+    void reopeningTheSameDirectoryKeepsEverything() {
+        MetadataImage before;
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            before = cluster.image;
+        }
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            assertEquals(before, store.loadImage());
+            assertEquals(before.provenance(), store.appliedPosition());
+        }
+    }
+
+    @Test
+    void restartIsTheCheckpointPlusTheLogAfterIt() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            store.checkpoint(dir.resolve("snap"));
+            long checkpointEnd = store.appliedPosition().offset();
+            List<MetadataRecord> tail = cluster.managers.createTopic(CreateTopicRequest.of("late", 2, 1)).records();
+            cluster.apply(tail);
+            try (MetadataStateStore restarted = MetadataStateStore.open(dir.resolve("snap"))) {
+                restarted.apply(tail, checkpointEnd + tail.size(), EPOCH);
+                assertEquals(store.loadImage(), restarted.loadImage());
+                assertEquals(cluster.image, restarted.loadImage());
+            }
+        }
+    }
+
+    @Test
+    void aBatchThatCannotApplyWritesNothing() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            MetadataProvenance position = store.appliedPosition();
+            UUID fresh = new UUID(7, 7);
+            List<MetadataRecord> bad = List.of(
+                    MetadataRecords.of(TopicRecord.newBuilder().setName("fresh").setTopicId(Uuids.toProto(fresh)).build()),
+                    MetadataRecords.of(PartitionChangeRecord.newBuilder().setTopicId(Uuids.toProto(fresh))
+                            .setPartitionId(0).setIsr(BrokerIdList.newBuilder().addBrokerIds(1)).build()));
+            assertThrows(InvalidMetadataRecordException.class, () -> store.apply(bad, position.offset() + 2, EPOCH));
+            assertEquals(position, store.appliedPosition());
+            assertEquals(cluster.image, store.loadImage());
+            assertThrows(IllegalArgumentException.class, () -> store.apply(List.of(), position.offset(), EPOCH));
+        }
+    }
+
+    @Test
+    void removingATopicDropsPartitionsWrittenEarlierInTheSameBatch() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            UUID topicId = new UUID(3, 4);
+            List<MetadataRecord> batch = List.of(
+                    MetadataRecords.of(TopicRecord.newBuilder().setName("brief").setTopicId(Uuids.toProto(topicId)).build()),
+                    new PartitionRegistration(List.of(1), List.of(1), 1, 0, 0).toRecord(topicId, 0),
+                    new PartitionRegistration(List.of(1), List.of(1), 1, 0, 0).toRecord(topicId, Integer.MAX_VALUE),
+                    MetadataRecords.of(RemoveTopicRecord.newBuilder().setTopicId(Uuids.toProto(topicId)).build()),
+                    MetadataRecords.of(TopicRecord.newBuilder().setName("brief").setTopicId(Uuids.toProto(topicId)).build()));
+            store.apply(batch, 4, 1);
+            MetadataImage image = store.loadImage();
+            assertEquals(0, image.topics().topic("brief").partitions().size());
+        }
+    }
+}
