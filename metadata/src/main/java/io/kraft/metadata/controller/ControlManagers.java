@@ -3,6 +3,7 @@ package io.kraft.metadata.controller;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
@@ -54,8 +55,19 @@ public final class ControlManagers {
         return managers;
     }
 
+    /**
+     * Registers a broker incarnation. A new incarnation replacing one that was still unfenced (its session
+     * expired but the fencing timer has not fired yet) starts fenced, so the old one's leaderships move now.
+     */
     public ControllerResult<Long> registerBroker(BrokerRegistrationRequest request, long nowMs) {
-        return cluster.registerBroker(request, nowMs);
+        BrokerRegistration previous = cluster.registration(request.brokerId());
+        ControllerResult<Long> result = cluster.registerBroker(request, nowMs);
+        if (result.records().isEmpty() || previous == null || previous.fenced()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId())));
+        return ControllerResult.of(records, result.response());
     }
 
     /** A heartbeat, with the leader elections its fencing, unfencing or controlled shutdown needs. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * Control managers plus a follower's image: every accepted result is replayed into both, as the
@@ -29,6 +30,8 @@ final class ControllerTestEnv {
     final ControllerSettings settings;
     final ControlManagers managers;
     MetadataImage image = MetadataImage.EMPTY;
+    /** Called with each committed batch and the offset of its last record. */
+    BiConsumer<List<MetadataRecord>, Long> batchListener = (records, lastOffset) -> { };
     long nextOffset = 0;
     long nowMs = 1_000;
 
@@ -63,6 +66,7 @@ final class ControllerTestEnv {
             nextOffset++;
         }
         image = delta.apply();
+        batchListener.accept(records, nextOffset - 1);
     }
 
     static BrokerRegistrationRequest registration(int brokerId, String rack) {

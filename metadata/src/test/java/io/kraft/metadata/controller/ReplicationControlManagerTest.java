@@ -268,4 +268,17 @@ class ReplicationControlManagerTest {
                 new AlterPartitionRequest(2, epochs.get(2), id, 0, now.leaderEpoch(), List.of(2, 3), now.partitionEpoch())));
         assertEquals(List.of(2, 3), expand.response().isr());
     }
+
+    @Test
+    void reRegistrationBeforeTheFencingTimerMovesTheOldIncarnationsLeaderships() {
+        startBrokers(2);
+        UUID id = env.commit(env.managers.createTopic(new CreateTopicRequest("r", -1, -1,
+                Map.of(0, List.of(1, 2)), Map.of()))).response().topicId();
+        env.nowMs += env.settings.sessionTimeoutMs();
+        ControllerResult<Long> restarted = env.commit(env.managers.registerBroker(new BrokerRegistrationRequest(
+                ControllerTestEnv.CLUSTER_ID, 1, UUID.randomUUID(), List.of(), java.util.Optional.empty()), env.nowMs));
+        assertTrue(restarted.isSuccess(), restarted.error().toString());
+        assertTrue(env.image.cluster().broker(1).fenced());
+        assertEquals(new PartitionRegistration(List.of(1, 2), List.of(2), 2, 1, 1), env.image.topics().partition(id, 0));
+    }
 }
