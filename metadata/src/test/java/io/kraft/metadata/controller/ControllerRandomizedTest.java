@@ -180,17 +180,48 @@ class ControllerRandomizedTest {
 
         private void createTopic() {
             String name = topicName();
+            Map<String, String> configs = random.nextInt(4) == 0 ? Map.of("retention.ms", "60000") : Map.of();
+            if (random.nextInt(4) == 0) {
+                Map<Integer, List<Integer>> assignments = new HashMap<>();
+                int replicationFactor = 1 + random.nextInt(3);
+                for (int p = 0; p < 1 + random.nextInt(3); p++) {
+                    assignments.put(p, randomReplicas(replicationFactor));
+                }
+                apply("createTopic(" + name + ", " + assignments + ")",
+                        env.managers.createTopic(new CreateTopicRequest(name, -1, -1, assignments, configs)));
+                return;
+            }
             int partitions = random.nextInt(5);
             int replicationFactor = random.nextInt(4);
             apply("createTopic(" + name + ", " + partitions + ", " + replicationFactor + ")",
-                    env.managers.createTopic(CreateTopicRequest.of(name, partitions, replicationFactor)));
+                    env.managers.createTopic(new CreateTopicRequest(name, partitions, replicationFactor, Map.of(),
+                            configs)));
+        }
+
+        // Distinct broker ids, possibly fenced or never registered, so that bad assignments occur too.
+        private List<Integer> randomReplicas(int count) {
+            List<Integer> ids = new ArrayList<>();
+            for (int id = 1; id <= BROKERS + 1; id++) {
+                ids.add(id);
+            }
+            java.util.Collections.shuffle(ids, random);
+            return List.copyOf(ids.subList(0, count));
         }
 
         private void createPartitions() {
             String name = topicName();
             TopicImage topic = env.image.topics().topic(name);
-            int total = (topic == null ? 1 : topic.partitions().size()) + random.nextInt(3);
-            apply("createPartitions(" + name + ", " + total + ")", env.managers.createPartitions(name, total, List.of()));
+            int current = topic == null ? 1 : topic.partitions().size();
+            int total = current + random.nextInt(3);
+            List<List<Integer>> assignments = new ArrayList<>();
+            if (topic != null && random.nextInt(3) == 0) {
+                int replicationFactor = topic.partition(0).replicas().size();
+                for (int p = current; p < total; p++) {
+                    assignments.add(randomReplicas(replicationFactor));
+                }
+            }
+            apply("createPartitions(" + name + ", " + total + ", " + assignments + ")",
+                    env.managers.createPartitions(name, total, assignments));
         }
 
         private void alterPartition() {
