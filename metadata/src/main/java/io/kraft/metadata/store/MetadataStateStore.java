@@ -55,6 +55,7 @@ public final class MetadataStateStore implements AutoCloseable {
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features"};
 
     private final Path directory;
+    private final boolean readOnly;
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions familyOptions;
     private final List<ColumnFamilyHandle> handles;
@@ -69,8 +70,9 @@ public final class MetadataStateStore implements AutoCloseable {
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
-                               List<ColumnFamilyHandle> handles, RocksDB db) {
+                               List<ColumnFamilyHandle> handles, RocksDB db, boolean readOnly) {
         this.directory = directory;
+        this.readOnly = readOnly;
         this.dbOptions = dbOptions;
         this.familyOptions = familyOptions;
         this.handles = handles;
@@ -87,8 +89,25 @@ public final class MetadataStateStore implements AutoCloseable {
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
     }
 
-    /** Opens the store in a directory, creating an empty one if the directory holds none (e.g. a checkpoint copy). */
+    /** Opens the store in a directory, creating an empty one if the directory holds none. A checkpoint opens as a store. */
     public static MetadataStateStore open(Path directory) {
+        return open(directory, false);
+    }
+
+    /**
+     * Opens an existing store or checkpoint without changing it (for offline inspection of a snapshot).
+     * {@link #apply} and {@link #checkpoint} are refused.
+     *
+     * @throws MetadataStoreException if the directory holds no readable store
+     */
+    public static MetadataStateStore openReadOnly(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            throw new MetadataStoreException("No metadata state store at " + directory + ": not a directory");
+        }
+        return open(directory, true);
+    }
+
+    private static MetadataStateStore open(Path directory, boolean readOnly) {
         DBOptions dbOptions = new DBOptions()
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
@@ -103,15 +122,20 @@ public final class MetadataStateStore implements AutoCloseable {
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
-            Files.createDirectories(directory);
-            RocksDB db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
-            return new MetadataStateStore(directory, dbOptions, familyOptions, handles, db);
+            RocksDB db;
+            if (readOnly) {
+                db = RocksDB.openReadOnly(dbOptions, directory.toString(), descriptors, handles);
+            } else {
+                Files.createDirectories(directory);
+                db = RocksDB.open(dbOptions, directory.toString(), descriptors, handles);
+            }
+            return new MetadataStateStore(directory, dbOptions, familyOptions, handles, db, readOnly);
         } catch (RocksDBException | java.io.IOException e) {
             handles.forEach(ColumnFamilyHandle::close);
             familyOptions.close();
             dbOptions.close();
             throw new MetadataStoreException("Cannot open the metadata state store in " + directory + ": "
-                    + e.getMessage(), e);
+                    + oneLine(e.getMessage()), e);
         }
     }
 
@@ -127,6 +151,7 @@ public final class MetadataStateStore implements AutoCloseable {
      * @throws InvalidMetadataRecordException if a record cannot apply (nothing of the batch is written)
      */
     public void apply(List<MetadataRecord> records, long lastOffset, int epoch) {
+        checkWritable();
         if (lastOffset <= appliedPosition.offset()) {
             throw new IllegalArgumentException("Batch ending at offset " + lastOffset
                     + " is not after the applied offset " + appliedPosition.offset());
@@ -151,6 +176,7 @@ public final class MetadataStateStore implements AutoCloseable {
      * checkpoint is itself a store: {@link #open} it to restart from the returned position.
      */
     public MetadataProvenance checkpoint(Path target) {
+        checkWritable();
         if (Files.exists(target)) {
             throw new MetadataStoreException("Checkpoint target " + target + " already exists");
         }
@@ -210,6 +236,17 @@ public final class MetadataStateStore implements AutoCloseable {
             throw new MetadataStoreException("Corrupt entry in the metadata state store in " + directory + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new IllegalStateException("The metadata state store in " + directory + " is open read-only");
+        }
+    }
+
+    // RocksDB messages may span lines; callers print ours as one line.
+    private static String oneLine(String message) {
+        return message == null ? "" : message.replace('\n', ' ').replace('\r', ' ');
     }
 
     private byte[] get(ColumnFamilyHandle family, byte[] key) {

@@ -216,4 +216,35 @@ class MetadataStateStoreTest {
             assertEquals(0, image.topics().topic("brief").partitions().size());
         }
     }
+
+    @Test
+    void aCheckpointOpensReadOnlyForInspection() throws Exception {
+        Path checkpointDir = dir.resolve("snapshot");
+        MetadataImage expected;
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            expected = cluster.image;
+            store.checkpoint(checkpointDir);
+        }
+        try (MetadataStateStore readOnly = MetadataStateStore.openReadOnly(checkpointDir)) {
+            assertEquals(expected, readOnly.loadImage());
+            assertThrows(IllegalStateException.class, () -> readOnly.apply(List.of(), Long.MAX_VALUE, 1));
+            assertThrows(IllegalStateException.class, () -> readOnly.checkpoint(dir.resolve("other")));
+        }
+    }
+
+    @Test
+    void missingOrCorruptSnapshotsFailWithOneLine() throws Exception {
+        MetadataStoreException missing = assertThrows(MetadataStoreException.class,
+                () -> MetadataStateStore.openReadOnly(dir.resolve("nothing-here")));
+        assertTrue(missing.getMessage().contains("nothing-here"));
+        Path corrupt = dir.resolve("corrupt");
+        java.nio.file.Files.createDirectories(corrupt);
+        java.nio.file.Files.writeString(corrupt.resolve("CURRENT"), "MANIFEST-999999\n");
+        MetadataStoreException unreadable = assertThrows(MetadataStoreException.class,
+                () -> MetadataStateStore.openReadOnly(corrupt));
+        assertTrue(unreadable.getMessage().contains(corrupt.toString()), unreadable.getMessage());
+        assertTrue(!unreadable.getMessage().contains("\n"), unreadable.getMessage());
+    }
 }
