@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -46,14 +47,17 @@ public final class Log implements AutoCloseable {
     private long lastFlushMs = -1;
     /** Offset up to which rolled segments await their fsync, done outside the lock; -1 if none. */
     private long pendingRollFlushOffset = -1;
+    /** Runs the fsync of segments rolled by appends: inline by default, a background thread in a broker. */
+    private final Executor rollFlushExecutor;
     /** Bumped whenever data may be removed, so an fsync started before it cannot move the recovery point. */
     private volatile long truncationGeneration;
     /** A segment file was created or renamed since the directory was last fsynced. */
     private boolean directoryDirty;
     private volatile boolean closed;
 
-    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded) {
+    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor) {
         this.dir = dir;
+        this.rollFlushExecutor = rollFlushExecutor;
         this.config = config;
         this.segments.putAll(loaded.segments());
         LogSegment active = segments.lastEntry().getValue();
@@ -109,8 +113,19 @@ public final class Log implements AutoCloseable {
      */
     public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
                            boolean hadCleanShutdown) {
+        return open(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown, Runnable::run);
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, long, long, boolean)}, with the executor that fsyncs segments
+     * rolled by appends. A broker passes a background thread, as Kafka flushes a rolled segment off the
+     * produce path; the appender then never waits for the disk. {@link #roll()} itself always flushes
+     * before it returns.
+     */
+    public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
+                           boolean hadCleanShutdown, Executor rollFlushExecutor) {
         LogLoader.Loaded loaded = new LogLoader(dir, config).load(recoveryPoint, logStartOffset, hadCleanShutdown);
-        return new Log(dir, config, loaded);
+        return new Log(dir, config, loaded, rollFlushExecutor);
     }
 
     public Path dir() {
@@ -207,7 +222,7 @@ public final class Log implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        flushRolledSegments();
+        scheduleRollFlush();
         return info;
     }
 
@@ -257,7 +272,7 @@ public final class Log implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        flushRolledSegments();
+        scheduleRollFlush();
         return info;
     }
 
@@ -346,6 +361,30 @@ public final class Log implements AutoCloseable {
      * holding the log lock during the fsync, so appends to the new segment go on meanwhile. Runs on
      * the thread whose call rolled.
      */
+    /** Hands the fsync of segments an append just rolled to the roll-flush executor, if there are any. */
+    private void scheduleRollFlush() {
+        boolean pending;
+        lock.lock();
+        try {
+            pending = !closed && pendingRollFlushOffset > recoveryPoint;
+        } finally {
+            lock.unlock();
+        }
+        if (pending) {
+            rollFlushExecutor.execute(this::flushRolledSegmentsQuietly);
+        }
+    }
+
+    private void flushRolledSegmentsQuietly() {
+        try {
+            flushRolledSegments();
+        } catch (RuntimeException e) {
+            // The recovery point stays where it was, so a crash re-validates these segments; the next
+            // roll or flush tries again.
+            LOG.error("log {} could not fsync its rolled segments: {}", dir, e.toString());
+        }
+    }
+
     private void flushRolledSegments() {
         List<LogSegment> toFlush = new ArrayList<>();
         long target;

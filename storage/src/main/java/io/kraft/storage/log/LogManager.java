@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +32,8 @@ public final class LogManager implements AutoCloseable {
     private final OffsetCheckpointFile logStartOffsets;
     private final Map<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final Object lifecycleLock = new Object();
+    /** fsyncs segments rolled by appends off the produce path, one directory's worth at a time. */
+    private final ExecutorService rollFlusher;
     private boolean closed;
 
     private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs) {
@@ -36,6 +41,11 @@ public final class LogManager implements AutoCloseable {
         this.configs = configs;
         this.recoveryPoints = new OffsetCheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
         this.logStartOffsets = new OffsetCheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+        this.rollFlusher = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "kraft-log-flusher-" + logDir.getFileName());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /**
@@ -70,7 +80,7 @@ public final class LogManager implements AutoCloseable {
                     continue;
                 }
                 Log log = Log.open(partitionDir, configs.apply(tp.get()), recovery.getOrDefault(tp.get(), 0L),
-                        starts.getOrDefault(tp.get(), 0L), cleanShutdown);
+                        starts.getOrDefault(tp.get(), 0L), cleanShutdown, rollFlusher);
                 logs.put(tp.get(), log);
             }
         } catch (IOException e) {
@@ -100,6 +110,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void closeLogsQuietly() {
+        rollFlusher.shutdownNow();
         for (Log log : logs.values()) {
             try {
                 log.close();
@@ -127,7 +138,20 @@ public final class LogManager implements AutoCloseable {
     public Log getOrCreateLog(TopicPartition tp) {
         synchronized (lifecycleLock) {
             ensureOpen();
-            return logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()), configs.apply(p)));
+            return logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()), configs.apply(p),
+                    0, 0, false, rollFlusher));
+        }
+    }
+
+    /** Lets queued roll flushes finish (closing the logs flushes whatever they did not reach). */
+    private void stopRollFlusher() {
+        rollFlusher.shutdown();
+        try {
+            if (!rollFlusher.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.warn("log directory {}: roll flushes still running after 30 s; closing the logs flushes them", logDir);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -158,6 +182,7 @@ public final class LogManager implements AutoCloseable {
             if (closed) {
                 return;
             }
+            stopRollFlusher();
             for (Log log : logs.values()) {
                 log.close();
             }

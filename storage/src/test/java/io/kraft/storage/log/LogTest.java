@@ -43,6 +43,25 @@ class LogTest {
     }
 
     @Test
+    void segmentsRolledByAppendsAreFlushedOnTheGivenExecutor() throws Exception {
+        java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
+        try (Log log = Log.open(dir, small().build(), 0, 0, false, queued::add)) {
+            int perSegment = 1024 / batch(4, 0).remaining();
+            for (int i = 0; i < perSegment + 1; i++) {
+                log.append(batch(4, i), 0, 1);
+            }
+            assertEquals(2, log.numberOfSegments());
+            assertEquals(0, log.recoveryPoint(), "the appender did not wait for the fsync");
+            assertEquals(1, queued.size());
+            queued.poll().run();
+            assertEquals(4L * perSegment, log.recoveryPoint(), "the background flush moved the recovery point");
+            log.roll();
+            assertEquals(log.logEndOffset(), log.recoveryPoint(), "an explicit roll flushes before it returns");
+            assertTrue(queued.isEmpty());
+        }
+    }
+
+    @Test
     void leaderAppendAssignsOffsetsAndEpochInPlace() throws Exception {
         try (Log log = Log.open(dir, small().build())) {
             ByteBuffer first = batch(3, 1000);
