@@ -34,6 +34,12 @@ import java.util.function.IntPredicate;
  * leaderless partitions, placement load) that make broker changes cheap.
  */
 public final class ReplicationControlManager {
+    /**
+     * Our limit on the partitions one request may create, so that one request cannot make a batch of
+     * records too large to append or exhaust the controller's memory.
+     */
+    public static final int MAX_NEW_PARTITIONS_PER_REQUEST = 10_000;
+
     /** The mutable state of one topic. */
     private static final class TopicState {
         final String name;
@@ -88,6 +94,11 @@ public final class ReplicationControlManager {
                 return ControllerResult.failed(Errors.INVALID_REQUEST,
                         "Both a replica assignment and a partition count or replication factor were given");
             }
+            if (request.assignments().size() > MAX_NEW_PARTITIONS_PER_REQUEST) {
+                return ControllerResult.failed(Errors.INVALID_PARTITIONS, "An assignment of "
+                        + request.assignments().size() + " partitions exceeds the limit of "
+                        + MAX_NEW_PARTITIONS_PER_REQUEST + " per request");
+            }
             List<List<Integer>> ordered = new ArrayList<>();
             for (int p = 0; p < request.assignments().size(); p++) {
                 List<Integer> replicas = request.assignments().get(p);
@@ -106,9 +117,9 @@ public final class ReplicationControlManager {
             int numPartitions = request.numPartitions() == -1 ? settings.defaultNumPartitions() : request.numPartitions();
             int replicationFactor = request.replicationFactor() == -1
                     ? settings.defaultReplicationFactor() : request.replicationFactor();
-            if (numPartitions < 1) {
-                return ControllerResult.failed(Errors.INVALID_PARTITIONS,
-                        "Number of partitions must be at least 1, not " + numPartitions);
+            if (numPartitions < 1 || numPartitions > MAX_NEW_PARTITIONS_PER_REQUEST) {
+                return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Number of partitions must be between 1 and "
+                        + MAX_NEW_PARTITIONS_PER_REQUEST + ", not " + numPartitions);
             }
             ControllerResult<List<List<Integer>>> placed = place(numPartitions, replicationFactor);
             if (!placed.isSuccess()) {
@@ -137,6 +148,10 @@ public final class ReplicationControlManager {
         if (totalCount <= current) {
             return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Topic " + topicName + " has " + current
                     + " partitions; the new count " + totalCount + " must be larger");
+        }
+        if ((long) totalCount - current > MAX_NEW_PARTITIONS_PER_REQUEST) {
+            return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Adding " + (totalCount - current)
+                    + " partitions exceeds the limit of " + MAX_NEW_PARTITIONS_PER_REQUEST + " per request");
         }
         int replicationFactor = topic.partitions.firstEntry().getValue().replicas().size();
         List<List<Integer>> assignments;

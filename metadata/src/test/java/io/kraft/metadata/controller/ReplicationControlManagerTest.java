@@ -80,6 +80,8 @@ class ReplicationControlManagerTest {
         create("web.clicks", 1, 1);
         assertRejected(Errors.INVALID_TOPIC_EXCEPTION, env.managers.createTopic(CreateTopicRequest.of("web_clicks", 1, 1)));
         assertRejected(Errors.INVALID_PARTITIONS, env.managers.createTopic(CreateTopicRequest.of("p", 0, 1)));
+        assertRejected(Errors.INVALID_PARTITIONS, env.managers.createTopic(CreateTopicRequest.of("p", Integer.MAX_VALUE, 1)));
+        assertRejected(Errors.INVALID_PARTITIONS, env.managers.createPartitions("orders", Integer.MAX_VALUE, List.of()));
         assertRejected(Errors.INVALID_REPLICATION_FACTOR, env.managers.createTopic(CreateTopicRequest.of("r", 1, 3)));
         assertRejected(Errors.INVALID_REPLICATION_FACTOR, env.managers.createTopic(CreateTopicRequest.of("r", 1, 0)));
         fence(2);
