@@ -5,6 +5,7 @@ import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.ConfigurationsImage;
@@ -129,8 +130,13 @@ public final class ConfigurationControlManager {
             throw new IllegalArgumentException("Not a config record: " + record.getRecordCase());
         }
         ConfigRecord config = record.getConfig();
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.fromProto(config.getResourceType()),
-                config.getResourceName());
+        ConfigResource resource;
+        try {
+            resource = new ConfigResource(ConfigResource.Type.fromProto(config.getResourceType()),
+                    config.getResourceName());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidMetadataRecordException(e.getMessage());
+        }
         if (config.hasValue()) {
             configs.computeIfAbsent(resource, r -> new HashMap<>()).put(config.getName(), config.getValue());
         } else {
