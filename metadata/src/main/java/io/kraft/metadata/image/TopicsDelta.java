@@ -64,6 +64,9 @@ public final class TopicsDelta {
         if (changedTopics.containsKey(topicId) || (image.topic(topicId) != null && !deletedTopicIds.contains(topicId))) {
             throw new InvalidMetadataRecordException("Topic record for existing topic id " + topicId);
         }
+        if (topicId(record.getName()) != null) {
+            throw new InvalidMetadataRecordException("Topic record for existing topic name " + record.getName());
+        }
         changedTopics.put(topicId, new TopicDelta(new TopicImage(record.getName(), topicId, Map.of())));
         createdTopicIds.add(topicId);
     }

@@ -240,4 +240,29 @@ class MetadataDeltaTest {
         assertEquals(image.toRecords(), rebuilt.toRecords(), "snapshot records are in a stable order");
         assertEquals(MetadataImage.EMPTY, MetadataDelta.imageOf(List.of(), MetadataProvenance.EMPTY));
     }
+
+    @Test
+    void aSecondTopicWithTheSameNameIsRejected() {
+        MetadataDelta delta = new MetadataDelta(threeBrokersTwoTopics());
+        assertThrows(InvalidMetadataRecordException.class,
+                () -> delta.replay(topic("orders", new UUID(8, 8)), nextOffset++, 3));
+        delta.replay(removeTopic(ORDERS), nextOffset++, 3);
+        delta.replay(topic("orders", new UUID(8, 8)), nextOffset++, 3);
+        assertEquals(new UUID(8, 8), delta.apply().topics().topic("orders").id(), "a deleted name can be reused");
+    }
+
+    @Test
+    void brokerRemovedFromAPartitionsReplicasDeletesItsReplica() {
+        MetadataImage image = threeBrokersTwoTopics();
+        MetadataDelta delta = new MetadataDelta(image);
+        delta.replay(MetadataRecords.of(PartitionChangeRecord.newBuilder()
+                .setTopicId(Uuids.toProto(ORDERS)).setPartitionId(1)
+                .setReplicas(BrokerIdList.newBuilder().addAllBrokerIds(List.of(2, 1)))
+                .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(List.of(2))).build()), nextOffset++, 3);
+        TopicIdPartition moved = new TopicIdPartition(ORDERS, 1);
+        assertEquals(java.util.Set.of(moved), delta.topicsDelta().localChanges(3).deletes());
+        assertEquals(java.util.Set.of(moved), delta.topicsDelta().localChanges(1).followers().keySet(),
+                "a new replica starts following");
+        assertTrue(delta.topicsDelta().localChanges(2).isEmpty(), "the leader and its epoch did not change");
+    }
 }
