@@ -1,0 +1,79 @@
+package io.kraft.cli;
+
+import io.kraft.config.ParsedConfig;
+import io.kraft.storage.MetaProperties;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
+ * every log directory and the metadata log directory of a node, so that the node can start.
+ */
+@Command(name = "format", mixinStandardHelpOptions = true,
+        description = "Formats the log directories and the metadata log directory of a node.")
+final class FormatCommand implements Runnable {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE",
+            description = "The node's properties file.")
+    private Path configFile;
+
+    @Option(names = {"-t", "--cluster-id"}, required = true, paramLabel = "ID", converter = ClusterIdConverter.class,
+            description = "The cluster id, e.g. from 'kraft-cli random-uuid'; every node of a cluster gets the same.")
+    private String clusterId;
+
+    @Option(names = {"-g", "--ignore-formatted"},
+            description = "Skip directories that are already formatted instead of failing.")
+    private boolean ignoreFormatted;
+
+    @Override
+    public void run() {
+        ParsedConfig config = NodeConfigs.load(configFile);
+        int nodeId = config.getInt(NodeConfigs.NODE_ID);
+        PrintWriter out = spec.commandLine().getOut();
+        List<Path> unformatted = new ArrayList<>();
+        // Check every directory before writing any, so a refusal leaves nothing half-formatted.
+        for (Path dir : NodeConfigs.allDirectories(config)) {
+            Optional<MetaProperties> existing = MetaProperties.read(dir);
+            if (existing.isEmpty()) {
+                unformatted.add(dir);
+            } else if (ignoreFormatted) {
+                out.println("Skipping " + dir + ": already formatted with cluster.id " + existing.get().clusterId()
+                        + " and node.id " + existing.get().nodeId());
+            } else {
+                throw new AlreadyFormattedException("log directory " + dir + " is already formatted with cluster.id "
+                        + existing.get().clusterId() + ": pass --ignore-formatted to format only the others");
+            }
+        }
+        if (unformatted.isEmpty()) {
+            out.println("All of the log directories are already formatted.");
+        }
+        for (Path dir : unformatted) {
+            MetaProperties.forNewDirectory(clusterId, nodeId).write(dir);
+            out.println("Formatted " + dir + " with cluster.id " + clusterId + " and node.id " + nodeId);
+        }
+        out.flush();
+    }
+
+    /** Rejects a --cluster-id that is not a Kafka-style uuid, before any file is read. */
+    static final class ClusterIdConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!MetaProperties.isValidUuid(value)) {
+                throw new TypeConversionException("'" + value + "' is not a cluster id: expected 22 URL-safe base64"
+                        + " characters (16 bytes), e.g. the output of 'kraft-cli random-uuid'");
+            }
+            return value;
+        }
+    }
+}

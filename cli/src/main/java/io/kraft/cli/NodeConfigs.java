@@ -1,0 +1,130 @@
+package io.kraft.cli;
+
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.LIST;
+import static io.kraft.config.ConfigType.STRING;
+import static io.kraft.config.Importance.HIGH;
+
+import io.kraft.config.BrokerLogSettings;
+import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigException;
+import io.kraft.config.ConfigLoader;
+import io.kraft.config.LogConfigs;
+import io.kraft.config.ParsedConfig;
+import io.kraft.config.Validator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The settings a node reads from its properties file (Kafka's names): identity, roles, quorum,
+ * listeners and directories, plus the broker-level log settings of {@link LogConfigs}. Candidates
+ * for the config module once the broker reads them too.
+ */
+public final class NodeConfigs {
+    public static final String NODE_ID = "node.id";
+    public static final String PROCESS_ROLES = "process.roles";
+    public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    public static final String LISTENERS = "listeners";
+    public static final String METADATA_LOG_DIR = "metadata.log.dir";
+
+    public static final String ROLE_BROKER = "broker";
+    public static final String ROLE_CONTROLLER = "controller";
+    /** The listener that carries the gRPC control plane (Raft and broker-to-controller RPCs). */
+    public static final String CONTROLLER_LISTENER = "CONTROLLER";
+
+    private static final ConfigDef DEFINITION = LogConfigs.addTo(new ConfigDef()
+            .define(NODE_ID, INT, ConfigDef.NO_DEFAULT, Validator.atLeast(0), HIGH,
+                    "The id of this node, unique in the cluster; a controller's id must be among the voters.")
+            .define(PROCESS_ROLES, LIST, ConfigDef.NO_DEFAULT,
+                    Validator.nonEmptyList().and(Validator.itemsIn(ROLE_BROKER, ROLE_CONTROLLER)), HIGH,
+                    "The roles this node plays: broker, controller, or broker,controller (combined).")
+            .define(CONTROLLER_QUORUM_VOTERS, LIST, ConfigDef.NO_DEFAULT,
+                    Validator.nonEmptyList().and(new VoterListValidator()), HIGH,
+                    "The controller quorum as id@host:port entries, e.g. 1@localhost:9093,2@localhost:9094.")
+            .define(LISTENERS, LIST, "PLAINTEXT://:9092", Validator.nonEmptyList().and(new ListenerListValidator()), HIGH,
+                    "The addresses this node listens on as NAME://host:port; CONTROLLER carries the control plane.")
+            .define(METADATA_LOG_DIR, STRING, null, Validator.nonEmptyString(), HIGH,
+                    "The directory holding the metadata log; when unset the first log directory."));
+
+    private NodeConfigs() {
+    }
+
+    /** The shared definition; parse with it, never define more keys in it. */
+    public static ConfigDef definition() {
+        return DEFINITION;
+    }
+
+    /**
+     * Reads and validates a node's properties file, including the rules that span several keys.
+     *
+     * @throws ConfigException with one line naming the problem
+     */
+    public static ParsedConfig load(Path file) {
+        ParsedConfig config = ConfigLoader.load(DEFINITION, file, List.of());
+        validate(config);
+        return config;
+    }
+
+    /**
+     * Checks the rules that span keys: no duplicate roles, a controller is a voter and has a CONTROLLER
+     * listener, a broker has a listener for clients, listener names and voter ids are unique.
+     *
+     * @throws ConfigException with one line naming the problem
+     */
+    public static void validate(ParsedConfig config) {
+        List<String> roles = config.getList(PROCESS_ROLES);
+        if (new HashSet<>(roles).size() != roles.size()) {
+            throw ConfigException.invalidValue(PROCESS_ROLES, String.join(",", roles), "each role at most once");
+        }
+        int nodeId = config.getInt(NODE_ID);
+        List<Integer> voterIds = new ArrayList<>();
+        for (String voter : config.getList(CONTROLLER_QUORUM_VOTERS)) {
+            int id = VoterListValidator.voterId(voter);
+            if (voterIds.contains(id)) {
+                throw ConfigException.invalidValue(CONTROLLER_QUORUM_VOTERS,
+                        String.join(",", config.getList(CONTROLLER_QUORUM_VOTERS)), "each voter id at most once, but " + id + " repeats");
+            }
+            voterIds.add(id);
+        }
+        Set<String> listenerNames = new LinkedHashSet<>();
+        for (String listener : config.getList(LISTENERS)) {
+            String name = ListenerListValidator.listenerName(listener);
+            if (!listenerNames.add(name)) {
+                throw ConfigException.invalidValue(LISTENERS, String.join(",", config.getList(LISTENERS)),
+                        "each listener name at most once, but " + name + " repeats");
+            }
+        }
+        if (roles.contains(ROLE_CONTROLLER)) {
+            if (!voterIds.contains(nodeId)) {
+                throw new ConfigException("node.id " + nodeId + " is not among the controller.quorum.voters "
+                        + voterIds + ", but process.roles includes controller: add " + nodeId + "@host:port to the voters");
+            }
+            if (!listenerNames.contains(CONTROLLER_LISTENER)) {
+                throw new ConfigException("listeners " + listenerNames + " has no " + CONTROLLER_LISTENER
+                        + " listener, but process.roles includes controller: add " + CONTROLLER_LISTENER + "://host:port");
+            }
+        }
+        if (roles.contains(ROLE_BROKER) && listenerNames.stream().allMatch(CONTROLLER_LISTENER::equals)) {
+            throw new ConfigException("listeners " + listenerNames + " has no listener for clients, but process.roles"
+                    + " includes broker: add e.g. PLAINTEXT://host:9092");
+        }
+    }
+
+    /**
+     * Every directory the node writes to: the log directories, then the metadata log directory if it
+     * is not one of them, as given in the file (relative paths stay relative to the working directory).
+     */
+    public static List<Path> allDirectories(ParsedConfig config) {
+        Set<Path> dirs = new LinkedHashSet<>();
+        BrokerLogSettings.from(config).logDirs().forEach(dir -> dirs.add(Path.of(dir)));
+        String metadataLogDir = config.getString(METADATA_LOG_DIR);
+        if (metadataLogDir != null) {
+            dirs.add(Path.of(metadataLogDir));
+        }
+        return List.copyOf(dirs);
+    }
+}

@@ -1,0 +1,104 @@
+package io.kraft.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.config.ConfigException;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NodeConfigsTest {
+    private static final Path SAMPLES = Path.of("src/main/dist/config");
+
+    private static Map<String, String> combined() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("process.roles", "broker,controller");
+        values.put("node.id", "1");
+        values.put("controller.quorum.voters", "1@localhost:9093,2@[::1]:9094,3@10.0.0.3:9095");
+        values.put("listeners", "PLAINTEXT://localhost:9092,CONTROLLER://:9093");
+        return values;
+    }
+
+    private static ParsedConfig parse(Map<String, String> values) {
+        ParsedConfig config = NodeConfigs.definition().parse(values, ConfigSource.STATIC_BROKER_CONFIG);
+        NodeConfigs.validate(config);
+        return config;
+    }
+
+    private static String rejection(String key, String value) {
+        Map<String, String> values = combined();
+        if (value == null) {
+            values.remove(key);
+        } else {
+            values.put(key, value);
+        }
+        return assertThrows(ConfigException.class, () -> parse(values), key + "=" + value).getMessage();
+    }
+
+    @Test
+    void theSampleConfigsOfAllThreeRolesAreValid() {
+        ParsedConfig server = NodeConfigs.load(SAMPLES.resolve("server.properties"));
+        assertEquals(List.of("broker", "controller"), server.getList(NodeConfigs.PROCESS_ROLES));
+        assertEquals(1, server.getInt(NodeConfigs.NODE_ID));
+        assertEquals(List.of("1@localhost:9093"), server.getList(NodeConfigs.CONTROLLER_QUORUM_VOTERS));
+        assertEquals(List.of("PLAINTEXT://localhost:9092", "CONTROLLER://localhost:9093"), server.getList(NodeConfigs.LISTENERS));
+        assertEquals(List.of(Path.of("./data/kraft-logs"), Path.of("./data/metadata")), NodeConfigs.allDirectories(server));
+        assertTrue(server.unknownKeys().isEmpty(), server.unknownKeys().toString());
+
+        ParsedConfig broker = NodeConfigs.load(SAMPLES.resolve("broker.properties"));
+        assertEquals(List.of("broker"), broker.getList(NodeConfigs.PROCESS_ROLES));
+        assertTrue(broker.unknownKeys().isEmpty(), broker.unknownKeys().toString());
+        ParsedConfig controller = NodeConfigs.load(SAMPLES.resolve("controller.properties"));
+        assertEquals(List.of("controller"), controller.getList(NodeConfigs.PROCESS_ROLES));
+        assertTrue(controller.unknownKeys().isEmpty(), controller.unknownKeys().toString());
+    }
+
+    @Test
+    void acceptsIpv6AndWildcardAddresses() {
+        ParsedConfig config = parse(combined());
+        assertEquals(3, config.getList(NodeConfigs.CONTROLLER_QUORUM_VOTERS).size());
+        assertEquals("PLAINTEXT://:9092", NodeConfigs.definition().key(NodeConfigs.LISTENERS).display(
+                NodeConfigs.definition().key(NodeConfigs.LISTENERS).defaultValue()));
+    }
+
+    @Test
+    void requiresIdentityRolesAndVoters() {
+        assertEquals("Missing required configuration node.id: expected an int at least 0", rejection("node.id", null));
+        assertTrue(rejection("process.roles", null).startsWith("Missing required configuration process.roles"));
+        assertTrue(rejection("controller.quorum.voters", null).startsWith("Missing required configuration controller.quorum.voters"));
+    }
+
+    @Test
+    void rejectsMalformedValues() {
+        assertTrue(rejection("process.roles", "broker,zookeeper").startsWith("Invalid value broker,zookeeper for configuration process.roles"));
+        assertTrue(rejection("process.roles", "broker,broker").contains("each role at most once"));
+        assertTrue(rejection("controller.quorum.voters", "localhost:9093").contains("id@host:port"));
+        assertTrue(rejection("controller.quorum.voters", "1@localhost:70000").contains("id@host:port"));
+        assertTrue(rejection("controller.quorum.voters", "1@localhost:9093,1@localhost:9094").contains("1 repeats"));
+        assertTrue(rejection("listeners", "localhost:9092").contains("NAME://host:port"));
+        assertTrue(rejection("listeners", "PLAINTEXT://a:1,PLAINTEXT://b:2,CONTROLLER://c:3").contains("PLAINTEXT repeats"));
+    }
+
+    @Test
+    void aControllerMustBeAVoterWithAControllerListener() {
+        assertEquals("node.id 7 is not among the controller.quorum.voters [1, 2, 3], but process.roles includes controller:"
+                + " add 7@host:port to the voters", rejection("node.id", "7"));
+        assertTrue(rejection("listeners", "PLAINTEXT://:9092").startsWith("listeners [PLAINTEXT] has no CONTROLLER listener"));
+    }
+
+    @Test
+    void aBrokerNeedsAListenerForClients() {
+        assertTrue(rejection("listeners", "CONTROLLER://:9093").startsWith("listeners [CONTROLLER] has no listener for clients"));
+        Map<String, String> broker = combined();
+        broker.put("process.roles", "broker");
+        broker.put("node.id", "9");
+        broker.put("listeners", "PLAINTEXT://:9092");
+        assertEquals(9, parse(broker).getInt(NodeConfigs.NODE_ID), "a broker need not be a voter");
+    }
+}
