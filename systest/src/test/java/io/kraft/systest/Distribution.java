@@ -1,0 +1,63 @@
+package io.kraft.systest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the built distribution (the shaded kraft-cli jar) and the systest classes are. */
+public final class Distribution {
+    /** System property naming the jar; the systest pom points it at cli/target/kraft-cli-VERSION-all.jar. */
+    public static final String JAR_PROPERTY = "kraft.distribution.jar";
+    /** System property naming this module's compiled test classes (for test-only main classes). */
+    public static final String CLASSES_PROPERTY = "kraft.systest.classes";
+    /** System property naming the directory that receives every process's log files. */
+    public static final String LOGS_PROPERTY = "kraft.systest.logs";
+
+    private Distribution() {
+    }
+
+    /**
+     * The runnable distribution jar.
+     *
+     * @throws IllegalStateException if it has not been built
+     */
+    public static Path jar() {
+        String configured = System.getProperty(JAR_PROPERTY);
+        if (configured != null) {
+            Path jar = Path.of(configured).toAbsolutePath().normalize();
+            if (Files.isRegularFile(jar)) {
+                return jar;
+            }
+            throw notBuilt(jar.toString());
+        }
+        // Outside Maven (e.g. an IDE run from the systest directory) look where the cli module builds it.
+        Path target = Path.of("..", "cli", "target").toAbsolutePath().normalize();
+        if (Files.isDirectory(target)) {
+            try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "kraft-cli-*-all.jar")) {
+                for (Path jar : jars) {
+                    return jar;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list " + target, e);
+            }
+        }
+        throw notBuilt(target.resolve("kraft-cli-*-all.jar").toString());
+    }
+
+    /** This module's compiled test classes, to put test-only main classes next to the distribution. */
+    public static Path testClasses() {
+        return Path.of(System.getProperty(CLASSES_PROPERTY, "target/test-classes")).toAbsolutePath().normalize();
+    }
+
+    /** The root directory of process logs, target/systest-logs under Maven. */
+    public static Path logsRoot() {
+        return Path.of(System.getProperty(LOGS_PROPERTY, "target/systest-logs")).toAbsolutePath().normalize();
+    }
+
+    private static IllegalStateException notBuilt(String where) {
+        return new IllegalStateException("the kraft distribution jar " + where
+                + " does not exist: build it with 'mvn -B -q -DskipTests package -pl cli -am'");
+    }
+}

@@ -1,0 +1,78 @@
+package io.kraft.systest;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to launch in a new JVM: either the distribution's own main ({@code java -jar}) or a named main
+ * class on a classpath made of the distribution jar plus extra entries. Immutable; the with-methods
+ * return copies.
+ */
+public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, List<String> jvmFlags,
+                      List<String> args, Path workingDir) {
+    /**
+     * Small heap, serial GC and the client compiler: many JVMs share 2 cores in these tests, and they
+     * start faster so.
+     */
+    public static final List<String> DEFAULT_JVM_FLAGS = List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true", "--enable-native-access=ALL-UNNAMED");
+
+    public JvmSpec {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("process name must be usable as a file name: " + name);
+        }
+        extraClasspath = List.copyOf(extraClasspath);
+        jvmFlags = List.copyOf(jvmFlags);
+        args = List.copyOf(args);
+    }
+
+    /** {@code kraft-cli <args>} from the distribution jar. */
+    public static JvmSpec kraftCli(String name, String... args) {
+        return new JvmSpec(name, List.of(), null, DEFAULT_JVM_FLAGS, List.of(args), null);
+    }
+
+    /**
+     * A main class from this module's test classes, with the distribution jar on the classpath too, so
+     * test programs run against exactly what ships.
+     */
+    public static JvmSpec testMain(String name, Class<?> mainClass, String... args) {
+        return new JvmSpec(name, List.of(Distribution.testClasses()), mainClass.getName(), DEFAULT_JVM_FLAGS,
+                List.of(args), null);
+    }
+
+    /** The same, run in another working directory (relative paths in configs resolve against it). */
+    public JvmSpec inDirectory(Path directory) {
+        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, directory);
+    }
+
+    /** The same with more JVM flags after the defaults (a later flag wins). */
+    public JvmSpec withJvmFlags(String... flags) {
+        List<String> all = new ArrayList<>(jvmFlags);
+        all.addAll(List.of(flags));
+        return new JvmSpec(name, extraClasspath, mainClass, all, args, workingDir);
+    }
+
+    /** The full command line. */
+    public List<String> command(Path distributionJar) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        if (mainClass == null) {
+            command.add("-jar");
+            command.add(distributionJar.toString());
+        } else {
+            List<String> classpath = new ArrayList<>();
+            classpath.add(distributionJar.toString());
+            extraClasspath.forEach(entry -> classpath.add(entry.toString()));
+            command.add("-cp");
+            command.add(String.join(File.pathSeparator, classpath));
+            command.add(mainClass);
+        }
+        command.addAll(args);
+        return command;
+    }
+}
