@@ -10,6 +10,8 @@ import java.nio.file.Path;
 public final class Distribution {
     /** System property naming the jar; the systest pom points it at cli/target/kraft-cli-VERSION-all.jar. */
     public static final String JAR_PROPERTY = "kraft.distribution.jar";
+    /** System property naming the bin/kraft-cli launcher script. */
+    public static final String BIN_PROPERTY = "kraft.distribution.bin";
     /** System property naming this module's compiled test classes (for test-only main classes). */
     public static final String CLASSES_PROPERTY = "kraft.systest.classes";
     /** System property naming the directory that receives every process's log files. */
@@ -44,6 +46,11 @@ public final class Distribution {
             }
         }
         throw notBuilt(target.resolve("kraft-cli-*-all.jar").toString());
+    }
+
+    /** The bin/kraft-cli launcher script of the repository. */
+    public static Path launcherScript() {
+        return Path.of(System.getProperty(BIN_PROPERTY, "../bin/kraft-cli")).toAbsolutePath().normalize();
     }
 
     /** This module's compiled test classes, to put test-only main classes next to the distribution. */
