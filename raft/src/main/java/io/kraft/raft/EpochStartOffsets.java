@@ -24,6 +24,21 @@ public final class EpochStartOffsets {
         startByEpoch.values().removeIf(start -> start >= offset);
     }
 
+    /**
+     * The log now starts after {@code snapshot}: epochs wholly inside it are forgotten. With {@code keepSuffix} the
+     * entries after the snapshot stay (the log holds the snapshot's last entry); otherwise the log is empty and its
+     * last epoch is the snapshot's.
+     */
+    public void startAfter(SnapshotId snapshot, boolean keepSuffix) {
+        if (keepSuffix) {
+            startByEpoch.headMap(snapshot.epoch()).clear();
+        } else {
+            startByEpoch.clear();
+        }
+        // The snapshot's epoch ends where the log starts, if no entry of it is left to say so.
+        startByEpoch.putIfAbsent(snapshot.epoch(), snapshot.endOffset() - 1);
+    }
+
     public OffsetAndEpoch endOffsetForEpoch(int epoch, long logEndOffset) {
         Map.Entry<Integer, Long> floor = startByEpoch.floorEntry(epoch);
         if (floor == null) {

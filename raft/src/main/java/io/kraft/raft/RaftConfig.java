@@ -10,7 +10,17 @@ import java.util.TreeSet;
  */
 public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutTicks, int fetchTimeoutTicks,
                          int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,
-                         int fetchMaxEntries) {
+                         int fetchMaxEntries, int snapshotChunkBytes) {
+
+    /** Snapshot chunks of 1 MiB unless said otherwise. */
+    public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
+
+    public RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutTicks, int fetchTimeoutTicks,
+                      int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,
+                      int fetchMaxEntries) {
+        this(nodeId, voterIds, electionTimeoutTicks, fetchTimeoutTicks, electionBackoffMaxTicks, requestTimeoutTicks,
+                fetchMaxWaitTicks, fetchMaxEntries, DEFAULT_SNAPSHOT_CHUNK_BYTES);
+    }
 
     public RaftConfig {
         // Sorted and immutable: Set.copyOf would iterate in a per-JVM random order and break replayability.
@@ -24,6 +34,7 @@ public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutT
         requirePositive("requestTimeoutTicks", requestTimeoutTicks);
         requirePositive("fetchMaxWaitTicks", fetchMaxWaitTicks);
         requirePositive("fetchMaxEntries", fetchMaxEntries);
+        requirePositive("snapshotChunkBytes", snapshotChunkBytes);
         if (fetchMaxWaitTicks >= requestTimeoutTicks) {
             throw new IllegalArgumentException("fetchMaxWaitTicks (" + fetchMaxWaitTicks
                     + ") must be below requestTimeoutTicks (" + requestTimeoutTicks + ") or held fetches would be "

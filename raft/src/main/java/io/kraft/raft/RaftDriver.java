@@ -192,6 +192,7 @@ public final class RaftDriver implements AutoCloseable {
                 log.flush();
                 node.handleLogFlushed(log.endOffset());
             }
+            ready.loadSnapshot().ifPresent(listener::handleLoadSnapshot);
             for (CommittedBatch batch : ready.committed()) {
                 listener.handleCommit(batch);
             }

@@ -4,31 +4,46 @@ import java.util.List;
 
 /**
  * The replicated log as the Raft core sees it. Appends and truncations are visible at once; {@link #flush()}
- * makes them durable. Offsets are dense and start at 0; an epoch of 0 means "no entry".
+ * makes them durable. Offsets are dense from {@link #startOffset()} (0 until a snapshot replaced a prefix); an
+ * epoch of 0 means "no entry".
  */
 public interface RaftLog {
 
     /** Appends entries whose first offset must equal {@link #endOffset()} and whose epochs never decrease. */
     void append(List<LogEntry> entries);
 
-    /** Removes every entry at or above {@code offset}; a no-op if the log already ends there. */
+    /**
+     * Removes every entry at or above {@code offset} (never below {@link #startOffset()}); a no-op if the log already
+     * ends there.
+     */
     void truncateTo(long offset);
 
-    /** Up to {@code maxEntries} entries starting at {@code offset}; empty if {@code offset == endOffset()}. */
+    /**
+     * Removes every entry below the snapshot's end offset, durably at once. If the log does not hold the
+     * snapshot's last entry with the snapshot's epoch (it is shorter, or diverges there), every entry goes and the
+     * log restarts empty at the snapshot's end offset, its last epoch the snapshot's.
+     */
+    void deletePrefix(SnapshotId snapshot);
+
+    /** The first offset still in the log; entries below it live only in a snapshot. */
+    long startOffset();
+
+    /** Up to {@code maxEntries} entries starting at {@code offset}, which must be at least {@link #startOffset()}. */
     List<LogEntry> read(long offset, int maxEntries);
 
     /** The offset the next appended entry gets. */
     long endOffset();
 
-    /** The epoch of the last entry, or 0 when the log is empty. */
+    /** The epoch of the last entry (or of the snapshot the log starts after), or 0 when there is neither. */
     int lastEpoch();
 
-    /** The epoch of the entry at {@code offset}; {@code offset} must be below {@link #endOffset()}. */
+    /** The epoch of the entry at {@code offset}, which must lie in [{@link #startOffset()}, {@link #endOffset()}). */
     int epochOf(long offset);
 
     /**
      * For the largest epoch in this log that is at most {@code epoch}: that epoch and the offset just past its
-     * last entry. Returns (0, 0) when every entry has a larger epoch (or the log is empty).
+     * last entry. Returns (0, 0) when every entry has a larger epoch (or the log is empty); after a prefix deletion
+     * an epoch wholly inside the snapshot also gives (0, 0), which callers treat as "below the log start".
      */
     OffsetAndEpoch endOffsetForEpoch(int epoch);
 

@@ -54,22 +54,51 @@ public sealed interface RaftMessage {
     }
 
     /** Why a fetch was not served. */
-    enum FetchError { NONE, FENCED_LEADER_EPOCH, NOT_LEADER, UNKNOWN_LEADER_EPOCH }
+    enum FetchError { NONE, FENCED_LEADER_EPOCH, NOT_LEADER, UNKNOWN_LEADER_EPOCH, SNAPSHOT_NOT_FOUND,
+        POSITION_OUT_OF_RANGE }
 
     /**
-     * The leader's answer: entries following the fetch position, or a diverging epoch and its end offset telling
-     * the fetcher where to truncate. {@code fetchOffset}/{@code lastFetchedEpoch} echo the request.
+     * The leader's answer: entries following the fetch position, a diverging epoch and its end offset telling
+     * the fetcher where to truncate, or (when the position is below the leader's log start) the snapshot to fetch
+     * first. {@code fetchOffset}/{@code lastFetchedEpoch} echo the request; {@code snapshotId} is null unless a
+     * snapshot is needed.
      */
     record FetchResponse(int source, int destination, int epoch, int leaderId, FetchError error,
                          long fetchOffset, int lastFetchedEpoch, long highWatermark,
-                         int divergingEpoch, long divergingEndOffset, List<LogEntry> entries)
+                         int divergingEpoch, long divergingEndOffset, List<LogEntry> entries, SnapshotId snapshotId)
             implements RaftMessage {
         public FetchResponse {
             entries = List.copyOf(entries);
         }
 
+        /** A response without a snapshot: entries, a divergence or an error. */
+        public FetchResponse(int source, int destination, int epoch, int leaderId, FetchError error,
+                             long fetchOffset, int lastFetchedEpoch, long highWatermark,
+                             int divergingEpoch, long divergingEndOffset, List<LogEntry> entries) {
+            this(source, destination, epoch, leaderId, error, fetchOffset, lastFetchedEpoch, highWatermark,
+                    divergingEpoch, divergingEndOffset, entries, null);
+        }
+
         public boolean diverging() {
             return divergingEpoch >= 0;
         }
+
+        public boolean snapshotNeeded() {
+            return snapshotId != null;
+        }
+    }
+
+    /** A member whose fetch position is below the leader's log start asks for a chunk of a snapshot. */
+    record FetchSnapshotRequest(int source, int destination, int epoch, SnapshotId snapshotId, long position,
+                                int maxBytes) implements RaftMessage {
+    }
+
+    /**
+     * One chunk of a snapshot's transfer form, at {@code position} of {@code sizeBytes}, with the CRC32C of
+     * {@code data}; or an error with empty data.
+     */
+    record FetchSnapshotResponse(int source, int destination, int epoch, int leaderId, FetchError error,
+                                 SnapshotId snapshotId, long sizeBytes, long position, byte[] data, int crc32c)
+            implements RaftMessage {
     }
 }

@@ -6,6 +6,8 @@ import io.kraft.raft.RaftMessage.EndQuorumEpoch;
 import io.kraft.raft.RaftMessage.FetchError;
 import io.kraft.raft.RaftMessage.FetchRequest;
 import io.kraft.raft.RaftMessage.FetchResponse;
+import io.kraft.raft.RaftMessage.FetchSnapshotRequest;
+import io.kraft.raft.RaftMessage.FetchSnapshotResponse;
 import io.kraft.raft.RaftMessage.VoteRequest;
 import io.kraft.raft.RaftMessage.VoteResponse;
 import java.util.ArrayList;
@@ -18,13 +20,15 @@ import java.util.random.RandomGenerator;
 
 /**
  * One member of a Raft quorum as a deterministic state machine. Events come in through {@link #tick()},
- * {@link #handle(RaftMessage)}, {@link #handleLogFlushed(long)}, {@link #append(List)} and {@link #resign()};
+ * {@link #handle(RaftMessage)}, {@link #handleLogFlushed(long)}, {@link #append(List)}, {@link #resign()},
+ * {@link #snapshotCreated(SnapshotId)} and {@link #deleteLogPrefix(SnapshotId)};
  * the work they cause comes out of {@link #ready()}. It owns no thread, socket or clock, and draws randomness
  * only from the generator it is given, so a seeded driver replays it exactly. Not thread-safe: one driver thread.
  */
 public final class RaftNode {
     private final RaftConfig config;
     private final RaftLog log;
+    private final SnapshotStore snapshots;
     private final RandomGenerator random;
     private final int nodeId;
     private final List<Integer> otherVoters;
@@ -42,6 +46,13 @@ public final class RaftNode {
     private final List<CommittedBatch> committedOut = new ArrayList<>();
     private boolean flushNeeded;
     private LeaderAndEpoch leaderChangeOut;
+    private SnapshotId loadSnapshotOut;
+    /** The newest snapshot the state machine made or this node installed: what a lagging fetcher is sent. */
+    private SnapshotId latestSnapshot;
+    /** The snapshot a follower or observer is fetching from its leader, or null. */
+    private SnapshotId fetchingSnapshot;
+    private long rejectedSnapshotChunks;
+    private String lastSnapshotError;
 
     /**
      * Restores a node from what survived on disk: the log (everything in it counts as durable) and the last
@@ -49,8 +60,19 @@ public final class RaftNode {
      * without a leader, because its leader bookkeeping is gone.
      */
     public RaftNode(RaftConfig config, RaftLog log, QuorumState persisted, RandomGenerator random) {
+        this(config, log, new InMemorySnapshotStore(), persisted, random);
+    }
+
+    /**
+     * Restores a node as above, starting from the latest stored snapshot: the state machine loads it first (see
+     * {@link Ready#loadSnapshot()}) and then receives the committed records after it.
+     */
+    public RaftNode(RaftConfig config, RaftLog log, SnapshotStore snapshots, QuorumState persisted,
+                    RandomGenerator random) {
         this.config = Objects.requireNonNull(config, "config");
         this.log = Objects.requireNonNull(log, "log");
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        restoreSnapshot();
         this.random = Objects.requireNonNull(random, "random");
         this.nodeId = config.nodeId();
         this.otherVoters = config.voterIds().stream().filter(id -> id != nodeId).sorted().toList();
@@ -69,6 +91,37 @@ public final class RaftNode {
         }
         this.announcedLeader = new LeaderAndEpoch(state.leaderId(), state.epoch());
         this.leaderChangeOut = announcedLeader;
+    }
+
+    /**
+     * Reconciles the log with the latest snapshot after a restart. A crash between installing a snapshot and
+     * resetting the log leaves a log that does not continue the snapshot; it is reset now.
+     */
+    private void restoreSnapshot() {
+        Optional<SnapshotId> latest = snapshots.latest();
+        if (latest.isEmpty()) {
+            if (log.startOffset() > 0) {
+                throw new IllegalStateException("the raft log starts at " + log.startOffset()
+                        + " but no snapshot covers the offsets below it");
+            }
+            return;
+        }
+        SnapshotId snapshot = latest.get();
+        if (log.startOffset() > snapshot.endOffset()) {
+            throw new IllegalStateException("the raft log starts at " + log.startOffset()
+                    + " past the end of the latest snapshot " + snapshot);
+        }
+        long end = snapshot.endOffset();
+        boolean continues = log.endOffset() >= end
+                && (end == log.startOffset() ? log.endOffsetForEpoch(snapshot.epoch()).epoch() == snapshot.epoch()
+                : log.epochOf(end - 1) == snapshot.epoch());
+        if (!continues) {
+            log.deletePrefix(snapshot);
+        }
+        latestSnapshot = snapshot;
+        highWatermark = end;
+        nextOffsetToDeliver = end;
+        loadSnapshotOut = snapshot;
     }
 
     // ---------------------------------------------------------------- events
@@ -139,6 +192,10 @@ public final class RaftNode {
             handleFetchRequest(m);
         } else if (message instanceof FetchResponse m) {
             handleFetchResponse(m);
+        } else if (message instanceof FetchSnapshotRequest m) {
+            handleFetchSnapshotRequest(m);
+        } else if (message instanceof FetchSnapshotResponse m) {
+            handleFetchSnapshotResponse(m);
         }
     }
 
@@ -185,6 +242,40 @@ public final class RaftNode {
         return future;
     }
 
+    /**
+     * The state machine stored snapshot {@code id} in the snapshot store; it covers records it has applied, so at
+     * most what this node knows to be committed. It becomes what lagging fetchers are sent.
+     */
+    public void snapshotCreated(SnapshotId id) {
+        if (id.endOffset() > nextOffsetToDeliver) {
+            throw new IllegalArgumentException("snapshot " + id + " ends past the records handed to the state machine ("
+                    + nextOffsetToDeliver + ")");
+        }
+        if (!snapshots.contains(id)) {
+            throw new IllegalArgumentException("snapshot " + id + " is not in the snapshot store");
+        }
+        if (id.endOffset() > log.startOffset() && log.epochOf(id.endOffset() - 1) != id.epoch()) {
+            throw new IllegalArgumentException("snapshot " + id + " does not match the log: the record at "
+                    + (id.endOffset() - 1) + " has epoch " + log.epochOf(id.endOffset() - 1));
+        }
+        if (latestSnapshot == null || id.compareTo(latestSnapshot) > 0) {
+            latestSnapshot = id;
+        }
+    }
+
+    /**
+     * Deletes the log prefix snapshot {@code id} covers (the driver decides when, from the retention settings). A
+     * member fetching below the new log start is then sent the snapshot.
+     */
+    public void deleteLogPrefix(SnapshotId id) {
+        if (latestSnapshot == null || id.compareTo(latestSnapshot) > 0 || !snapshots.contains(id)) {
+            throw new IllegalArgumentException("snapshot " + id + " was not recorded with snapshotCreated");
+        }
+        if (id.endOffset() > log.startOffset()) {
+            log.deletePrefix(id);
+        }
+    }
+
     /** A leader steps down gracefully, telling voters to elect a successor at once; otherwise a no-op. */
     public void resign() {
         if (state instanceof LeaderState l) {
@@ -197,7 +288,7 @@ public final class RaftNode {
     /** Whether {@link #ready()} has anything to hand out. */
     public boolean hasReady() {
         return !outbox.isEmpty() || flushNeeded || !committedOut.isEmpty() || leaderChangeOut != null
-                || !state.quorumState().equals(persistedState);
+                || loadSnapshotOut != null || !state.quorumState().equals(persistedState);
     }
 
     /** Hands out the accumulated work and forgets it; see {@link Ready} for the order the driver must keep. */
@@ -207,11 +298,13 @@ public final class RaftNode {
             persistedState = state.quorumState();
             toPersist = Optional.of(persistedState);
         }
-        Ready ready = new Ready(toPersist, outbox, flushNeeded, committedOut, Optional.ofNullable(leaderChangeOut));
+        Ready ready = new Ready(toPersist, outbox, flushNeeded, committedOut, Optional.ofNullable(leaderChangeOut),
+                Optional.ofNullable(loadSnapshotOut));
         outbox.clear();
         committedOut.clear();
         flushNeeded = false;
         leaderChangeOut = null;
+        loadSnapshotOut = null;
         return ready;
     }
 
@@ -245,6 +338,26 @@ public final class RaftNode {
 
     public long currentTick() {
         return nowTick;
+    }
+
+    /** The first offset in this node's log; below it only the snapshot remains. */
+    public long logStartOffset() {
+        return log.startOffset();
+    }
+
+    /** The newest snapshot this node made or installed. */
+    public Optional<SnapshotId> latestSnapshot() {
+        return Optional.ofNullable(latestSnapshot);
+    }
+
+    /** How many received snapshot chunks (or whole snapshots) failed their checks and were fetched again. */
+    public long rejectedSnapshotChunks() {
+        return rejectedSnapshotChunks;
+    }
+
+    /** Why the last rejected snapshot chunk was rejected, if any was. */
+    public Optional<String> lastSnapshotError() {
+        return Optional.ofNullable(lastSnapshotError);
     }
 
     /** On the leader, what every voter and observer has acknowledged; empty on other nodes. */
@@ -331,6 +444,7 @@ public final class RaftNode {
     /** The single gate every role change passes: legal transition, epochs never go back, one leader and vote per epoch. */
     private void transitionTo(RoleState next) {
         RoleState previous = state;
+        fetchingSnapshot = null; // a new leader says itself which snapshot it wants fetched; partial data stays
         if (!previous.role().canTransitionTo(next.role())) {
             throw new IllegalStateException("node " + nodeId + ": illegal transition " + previous + " -> " + next);
         }
@@ -480,9 +594,17 @@ public final class RaftNode {
         if (request.source() == nodeId || request.fetchOffset() < 0) {
             return;
         }
+        if (request.fetchOffset() < log.startOffset()) {
+            sendSnapshotNeeded(l, request);
+            return;
+        }
         if (request.fetchOffset() > 0 || request.lastFetchedEpoch() > 0) {
             OffsetAndEpoch end = log.endOffsetForEpoch(request.lastFetchedEpoch());
             if (end.epoch() != request.lastFetchedEpoch() || request.fetchOffset() > end.offset()) {
+                if (end.offset() < log.startOffset()) {
+                    sendSnapshotNeeded(l, request); // where the logs part is below our start: only a snapshot helps
+                    return;
+                }
                 l.recordContact(request.source(), nowTick);
                 send(new FetchResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE,
                         request.fetchOffset(), request.lastFetchedEpoch(), highWatermark, end.epoch(), end.offset(),
@@ -500,6 +622,42 @@ public final class RaftNode {
         if (highWatermarkMoved) {
             answerParkedFetches(l);
         }
+    }
+
+    /** The fetcher is below our log start (as KRaft answers): it must fetch our latest snapshot first. */
+    private void sendSnapshotNeeded(LeaderState l, FetchRequest request) {
+        if (latestSnapshot == null || latestSnapshot.endOffset() < log.startOffset()) {
+            throw new IllegalStateException("node " + nodeId + ": the log starts at " + log.startOffset()
+                    + " but no snapshot reaches it");
+        }
+        l.recordContact(request.source(), nowTick);
+        send(new FetchResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE, request.fetchOffset(),
+                request.lastFetchedEpoch(), highWatermark, -1, -1, List.of(), latestSnapshot));
+    }
+
+    private void handleFetchSnapshotRequest(FetchSnapshotRequest request) {
+        FetchError error = FetchError.NONE;
+        if (!(state instanceof LeaderState l)) {
+            error = request.epoch() < state.epoch() ? FetchError.FENCED_LEADER_EPOCH : FetchError.NOT_LEADER;
+        } else if (request.epoch() != l.epoch()) {
+            error = request.epoch() < l.epoch() ? FetchError.FENCED_LEADER_EPOCH : FetchError.UNKNOWN_LEADER_EPOCH;
+        } else if (!snapshots.contains(request.snapshotId())) {
+            error = FetchError.SNAPSHOT_NOT_FOUND;
+        } else if (request.position() < 0 || request.position() > snapshots.sizeBytes(request.snapshotId())) {
+            error = FetchError.POSITION_OUT_OF_RANGE;
+        }
+        if (error != FetchError.NONE) {
+            send(new FetchSnapshotResponse(nodeId, request.source(), state.epoch(), leaderOrNone(), error,
+                    request.snapshotId(), -1, request.position(), new byte[0], 0));
+            return;
+        }
+        LeaderState l = (LeaderState) state;
+        l.recordContact(request.source(), nowTick);
+        int maxBytes = Math.max(1, Math.min(request.maxBytes(), config.snapshotChunkBytes()));
+        byte[] data = snapshots.read(request.snapshotId(), request.position(), maxBytes);
+        send(new FetchSnapshotResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE,
+                request.snapshotId(), snapshots.sizeBytes(request.snapshotId()), request.position(), data,
+                Crc32c.of(data)));
     }
 
     private void sendFetchResponse(LeaderState l, FetchRequest request) {
@@ -542,8 +700,17 @@ public final class RaftNode {
         } else {
             return;
         }
+        if (target.isEmpty() || !session.canSend(nowTick)) {
+            return;
+        }
+        if (fetchingSnapshot != null) {
+            send(new FetchSnapshotRequest(nodeId, target.getAsInt(), state.epoch(), fetchingSnapshot,
+                    snapshots.receivedBytes(fetchingSnapshot), config.snapshotChunkBytes()));
+            session.sent(nowTick + config.requestTimeoutTicks());
+            return;
+        }
         // Fetching from an offset acknowledges everything below it, so only durable entries may be behind it.
-        if (target.isEmpty() || !session.canSend(nowTick) || flushedEndOffset < log.endOffset()) {
+        if (flushedEndOffset < log.endOffset()) {
             return;
         }
         send(new FetchRequest(nodeId, target.getAsInt(), state.epoch(), log.endOffset(), log.lastEpoch()));
@@ -590,6 +757,11 @@ public final class RaftNode {
         }
         session.answered();
         session.contacted(nowTick + config.fetchTimeoutTicks());
+        if (response.snapshotNeeded()) {
+            fetchingSnapshot = response.snapshotId();
+            maybeSendFetch();
+            return;
+        }
         if (response.diverging()) {
             truncateToLeader(response);
         } else if (!response.entries().isEmpty()) {
@@ -605,6 +777,58 @@ public final class RaftNode {
             advanceHighWatermark(knownCommitted);
         }
         maybeSendFetch();
+    }
+
+    private void handleFetchSnapshotResponse(FetchSnapshotResponse response) {
+        FetchSession session;
+        if (state instanceof FollowerState f) {
+            session = f.fetch();
+        } else if (state instanceof ObserverState o) {
+            session = o.fetch();
+        } else {
+            return;
+        }
+        SnapshotId id = response.snapshotId();
+        if (response.epoch() != state.epoch() || !state.leaderId().equals(OptionalInt.of(response.source()))
+                || !id.equals(fetchingSnapshot) || response.position() != snapshots.receivedBytes(id)) {
+            return; // stale, duplicate or not from our leader
+        }
+        session.answered();
+        if (response.error() != FetchError.NONE) {
+            if (response.error() == FetchError.NOT_LEADER) {
+                loseLeader();
+                return;
+            }
+            fetchingSnapshot = null; // the leader moved on to a newer snapshot: ask again which one
+            maybeSendFetch();
+            return;
+        }
+        session.contacted(nowTick + config.fetchTimeoutTicks());
+        try {
+            snapshots.receive(id, response.position(), response.data(), response.crc32c());
+            if (snapshots.receivedBytes(id) >= response.sizeBytes()) {
+                snapshots.install(id);
+                installSnapshot(id);
+            }
+        } catch (CorruptSnapshotException e) {
+            // The chunk (or the whole, when its manifest fails) is dropped untouched and fetched again.
+            rejectedSnapshotChunks++;
+            lastSnapshotError = e.getMessage();
+        }
+        maybeSendFetch();
+    }
+
+    /** A fetched snapshot is durable: the log now starts at its end and the state machine reloads from it. */
+    private void installSnapshot(SnapshotId id) {
+        fetchingSnapshot = null;
+        log.deletePrefix(id);
+        flushedEndOffset = Math.max(Math.min(flushedEndOffset, log.endOffset()), log.startOffset());
+        latestSnapshot = id;
+        committedOut.clear(); // everything not yet handed out lies below the snapshot's end
+        highWatermark = Math.max(highWatermark, id.endOffset());
+        nextOffsetToDeliver = id.endOffset();
+        loadSnapshotOut = id;
+        deliverCommitted();
     }
 
     private void adoptLeader(int leaderId) {

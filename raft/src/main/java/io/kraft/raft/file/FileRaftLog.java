@@ -4,6 +4,7 @@ import io.kraft.raft.EpochStartOffsets;
 import io.kraft.raft.LogEntry;
 import io.kraft.raft.OffsetAndEpoch;
 import io.kraft.raft.RaftLog;
+import io.kraft.raft.SnapshotId;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +24,9 @@ import java.util.zip.CRC32C;
 
 /**
  * A {@link RaftLog} on disk: segment files named by their 20-digit base offset, each a sequence of length-prefixed,
- * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail. Entry positions are
+ * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail. After a snapshot replaced
+ * a prefix, the file {@value #LOG_START_FILE} names that snapshot (written atomically before any segment goes), and
+ * segments wholly below it are deleted. Entry positions are
  * indexed in memory (a metadata log is small); payloads are read from the files.
  *
  * <p>The storage module's partition log stores Kafka record batches with their own indexes; the Raft log is
@@ -30,6 +34,7 @@ import java.util.zip.CRC32C;
  */
 public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String SUFFIX = ".raftlog";
+    static final String LOG_START_FILE = "log-start-snapshot";
     /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload. */
     private static final int FRAME_HEADER_BYTES = 8;
     private static final int ENTRY_HEADER_BYTES = 13;
@@ -42,6 +47,8 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private final Set<Segment> unflushed = new HashSet<>();
     private boolean directoryChanged;
     private long endOffset;
+    private long startOffset;
+    private SnapshotId startSnapshot;
 
     /** One segment file and the byte position of each of its entries. */
     private static final class Segment {
@@ -89,7 +96,20 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private void recover() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(directory)) {
-            files = listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+            files = new ArrayList<>(listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList());
+        }
+        Path startFile = directory.resolve(LOG_START_FILE);
+        if (Files.exists(startFile)) {
+            startSnapshot = readStartSnapshot(startFile);
+            startOffset = startSnapshot.endOffset();
+            // Segments wholly below the start (the next one begins at or before it) were being deleted.
+            while (files.size() > 1 && baseOffsetOf(files.get(1)) <= startOffset) {
+                Files.delete(files.remove(0));
+                directoryChanged = true;
+            }
+            if (!files.isEmpty()) {
+                endOffset = baseOffsetOf(files.get(0));
+            }
         }
         boolean torn = false;
         for (Path path : files) {
@@ -98,7 +118,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                 directoryChanged = true;
                 continue;
             }
-            long baseOffset = Long.parseLong(path.getFileName().toString().replace(SUFFIX, ""));
+            long baseOffset = baseOffsetOf(path);
             if (baseOffset != endOffset) {
                 throw new IOException("segment " + path + " starts at " + baseOffset + " but the log ends at "
                         + endOffset);
@@ -107,7 +127,17 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             torn = !scan(segment);
         }
         if (segments.isEmpty()) {
-            createSegment(0);
+            createSegment(startOffset);
+            endOffset = startOffset;
+        }
+        if (startSnapshot != null) {
+            boolean continues = endOffset >= startOffset && (startOffset == segments.firstKey()
+                    || epochs.epochOf(startOffset - 1) == startSnapshot.epoch());
+            if (!continues) {
+                // A crash interrupted a reset to the snapshot: what is left does not continue it.
+                resetTo(startOffset);
+            }
+            epochs.startAfter(startSnapshot, continues);
         }
         // Entries written before a crash may sit only in the page cache; the core treats what it finds at startup
         // as durable (and may acknowledge it), so make that true before anybody reads the log.
@@ -189,8 +219,9 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
 
     @Override
     public void truncateTo(long offset) {
-        if (offset < 0) {
-            throw new IllegalArgumentException("truncation offset must be >= 0 but was " + offset);
+        if (offset < startOffset) {
+            throw new IllegalArgumentException("truncation offset " + offset + " is below the log start "
+                    + startOffset);
         }
         if (offset >= endOffset) {
             return;
@@ -229,9 +260,74 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     }
 
     @Override
+    public void deletePrefix(SnapshotId snapshot) {
+        long end = snapshot.endOffset();
+        if (end < startOffset) {
+            throw new IllegalArgumentException("snapshot " + snapshot + " ends below the log start " + startOffset);
+        }
+        boolean keepSuffix = end <= endOffset && (end == startOffset
+                ? snapshot.equals(startSnapshot) : epochs.epochOf(end - 1) == snapshot.epoch());
+        try {
+            // The start is recorded first: a crash part way leaves segments recovery deletes or resets.
+            DurableFiles.replaceAtomically(directory.resolve(LOG_START_FILE),
+                    (snapshot.endOffset() + " " + snapshot.epoch() + "\n").getBytes(StandardCharsets.UTF_8));
+            if (keepSuffix) {
+                while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= end) {
+                    Segment removed = segments.pollFirstEntry().getValue();
+                    removed.channel.close();
+                    Files.delete(removed.path);
+                    unflushed.remove(removed);
+                }
+                FileQuorumStateStore.fsyncDirectory(directory);
+            } else {
+                resetTo(end);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the raft log prefix below " + end + " in " + directory, e);
+        }
+        epochs.startAfter(snapshot, keepSuffix);
+        startOffset = end;
+        startSnapshot = snapshot;
+    }
+
+    /** Deletes every segment and starts the log empty at {@code offset}. */
+    private void resetTo(long offset) throws IOException {
+        for (Segment segment : segments.values()) {
+            segment.channel.close();
+            Files.delete(segment.path);
+        }
+        segments.clear();
+        unflushed.clear();
+        createSegment(offset);
+        endOffset = offset;
+        FileQuorumStateStore.fsyncDirectory(directory);
+        directoryChanged = false;
+    }
+
+    @Override
+    public long startOffset() {
+        return startOffset;
+    }
+
+    /** Bytes in all segment files, including any entries below the start in the first one. */
+    public long sizeBytes() {
+        return segments.values().stream().mapToLong(segment -> segment.sizeBytes).sum();
+    }
+
+    /** When the first segment was last written: the age of the oldest entries, for time-based retention. */
+    public long oldestSegmentModifiedMs() {
+        try {
+            return Files.getLastModifiedTime(segments.firstEntry().getValue().path).toMillis();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the age of the raft log in " + directory, e);
+        }
+    }
+
+    @Override
     public List<LogEntry> read(long offset, int maxEntries) {
-        if (offset < 0 || offset > endOffset) {
-            throw new IllegalArgumentException("read at offset " + offset + " outside [0, " + endOffset + "]");
+        if (offset < startOffset || offset > endOffset) {
+            throw new IllegalArgumentException("read at offset " + offset + " outside [" + startOffset + ", "
+                    + endOffset + "]");
         }
         List<LogEntry> result = new ArrayList<>();
         try {
@@ -281,7 +377,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
 
     @Override
     public int epochOf(long offset) {
-        if (offset < 0 || offset >= endOffset) {
+        if (offset < startOffset || offset >= endOffset) {
             throw new IllegalArgumentException("no entry at offset " + offset + " (log ends at " + endOffset + ")");
         }
         return epochs.epochOf(offset);
@@ -322,6 +418,20 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot close " + entry.getValue().path, e);
             }
+        }
+    }
+
+    private static long baseOffsetOf(Path segmentFile) {
+        return Long.parseLong(segmentFile.getFileName().toString().replace(SUFFIX, ""));
+    }
+
+    private static SnapshotId readStartSnapshot(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+        String[] parts = text.split(" ");
+        try {
+            return new SnapshotId(Long.parseLong(parts[0]), Integer.parseInt(parts[1]));
+        } catch (RuntimeException e) {
+            throw new IOException("log start file " + file + " is corrupt: '" + text + "'", e);
         }
     }
 

@@ -7,6 +7,9 @@ import io.kraft.proto.raft.DivergingEpoch;
 import io.kraft.proto.raft.EndQuorumEpochRequest;
 import io.kraft.proto.raft.FetchRequest;
 import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.FetchSnapshotRequest;
+import io.kraft.proto.raft.FetchSnapshotResponse;
+import io.kraft.proto.raft.SnapshotId;
 import io.kraft.proto.raft.VoteRequest;
 import io.kraft.proto.raft.VoteResponse;
 import io.kraft.raft.LogEntry;
@@ -22,6 +25,8 @@ final class ProtoMessages {
     static final int FENCED_LEADER_EPOCH = 74;
     static final int UNKNOWN_LEADER_EPOCH = 75;
     static final int INCONSISTENT_VOTER_SET = 94;
+    static final int SNAPSHOT_NOT_FOUND = 98;
+    static final int POSITION_OUT_OF_RANGE = 99;
     static final int INCONSISTENT_CLUSTER_ID = 104;
 
     private ProtoMessages() {
@@ -33,6 +38,8 @@ final class ProtoMessages {
             case NOT_LEADER -> NOT_LEADER_OR_FOLLOWER;
             case FENCED_LEADER_EPOCH -> FENCED_LEADER_EPOCH;
             case UNKNOWN_LEADER_EPOCH -> UNKNOWN_LEADER_EPOCH;
+            case SNAPSHOT_NOT_FOUND -> SNAPSHOT_NOT_FOUND;
+            case POSITION_OUT_OF_RANGE -> POSITION_OUT_OF_RANGE;
         };
     }
 
@@ -42,6 +49,8 @@ final class ProtoMessages {
             case NOT_LEADER_OR_FOLLOWER -> FetchError.NOT_LEADER;
             case FENCED_LEADER_EPOCH -> FetchError.FENCED_LEADER_EPOCH;
             case UNKNOWN_LEADER_EPOCH -> FetchError.UNKNOWN_LEADER_EPOCH;
+            case SNAPSHOT_NOT_FOUND -> FetchError.SNAPSHOT_NOT_FOUND;
+            case POSITION_OUT_OF_RANGE -> FetchError.POSITION_OUT_OF_RANGE;
             default -> throw new IllegalArgumentException("fetch response carries unexpected error code " + code);
         };
     }
@@ -111,6 +120,9 @@ final class ProtoMessages {
         FetchResponse.Builder builder = FetchResponse.newBuilder().setErrorCode(errorCode(m.error()))
                 .setEpoch(m.epoch()).setLeaderId(m.leaderId()).setHighWatermark(m.highWatermark())
                 .setFetchOffset(m.fetchOffset()).setLastFetchedEpoch(m.lastFetchedEpoch());
+        if (m.snapshotNeeded()) {
+            builder.setSnapshotId(toProto(m.snapshotId()));
+        }
         if (m.diverging()) {
             builder.setDivergingEpoch(DivergingEpoch.newBuilder().setEpoch(m.divergingEpoch())
                     .setEndOffset(m.divergingEndOffset()));
@@ -139,6 +151,37 @@ final class ProtoMessages {
         long divergingEndOffset = p.hasDivergingEpoch() ? p.getDivergingEpoch().getEndOffset() : -1;
         return new RaftMessage.FetchResponse(source, destination, p.getEpoch(), p.getLeaderId(),
                 fetchError(p.getErrorCode()), p.getFetchOffset(), p.getLastFetchedEpoch(), p.getHighWatermark(),
-                divergingEpoch, divergingEndOffset, entries);
+                divergingEpoch, divergingEndOffset, entries, p.hasSnapshotId() ? fromProto(p.getSnapshotId()) : null);
+    }
+
+    static SnapshotId toProto(io.kraft.raft.SnapshotId id) {
+        return SnapshotId.newBuilder().setEndOffset(id.endOffset()).setEpoch(id.epoch()).build();
+    }
+
+    static io.kraft.raft.SnapshotId fromProto(SnapshotId p) {
+        return new io.kraft.raft.SnapshotId(p.getEndOffset(), p.getEpoch());
+    }
+
+    static FetchSnapshotRequest toProto(String clusterId, RaftMessage.FetchSnapshotRequest m) {
+        return FetchSnapshotRequest.newBuilder().setClusterId(clusterId).setReplicaId(m.source())
+                .setLeaderId(m.destination()).setEpoch(m.epoch()).setSnapshotId(toProto(m.snapshotId()))
+                .setPosition(m.position()).setMaxBytes(m.maxBytes()).build();
+    }
+
+    static RaftMessage.FetchSnapshotRequest fromProto(FetchSnapshotRequest p) {
+        return new RaftMessage.FetchSnapshotRequest(p.getReplicaId(), p.getLeaderId(), p.getEpoch(),
+                fromProto(p.getSnapshotId()), p.getPosition(), p.getMaxBytes());
+    }
+
+    static FetchSnapshotResponse toProto(RaftMessage.FetchSnapshotResponse m) {
+        return FetchSnapshotResponse.newBuilder().setErrorCode(errorCode(m.error())).setEpoch(m.epoch())
+                .setLeaderId(m.leaderId()).setSnapshotId(toProto(m.snapshotId())).setSizeBytes(m.sizeBytes())
+                .setPosition(m.position()).setData(ByteString.copyFrom(m.data())).setCrc32C(m.crc32c()).build();
+    }
+
+    static RaftMessage.FetchSnapshotResponse fromProto(FetchSnapshotResponse p, int source, int destination) {
+        return new RaftMessage.FetchSnapshotResponse(source, destination, p.getEpoch(), p.getLeaderId(),
+                fetchError(p.getErrorCode()), fromProto(p.getSnapshotId()), p.getSizeBytes(), p.getPosition(),
+                p.getData().toByteArray(), p.getCrc32C());
     }
 }

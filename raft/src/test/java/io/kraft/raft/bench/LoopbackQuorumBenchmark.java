@@ -5,6 +5,7 @@ import io.kraft.raft.LeaderAndEpoch;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
+import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.grpc.GrpcRaftTransport;
@@ -149,6 +150,11 @@ public final class LoopbackQuorumBenchmark {
 
                     @Override
                     public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
+                    }
+
+                    @Override
+                    public void handleLoadSnapshot(SnapshotId snapshotId) {
+                        // the benchmark keeps no state, so a snapshot has nothing to restore
                     }
                 }, nodeId);
         driver.start();

@@ -21,6 +21,7 @@ import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
+import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import java.io.IOException;
@@ -58,6 +59,7 @@ class GrpcQuorumTest {
     static final class RecordingListener implements RaftListener {
         final List<String> records = new CopyOnWriteArrayList<>();
         final List<Long> offsets = new CopyOnWriteArrayList<>();
+        final List<SnapshotId> loadedSnapshots = new CopyOnWriteArrayList<>();
         volatile LeaderAndEpoch leader = new LeaderAndEpoch(java.util.OptionalInt.empty(), 0);
 
         @Override
@@ -71,6 +73,11 @@ class GrpcQuorumTest {
         @Override
         public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
             leader = leaderAndEpoch;
+        }
+
+        @Override
+        public void handleLoadSnapshot(SnapshotId snapshotId) {
+            loadedSnapshots.add(snapshotId);
         }
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A committed entry survives any crashes: the last committed entry is in the durable (flushed) log of a majority
+ * A committed entry survives any crashes (in a log, or in a snapshot where the log prefix was deleted): the last committed entry is in the durable (flushed) log of a majority
  * of voters, and the leader of the newest epoch anybody has reached holds it (leader completeness; a deposed
  * leader of an older epoch need not).
  */
@@ -38,7 +38,11 @@ final class CommittedEntriesNeverLost implements Invariant {
         return node.log().flushedEndOffset() > entry.offset() && holds(node, entry);
     }
 
+    /** In the log, or below its start: then in a durable snapshot, which only ever holds committed records. */
     private static boolean holds(SimNode node, LogEntry entry) {
+        if (entry.offset() < node.log().startOffset()) {
+            return true;
+        }
         return node.log().endOffset() > entry.offset()
                 && node.log().read(entry.offset(), 1).get(0).sameContentAs(entry);
     }

@@ -23,7 +23,8 @@ final class CommittedLogsMatch implements Invariant {
                 continue;
             }
             Incarnation key = new Incarnation(node.id(), node.incarnation());
-            long from = verifiedUpTo.getOrDefault(key, 0L);
+            // Below the log start only a snapshot remains; SnapshotsMatchCommittedState checks those.
+            long from = Math.max(verifiedUpTo.getOrDefault(key, 0L), node.log().startOffset());
             long highWatermark = node.raft().highWatermark();
             if (from >= highWatermark) {
                 continue;

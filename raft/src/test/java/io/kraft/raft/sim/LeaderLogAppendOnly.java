@@ -21,7 +21,7 @@ final class LeaderLogAppendOnly implements Invariant {
             }
             Term term = new Term(node.id(), node.incarnation(), node.raft().epoch());
             LogEntry previous = lastEntryByTerm.get(term);
-            if (previous != null) {
+            if (previous != null && previous.offset() >= node.log().startOffset()) {
                 if (node.log().endOffset() <= previous.offset()) {
                     throw cluster.violation("leader " + node.id() + " log shrank below " + previous);
                 }
@@ -31,7 +31,7 @@ final class LeaderLogAppendOnly implements Invariant {
                 }
             }
             long end = node.log().endOffset();
-            if (end > 0) {
+            if (end > node.log().startOffset()) {
                 List<LogEntry> last = node.log().read(end - 1, 1);
                 lastEntryByTerm.put(term, last.get(0));
             }

@@ -66,6 +66,31 @@ class RaftSimulationTest {
     }
 
     @Test
+    void laggingFollowerCatchesUpThroughSnapshot() throws Exception {
+        for (long seed = 300; seed < 310; seed++) {
+            SimCluster cluster = new SimCluster(seed, 3, 1);
+            SimNode leader = awaitLeader(cluster);
+            appendAndAwaitCommit(cluster, 5);
+            SimNode lagging = cluster.nodes().stream().filter(n -> n.id() != leader.id() && n.isVoter())
+                    .findFirst().orElseThrow();
+            cluster.crash(lagging.id());
+            long snapshotted = appendAndAwaitCommit(cluster, 20);
+            assertTrue(cluster.runUntil(() -> allUpNodesReach(cluster, snapshotted + 1), ELECTION_BOUND));
+            var snapshot = cluster.leader().orElseThrow().takeSnapshot(true);
+            assertEquals(snapshotted + 1, snapshot.endOffset(), "seed " + seed);
+            assertEquals(snapshotted + 1, cluster.leader().orElseThrow().log().startOffset(), "seed " + seed);
+            long lastOffset = appendAndAwaitCommit(cluster, 5);
+
+            cluster.restart(lagging.id());
+            assertTrue(cluster.runUntil(() -> allUpNodesReach(cluster, lastOffset + 1), ELECTION_BOUND),
+                    "the returning voter catches up; seed " + seed);
+            assertEquals(List.of(snapshot), lagging.loadedSnapshots(), "it loaded the leader's snapshot; seed " + seed);
+            assertEquals(snapshot.endOffset(), lagging.log().startOffset(), "seed " + seed);
+            assertEquals(30, lagging.applied().size(), "snapshot state plus the records after it; seed " + seed);
+        }
+    }
+
+    @Test
     void returningPartitionedVoterDoesNotDeposeHealthyLeader() throws Exception {
         SimCluster cluster = new SimCluster(31, 3, 0);
         SimNode leader = awaitLeader(cluster);

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
  * Random clusters under random faults, one seed each: 3 or 5 voters and up to two observers, a steady client
  * load, and partitions, one-way links, loss, duplication, reordering, crashes and restarts; then a liveness phase
  * heals the network, leaves up to a minority of voters down (often the leader), and demands a leader and a new
- * commit within bounded simulated time, learned by every running member.
+ * commit within bounded simulated time, learned by every running member. A third of the seeds also take
+ * snapshots now and then on random members (usually deleting the log prefix), so lagging and restarted members
+ * catch up through snapshot transfers, some of whose chunks arrive corrupted.
  *
  * <p>Replay one seed: {@code mvn -B -o -pl raft test -Dtest=RandomizedSimulationTest -Dkraft.seed=N}.
  * Run more: {@code -Dkraft.seeds=5000 -Dkraft.firstSeed=100000}.
@@ -28,20 +30,22 @@ class RandomizedSimulationTest {
         long events = 0;
         long committed = 0;
         long epochs = 0;
+        long snapshotLoads = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
                 events += cluster.eventsRun();
                 committed += cluster.committed().size();
                 epochs += cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
+                snapshotLoads += cluster.nodes().stream().mapToInt(n -> n.loadedSnapshots().size()).sum();
             } catch (Throwable failure) {
                 System.err.println("simulation failed for seed " + seed + "; replay with -Dkraft.seed=" + seed);
                 throw new AssertionError("seed " + seed + " failed (replay with -Dkraft.seed=" + seed + "): "
                         + failure.getMessage(), failure);
             }
         }
-        System.out.printf("simulated %d seeds from %d: %d events, %d committed entries, %d epochs%n",
-                count, first, events, committed, epochs);
+        System.out.printf("simulated %d seeds from %d: %d events, %d committed entries, %d epochs, %d snapshot "
+                + "loads%n", count, first, events, committed, epochs, snapshotLoads);
         assertTrue(committed > count, "the simulations committed entries");
     }
 
@@ -50,6 +54,9 @@ class RandomizedSimulationTest {
         SimCluster cluster = new SimCluster(seed, shape.nextBoolean() ? 3 : 5, shape.nextInt(3));
         cluster.startWorkload(5 * SimCluster.TICK_UNITS);
         cluster.injectRandomFaults(FAULT_PHASE_UNITS);
+        if (shape.nextInt(3) == 0) {
+            cluster.takeRandomSnapshots(FAULT_PHASE_UNITS, 100 * SimCluster.TICK_UNITS);
+        }
         cluster.runFor(FAULT_PHASE_UNITS);
 
         cluster.stopWorkload();

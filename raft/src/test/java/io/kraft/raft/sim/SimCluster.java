@@ -41,13 +41,16 @@ final class SimCluster {
     private final List<LogEntry> committed = new ArrayList<>();
     private final List<AcknowledgedAppend> acknowledged = new ArrayList<>();
     private final List<Invariant> invariants;
+    private final Random corruption;
     private long recordCounter;
     private boolean workloadRunning;
+    private long corruptedSnapshotChunks;
 
     SimCluster(long seed, int voterCount, int observerCount) {
         this.seed = seed;
         this.random = new Random(seed);
         this.network = new SimNetwork(scheduler, new Random(seed + 1), this::deliver);
+        this.corruption = new Random(seed + 2);
         for (int id = 1; id <= voterCount; id++) {
             voterIds.add(id);
         }
@@ -56,9 +59,11 @@ final class SimCluster {
                 new AppendsAcknowledgedOnlyWhenCommitted());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
         int fetchMaxEntries = 4 + random.nextInt(13);
+        // Small chunks so a snapshot transfer takes many round trips, and faults hit it mid-way.
+        int snapshotChunkBytes = 256 + random.nextInt(1024);
         for (int id = 1; id <= voterCount + observerCount; id++) {
             RaftConfig config = new RaftConfig(id, voterIds, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS,
-                    ELECTION_TIMEOUT_TICKS, 10, 4, fetchMaxEntries);
+                    ELECTION_TIMEOUT_TICKS, 10, 4, fetchMaxEntries, snapshotChunkBytes);
             SimNode node = new SimNode(config, scheduler, network, seed * 7919 + id, 3 * TICK_UNITS);
             nodes.put(id, node);
             // Clock drift: each node's tick lasts between 0.9 and 1.1 nominal ticks.
@@ -77,8 +82,26 @@ final class SimCluster {
     private void deliver(RaftMessage message) {
         SimNode node = nodes.get(message.destination());
         if (node != null) {
-            node.deliver(message);
+            node.deliver(corruptSometimes(message));
         }
+    }
+
+    /** Flips a bit in a few snapshot chunks on the wire: the receiver must reject them and fetch again. */
+    private RaftMessage corruptSometimes(RaftMessage message) {
+        if (message instanceof RaftMessage.FetchSnapshotResponse chunk && chunk.data().length > 0
+                && corruption.nextInt(20) == 0) {
+            corruptedSnapshotChunks++;
+            byte[] data = chunk.data().clone();
+            data[corruption.nextInt(data.length)] ^= (byte) (1 << corruption.nextInt(8));
+            return new RaftMessage.FetchSnapshotResponse(chunk.source(), chunk.destination(), chunk.epoch(),
+                    chunk.leaderId(), chunk.error(), chunk.snapshotId(), chunk.sizeBytes(), chunk.position(), data,
+                    chunk.crc32c());
+        }
+        return message;
+    }
+
+    long corruptedSnapshotChunks() {
+        return corruptedSnapshotChunks;
     }
 
     // ------------------------------------------------------------ running
@@ -189,6 +212,27 @@ final class SimCluster {
             node.restart();
         }
         checkInvariants();
+    }
+
+    /**
+     * Every so often for {@code durationUnits}, a random running member snapshots its state machine, and usually
+     * deletes the log prefix the snapshot covers.
+     */
+    void takeRandomSnapshots(long durationUnits, int meanIntervalUnits) {
+        long end = scheduler.now() + durationUnits;
+        scheduleSnapshot(end, meanIntervalUnits);
+    }
+
+    private void scheduleSnapshot(long end, int meanIntervalUnits) {
+        long delay = 1 + random.nextInt(2 * meanIntervalUnits);
+        if (scheduler.now() + delay >= end) {
+            return;
+        }
+        scheduler.schedule(delay, "snapshot", () -> {
+            List<Integer> ids = new ArrayList<>(nodes.keySet());
+            nodes.get(ids.get(random.nextInt(ids.size()))).takeSnapshot(random.nextInt(4) != 0);
+            scheduleSnapshot(end, meanIntervalUnits);
+        });
     }
 
     /**

@@ -1,0 +1,207 @@
+package io.kraft.raft;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.raft.RaftMessage.BeginQuorumEpoch;
+import io.kraft.raft.RaftMessage.FetchRequest;
+import io.kraft.raft.RaftMessage.FetchResponse;
+import io.kraft.raft.RaftMessage.FetchSnapshotRequest;
+import io.kraft.raft.RaftMessage.FetchSnapshotResponse;
+import io.kraft.raft.RaftMessage.VoteRequest;
+import io.kraft.raft.RaftMessage.VoteResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Snapshots in the core: recording one, deleting the log prefix, sending it in chunks, installing it, restarting. */
+class RaftSnapshotTest {
+    private static final Set<Integer> VOTERS = Set.of(1, 2, 3);
+    private static final int CHUNK_BYTES = 8;
+
+    private final InMemoryRaftLog leaderLog = new InMemoryRaftLog();
+    private final InMemorySnapshotStore leaderSnapshots = new InMemorySnapshotStore();
+    private final InMemoryRaftLog followerLog = new InMemoryRaftLog();
+    private final InMemorySnapshotStore followerSnapshots = new InMemorySnapshotStore();
+
+    private static RaftConfig config(int nodeId) {
+        return new RaftConfig(nodeId, VOTERS, 10, 20, 10, 10, 4, 100, CHUNK_BYTES);
+    }
+
+    /** Node 1 leads epoch 1 and has committed five records (node 2 acknowledged them). */
+    private RaftNode leaderWithCommittedRecords() {
+        RaftNode leader = new RaftNode(config(1), leaderLog, leaderSnapshots, QuorumState.INITIAL, new Random(3));
+        leader.ready();
+        VoteRequest preVote = null;
+        for (int i = 0; i < 100 && preVote == null; i++) {
+            leader.tick();
+            preVote = leader.ready().messages().stream().filter(VoteRequest.class::isInstance)
+                    .map(VoteRequest.class::cast).findFirst().orElse(null);
+        }
+        leader.handle(new VoteResponse(2, 1, 0, RaftMessage.NO_LEADER, true, true, preVote.epoch()));
+        leader.ready();
+        leader.handle(new VoteResponse(2, 1, 1, RaftMessage.NO_LEADER, true, false, 1));
+        assertEquals(Role.LEADER, leader.role());
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            records.add(("record-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        leader.append(records);
+        leader.ready();
+        leaderLog.flush();
+        leader.handleLogFlushed(leaderLog.endOffset());
+        leader.handle(new FetchRequest(2, 1, 1, leaderLog.endOffset(), 1));
+        assertEquals(6, leader.highWatermark());
+        leader.ready();
+        return leader;
+    }
+
+    private SnapshotId snapshotAndDeletePrefix(RaftNode leader) {
+        SnapshotId id = new SnapshotId(6, 1);
+        leaderSnapshots.save(id, "state after six offsets, padded to need several chunks".getBytes(
+                StandardCharsets.UTF_8));
+        leader.snapshotCreated(id);
+        leader.deleteLogPrefix(id);
+        assertEquals(6, leaderLog.startOffset());
+        return id;
+    }
+
+    @Test
+    void fetchBelowLogStartIsAnsweredWithTheSnapshotToFetch() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+
+        leader.handle(new FetchRequest(3, 1, 1, 0, 0));
+        FetchResponse response = (FetchResponse) leader.ready().messages().get(0);
+        assertTrue(response.snapshotNeeded());
+        assertEquals(id, response.snapshotId());
+        assertTrue(response.entries().isEmpty());
+
+        leader.handle(new FetchRequest(2, 1, 1, 6, 1)); // at the start, continuing the snapshot: served normally
+        assertTrue(leader.ready().messages().isEmpty(), "an up-to-date fetch at the log start is held (long poll)");
+    }
+
+    @Test
+    void laggingFollowerInstallsSnapshotChunkByChunkAndRejectsACorruptChunk() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+        RaftNode follower = new RaftNode(config(3), followerLog, followerSnapshots, QuorumState.INITIAL,
+                new Random(5));
+        follower.ready();
+        follower.handle(new BeginQuorumEpoch(1, 3, 1));
+
+        boolean corrupted = false;
+        Optional<SnapshotId> loaded = Optional.empty();
+        FetchRequest resumedFetch = null;
+        for (int round = 0; round < 100 && resumedFetch == null; round++) {
+            Ready followerReady = follower.ready();
+            if (followerReady.loadSnapshot().isPresent()) {
+                loaded = followerReady.loadSnapshot();
+            }
+            for (RaftMessage toLeader : followerReady.messages()) {
+                if (toLeader instanceof FetchRequest fetch && fetch.fetchOffset() > 0) {
+                    resumedFetch = fetch;
+                    break;
+                }
+                if (!(toLeader instanceof FetchRequest) && !(toLeader instanceof FetchSnapshotRequest)) {
+                    continue;
+                }
+                leader.handle(toLeader);
+                for (RaftMessage toFollower : leader.ready().messages()) {
+                    if (toFollower instanceof FetchSnapshotResponse chunk && !corrupted && chunk.position() > 0) {
+                        corrupted = true;
+                        byte[] data = chunk.data().clone();
+                        data[0] ^= 0x40;
+                        follower.handle(new FetchSnapshotResponse(chunk.source(), chunk.destination(), chunk.epoch(),
+                                chunk.leaderId(), chunk.error(), chunk.snapshotId(), chunk.sizeBytes(),
+                                chunk.position(), data, chunk.crc32c()));
+                        assertEquals(1, follower.rejectedSnapshotChunks());
+                        assertTrue(follower.lastSnapshotError().orElseThrow().contains("CRC32C"),
+                                follower.lastSnapshotError().orElseThrow());
+                        assertEquals(chunk.position(), followerSnapshots.receivedBytes(id),
+                                "the corrupt chunk stored nothing");
+                        assertEquals(0, followerLog.endOffset(), "the log is untouched");
+                        assertEquals(0, follower.highWatermark());
+                        continue;
+                    }
+                    follower.handle(toFollower);
+                }
+            }
+        }
+        assertTrue(corrupted, "a chunk past the first was corrupted");
+        assertEquals(Optional.of(id), loaded, "the state machine is told to load the installed snapshot");
+        assertEquals(id, followerSnapshots.latest().orElseThrow());
+        assertArrayEquals(leaderSnapshots.state(id), followerSnapshots.state(id));
+        assertEquals(6, followerLog.startOffset());
+        assertEquals(6, followerLog.endOffset());
+        assertEquals(1, followerLog.lastEpoch());
+        assertEquals(6, follower.highWatermark());
+        assertEquals(new FetchRequest(3, 1, 1, 6, 1), resumedFetch, "fetching resumes after the snapshot");
+    }
+
+    @Test
+    void restartLoadsLatestSnapshotThenReplaysTheLogAfterIt() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = new SnapshotId(3, 1);
+        leaderSnapshots.save(id, new byte[] {1, 2, 3});
+        leader.snapshotCreated(id);
+
+        RaftNode restarted = new RaftNode(config(1), leaderLog, leaderSnapshots,
+                new QuorumState(1, java.util.OptionalInt.of(1), java.util.OptionalInt.of(1)), new Random(9));
+        Ready first = restarted.ready();
+        assertEquals(Optional.of(id), first.loadSnapshot());
+        assertEquals(3, restarted.highWatermark(), "the snapshot holds only committed records");
+        assertEquals(0, leaderLog.startOffset(), "retention decides on prefix deletion, not a restart");
+        assertTrue(first.committed().isEmpty(), "records after the snapshot wait until known committed again");
+    }
+
+    @Test
+    void restartResetsALogThatDoesNotContinueTheSnapshot() {
+        SnapshotId id = new SnapshotId(10, 2);
+        followerSnapshots.save(id, new byte[] {7});
+        followerLog.append(List.of(LogEntry.leaderChange(0, 1, 1), LogEntry.data(1, 1, new byte[] {1})));
+        RaftNode node = new RaftNode(config(3), followerLog, followerSnapshots, new QuorumState(2,
+                java.util.OptionalInt.empty(), java.util.OptionalInt.empty()), new Random(1));
+        assertEquals(Optional.of(id), node.ready().loadSnapshot());
+        assertEquals(10, followerLog.startOffset());
+        assertEquals(10, followerLog.endOffset());
+        assertEquals(2, followerLog.lastEpoch());
+    }
+
+    @Test
+    void snapshotBeyondWhatTheStateMachineAppliedIsRejected() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId beyond = new SnapshotId(7, 1);
+        leaderSnapshots.save(beyond, new byte[0]);
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> leader.snapshotCreated(beyond));
+        assertTrue(error.getMessage().contains("ends past the records handed to the state machine"));
+        SnapshotId unstored = new SnapshotId(4, 1);
+        assertInstanceOf(IllegalArgumentException.class,
+                assertThrows(IllegalArgumentException.class, () -> leader.snapshotCreated(unstored)));
+        assertThrows(IllegalArgumentException.class, () -> leader.deleteLogPrefix(unstored));
+        assertEquals(0, leaderLog.startOffset(), "nothing was deleted");
+    }
+
+    @Test
+    void snapshotFetchForAnUnknownSnapshotOrPositionIsRejected() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+        leader.handle(new FetchSnapshotRequest(3, 1, 1, new SnapshotId(5, 1), 0, 100));
+        assertEquals(RaftMessage.FetchError.SNAPSHOT_NOT_FOUND,
+                ((FetchSnapshotResponse) leader.ready().messages().get(0)).error());
+        leader.handle(new FetchSnapshotRequest(3, 1, 1, id, 1_000_000, 100));
+        assertEquals(RaftMessage.FetchError.POSITION_OUT_OF_RANGE,
+                ((FetchSnapshotResponse) leader.ready().messages().get(0)).error());
+        leader.handle(new FetchSnapshotRequest(3, 1, 0, id, 0, 100));
+        assertEquals(RaftMessage.FetchError.FENCED_LEADER_EPOCH,
+                ((FetchSnapshotResponse) leader.ready().messages().get(0)).error());
+    }
+}
