@@ -3,6 +3,7 @@ package io.kraft.storage;
 import io.kraft.storage.log.CheckpointFile;
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -132,7 +133,7 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
      * Writes this identity into the directory, creating it if needed. Atomic and durable: the text goes
      * to a temp file that is fsynced and renamed over meta.properties, then the directory is fsynced.
      *
-     * @throws java.io.UncheckedIOException naming the file if it cannot be written
+     * @throws UncheckedIOException naming the file if it cannot be written
      */
     public void write(Path logDir) {
         Path file = file(logDir);
@@ -155,7 +156,7 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
             }
             CheckpointFile.fsyncDirectory(logDir.toAbsolutePath());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write " + file + ": " + e, e);
+            throw new UncheckedIOException("cannot write " + file + ": " + e, e);
         }
     }
 
@@ -177,6 +178,7 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
      * @throws CorruptMetaPropertiesException if a meta.properties cannot be read or is invalid
      * @throws NodeIdMismatchException        if a directory belongs to another node id
      * @throws ClusterIdMismatchException     if the directories disagree on the cluster id
+     * @throws DuplicateDirectoryIdException  if two directories share a directory id (one was copied)
      */
     public static Map<Path, MetaProperties> verify(List<Path> logDirs, int nodeId, Path configFile) {
         Objects.requireNonNull(configFile, "configFile");
@@ -204,6 +206,14 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
                 throw new ClusterIdMismatchException("log directory " + dir + " has cluster.id " + properties.clusterId()
                         + " but " + clusterIdDir + " has cluster.id " + clusterId
                         + ": a node's directories must belong to one cluster; remove or reformat the stray one");
+            }
+            for (Map.Entry<Path, MetaProperties> earlier : found.entrySet()) {
+                if (earlier.getValue().directoryId().equals(properties.directoryId())) {
+                    throw new DuplicateDirectoryIdException("log directories " + earlier.getKey() + " and " + dir
+                            + " have the same directory.id " + properties.directoryId() + ", so one is a copy: delete "
+                            + file(dir) + " and run 'kraft-cli format --config " + configFile + " --cluster-id "
+                            + clusterId + " --ignore-formatted'");
+                }
             }
             found.put(dir, properties);
         }
@@ -265,6 +275,15 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
         private static final long serialVersionUID = 1L;
 
         NodeIdMismatchException(String message) {
+            super(message);
+        }
+    }
+
+    /** Two of a node's log directories carry the same directory id (KIP-858 ids must be unique). */
+    public static final class DuplicateDirectoryIdException extends MetaPropertiesException {
+        private static final long serialVersionUID = 1L;
+
+        DuplicateDirectoryIdException(String message) {
             super(message);
         }
     }

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.MetaProperties.ClusterIdMismatchException;
 import io.kraft.storage.MetaProperties.CorruptMetaPropertiesException;
+import io.kraft.storage.MetaProperties.DuplicateDirectoryIdException;
 import io.kraft.storage.MetaProperties.NodeIdMismatchException;
 import io.kraft.storage.MetaProperties.UnformattedLogDirException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -152,6 +154,29 @@ class MetaPropertiesTest {
                 () -> MetaProperties.verify(List.of(a, b), 1, CONFIG));
         assertTrue(e.getMessage().startsWith("log directory " + b + " has cluster.id " + otherCluster + " but " + a
                 + " has cluster.id " + CLUSTER_ID), e.getMessage());
+    }
+
+    @Test
+    void verifyRefusesACopiedDirectory() throws Exception {
+        Path a = root.resolve("a");
+        Path b = root.resolve("b");
+        MetaProperties.forNewDirectory(CLUSTER_ID, 1).write(a);
+        Files.createDirectories(b);
+        Files.copy(a.resolve("meta.properties"), b.resolve("meta.properties"));
+        DuplicateDirectoryIdException e = assertThrows(DuplicateDirectoryIdException.class,
+                () -> MetaProperties.verify(List.of(a, b), 1, CONFIG));
+        assertTrue(e.getMessage().startsWith("log directories " + a + " and " + b + " have the same directory.id"),
+                e.getMessage());
+        assertTrue(e.getMessage().endsWith("--cluster-id " + CLUSTER_ID + " --ignore-formatted'"), e.getMessage());
+    }
+
+    @Test
+    void writeFailsNamingTheFileWhenTheDirectoryCannotBeCreated() throws Exception {
+        Path notADir = Files.writeString(root.resolve("plain-file"), "x");
+        UncheckedIOException e = assertThrows(UncheckedIOException.class,
+                () -> MetaProperties.forNewDirectory(CLUSTER_ID, 1).write(notADir.resolve("sub")));
+        assertTrue(e.getMessage().startsWith("cannot write " + notADir.resolve("sub").resolve("meta.properties")),
+                e.getMessage());
     }
 
     @Test
