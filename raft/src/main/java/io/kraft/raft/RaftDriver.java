@@ -24,6 +24,7 @@ public final class RaftDriver implements AutoCloseable {
 
     private final RaftNode node;
     private final RaftLog log;
+    private final LogRetentionPolicy retention;
     private final QuorumStateStore stateStore;
     private final RaftTransport transport;
     private final RaftListener listener;
@@ -32,14 +33,27 @@ public final class RaftDriver implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
+    /** A driver without snapshots of its own (it can still install one from the leader, kept in memory). */
     public RaftDriver(RaftConfig config, long tickMs, RaftLog log, QuorumStateStore stateStore,
                       RaftTransport transport, RaftListener listener, long randomSeed) {
+        this(config, tickMs, log, new InMemorySnapshotStore(), LogRetentionPolicy.KEEP_LOG, stateStore, transport,
+                listener, randomSeed);
+    }
+
+    /**
+     * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
+     * a new snapshot covers is deleted.
+     */
+    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
+                      LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
+                      RaftListener listener, long randomSeed) {
         this.log = Objects.requireNonNull(log, "log");
+        this.retention = Objects.requireNonNull(retention, "retention");
         this.stateStore = Objects.requireNonNull(stateStore, "stateStore");
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.tickMs = tickMs;
-        this.node = new RaftNode(config, log, stateStore.read(), new Random(randomSeed));
+        this.node = new RaftNode(config, log, snapshots, stateStore.read(), new Random(randomSeed));
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "raft-node-" + config.nodeId());
             t.setDaemon(true);
@@ -76,6 +90,21 @@ public final class RaftDriver implements AutoCloseable {
             result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
         }
         return result;
+    }
+
+    /**
+     * The state machine stored snapshot {@code id} in the snapshot store (from any thread); the node records it and,
+     * if the retention policy says so, deletes the log prefix it covers. Completes once done on the raft thread.
+     */
+    public CompletableFuture<Void> snapshotCreated(SnapshotId id) {
+        return call(() -> {
+            node.snapshotCreated(id);
+            if (retention.deletePrefixUpTo(id)) {
+                node.deleteLogPrefix(id);
+            }
+            processReady();
+            return null;
+        });
     }
 
     /** Asks the leader to step down gracefully (EndQuorumEpoch); a no-op elsewhere. */

@@ -15,6 +15,8 @@ import io.kraft.proto.raft.EndQuorumEpochRequest;
 import io.kraft.proto.raft.EndQuorumEpochResponse;
 import io.kraft.proto.raft.FetchRequest;
 import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.FetchSnapshotRequest;
+import io.kraft.proto.raft.FetchSnapshotResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.ReplicaState;
 import io.kraft.proto.raft.VoteRequest;
@@ -44,7 +46,7 @@ import org.slf4j.LoggerFactory;
 public final class GrpcRaftTransport implements RaftTransport {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcRaftTransport.class);
 
-    private enum Kind { VOTE, BEGIN_QUORUM_EPOCH, FETCH }
+    private enum Kind { VOTE, BEGIN_QUORUM_EPOCH, FETCH, FETCH_SNAPSHOT }
 
     private record PendingKey(int peerId, Kind kind) {
     }
@@ -137,6 +139,18 @@ public final class GrpcRaftTransport implements RaftTransport {
             }
         } else if (message instanceof RaftMessage.FetchResponse m) {
             reply(new PendingKey(m.destination(), Kind.FETCH), ProtoMessages.toProto(m));
+        } else if (message instanceof RaftMessage.FetchSnapshotRequest m) {
+            RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
+            if (stub != null) {
+                stub.fetchSnapshot(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                    if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
+                            && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
+                        deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
+                    }
+                }));
+            }
+        } else if (message instanceof RaftMessage.FetchSnapshotResponse m) {
+            reply(new PendingKey(m.destination(), Kind.FETCH_SNAPSHOT), ProtoMessages.toProto(m));
         }
     }
 
@@ -275,6 +289,23 @@ public final class GrpcRaftTransport implements RaftTransport {
                 return;
             }
             park(new PendingKey(request.getReplicaId(), Kind.FETCH), observer);
+            deliver(ProtoMessages.fromProto(request));
+        }
+
+        /**
+         * Streams the chunk the core answers with; the core verifies each chunk's CRC32C and asks for the next
+         * position, so a broken stream resumes from the last stored byte.
+         */
+        @Override
+        public void fetchSnapshot(FetchSnapshotRequest request, StreamObserver<FetchSnapshotResponse> observer) {
+            if (rejection(request.getClusterId(), request.getLeaderId()) != null || !request.hasSnapshotId()) {
+                observer.onNext(FetchSnapshotResponse.newBuilder()
+                        .setErrorCode(errorFor(request.getClusterId(), clusterId)).setLeaderId(RaftMessage.NO_LEADER)
+                        .build());
+                observer.onCompleted();
+                return;
+            }
+            park(new PendingKey(request.getReplicaId(), Kind.FETCH_SNAPSHOT), observer);
             deliver(ProtoMessages.fromProto(request));
         }
 

@@ -24,6 +24,9 @@ import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
+import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.raft.file.MetadataLogRetention;
+import java.nio.file.Files;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -55,15 +58,36 @@ class GrpcQuorumTest {
     private Map<Integer, InetSocketAddress> voters;
     private QuorumConfig quorum;
 
-    /** A state machine that remembers every committed record in order. */
+    /**
+     * A state machine that remembers every committed record in order; its snapshot is a file of those records
+     * (one per line) plus the offset after the last one.
+     */
     static final class RecordingListener implements RaftListener {
+        private final FileSnapshotStore snapshots;
         final List<String> records = new CopyOnWriteArrayList<>();
+        volatile int lastEpoch;
         final List<Long> offsets = new CopyOnWriteArrayList<>();
         final List<SnapshotId> loadedSnapshots = new CopyOnWriteArrayList<>();
         volatile LeaderAndEpoch leader = new LeaderAndEpoch(java.util.OptionalInt.empty(), 0);
 
+        RecordingListener(FileSnapshotStore snapshots) {
+            this.snapshots = snapshots;
+        }
+
+        /** Snapshots what was applied so far; call only while no commits arrive. */
+        SnapshotId snapshot() {
+            SnapshotId id = new SnapshotId(offsets.get(offsets.size() - 1) + 1, lastEpoch);
+            List<String> state = List.copyOf(records);
+            snapshots.save(id, directory -> {
+                Files.createDirectories(directory);
+                Files.write(directory.resolve("records"), state);
+            });
+            return id;
+        }
+
         @Override
         public void handleCommit(CommittedBatch batch) {
+            lastEpoch = batch.epoch();
             for (int i = 0; i < batch.records().size(); i++) {
                 records.add(new String(batch.records().get(i), StandardCharsets.UTF_8));
                 offsets.add(batch.baseOffset() + i);
@@ -77,7 +101,16 @@ class GrpcQuorumTest {
 
         @Override
         public void handleLoadSnapshot(SnapshotId snapshotId) {
-            loadedSnapshots.add(snapshotId);
+            try {
+                List<String> state = Files.readAllLines(snapshots.directory(snapshotId).resolve("records"));
+                records.clear();
+                records.addAll(state);
+                offsets.clear();
+                offsets.add(snapshotId.endOffset() - 1);
+                loadedSnapshots.add(snapshotId);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
     }
 
@@ -93,13 +126,16 @@ class GrpcQuorumTest {
     }
 
     private Member start(int nodeId) {
-        RecordingListener listener = new RecordingListener();
         Path nodeDir = dir.resolve("node-" + nodeId);
-        FileRaftLog log = FileRaftLog.open(nodeDir, 1024 * 1024);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
+        RecordingListener listener = new RecordingListener(snapshots);
+        FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024);
         boolean voter = voters.containsKey(nodeId);
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, voters,
                 voter ? voters.get(nodeId).getPort() : -1, quorum.requestTimeoutMs());
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log,
+        // Retention of 100 KiB: a snapshot of a longer log deletes the prefix it covers.
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log, snapshots,
+                new MetadataLogRetention(log, 100 * 1024, -1, System::currentTimeMillis),
                 new FileQuorumStateStore(nodeDir), transport, listener, nodeId);
         transport.serveDescribeQuorum(driver::describe);
         driver.start();
@@ -188,6 +224,29 @@ class GrpcQuorumTest {
         await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 6_000);
         assertEquals(expected, members.get(firstLeader).listener().records,
                 "the restarted voter recovers its durable log and catches up");
+    }
+
+    @Test
+    void memberDownWhileLeaderSnapshotsCatchesUpThroughTheSnapshot() throws Exception {
+        startQuorum();
+        int leaderId = awaitLeader();
+        commit(leaderId, "before", 10, 100);
+        int lagging = leaderId == 1 ? 2 : 1;
+        stop(lagging);
+        long last = commit(leaderId, "while-down", 40, 100);
+        Member leader = members.get(leaderId);
+        await().atMost(WAIT).until(() -> leader.listener().offsets.get(leader.listener().offsets.size() - 1) == last);
+        SnapshotId snapshot = leader.listener().snapshot();
+        leader.driver().snapshotCreated(snapshot).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(snapshot.endOffset(), leader.log().startOffset(), "the leader deleted the prefix it covers");
+        commit(leaderId, "after", 5, 100);
+
+        Member returning = start(lagging);
+        await().atMost(WAIT).until(() -> returning.listener().records.size() == 5_500);
+        assertEquals(List.of(snapshot), returning.listener().loadedSnapshots, "it caught up through the snapshot");
+        assertEquals(snapshot.endOffset(), returning.log().startOffset());
+        assertEquals(leader.listener().records, returning.listener().records);
+        assertEquals("after-499", returning.listener().records.get(5_499));
     }
 
     @Test
