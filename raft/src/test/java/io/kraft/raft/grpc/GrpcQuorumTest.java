@@ -203,14 +203,14 @@ class GrpcQuorumTest {
     void electsCommitsFailsOverAndObserverFollows() throws Exception {
         startQuorum();
         int firstLeader = awaitLeader();
-        commit(firstLeader, "first", 50, 100);
+        commit(firstLeader, "first", 100, 100); // the scale: 10,000 records
 
         stop(firstLeader);
         int secondLeader = awaitLeader();
         assertNotEquals(firstLeader, secondLeader);
         commit(secondLeader, "second", 10, 100);
 
-        await().atMost(WAIT).until(() -> members.values().stream().allMatch(m -> m.listener().records.size() == 6_000));
+        await().atMost(WAIT).until(() -> members.values().stream().allMatch(m -> m.listener().records.size() == 11_000));
         List<String> expected = members.get(secondLeader).listener().records;
         for (Map.Entry<Integer, Member> e : members.entrySet()) {
             assertEquals(expected, e.getValue().listener().records, "node " + e.getKey() + " applied the same log");
@@ -221,7 +221,7 @@ class GrpcQuorumTest {
                 "the observer follows the new leader");
 
         start(firstLeader);
-        await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 6_000);
+        await().atMost(WAIT).until(() -> members.get(firstLeader).listener().records.size() == 11_000);
         assertEquals(expected, members.get(firstLeader).listener().records,
                 "the restarted voter recovers its durable log and catches up");
     }

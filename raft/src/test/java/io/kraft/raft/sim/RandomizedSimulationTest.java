@@ -26,11 +26,12 @@ class RandomizedSimulationTest {
     void safetyHoldsAndProgressResumesUnderRandomFaults() {
         String replay = System.getProperty("kraft.seed");
         long first = replay != null ? Long.parseLong(replay) : Long.getLong("kraft.firstSeed", 0);
-        int count = replay != null ? 1 : Integer.getInteger("kraft.seeds", 400);
+        int count = replay != null ? 1 : Integer.getInteger("kraft.seeds", 1000);
         long events = 0;
         long committed = 0;
         long epochs = 0;
         long snapshotLoads = 0;
+        long corruptedChunks = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
@@ -38,6 +39,7 @@ class RandomizedSimulationTest {
                 committed += cluster.committed().size();
                 epochs += cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
                 snapshotLoads += cluster.nodes().stream().mapToInt(n -> n.loadedSnapshots().size()).sum();
+                corruptedChunks += cluster.corruptedSnapshotChunks();
             } catch (Throwable failure) {
                 System.err.println("simulation failed for seed " + seed + "; replay with -Dkraft.seed=" + seed);
                 throw new AssertionError("seed " + seed + " failed (replay with -Dkraft.seed=" + seed + "): "
@@ -45,7 +47,8 @@ class RandomizedSimulationTest {
             }
         }
         System.out.printf("simulated %d seeds from %d: %d events, %d committed entries, %d epochs, %d snapshot "
-                + "loads%n", count, first, events, committed, epochs, snapshotLoads);
+                + "loads, %d corrupted snapshot chunks rejected%n", count, first, events, committed, epochs, snapshotLoads,
+                corruptedChunks);
         assertTrue(committed > count, "the simulations committed entries");
     }
 
