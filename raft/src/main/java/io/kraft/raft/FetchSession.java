@@ -38,6 +38,13 @@ final class FetchSession {
         return heardFromLeader;
     }
 
+    /** The leader looks gone (its connection was refused): give up on it by {@code tick} unless it answers first. */
+    void expireContactBy(long tick) {
+        contactDeadlineTick = Math.min(contactDeadlineTick, tick);
+        heardFromLeader = false; // no longer vouch for it: our pre-vote answers may now help replace it
+        inFlight = false; // the failed request is not coming back; the next tick may try again
+    }
+
     boolean contactExpired(long nowTick) {
         return nowTick >= contactDeadlineTick;
     }

@@ -63,7 +63,7 @@ public final class RaftDriver implements AutoCloseable {
 
     /** Starts ticking and accepting messages. */
     public void start() {
-        transport.start(this::deliver);
+        transport.start(this::deliver, peerId -> enqueue(() -> node.leaderUnreachable(peerId)));
         run(this::processReady);
         thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
     }

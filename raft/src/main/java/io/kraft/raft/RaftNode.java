@@ -276,6 +276,27 @@ public final class RaftNode {
         }
     }
 
+    /**
+     * The driver's transport could not reach node {@code peerId} at all (connection refused or unavailable, as when
+     * its process died), unlike a slow answer. If it is our leader we give up on it after a short grace instead of
+     * the full fetch timeout, then run a pre-vote; a leader that is alive keeps
+     * its followers, since voters that still hear from it refuse the pre-vote. The grace is a fifth of the election
+     * timeout plus a random part of up to half of it.
+     */
+    public void leaderUnreachable(int peerId) {
+        if (!state.leaderId().equals(OptionalInt.of(peerId))) {
+            return;
+        }
+        // Randomized like an election timeout, so the followers that all lost the leader do not split the vote.
+        long graceTicks = Math.max(1, config.electionTimeoutTicks() / 5)
+                + random.nextInt(Math.max(1, config.electionTimeoutTicks() / 2));
+        if (state instanceof FollowerState f) {
+            f.fetch().expireContactBy(nowTick + graceTicks);
+        } else if (state instanceof ObserverState o) {
+            o.fetch().expireContactBy(nowTick + graceTicks);
+        }
+    }
+
     /** A leader steps down gracefully, telling voters to elect a successor at once; otherwise a no-op. */
     public void resign() {
         if (state instanceof LeaderState l) {

@@ -33,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,7 @@ public final class GrpcRaftTransport implements RaftTransport {
     private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final Map<PendingKey, StreamObserver<?>> pendingReplies = new ConcurrentHashMap<>();
     private volatile Consumer<RaftMessage> inbound;
+    private volatile IntConsumer unreachablePeer = peerId -> { };
     private volatile Supplier<CompletableFuture<QuorumDescription>> describer;
     private Server server;
 
@@ -79,6 +81,12 @@ public final class GrpcRaftTransport implements RaftTransport {
     /** Lets describe-quorum calls be answered (typically by {@code RaftDriver::describe}). */
     public void serveDescribeQuorum(Supplier<CompletableFuture<QuorumDescription>> describer) {
         this.describer = describer;
+    }
+
+    @Override
+    public void start(Consumer<RaftMessage> inbound, IntConsumer unreachablePeer) {
+        this.unreachablePeer = unreachablePeer;
+        start(inbound);
     }
 
     @Override
@@ -135,7 +143,7 @@ public final class GrpcRaftTransport implements RaftTransport {
                             && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
                         deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
                     }
-                }));
+                }, () -> unreachablePeer.accept(m.destination())));
             }
         } else if (message instanceof RaftMessage.FetchResponse m) {
             reply(new PendingKey(m.destination(), Kind.FETCH), ProtoMessages.toProto(m));
@@ -204,6 +212,11 @@ public final class GrpcRaftTransport implements RaftTransport {
     }
 
     private <T> StreamObserver<T> callback(Consumer<T> onResponse) {
+        return callback(onResponse, () -> { });
+    }
+
+    /** As above; {@code onUnreachable} runs when the peer could not be reached at all (UNAVAILABLE). */
+    private <T> StreamObserver<T> callback(Consumer<T> onResponse, Runnable onUnreachable) {
         return new StreamObserver<>() {
             @Override
             public void onNext(T value) {
@@ -214,6 +227,9 @@ public final class GrpcRaftTransport implements RaftTransport {
             public void onError(Throwable t) {
                 // Raft retries on its own timers; a failed call is just a lost message.
                 LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
+                if (Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE) {
+                    onUnreachable.run();
+                }
             }
 
             @Override

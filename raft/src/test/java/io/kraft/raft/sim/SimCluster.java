@@ -45,6 +45,7 @@ final class SimCluster {
     private long recordCounter;
     private boolean workloadRunning;
     private long corruptedSnapshotChunks;
+    private boolean refuseConnections = true;
 
     SimCluster(long seed, int voterCount, int observerCount) {
         this.seed = seed;
@@ -81,8 +82,11 @@ final class SimCluster {
 
     private void deliver(RaftMessage message) {
         SimNode node = nodes.get(message.destination());
-        if (node != null) {
+        if (node != null && node.isUp()) {
             node.deliver(corruptSometimes(message));
+        } else if (node != null && message instanceof RaftMessage.FetchRequest && refuseConnections) {
+            // A dead process refuses connections: the fetcher learns at once, as a real transport would.
+            nodes.get(message.source()).leaderUnreachable(message.destination());
         }
     }
 
@@ -98,6 +102,11 @@ final class SimCluster {
                     chunk.crc32c());
         }
         return message;
+    }
+
+    /** With false, a crashed node silently drops what is sent to it, like a hung process or a lost network. */
+    void refuseConnections(boolean refuse) {
+        this.refuseConnections = refuse;
     }
 
     long corruptedSnapshotChunks() {
@@ -195,8 +204,24 @@ final class SimCluster {
         return network;
     }
 
+    /**
+     * Stops a node. When connections are refused, its peers' requests in flight to it (the followers' held fetches)
+     * fail a moment later, as a real transport reports a dead process.
+     */
     void crash(int nodeId) {
-        nodes.get(nodeId).crash();
+        SimNode victim = nodes.get(nodeId);
+        if (!victim.isUp()) {
+            return;
+        }
+        victim.crash();
+        if (refuseConnections) {
+            for (SimNode peer : nodes.values()) {
+                if (peer.id() != nodeId) {
+                    scheduler.schedule(1 + random.nextInt(TICK_UNITS), "connection to " + nodeId + " lost at node "
+                            + peer.id(), () -> peer.leaderUnreachable(nodeId));
+                }
+            }
+        }
     }
 
     void restart(int nodeId) {
@@ -279,7 +304,7 @@ final class SimCluster {
                 }
             }
             case 3 -> network.healLinks();
-            case 4 -> nodes.get(a).crash();
+            case 4 -> crash(a);
             case 5 -> nodes.get(a).restart();
             case 6 -> network.setFaults(random.nextDouble() * 0.3, random.nextDouble() * 0.2, 1,
                     5 + random.nextInt(6 * TICK_UNITS));

@@ -192,6 +192,14 @@ final class SimNode {
         processReady();
     }
 
+    /** The simulated transport found {@code peerId} down (connection refused). */
+    void leaderUnreachable(int peerId) {
+        if (raft != null) {
+            raft.leaderUnreachable(peerId);
+            processReady();
+        }
+    }
+
     void tick() {
         if (raft != null) {
             raft.tick();
