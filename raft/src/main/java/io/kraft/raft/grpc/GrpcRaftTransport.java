@@ -164,17 +164,19 @@ public final class GrpcRaftTransport implements RaftTransport {
 
     @Override
     public void close() {
+        // Pending calls learn first that this node is going away (as a dead process's peers would), then the server
+        // stops.
+        for (StreamObserver<?> pending : pendingReplies.values()) {
+            pending.onError(Status.UNAVAILABLE.withDescription("node " + nodeId + " is shutting down")
+                    .asRuntimeException());
+        }
+        pendingReplies.clear();
         if (server != null) {
             server.shutdownNow();
         }
         for (ManagedChannel channel : channels.values()) {
             channel.shutdownNow();
         }
-        for (StreamObserver<?> pending : pendingReplies.values()) {
-            pending.onError(Status.UNAVAILABLE.withDescription("node " + nodeId + " is shutting down")
-                    .asRuntimeException());
-        }
-        pendingReplies.clear();
     }
 
     private void deliver(RaftMessage message) {
@@ -206,7 +208,8 @@ public final class GrpcRaftTransport implements RaftTransport {
     private void park(PendingKey key, StreamObserver<?> observer) {
         StreamObserver<?> superseded = pendingReplies.put(key, observer);
         if (superseded != null) {
-            superseded.onError(Status.CANCELLED.withDescription("superseded by a newer request from node "
+            // ABORTED, not CANCELLED: the caller must not mistake its own superseded call for a server going away.
+            superseded.onError(Status.ABORTED.withDescription("superseded by a newer request from node "
                     + key.peerId()).asRuntimeException());
         }
     }
@@ -215,7 +218,10 @@ public final class GrpcRaftTransport implements RaftTransport {
         return callback(onResponse, () -> { });
     }
 
-    /** As above; {@code onUnreachable} runs when the peer could not be reached at all (UNAVAILABLE). */
+    /**
+     * As above; {@code onUnreachable} runs when the peer could not be reached at all or dropped the call
+     * (UNAVAILABLE, or CANCELLED by a server shutting down), as opposed to a slow answer (DEADLINE_EXCEEDED).
+     */
     private <T> StreamObserver<T> callback(Consumer<T> onResponse, Runnable onUnreachable) {
         return new StreamObserver<>() {
             @Override
@@ -227,7 +233,8 @@ public final class GrpcRaftTransport implements RaftTransport {
             public void onError(Throwable t) {
                 // Raft retries on its own timers; a failed call is just a lost message.
                 LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
-                if (Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE) {
+                Status.Code code = Status.fromThrowable(t).getCode();
+                if (code == Status.Code.UNAVAILABLE || code == Status.Code.CANCELLED) {
                     onUnreachable.run();
                 }
             }

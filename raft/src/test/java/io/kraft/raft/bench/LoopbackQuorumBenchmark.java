@@ -99,8 +99,8 @@ public final class LoopbackQuorumBenchmark {
         logs.remove(next).close();
         int third = awaitLeader(0);
         commitOne(third, payload);
-        System.out.printf("failover after killing the leader: %.0f ms to the first new commit"
-                + " (detection needs controller.quorum.fetch.timeout.ms = %d)%n",
+        System.out.printf("failover after killing the leader: %.0f ms to the first new commit (followers see its"
+                + " connections fail; only a silent leader waits out controller.quorum.fetch.timeout.ms = %d)%n",
                 (System.nanoTime() - killAt) / 1e6, quorum.fetchTimeoutMs());
         for (RaftDriver driver : drivers.values()) {
             driver.close();
