@@ -33,6 +33,24 @@
  * futures complete when the high watermark passes their last record and fail with
  * {@link io.kraft.raft.NotLeaderException} if leadership is lost first.
  *
+ * <p><b>Snapshots.</b> The state machine writes a snapshot of what it applied into a {@link io.kraft.raft.SnapshotStore}
+ * (for metadata, a RocksDB checkpoint directory in {@link io.kraft.raft.file.FileSnapshotStore}, whose manifest
+ * lists every file's size and CRC32C) and reports its {@link io.kraft.raft.SnapshotId} (end offset and epoch) with
+ * {@link io.kraft.raft.RaftNode#snapshotCreated}. The driver then asks its {@link io.kraft.raft.LogRetentionPolicy}
+ * ({@code metadata.max.retention.bytes}/{@code .ms}) whether to delete the log prefix the snapshot covers; the log
+ * records its new start durably before any segment goes. As in KRaft, a fetch below the leader's log start (or
+ * diverging below it) is answered with the snapshot to fetch; the fetcher pulls it in chunks, each carrying its
+ * position and CRC32C, resumes from the bytes it already stored after any failure, drops a corrupt chunk (or a
+ * whole that fails its manifest) and asks again, and installs it atomically; its log then starts at the snapshot's
+ * end and the state machine is told to load it ({@link io.kraft.raft.Ready#loadSnapshot()}). A restarting node
+ * loads its latest snapshot first and replays the log after it.
+ *
+ * <p><b>Dead leaders.</b> The fetch timeout covers a leader that is silent or slow. When the transport sees the
+ * leader's connection refused or dropped (the process died), the driver reports
+ * {@link io.kraft.raft.RaftNode#leaderUnreachable}; the follower then stops vouching for that leader and runs a
+ * pre-vote after a short randomized grace, so a killed leader is replaced in a few hundred milliseconds with
+ * default timeouts while a leader that is merely slow keeps its followers.
+ *
  * <p><b>Adapters.</b> {@link io.kraft.raft.RaftDriver} runs a node on one thread with real time; durable storage is
  * in {@code io.kraft.raft.file} (quorum-state file, segmented CRC-checked log) and the network in
  * {@code io.kraft.raft.grpc}. The simulation in the tests drives the same core with a seeded scheduler.

@@ -321,10 +321,17 @@ public final class GrpcRaftTransport implements RaftTransport {
          */
         @Override
         public void fetchSnapshot(FetchSnapshotRequest request, StreamObserver<FetchSnapshotResponse> observer) {
-            if (rejection(request.getClusterId(), request.getLeaderId()) != null || !request.hasSnapshotId()) {
+            if (rejection(request.getClusterId(), request.getLeaderId()) != null) {
                 observer.onNext(FetchSnapshotResponse.newBuilder()
                         .setErrorCode(errorFor(request.getClusterId(), clusterId)).setLeaderId(RaftMessage.NO_LEADER)
                         .build());
+                observer.onCompleted();
+                return;
+            }
+            if (!request.hasSnapshotId() || request.getSnapshotId().getEndOffset() < 1
+                    || request.getSnapshotId().getEpoch() < 1) {
+                observer.onNext(FetchSnapshotResponse.newBuilder().setErrorCode(ProtoMessages.SNAPSHOT_NOT_FOUND)
+                        .setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;
             }

@@ -75,6 +75,35 @@ class FileRaftLogPrefixTest {
     }
 
     @Test
+    void reopeningAfterACrashMidResetFinishesTheReset() throws Exception {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 30, 1));
+            log.flush();
+        }
+        // The start was recorded, then the crash came before the old segments went.
+        java.nio.file.Files.writeString(dir.resolve(FileRaftLog.LOG_START_FILE), "500 4\n");
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(500, log.startOffset());
+            assertEquals(500, log.endOffset());
+            assertEquals(4, log.lastEpoch());
+        }
+    }
+
+    @Test
+    void reopeningAfterACrashMidPrefixDeletionKeepsTheEntriesAfterTheStart() throws Exception {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 100, 1));
+            log.flush();
+        }
+        java.nio.file.Files.writeString(dir.resolve(FileRaftLog.LOG_START_FILE), "60 1\n");
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(60, log.startOffset());
+            assertEquals(100, log.endOffset());
+            assertEquals("value-60", new String(log.read(60, 1).get(0).payload()));
+        }
+    }
+
+    @Test
     void aLogThatDivergesFromTheSnapshotIsReset() {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
             log.append(entries(0, 20, 1));

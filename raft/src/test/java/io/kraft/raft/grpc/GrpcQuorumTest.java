@@ -12,6 +12,8 @@ import io.kraft.proto.raft.DescribeQuorumRequest;
 import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.FetchRequest;
 import io.kraft.proto.raft.FetchResponse;
+import io.kraft.proto.raft.FetchSnapshotRequest;
+import io.kraft.proto.raft.FetchSnapshotResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.VoteRequest;
 import io.kraft.proto.raft.VoteResponse;
@@ -19,6 +21,7 @@ import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
@@ -26,11 +29,11 @@ import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
-import java.nio.file.Files;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,7 +137,12 @@ class GrpcQuorumTest {
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, voters,
                 voter ? voters.get(nodeId).getPort() : -1, quorum.requestTimeoutMs());
         // Retention of 100 KiB: a snapshot of a longer log deletes the prefix it covers.
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log, snapshots,
+        RaftConfig base = quorum.raftConfig(nodeId, TICK_MS, 500);
+        // 4 KiB snapshot chunks, so a snapshot crosses the wire in many checksummed pieces.
+        RaftConfig config = new RaftConfig(base.nodeId(), base.voterIds(), base.electionTimeoutTicks(),
+                base.fetchTimeoutTicks(), base.electionBackoffMaxTicks(), base.requestTimeoutTicks(),
+                base.fetchMaxWaitTicks(), base.fetchMaxEntries(), 4096);
+        RaftDriver driver = new RaftDriver(config, TICK_MS, log, snapshots,
                 new MetadataLogRetention(log, 100 * 1024, -1, System::currentTimeMillis),
                 new FileQuorumStateStore(nodeDir), transport, listener, nodeId);
         transport.serveDescribeQuorum(driver::describe);
@@ -289,6 +297,18 @@ class GrpcQuorumTest {
                             .setEpoch(epoch).setFetchOffset(1_000_000).setLastFetchedEpoch(epoch).build());
             assertTrue(beyondEnd.hasDivergingEpoch(), "an offset beyond the log end is told where the log ends");
             assertTrue(beyondEnd.getDivergingEpoch().getEndOffset() < 1_000_000);
+
+            FetchSnapshotResponse unknownSnapshot = RaftServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS).fetchSnapshot(FetchSnapshotRequest.newBuilder()
+                            .setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId).setEpoch(epoch)
+                            .setSnapshotId(io.kraft.proto.raft.SnapshotId.newBuilder().setEndOffset(3).setEpoch(1))
+                            .setMaxBytes(1024).build()).next();
+            assertEquals(ProtoMessages.SNAPSHOT_NOT_FOUND, unknownSnapshot.getErrorCode());
+            FetchSnapshotResponse malformed = RaftServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS).fetchSnapshot(FetchSnapshotRequest.newBuilder()
+                            .setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId).setEpoch(epoch).build())
+                    .next();
+            assertEquals(ProtoMessages.SNAPSHOT_NOT_FOUND, malformed.getErrorCode());
 
             DescribeQuorumResponse after = describe(stub);
             assertEquals(epoch, after.getLeaderEpoch(), "bad requests leave the quorum untouched");
