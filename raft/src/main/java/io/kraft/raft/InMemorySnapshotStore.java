@@ -87,6 +87,7 @@ public final class InMemorySnapshotStore implements SnapshotStore {
             throw new CorruptSnapshotException("received snapshot " + id + " fails its CRC32C check");
         }
         snapshots.put(id, form);
+        incoming.keySet().removeIf(other -> other.compareTo(id) <= 0); // transfers that can no longer matter
     }
 
     private byte[] form(SnapshotId id) {

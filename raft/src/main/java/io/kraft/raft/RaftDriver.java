@@ -33,13 +33,6 @@ public final class RaftDriver implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
-    /** A driver without snapshots of its own (it can still install one from the leader, kept in memory). */
-    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, QuorumStateStore stateStore,
-                      RaftTransport transport, RaftListener listener, long randomSeed) {
-        this(config, tickMs, log, new InMemorySnapshotStore(), LogRetentionPolicy.KEEP_LOG, stateStore, transport,
-                listener, randomSeed);
-    }
-
     /**
      * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
      * a new snapshot covers is deleted.

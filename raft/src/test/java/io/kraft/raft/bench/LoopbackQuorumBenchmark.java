@@ -2,12 +2,14 @@ package io.kraft.raft.bench;
 
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
+import io.kraft.raft.LogRetentionPolicy;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
+import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -143,7 +145,8 @@ public final class LoopbackQuorumBenchmark {
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
                 quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs());
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 2000), TICK_MS, log,
-                new FileQuorumStateStore(nodeDir), transport, new RaftListener() {
+                FileSnapshotStore.open(nodeDir), LogRetentionPolicy.KEEP_LOG, new FileQuorumStateStore(nodeDir),
+                transport, new RaftListener() {
                     @Override
                     public void handleCommit(CommittedBatch batch) {
                     }
