@@ -12,8 +12,10 @@ public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutT
                          int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,
                          int fetchMaxEntries, int snapshotChunkBytes) {
 
-    /** Snapshot chunks of 1 MiB unless said otherwise. */
-    public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
+    /** Snapshot chunks of 256 KiB unless said otherwise. */
+    public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 256 * 1024;
+    /** The most snapshot bytes one FetchSnapshot request asks for (and is answered with, as a stream of chunks). */
+    public static final int MAX_SNAPSHOT_FETCH_BYTES = 8 * 1024 * 1024;
 
     public RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutTicks, int fetchTimeoutTicks,
                       int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,

@@ -88,17 +88,22 @@ public sealed interface RaftMessage {
         }
     }
 
-    /** A member whose fetch position is below the leader's log start asks for a chunk of a snapshot. */
+    /**
+     * A member whose fetch position is below the leader's log start asks for up to {@code maxBytes} (at most
+     * {@link RaftConfig#MAX_SNAPSHOT_FETCH_BYTES}) of a snapshot from {@code position}; the leader streams them back
+     * in chunks.
+     */
     record FetchSnapshotRequest(int source, int destination, int epoch, SnapshotId snapshotId, long position,
                                 int maxBytes) implements RaftMessage {
     }
 
     /**
      * One chunk of a snapshot's transfer form, at {@code position} of {@code sizeBytes}, with the CRC32C of
-     * {@code data}; or an error with empty data.
+     * {@code data}; or an error with empty data. {@code lastOfResponse} marks the final chunk answering one request,
+     * which tells a streaming transport to end the stream; it is not sent on the wire.
      */
     record FetchSnapshotResponse(int source, int destination, int epoch, int leaderId, FetchError error,
-                                 SnapshotId snapshotId, long sizeBytes, long position, byte[] data, int crc32c)
-            implements RaftMessage {
+                                 SnapshotId snapshotId, long sizeBytes, long position, byte[] data, int crc32c,
+                                 boolean lastOfResponse) implements RaftMessage {
     }
 }

@@ -51,6 +51,8 @@ public final class RaftNode {
     private SnapshotId latestSnapshot;
     /** The snapshot a follower or observer is fetching from its leader, or null. */
     private SnapshotId fetchingSnapshot;
+    /** Where the stream answering the outstanding snapshot request ends (unless the snapshot ends first). */
+    private long snapshotRequestEnd;
     private long rejectedSnapshotChunks;
     private String lastSnapshotError;
 
@@ -669,16 +671,23 @@ public final class RaftNode {
         }
         if (error != FetchError.NONE) {
             send(new FetchSnapshotResponse(nodeId, request.source(), state.epoch(), leaderOrNone(), error,
-                    request.snapshotId(), -1, request.position(), new byte[0], 0));
+                    request.snapshotId(), -1, request.position(), new byte[0], 0, true));
             return;
         }
         LeaderState l = (LeaderState) state;
         l.recordContact(request.source(), nowTick);
-        int maxBytes = Math.max(1, Math.min(request.maxBytes(), config.snapshotChunkBytes()));
-        byte[] data = snapshots.read(request.snapshotId(), request.position(), maxBytes);
-        send(new FetchSnapshotResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE,
-                request.snapshotId(), snapshots.sizeBytes(request.snapshotId()), request.position(), data,
-                Crc32c.of(data)));
+        // The requested range goes back as a stream of chunks, each with its own position and checksum.
+        long sizeBytes = snapshots.sizeBytes(request.snapshotId());
+        long end = Math.min(sizeBytes, request.position() + Math.max(0, Math.min(request.maxBytes(),
+                RaftConfig.MAX_SNAPSHOT_FETCH_BYTES)));
+        long position = request.position();
+        do {
+            int length = (int) Math.min(config.snapshotChunkBytes(), end - position);
+            byte[] data = snapshots.read(request.snapshotId(), position, length);
+            send(new FetchSnapshotResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE,
+                    request.snapshotId(), sizeBytes, position, data, Crc32c.of(data), position + length >= end));
+            position += length;
+        } while (position < end);
     }
 
     private void sendFetchResponse(LeaderState l, FetchRequest request) {
@@ -725,8 +734,10 @@ public final class RaftNode {
             return;
         }
         if (fetchingSnapshot != null) {
-            send(new FetchSnapshotRequest(nodeId, target.getAsInt(), state.epoch(), fetchingSnapshot,
-                    snapshots.receivedBytes(fetchingSnapshot), config.snapshotChunkBytes()));
+            long position = snapshots.receivedBytes(fetchingSnapshot);
+            snapshotRequestEnd = position + RaftConfig.MAX_SNAPSHOT_FETCH_BYTES;
+            send(new FetchSnapshotRequest(nodeId, target.getAsInt(), state.epoch(), fetchingSnapshot, position,
+                    RaftConfig.MAX_SNAPSHOT_FETCH_BYTES));
             session.sent(nowTick + config.requestTimeoutTicks());
             return;
         }
@@ -812,10 +823,11 @@ public final class RaftNode {
         SnapshotId id = response.snapshotId();
         if (response.epoch() != state.epoch() || !state.leaderId().equals(OptionalInt.of(response.source()))
                 || !id.equals(fetchingSnapshot) || response.position() != snapshots.receivedBytes(id)) {
-            return; // stale, duplicate or not from our leader
+            // Stale, duplicate, not from our leader, or after a lost chunk: the request timeout asks again.
+            return;
         }
-        session.answered();
         if (response.error() != FetchError.NONE) {
+            session.answered();
             if (response.error() == FetchError.NOT_LEADER) {
                 loseLeader();
                 return;
@@ -827,12 +839,18 @@ public final class RaftNode {
         session.contacted(nowTick + config.fetchTimeoutTicks());
         try {
             snapshots.receive(id, response.position(), response.data(), response.crc32c());
-            if (snapshots.receivedBytes(id) >= response.sizeBytes()) {
+            long received = snapshots.receivedBytes(id);
+            if (received >= response.sizeBytes()) {
+                session.answered();
                 snapshots.install(id);
                 installSnapshot(id);
+            } else if (received >= snapshotRequestEnd) {
+                session.answered(); // this request's stream is complete: ask for the next range
             }
         } catch (CorruptSnapshotException e) {
-            // The chunk (or the whole, when its manifest fails) is dropped untouched and fetched again.
+            // The chunk (or the whole, when its manifest fails) is dropped untouched and fetched again at once; the
+            // rest of this stream no longer lines up and is ignored.
+            session.answered();
             rejectedSnapshotChunks++;
             lastSnapshotError = e.getMessage();
         }

@@ -121,7 +121,7 @@ class RaftSnapshotTest {
                         data[0] ^= 0x40;
                         follower.handle(new FetchSnapshotResponse(chunk.source(), chunk.destination(), chunk.epoch(),
                                 chunk.leaderId(), chunk.error(), chunk.snapshotId(), chunk.sizeBytes(),
-                                chunk.position(), data, chunk.crc32c()));
+                                chunk.position(), data, chunk.crc32c(), chunk.lastOfResponse()));
                         assertEquals(1, follower.rejectedSnapshotChunks());
                         assertTrue(follower.lastSnapshotError().orElseThrow().contains("CRC32C"),
                                 follower.lastSnapshotError().orElseThrow());

@@ -158,7 +158,12 @@ public final class GrpcRaftTransport implements RaftTransport {
                 }));
             }
         } else if (message instanceof RaftMessage.FetchSnapshotResponse m) {
-            reply(new PendingKey(m.destination(), Kind.FETCH_SNAPSHOT), ProtoMessages.toProto(m));
+            PendingKey key = new PendingKey(m.destination(), Kind.FETCH_SNAPSHOT);
+            if (m.lastOfResponse()) {
+                reply(key, ProtoMessages.toProto(m));
+            } else {
+                streamPart(key, ProtoMessages.toProto(m));
+            }
         }
     }
 
@@ -202,6 +207,15 @@ public final class GrpcRaftTransport implements RaftTransport {
         if (observer != null) {
             observer.onNext(response);
             observer.onCompleted();
+        }
+    }
+
+    /** Sends one message of a server stream and keeps the call open for the rest. */
+    @SuppressWarnings("unchecked")
+    private <T> void streamPart(PendingKey key, T response) {
+        StreamObserver<T> observer = (StreamObserver<T>) pendingReplies.get(key);
+        if (observer != null) {
+            observer.onNext(response);
         }
     }
 
@@ -316,8 +330,8 @@ public final class GrpcRaftTransport implements RaftTransport {
         }
 
         /**
-         * Streams the chunk the core answers with; the core verifies each chunk's CRC32C and asks for the next
-         * position, so a broken stream resumes from the last stored byte.
+         * Streams the chunks the core answers one request with (up to 8 MiB); the receiving core verifies each
+         * chunk's CRC32C and, when the stream ends or breaks, asks again from the last byte it stored.
          */
         @Override
         public void fetchSnapshot(FetchSnapshotRequest request, StreamObserver<FetchSnapshotResponse> observer) {

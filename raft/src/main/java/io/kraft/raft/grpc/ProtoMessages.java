@@ -182,6 +182,6 @@ final class ProtoMessages {
     static RaftMessage.FetchSnapshotResponse fromProto(FetchSnapshotResponse p, int source, int destination) {
         return new RaftMessage.FetchSnapshotResponse(source, destination, p.getEpoch(), p.getLeaderId(),
                 fetchError(p.getErrorCode()), fromProto(p.getSnapshotId()), p.getSizeBytes(), p.getPosition(),
-                p.getData().toByteArray(), p.getCrc32C());
+                p.getData().toByteArray(), p.getCrc32C(), false);
     }
 }

@@ -99,7 +99,7 @@ final class SimCluster {
             data[corruption.nextInt(data.length)] ^= (byte) (1 << corruption.nextInt(8));
             return new RaftMessage.FetchSnapshotResponse(chunk.source(), chunk.destination(), chunk.epoch(),
                     chunk.leaderId(), chunk.error(), chunk.snapshotId(), chunk.sizeBytes(), chunk.position(), data,
-                    chunk.crc32c());
+                    chunk.crc32c(), chunk.lastOfResponse());
         }
         return message;
     }

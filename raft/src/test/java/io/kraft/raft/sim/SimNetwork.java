@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * An in-memory network: each message is lost, delayed, or delivered more than once according to the current
- * fault settings, and blocked links (one-way or both ways) drop everything sent over them.
+ * fault settings, and blocked links (one-way or both ways) drop everything sent over them. Snapshot chunks model
+ * a gRPC response stream: in order on their link, though any chunk may still be lost (a broken stream).
  */
 final class SimNetwork {
     private record Link(int from, int to) {
@@ -24,6 +25,8 @@ final class SimNetwork {
     private int maxDelay = 20;
     private long sent;
     private long dropped;
+    /** Per link, when the last snapshot chunk sent over it arrives: later chunks never overtake it. */
+    private final java.util.Map<Link, Long> snapshotStreamTail = new java.util.HashMap<>();
 
     SimNetwork(SimScheduler scheduler, Random random, Consumer<RaftMessage> deliver) {
         this.scheduler = scheduler;
@@ -71,6 +74,12 @@ final class SimNetwork {
         for (int i = 0; i < copies; i++) {
             // Independent delays per copy also reorder messages on one link.
             long delay = minDelay + random.nextInt(maxDelay - minDelay + 1);
+            if (message instanceof RaftMessage.FetchSnapshotResponse) {
+                Link link = new Link(message.source(), message.destination());
+                long arrival = Math.max(scheduler.now() + delay, snapshotStreamTail.getOrDefault(link, 0L));
+                snapshotStreamTail.put(link, arrival);
+                delay = arrival - scheduler.now();
+            }
             scheduler.schedule(delay, "deliver " + message, () -> {
                 if (!blocked.contains(new Link(message.source(), message.destination()))) {
                     deliver.accept(message);
