@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RaftDriver implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
+    /** How often a time-based retention limit is re-checked against the latest snapshot. */
+    private static final long RETENTION_CHECK_INTERVAL_MS = 60_000;
 
     private final RaftNode node;
     private final RaftLog log;
@@ -59,6 +61,8 @@ public final class RaftDriver implements AutoCloseable {
         transport.start(this::deliver, peerId -> enqueue(() -> node.leaderUnreachable(peerId)));
         run(this::processReady);
         thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
+        thread.scheduleAtFixedRate(() -> step(this::applyRetention), RETENTION_CHECK_INTERVAL_MS,
+                RETENTION_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Queues an inbound message for the raft thread. */
@@ -87,17 +91,22 @@ public final class RaftDriver implements AutoCloseable {
 
     /**
      * The state machine stored snapshot {@code id} in the snapshot store (from any thread); the node records it and,
-     * if the retention policy says so, deletes the log prefix it covers. Completes once done on the raft thread.
+     * if the retention policy says so, deletes the log prefix it covers (the policy is asked again every minute,
+     * for age limits). Completes once done on the raft thread.
      */
     public CompletableFuture<Void> snapshotCreated(SnapshotId id) {
         return call(() -> {
             node.snapshotCreated(id);
-            if (retention.deletePrefixUpTo(id)) {
-                node.deleteLogPrefix(id);
-            }
+            applyRetention();
             processReady();
             return null;
         });
+    }
+
+    /** Deletes the log prefix the latest snapshot covers once the retention policy allows it (size or age). */
+    private void applyRetention() {
+        node.latestSnapshot().filter(snapshot -> snapshot.endOffset() > log.startOffset())
+                .filter(retention::deletePrefixUpTo).ifPresent(node::deleteLogPrefix);
     }
 
     /** Asks the leader to step down gracefully (EndQuorumEpoch); a no-op elsewhere. */
