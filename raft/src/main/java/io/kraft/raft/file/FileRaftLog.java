@@ -78,6 +78,37 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         this.segmentBytes = segmentBytes;
     }
 
+    /** Kafka's name for the directory of the metadata log (and its snapshots and quorum state). */
+    public static final String LOG_DIR_CONFIG = "metadata.log.dir";
+    /** Kafka's name for the metadata log's segment size. */
+    public static final String SEGMENT_BYTES_CONFIG = "metadata.log.segment.bytes";
+    /** Kafka's default: 1 GiB. */
+    public static final long DEFAULT_SEGMENT_BYTES = 1024L * 1024 * 1024;
+
+    /**
+     * Opens the metadata log that {@code metadata.log.dir} and {@code metadata.log.segment.bytes}
+     * describe.
+     *
+     * @throws IllegalArgumentException with one line naming the setting when one is missing or invalid
+     */
+    public static FileRaftLog open(Map<String, String> properties) {
+        String dir = properties.get(LOG_DIR_CONFIG);
+        if (dir == null || dir.isBlank()) {
+            throw new IllegalArgumentException(LOG_DIR_CONFIG + " is required: the directory of the metadata log");
+        }
+        String segmentBytes = properties.get(SEGMENT_BYTES_CONFIG);
+        long bytes;
+        try {
+            bytes = segmentBytes == null ? DEFAULT_SEGMENT_BYTES : Long.parseLong(segmentBytes.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SEGMENT_BYTES_CONFIG + " must be a number but was '" + segmentBytes + "'");
+        }
+        if (bytes < 1024) {
+            throw new IllegalArgumentException(SEGMENT_BYTES_CONFIG + " must be at least 1024 but was " + bytes);
+        }
+        return open(Path.of(dir.trim()), bytes);
+    }
+
     /** Opens (creating if needed) the log in {@code directory}, recovering from a torn tail. */
     public static FileRaftLog open(Path directory, long segmentBytes) {
         if (segmentBytes < 1024) {

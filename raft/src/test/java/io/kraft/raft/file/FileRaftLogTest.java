@@ -34,6 +34,23 @@ class FileRaftLogTest {
     }
 
     @Test
+    void opensFromKafkasMetadataLogSettings() {
+        java.util.Map<String, String> props = java.util.Map.of(FileRaftLog.LOG_DIR_CONFIG, dir.toString(),
+                FileRaftLog.SEGMENT_BYTES_CONFIG, "1024");
+        try (FileRaftLog log = FileRaftLog.open(props)) {
+            log.append(entries(0, 60, 1));
+            assertTrue(log.segmentCount() > 1, "metadata.log.segment.bytes sets the segment size");
+        }
+        IllegalArgumentException missing = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> FileRaftLog.open(java.util.Map.of()));
+        assertTrue(missing.getMessage().startsWith("metadata.log.dir is required"), missing.getMessage());
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> FileRaftLog.open(java.util.Map.of(FileRaftLog.LOG_DIR_CONFIG, dir.toString(),
+                        FileRaftLog.SEGMENT_BYTES_CONFIG, "big")));
+        assertEquals("metadata.log.segment.bytes must be a number but was 'big'", bad.getMessage());
+    }
+
+    @Test
     void appendsReadsAndReopensAcrossSegments() {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
             log.append(List.of(LogEntry.leaderChange(0, 1, 3)));
