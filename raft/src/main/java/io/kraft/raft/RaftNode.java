@@ -590,11 +590,18 @@ public final class RaftNode {
         }
     }
 
-    /** The best-placed successor stands almost at once; the others wait a little longer each so they do not split. */
+    /**
+     * The best-placed successor stands at once (next tick): the others wait at least one step each, so
+     * they cannot split its vote, plus jitter among themselves. A successor that cannot win (not caught
+     * up after all) costs one step before the next one stands.
+     */
     private int successorDelayTicks(List<Integer> preferredSuccessors) {
         int position = preferredSuccessors.indexOf(nodeId);
         if (position < 0) {
             return randomElectionTimeout();
+        }
+        if (position == 0) {
+            return 1;
         }
         int stepTicks = Math.max(1, config.electionBackoffMaxTicks() / Math.max(1, config.voterIds().size()));
         return 1 + position * stepTicks + random.nextInt(stepTicks);
