@@ -143,7 +143,7 @@ public final class BrokerLogSettings {
 
     private Object toTopicValue(String topicKey, String brokerKey, Object brokerValue) {
         long unitMs = switch (brokerKey) {
-            case LogConfigs.LOG_ROLL_HOURS, LogConfigs.LOG_RETENTION_HOURS -> MS_PER_HOUR;
+            case LogConfigs.LOG_ROLL_HOURS, LogConfigs.LOG_RETENTION_HOURS, LogConfigs.LOG_ROLL_JITTER_HOURS -> MS_PER_HOUR;
             case LogConfigs.LOG_RETENTION_MINUTES -> MS_PER_MINUTE;
             default -> 0;
         };

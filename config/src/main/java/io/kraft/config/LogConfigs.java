@@ -41,6 +41,16 @@ public final class LogConfigs {
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
     public static final String COMPRESSION_TYPE = "compression.type";
+    public static final String LOG_ROLL_JITTER_MS = "log.roll.jitter.ms";
+    public static final String LOG_ROLL_JITTER_HOURS = "log.roll.jitter.hours";
+    public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    public static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    public static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "log.message.timestamp.before.max.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
+    public static final String LOG_PREALLOCATE = "log.preallocate";
+    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 
     /** The cleanup policies, for log.cleanup.policy and cleanup.policy. */
     public static final String CLEANUP_POLICY_DELETE = "delete";
@@ -120,6 +130,26 @@ public final class LogConfigs {
                         Validator.in(TIMESTAMP_TYPE_CREATE_TIME, TIMESTAMP_TYPE_LOG_APPEND_TIME), MEDIUM,
                         "Whether record timestamps are the producer's create time or the broker's append time.")
                 .define(COMPRESSION_TYPE, STRING, "producer", Validator.in(COMPRESSION_TYPES.toArray(String[]::new)), HIGH,
-                        "The codec batches are stored with; producer keeps the producer's codec.");
+                        "The codec batches are stored with; producer keeps the producer's codec.")
+                .define(LOG_ROLL_JITTER_MS, LONG, null, atLeast(0), HIGH,
+                        "Most random time subtracted from the roll time so segments do not all roll at once.")
+                .define(LOG_ROLL_JITTER_HOURS, INT, 0, atLeast(0), HIGH,
+                        "log.roll.jitter.ms in hours, used when log.roll.jitter.ms is not set.")
+                .define(LOG_SEGMENT_DELETE_DELAY_MS, LONG, 60_000L, atLeast(0), HIGH,
+                        "How long a deleted segment's files stay readable before they are removed.")
+                .define(LOG_CLEANER_MIN_COMPACTION_LAG_MS, LONG, 0L, atLeast(0), MEDIUM,
+                        "Shortest time a record stays uncompacted.")
+                .define(LOG_CLEANER_MAX_COMPACTION_LAG_MS, LONG, Long.MAX_VALUE, atLeast(1), MEDIUM,
+                        "Longest time a record may stay uncompacted.")
+                .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LONG, Long.MAX_VALUE, atLeast(0), MEDIUM,
+                        "How far in the past a CreateTime timestamp may be before a batch is rejected.")
+                .define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, LONG, 3_600_000L, atLeast(0), MEDIUM,
+                        "How far in the future a CreateTime timestamp may be before a batch is rejected.")
+                .define(LOG_PREALLOCATE, BOOLEAN, false, MEDIUM,
+                        "Whether new segment files are preallocated.")
+                .define(MIN_INSYNC_REPLICAS, INT, 1, atLeast(1), HIGH,
+                        "Fewest in-sync replicas that must have a write before acks=all succeeds.")
+                .define(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, false, HIGH,
+                        "Whether a replica outside the ISR may become leader as a last resort, losing data.");
     }
 }

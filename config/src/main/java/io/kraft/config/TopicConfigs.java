@@ -1,5 +1,6 @@
 package io.kraft.config;
 
+import static io.kraft.config.ConfigType.BOOLEAN;
 import static io.kraft.config.ConfigType.DOUBLE;
 import static io.kraft.config.ConfigType.INT;
 import static io.kraft.config.ConfigType.LIST;
@@ -18,7 +19,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The topic-level log settings (per-topic overrides of {@link LogConfigs}), with Kafka's names, and
+ * The topic-level settings (per-topic overrides of {@link LogConfigs}: the log's, plus
+ * min.insync.replicas and unclean.leader.election.enable), with Kafka's names, and
  * the broker settings each one falls back to. Their defaults are the broker's effective values, so a
  * topic definition is built per broker configuration; see {@link TopicConfigResolver}.
  */
@@ -37,6 +39,15 @@ public final class TopicConfigs {
     public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
     public static final String COMPRESSION_TYPE = "compression.type";
+    public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
+    public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
+    public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+    public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
+    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "message.timestamp.before.max.ms";
+    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = "message.timestamp.after.max.ms";
+    public static final String PREALLOCATE = "preallocate";
+    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 
     /** A topic setting without its default, and the broker keys it falls back to, first match wins. */
     private record TopicKey(String name, ConfigType type, Validator validator, Importance importance, String doc,
@@ -86,6 +97,30 @@ public final class TopicConfigs {
         add(COMPRESSION_TYPE, STRING, Validator.in(LogConfigs.COMPRESSION_TYPES.toArray(String[]::new)), MEDIUM,
                 "The codec batches of this topic are stored with; producer keeps the producer's codec.",
                 LogConfigs.COMPRESSION_TYPE);
+        add(SEGMENT_JITTER_MS, LONG, atLeast(0), LOW,
+                "Most random time subtracted from this topic's roll time.",
+                LogConfigs.LOG_ROLL_JITTER_MS, LogConfigs.LOG_ROLL_JITTER_HOURS);
+        add(FILE_DELETE_DELAY_MS, LONG, atLeast(0), MEDIUM,
+                "How long a deleted segment's files stay readable before they are removed.",
+                LogConfigs.LOG_SEGMENT_DELETE_DELAY_MS);
+        add(MIN_COMPACTION_LAG_MS, LONG, atLeast(0), MEDIUM,
+                "Shortest time a record of this topic stays uncompacted.", LogConfigs.LOG_CLEANER_MIN_COMPACTION_LAG_MS);
+        add(MAX_COMPACTION_LAG_MS, LONG, atLeast(1), MEDIUM,
+                "Longest time a record of this topic may stay uncompacted.", LogConfigs.LOG_CLEANER_MAX_COMPACTION_LAG_MS);
+        add(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LONG, atLeast(0), MEDIUM,
+                "How far in the past a CreateTime timestamp may be before a batch is rejected.",
+                LogConfigs.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+        add(MESSAGE_TIMESTAMP_AFTER_MAX_MS, LONG, atLeast(0), MEDIUM,
+                "How far in the future a CreateTime timestamp may be before a batch is rejected.",
+                LogConfigs.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+        add(PREALLOCATE, BOOLEAN, null, MEDIUM, "Whether new segment files of this topic are preallocated.",
+                LogConfigs.LOG_PREALLOCATE);
+        add(MIN_INSYNC_REPLICAS, INT, atLeast(1), MEDIUM,
+                "Fewest in-sync replicas that must have a write before acks=all succeeds.",
+                LogConfigs.MIN_INSYNC_REPLICAS);
+        add(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, null, MEDIUM,
+                "Whether a replica outside the ISR may lead this topic as a last resort, losing data.",
+                LogConfigs.UNCLEAN_LEADER_ELECTION_ENABLE);
     }
 
     private TopicConfigs() {

@@ -97,6 +97,42 @@ public final class TopicLogSettings {
         return (String) value(TopicConfigs.COMPRESSION_TYPE);
     }
 
+    public long segmentJitterMs() {
+        return (Long) value(TopicConfigs.SEGMENT_JITTER_MS);
+    }
+
+    public long fileDeleteDelayMs() {
+        return (Long) value(TopicConfigs.FILE_DELETE_DELAY_MS);
+    }
+
+    public long minCompactionLagMs() {
+        return (Long) value(TopicConfigs.MIN_COMPACTION_LAG_MS);
+    }
+
+    public long maxCompactionLagMs() {
+        return (Long) value(TopicConfigs.MAX_COMPACTION_LAG_MS);
+    }
+
+    public long messageTimestampBeforeMaxMs() {
+        return (Long) value(TopicConfigs.MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+    }
+
+    public long messageTimestampAfterMaxMs() {
+        return (Long) value(TopicConfigs.MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+    }
+
+    public boolean preallocate() {
+        return (Boolean) value(TopicConfigs.PREALLOCATE);
+    }
+
+    public int minInsyncReplicas() {
+        return (Integer) value(TopicConfigs.MIN_INSYNC_REPLICAS);
+    }
+
+    public boolean uncleanLeaderElectionEnable() {
+        return (Boolean) value(TopicConfigs.UNCLEAN_LEADER_ELECTION_ENABLE);
+    }
+
     /**
      * A setting's value and source.
      *

@@ -36,6 +36,15 @@ class TopicConfigResolverTest {
         assertEquals(1_048_588, topic.maxMessageBytes());
         assertEquals("CreateTime", topic.messageTimestampType());
         assertEquals("producer", topic.compressionType());
+        assertEquals(0L, topic.segmentJitterMs());
+        assertEquals(60_000L, topic.fileDeleteDelayMs());
+        assertEquals(0L, topic.minCompactionLagMs());
+        assertEquals(Long.MAX_VALUE, topic.maxCompactionLagMs());
+        assertEquals(Long.MAX_VALUE, topic.messageTimestampBeforeMaxMs());
+        assertEquals(3_600_000L, topic.messageTimestampAfterMaxMs());
+        assertFalse(topic.preallocate());
+        assertEquals(1, topic.minInsyncReplicas());
+        assertFalse(topic.uncleanLeaderElectionEnable());
         assertEquals(Map.of(), topic.overrides());
         for (ConfigValue entry : topic.entries()) {
             assertEquals(ConfigSource.DEFAULT_CONFIG, entry.source(), entry.name());
@@ -119,6 +128,21 @@ class TopicConfigResolverTest {
         assertEquals(250L, definition.key("flush.ms").defaultValue());
         assertEquals(List.of("delete"), definition.key("cleanup.policy").defaultValue());
         assertEquals("an int at least 14", definition.key("segment.bytes").expectation());
+    }
+
+    @Test
+    void replicationSettingsClientsSendAtTopicCreationAreAccepted() {
+        TopicLogSettings topic = resolver(Map.of("min.insync.replicas", "2", "log.roll.jitter.hours", "1"))
+                .resolve(Map.of("unclean.leader.election.enable", "true", "min.compaction.lag.ms", "5000"));
+        assertEquals(2, topic.minInsyncReplicas());
+        assertEquals(ConfigSource.STATIC_BROKER_CONFIG, topic.source("min.insync.replicas"));
+        assertTrue(topic.uncleanLeaderElectionEnable());
+        assertEquals(ConfigSource.DYNAMIC_TOPIC_CONFIG, topic.source("unclean.leader.election.enable"));
+        assertEquals(5000L, topic.minCompactionLagMs());
+        assertEquals(3_600_000L, topic.segmentJitterMs(), "log.roll.jitter.hours is converted to ms");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> resolver(Map.of()).resolve(Map.of("min.insync.replicas", "0")));
+        assertEquals("min.insync.replicas", e.key());
     }
 
     @Test

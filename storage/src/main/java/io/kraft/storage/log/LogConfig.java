@@ -105,6 +105,7 @@ public record LogConfig(
                 .delete(settings.deletionEnabled())
                 .deleteRetentionMs(settings.deleteRetentionMs())
                 .minCleanableDirtyRatio(settings.minCleanableDirtyRatio())
+                .fileDeleteDelayMs(settings.fileDeleteDelayMs())
                 .build();
     }
 
