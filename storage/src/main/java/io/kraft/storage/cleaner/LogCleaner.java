@@ -50,10 +50,10 @@ public final class LogCleaner {
      * Share of the cleanable bytes that is dirty (not yet cleaned), which the caller compares with
      * {@code min.cleanable.dirty.ratio}; 0 when nothing is cleanable.
      */
-    public static double dirtyRatio(Log log, long firstDirtyOffset, long firstUncleanableOffset) {
+    public static double dirtyRatio(Log log, long firstDirtyOffset, long firstUncleanableOffset, long nowMs) {
         long clean = 0;
         long dirty = 0;
-        for (SegmentRange range : cleanableSegments(log, firstUncleanableOffset)) {
+        for (SegmentRange range : cleanableSegments(log, firstUncleanableOffset, nowMs)) {
             if (range.endOffset() <= firstDirtyOffset) {
                 clean += range.segment().sizeBytes();
             } else {
@@ -71,7 +71,7 @@ public final class LogCleaner {
      *     or the log start offset for a log never cleaned
      */
     public CleanResult clean(Log log, long firstDirtyOffset, long firstUncleanableOffset, long nowMs) {
-        List<SegmentRange> cleanable = cleanableSegments(log, firstUncleanableOffset);
+        List<SegmentRange> cleanable = cleanableSegments(log, firstUncleanableOffset, nowMs);
         if (cleanable.isEmpty()) {
             return CleanResult.nothing(firstDirtyOffset);
         }
@@ -108,13 +108,20 @@ public final class LogCleaner {
     record SegmentRange(LogSegment segment, long endOffset) {
     }
 
-    /** Inactive segments whose every offset is below {@code firstUncleanableOffset}, in offset order. */
-    static List<SegmentRange> cleanableSegments(Log log, long firstUncleanableOffset) {
+    /**
+     * Inactive segments whose every offset is below {@code firstUncleanableOffset}, in offset order,
+     * up to the first segment holding a record younger than {@code min.compaction.lag.ms}.
+     */
+    static List<SegmentRange> cleanableSegments(Log log, long firstUncleanableOffset, long nowMs) {
         List<LogSegment> segments = log.segments();
+        long minLagMs = log.config().minCompactionLagMs();
         List<SegmentRange> result = new ArrayList<>();
         for (int i = 0; i + 1 < segments.size(); i++) {
             long end = segments.get(i + 1).baseOffset();
             if (end > firstUncleanableOffset) {
+                break;
+            }
+            if (minLagMs > 0 && segments.get(i).largestTimestampMs() > nowMs - minLagMs) {
                 break;
             }
             result.add(new SegmentRange(segments.get(i), end));

@@ -22,6 +22,7 @@ import io.kraft.config.TopicLogSettings;
  * @param deleteRetentionMs      how long the cleaner keeps tombstones ({@code delete.retention.ms})
  * @param minCleanableDirtyRatio dirty share that makes a log eligible for cleaning
  * @param fileDeleteDelayMs      how long a removed segment stays readable (renamed {@code .deleted}) before its files go
+ * @param minCompactionLagMs     the cleaner leaves records younger than this alone ({@code min.compaction.lag.ms})
  */
 public record LogConfig(
         int segmentBytes,
@@ -38,7 +39,8 @@ public record LogConfig(
         boolean delete,
         long deleteRetentionMs,
         double minCleanableDirtyRatio,
-        long fileDeleteDelayMs) {
+        long fileDeleteDelayMs,
+        long minCompactionLagMs) {
 
     /** Smallest index that holds two time index entries, so an empty segment's index is never full. */
     public static final int MIN_INDEX_BYTES = 2 * TimeIndex.ENTRY_SIZE_BYTES;
@@ -74,6 +76,9 @@ public record LogConfig(
             throw new IllegalArgumentException("deleteRetentionMs and fileDeleteDelayMs must not be negative, got "
                     + deleteRetentionMs + " and " + fileDeleteDelayMs);
         }
+        if (minCompactionLagMs < 0) {
+            throw new IllegalArgumentException("minCompactionLagMs must not be negative, got " + minCompactionLagMs);
+        }
         if (minCleanableDirtyRatio < 0 || minCleanableDirtyRatio > 1) {
             throw new IllegalArgumentException("minCleanableDirtyRatio must be within [0, 1], got "
                     + minCleanableDirtyRatio);
@@ -106,6 +111,7 @@ public record LogConfig(
                 .deleteRetentionMs(settings.deleteRetentionMs())
                 .minCleanableDirtyRatio(settings.minCleanableDirtyRatio())
                 .fileDeleteDelayMs(settings.fileDeleteDelayMs())
+                .minCompactionLagMs(settings.minCompactionLagMs())
                 .build();
     }
 
@@ -120,7 +126,8 @@ public record LogConfig(
                 .maxIndexBytes(maxIndexBytes).retentionMs(retentionMs).retentionBytes(retentionBytes)
                 .flushMessages(flushMessages).flushMs(flushMs).maxMessageBytes(maxMessageBytes)
                 .logAppendTime(logAppendTime).compact(compact).delete(delete).deleteRetentionMs(deleteRetentionMs)
-                .minCleanableDirtyRatio(minCleanableDirtyRatio).fileDeleteDelayMs(fileDeleteDelayMs);
+                .minCleanableDirtyRatio(minCleanableDirtyRatio).fileDeleteDelayMs(fileDeleteDelayMs)
+                .minCompactionLagMs(minCompactionLagMs);
     }
 
     /** Builds a {@link LogConfig}; every field starts at Kafka's default. */
@@ -140,6 +147,7 @@ public record LogConfig(
         private long deleteRetentionMs = 24L * 60 * 60 * 1000;
         private double minCleanableDirtyRatio = 0.5;
         private long fileDeleteDelayMs = 60_000;
+        private long minCompactionLagMs = 0;
 
         public Builder segmentBytes(int v) { segmentBytes = v; return this; }
         public Builder segmentMs(long v) { segmentMs = v; return this; }
@@ -156,11 +164,12 @@ public record LogConfig(
         public Builder deleteRetentionMs(long v) { deleteRetentionMs = v; return this; }
         public Builder minCleanableDirtyRatio(double v) { minCleanableDirtyRatio = v; return this; }
         public Builder fileDeleteDelayMs(long v) { fileDeleteDelayMs = v; return this; }
+        public Builder minCompactionLagMs(long v) { minCompactionLagMs = v; return this; }
 
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentMs, indexIntervalBytes, maxIndexBytes, retentionMs,
                     retentionBytes, flushMessages, flushMs, maxMessageBytes, logAppendTime, compact, delete,
-                    deleteRetentionMs, minCleanableDirtyRatio, fileDeleteDelayMs);
+                    deleteRetentionMs, minCleanableDirtyRatio, fileDeleteDelayMs, minCompactionLagMs);
         }
     }
 }

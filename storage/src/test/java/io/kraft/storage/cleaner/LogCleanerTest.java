@@ -173,20 +173,41 @@ class LogCleanerTest {
     }
 
     @Test
+    void recordsYoungerThanTheMinCompactionLagAreLeftAlone() {
+        long hourMs = 3600_000L;
+        LogConfig lagged = config(200).toBuilder().minCompactionLagMs(hourMs).build();
+        try (Log log = Log.open(dir, lagged)) {
+            append(log, CompressionType.NONE, NOW, "k", "old");
+            append(log, CompressionType.NONE, NOW, "k", "mid");
+            append(log, CompressionType.NONE, NOW + hourMs, "k", "new");
+            log.roll();
+            List<Row> before = rows(log);
+            assertEquals(0, cleanAll(log, NOW + hourMs / 2).segmentsCleaned(), "every record is younger than the lag");
+            assertEquals(before, rows(log));
+            // An hour after the first two records their segments may be cleaned; the third is still young,
+            // so "mid" cannot be shadowed by it yet and stays.
+            cleanAll(log, NOW + hourMs + 1);
+            assertEquals(List.of(new Row(1, "k", "mid"), new Row(2, "k", "new")), rows(log));
+            cleanAll(log, NOW + 2 * hourMs + 1);
+            assertEquals(List.of(new Row(2, "k", "new")), rows(log));
+        }
+    }
+
+    @Test
     void dirtyRatioCountsOnlyBytesPastTheLastCleaning() {
         try (Log log = Log.open(dir, config(200))) {
             for (int i = 0; i < 10; i++) {
                 append(log, CompressionType.NONE, NOW, "k" + (i % 2), "v" + i);
             }
             log.roll();
-            assertEquals(1.0, LogCleaner.dirtyRatio(log, 0, log.logEndOffset()), 1e-9);
+            assertEquals(1.0, LogCleaner.dirtyRatio(log, 0, log.logEndOffset(), NOW), 1e-9);
             CleanResult result = cleanAll(log, NOW);
-            assertEquals(0.0, LogCleaner.dirtyRatio(log, result.nextDirtyOffset(), log.logEndOffset()), 1e-9);
+            assertEquals(0.0, LogCleaner.dirtyRatio(log, result.nextDirtyOffset(), log.logEndOffset(), NOW), 1e-9);
             for (int i = 0; i < 10; i++) {
                 append(log, CompressionType.NONE, NOW, "k" + (i % 2), "w" + i);
             }
             log.roll();
-            double ratio = LogCleaner.dirtyRatio(log, result.nextDirtyOffset(), log.logEndOffset());
+            double ratio = LogCleaner.dirtyRatio(log, result.nextDirtyOffset(), log.logEndOffset(), NOW);
             assertTrue(ratio > 0.5 && ratio < 1.0, "ratio " + ratio);
         }
     }
