@@ -1,0 +1,98 @@
+package io.kraft.broker.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's Kafka-protocol listener: accepts connections on one host:port, frames and parses requests
+ * on Netty event loops, runs the registered handlers on a bounded pool and answers in request order.
+ */
+public final class KafkaServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaServer.class);
+
+    private final SocketServerConfig config;
+    private final RequestHandlerRegistry registry;
+    private EventLoopGroup acceptorGroup;
+    private EventLoopGroup networkGroup;
+    private RequestHandlerPool pool;
+    private Channel serverChannel;
+
+    public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
+        this.config = config;
+        this.registry = registry;
+    }
+
+    /** Binds the listener; returns once the server accepts connections. */
+    public synchronized void start() throws InterruptedException {
+        if (serverChannel != null) {
+            throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " already started");
+        }
+        acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
+        pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptorGroup, networkGroup)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline()
+                                .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
+                                        TimeUnit.MILLISECONDS))
+                                .addLast("frames", new RequestFrameDecoder(config.requestMaxBytes()))
+                                .addLast("requests", new RequestChannel(registry, pool, config.listenerName()));
+                    }
+                });
+        InetSocketAddress address = config.host().isEmpty()
+                ? new InetSocketAddress(config.port())
+                : new InetSocketAddress(config.host(), config.port());
+        try {
+            serverChannel = bootstrap.bind(address).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            shutDownResources();
+            throw e;
+        }
+        LOG.info("Listening for Kafka clients on {} ({})", serverChannel.localAddress(), config.listenerName());
+    }
+
+    /** The port actually bound (the ephemeral one when the configured port is 0). */
+    public synchronized int boundPort() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " is not started");
+        }
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        shutDownResources();
+    }
+
+    private void shutDownResources() {
+        if (acceptorGroup != null) {
+            acceptorGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (networkGroup != null) {
+            networkGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (pool != null) {
+            pool.close();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.kraft.broker.network;
+
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The bounded pool that runs request handlers: {@code num.io.threads} threads and a queue of at most
+ * {@code queued.max.requests}. A full pool refuses work instead of growing; callers that were refused
+ * register a callback and are told when a slot frees up, so they can stop reading meanwhile.
+ */
+final class RequestHandlerPool implements AutoCloseable {
+    private final ThreadPoolExecutor executor;
+    private final Queue<Runnable> spaceWaiters = new ConcurrentLinkedQueue<>();
+
+    RequestHandlerPool(int ioThreads, int queuedMaxRequests) {
+        AtomicInteger threadNumber = new AtomicInteger();
+        ThreadFactory threads = task -> {
+            Thread thread = new Thread(task, "kraft-request-handler-" + threadNumber.getAndIncrement());
+            thread.setDaemon(true);
+            return thread;
+        };
+        this.executor = new ThreadPoolExecutor(ioThreads, ioThreads, 0L, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(queuedMaxRequests), threads) {
+            @Override
+            protected void afterExecute(Runnable task, Throwable failure) {
+                wakeWaiters();
+            }
+        };
+    }
+
+    /** Queues {@code task}; false when the queue is full (the task is not run). */
+    boolean trySubmit(Runnable task) {
+        try {
+            executor.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code onSpace} once, soon after the queue has room again (possibly right away). */
+    void whenSpaceAvailable(Runnable onSpace) {
+        spaceWaiters.add(onSpace);
+        // A slot may have freed between the refused submit and this registration; no later task would wake us.
+        if (executor.getQueue().remainingCapacity() > 0) {
+            wakeWaiters();
+        }
+    }
+
+    private void wakeWaiters() {
+        Runnable waiter;
+        while ((waiter = spaceWaiters.poll()) != null) {
+            waiter.run();
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
