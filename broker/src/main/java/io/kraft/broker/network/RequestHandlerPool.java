@@ -56,7 +56,11 @@ final class RequestHandlerPool implements AutoCloseable {
     private void wakeWaiters() {
         Runnable waiter;
         while ((waiter = spaceWaiters.poll()) != null) {
-            waiter.run();
+            try {
+                waiter.run();
+            } catch (RejectedExecutionException e) {
+                // The waiting connection's event loop is shutting down; nothing is left to resume.
+            }
         }
     }
 

@@ -224,6 +224,17 @@ class KafkaServerTest {
     }
 
     @Test
+    void closesTheConnectionOnAnUnsupportedVersionOfAnotherApi() throws Exception {
+        WireClient client = connect(startDefault());
+        // Metadata v14 does not exist yet: header v2 and an empty flexible body.
+        ByteBuffer frame = ByteBuffer.allocate(4 + 8 + 2 + 1 + 4);
+        frame.putInt(15).putShort(ApiKeys.METADATA.id).putShort((short) 14).putInt(3).putShort((short) -1)
+                .put((byte) 0).put(new byte[] {0, 0, 0, 0}).flip();
+        client.sendRaw(frame);
+        assertTrue(client.closedByServer());
+    }
+
+    @Test
     void closesIdleConnections() throws Exception {
         KafkaServer server = start(localConfig().withConnectionsMaxIdleMs(300), new ApiVersionsHandler());
         WireClient client = connect(server);

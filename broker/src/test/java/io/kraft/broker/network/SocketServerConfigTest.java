@@ -1,0 +1,54 @@
+package io.kraft.broker.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Kafka-named properties become wire-server settings, with Kafka's defaults and clear errors. */
+class SocketServerConfigTest {
+
+    @Test
+    void takesKafkaDefaultsWhenNothingIsSet() {
+        SocketServerConfig config = SocketServerConfig.fromProperties(Map.of());
+        assertEquals("PLAINTEXT", config.listenerName());
+        assertEquals("", config.host());
+        assertEquals(9092, config.port());
+        assertEquals(104_857_600, config.requestMaxBytes());
+        assertEquals(8, config.ioThreads());
+        assertEquals(500, config.queuedMaxRequests());
+        assertEquals(600_000L, config.connectionsMaxIdleMs());
+    }
+
+    @Test
+    void servesTheFirstListenerAndReadsTheLimits() {
+        SocketServerConfig config = SocketServerConfig.fromProperties(Map.of(
+                "listeners", "CLIENTS://[::1]:0,INTERNAL://10.0.0.1:9093",
+                "socket.request.max.bytes", "2048",
+                "num.io.threads", "2",
+                "queued.max.requests", "16",
+                "connections.max.idle.ms", "1000"));
+        assertEquals("CLIENTS", config.listenerName());
+        assertEquals("::1", config.host());
+        assertEquals(0, config.port());
+        assertEquals(2048, config.requestMaxBytes());
+        assertEquals(2, config.ioThreads());
+        assertEquals(16, config.queuedMaxRequests());
+        assertEquals(1000L, config.connectionsMaxIdleMs());
+    }
+
+    @Test
+    void rejectsMalformedListenersAndLimitsNamingTheSetting() {
+        InvalidServerConfigException noScheme = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("listeners", "localhost:9092")));
+        assertTrue(noScheme.getMessage().contains("NAME://host:port"), noScheme.getMessage());
+        InvalidServerConfigException badPort = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("listeners", "PLAINTEXT://:70000")));
+        assertTrue(badPort.getMessage().startsWith("listeners port"), badPort.getMessage());
+        InvalidServerConfigException badQueue = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("queued.max.requests", "0")));
+        assertTrue(badQueue.getMessage().startsWith("queued.max.requests"), badQueue.getMessage());
+    }
+}
