@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * <p>As a {@link RaftListener} it applies every committed batch to the image and the store and publishes the
  * result. On the active controller a request runs on the loop: the managers generate records, replay them at
  * once (so the next request sees them), Raft appends them, and the request's future completes when they commit.
- * Every request fails with {@link Errors#NOT_CONTROLLER} on a member that is not the active controller, and
+ * A request's answer waits until the committed image includes its records, so a caller reads its own write in
+ * {@link #image()}. Every request fails with {@link Errors#NOT_CONTROLLER} on a member that is not the active controller, and
  * pending ones fail with it when leadership is lost; the managers are then rebuilt from the committed image.
  *
  * <p>A new leader serves only once everything earlier leaders appended has committed (its high watermark has
@@ -84,6 +86,8 @@ public final class QuorumController implements RaftListener, AutoCloseable {
     /** The offset the next appended record will get (exact: only the leader appends in its epoch). */
     private long nextWriteOffset;
     private final List<CompletableFuture<?>> pending = new ArrayList<>();
+    /** Answers to committed requests, released once the image reaches their last offset (read-your-writes). */
+    private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
     private ScheduledFuture<?> fencingTimer;
     private long fencingDeadlineMs = Long.MAX_VALUE;
     private long recordBytesSinceSnapshot;
@@ -253,7 +257,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
                     LOG.warn("Controller {} expected its records at {}..{} but they committed ending at {}", nodeId,
                             firstOffset, firstOffset + records.size() - 1, lastOffset);
                 }
-                future.complete(result.response());
+                whenImageReaches(lastOffset, () -> future.complete(result.response()));
             } else {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 if (!(cause instanceof NotLeaderException)) {
@@ -266,6 +270,21 @@ public final class QuorumController implements RaftListener, AutoCloseable {
                 }
             }
         }));
+    }
+
+    private void whenImageReaches(long offset, Runnable answer) {
+        if (image.offset() >= offset) {
+            answer.run();
+        } else {
+            awaitingImage.computeIfAbsent(offset, o -> new ArrayList<>()).add(answer);
+        }
+    }
+
+    private void releaseAnswers() {
+        Map<Long, List<Runnable>> due = awaitingImage.headMap(image.offset(), true);
+        List<Runnable> answers = due.values().stream().flatMap(List::stream).toList();
+        due.clear();
+        answers.forEach(Runnable::run);
     }
 
     private ControllerException notController() {
@@ -361,6 +380,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
             managers.replayBatch(records, firstOffset);
         }
         publish(delta, next);
+        releaseAnswers();
         recordBytesSinceSnapshot += bytes;
         maybeSnapshot();
     }
@@ -411,6 +431,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
             managers = newManagers();
         }
         publish(delta, loaded);
+        releaseAnswers();
     }
 
     private void changeLeader(LeaderAndEpoch newLeader) {
@@ -511,6 +532,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
                 pending.forEach(f -> f.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER,
                         "Controller " + nodeId + " shut down")));
                 pending.clear();
+                awaitingImage.clear();
                 stateStore.close();
             }).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
