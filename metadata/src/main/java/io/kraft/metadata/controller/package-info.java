@@ -11,5 +11,12 @@
  * leadership loss the controller discards its managers and rebuilds them from the last committed
  * {@link io.kraft.metadata.image.MetadataImage} with {@link io.kraft.metadata.controller.ControlManagers#fromImage}:
  * this drops the overlay without timeline data structures, at the cost of a rebuild per leadership change.
+ *
+ * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one thread as the
+ * Raft listener: it applies committed batches to the image and the RocksDB state store, publishes them, and on
+ * the active controller turns requests into appended records whose futures answer once the records commit and
+ * the image holds them. A new leader serves only after its high watermark passes its log end at election, so
+ * no earlier epoch's record can still arrive and conflict with the rebuilt managers; any member that is not
+ * serving answers {@link io.kraft.metadata.controller.Errors#NOT_CONTROLLER}.
  */
 package io.kraft.metadata.controller;

@@ -47,6 +47,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -56,6 +57,8 @@ import java.util.function.Function;
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
     private final QuorumController controller;
+    /** Each broker's newest heartbeat stream: the end of a stream it already replaced says nothing of its health. */
+    private final ConcurrentHashMap<Integer, HeartbeatStream> latestStreams = new ConcurrentHashMap<>();
 
     public ControllerGrpcService(QuorumController controller) {
         this.controller = controller;
@@ -101,7 +104,13 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
         @Override
         public synchronized void onNext(BrokerHeartbeatRequest request) {
-            brokerId = request.getBrokerId();
+            if (brokerId != request.getBrokerId()) {
+                if (brokerId >= 0) {
+                    latestStreams.remove(brokerId, this);
+                }
+                brokerId = request.getBrokerId();
+            }
+            latestStreams.put(brokerId, this);
             CompletableFuture<BrokerHeartbeatReply> answer = controller.heartbeat(
                     new io.kraft.metadata.controller.BrokerHeartbeatRequest(request.getBrokerId(),
                             request.getBrokerEpoch(), request.getCurrentMetadataOffset(), request.getWantFence(),
@@ -135,8 +144,11 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         }
 
         private void end() {
+            if (ended) {
+                return;
+            }
             ended = true;
-            if (brokerId >= 0) {
+            if (brokerId >= 0 && latestStreams.remove(brokerId, this)) {
                 controller.connectionClosed(brokerId);
             }
         }
