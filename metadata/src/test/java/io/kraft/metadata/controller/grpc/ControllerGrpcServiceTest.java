@@ -2,6 +2,7 @@ package io.kraft.metadata.controller.grpc;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grpc.Grpc;
@@ -126,18 +127,18 @@ class ControllerGrpcServiceTest {
                 .build();
     }
 
-    @Test
-    void servesEveryRpcAndFencesABrokerWhoseHeartbeatStreamCloses() throws Exception {
+    private long register() {
         AtomicReference<RegisterBrokerResponse> registered = new AtomicReference<>();
         await().atMost(WAIT).until(() -> {
             registered.set(blocking.registerBroker(registration(CLUSTER_ID, 1)));
             return registered.get().getErrorCode() != Errors.NOT_CONTROLLER.code();
         });
         assertEquals(0, registered.get().getErrorCode(), registered.get().getErrorMessage());
-        long brokerEpoch = registered.get().getBrokerEpoch();
-        assertEquals(Errors.INCONSISTENT_CLUSTER_ID.code(),
-                blocking.registerBroker(registration("other-cluster", 2)).getErrorCode());
+        return registered.get().getBrokerEpoch();
+    }
 
+    /** Opens a heartbeat stream for broker 1 and heartbeats on it until the broker is unfenced. */
+    private StreamObserver<BrokerHeartbeatRequest> heartbeatUntilUnfenced(long brokerEpoch) {
         BlockingQueue<BrokerHeartbeatResponse> replies = new LinkedBlockingQueue<>();
         StreamObserver<BrokerHeartbeatRequest> heartbeats = async.brokerHeartbeat(new StreamObserver<>() {
             @Override
@@ -159,6 +160,30 @@ class ControllerGrpcServiceTest {
             BrokerHeartbeatResponse reply = replies.poll(10, TimeUnit.SECONDS);
             return reply != null && reply.getErrorCode() == 0 && !reply.getIsFenced();
         });
+        return heartbeats;
+    }
+
+    @Test
+    void theEndOfAReplacedHeartbeatStreamDoesNotFence() throws Exception {
+        long brokerEpoch = register();
+        StreamObserver<BrokerHeartbeatRequest> oldStream = heartbeatUntilUnfenced(brokerEpoch);
+        StreamObserver<BrokerHeartbeatRequest> newStream = heartbeatUntilUnfenced(brokerEpoch);
+        oldStream.onError(new IOException("stale connection finally noticed"));
+        // Well past the 200 ms grace, and one request later so the controller's loop has seen the close.
+        Thread.sleep(600);
+        blocking.deleteTopics(DeleteTopicsRequest.newBuilder().addNames("missing").build());
+        assertFalse(controller.image().cluster().broker(1).fenced());
+        newStream.onCompleted();
+        await().atMost(WAIT).until(() -> controller.image().cluster().broker(1).fenced());
+    }
+
+    @Test
+    void servesEveryRpcAndFencesABrokerWhoseHeartbeatStreamCloses() throws Exception {
+        long brokerEpoch = register();
+        assertEquals(Errors.INCONSISTENT_CLUSTER_ID.code(),
+                blocking.registerBroker(registration("other-cluster", 2)).getErrorCode());
+
+        StreamObserver<BrokerHeartbeatRequest> heartbeats = heartbeatUntilUnfenced(brokerEpoch);
 
         CreateTopicsResponse createResponse = blocking.createTopics(CreateTopicsRequest.newBuilder()
                 .addTopics(CreatableTopic.newBuilder().setName("events").setNumPartitions(2).setReplicationFactor(1))
