@@ -1,0 +1,101 @@
+package io.kraft.broker.handler;
+
+import io.kraft.broker.network.RequestContext;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ParsedRequest;
+import io.kraft.broker.protocol.messages.CreateTopicsMessages;
+import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.handler.ControllerErrors.Outcome;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.CreateTopicRequest;
+import io.kraft.metadata.controller.CreateTopicResult;
+import io.kraft.metadata.controller.Errors;
+import io.kraft.metadata.controller.QuorumController;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Answers CreateTopics (v2-7) by forwarding every topic to the in-process {@link QuorumController}; each
+ * topic succeeds or fails on its own. validate_only requests are refused per topic with INVALID_REQUEST,
+ * because the controller has no dry-run path, rather than being created by accident.
+ */
+public final class CreateTopicsHandler implements RequestHandler {
+    private static final UUID ZERO_UUID = new UUID(0L, 0L);
+
+    private final QuorumController controller;
+
+    public CreateTopicsHandler(QuorumController controller) {
+        this.controller = Objects.requireNonNull(controller, "controller");
+    }
+
+    @Override
+    public ApiKey apiKey() {
+        return ApiKey.CREATE_TOPICS;
+    }
+
+    @Override
+    public Struct handle(RequestContext context, ParsedRequest request) {
+        Struct body = request.body();
+        long timeoutMs = body.getInt(body.field("timeout_ms"));
+        boolean validateOnly = body.getBoolean(body.field("validate_only"));
+        Struct response = CreateTopicsMessages.RESPONSE.newStruct();
+        List<Struct> topics = body.getStructs(body.field("topics"));
+        Set<String> seen = new HashSet<>();
+        List<String> names = new ArrayList<>();
+        List<CompletableFuture<CreateTopicResult>> answers = new ArrayList<>();
+        for (Struct topic : topics) {
+            String name = topic.getString(topic.field("name"));
+            names.add(name);
+            if (!seen.add(name)) {
+                answers.add(CompletableFuture.failedFuture(new ControllerException(
+                        Errors.INVALID_REQUEST, "topic '" + name + "' appears more than once in the request")));
+            } else if (validateOnly) {
+                answers.add(CompletableFuture.failedFuture(new ControllerException(
+                        Errors.INVALID_REQUEST, "validate_only is not supported by this controller")));
+            } else {
+                answers.add(controller.createTopic(toControllerRequest(topic, name)));
+            }
+        }
+        for (int i = 0; i < answers.size(); i++) {
+            Outcome<CreateTopicResult> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
+            Struct out = response.addStruct(response.field("topics"));
+            out.set(out.field("name"), names.get(i));
+            out.setShort(out.field("error_code"), outcome.errorCode());
+            out.set(out.field("error_message"), outcome.errorMessage());
+            if (outcome.succeeded()) {
+                out.set(out.field("topic_id"), outcome.value().topicId());
+                out.setInt(out.field("num_partitions"), outcome.value().numPartitions());
+                out.setShort(out.field("replication_factor"), (short) outcome.value().replicationFactor());
+            } else {
+                out.set(out.field("topic_id"), ZERO_UUID);
+            }
+        }
+        return response;
+    }
+
+    private static CreateTopicRequest toControllerRequest(Struct topic, String name) {
+        Map<Integer, List<Integer>> assignments = new HashMap<>();
+        for (Struct assignment : topic.getStructs(topic.field("assignments"))) {
+            List<Integer> brokers = assignment.getList(assignment.field("broker_ids"));
+            assignments.put(assignment.getInt(assignment.field("partition_index")), List.copyOf(brokers));
+        }
+        Map<String, String> configs = new HashMap<>();
+        for (Struct config : topic.getStructs(topic.field("configs"))) {
+            String value = config.getString(config.field("value"));
+            // A null value means "use the default", which is what leaving the key out does.
+            if (value != null) {
+                configs.put(config.getString(config.field("name")), value);
+            }
+        }
+        return new CreateTopicRequest(name, topic.getInt(topic.field("num_partitions")),
+                topic.getShort(topic.field("replication_factor")), assignments, configs);
+    }
+}

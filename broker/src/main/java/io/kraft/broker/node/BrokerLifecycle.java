@@ -1,0 +1,97 @@
+package io.kraft.broker.node;
+
+import io.kraft.metadata.controller.BrokerHeartbeatReply;
+import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.Errors;
+import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.image.Endpoint;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's broker registered and unfenced with its own in-process controller: registers once the
+ * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch.
+ */
+final class BrokerLifecycle implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
+    private static final long ANSWER_TIMEOUT_MS = 5_000;
+
+    private final QuorumController controller;
+    private final BrokerRegistrationRequest registration;
+    private final long heartbeatIntervalMs;
+    private final ScheduledExecutorService timer;
+    private long brokerEpoch = -1;
+    private volatile boolean fenced = true;
+
+    BrokerLifecycle(QuorumController controller, String clusterId, int brokerId, List<Endpoint> listeners,
+                    long heartbeatIntervalMs) {
+        this.controller = controller;
+        // A fresh incarnation id per process start, as a restarted Kafka broker sends.
+        this.registration = new BrokerRegistrationRequest(clusterId, brokerId, UUID.randomUUID(), listeners,
+                Optional.empty());
+        this.heartbeatIntervalMs = heartbeatIntervalMs;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "broker-lifecycle-" + brokerId);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    void start() {
+        timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the last heartbeat left this broker fenced (true until the first unfencing heartbeat). */
+    boolean isFenced() {
+        return fenced;
+    }
+
+    private void tick() {
+        try {
+            if (brokerEpoch < 0) {
+                brokerEpoch = controller.registerBroker(registration).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
+            }
+            BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
+                    brokerEpoch, controller.image().offset(), false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            if (fenced && !reply.isFenced()) {
+                LOG.info("Broker {} is unfenced", registration.brokerId());
+            }
+            fenced = reply.isFenced();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ControllerException ce) {
+                if (ce.error() == Errors.STALE_BROKER_EPOCH || ce.error() == Errors.BROKER_ID_NOT_REGISTERED) {
+                    brokerEpoch = -1;
+                }
+                // NOT_CONTROLLER while the single voter elects itself: the next tick retries.
+                LOG.debug("Broker heartbeat refused: {}", ce.getMessage());
+            } else {
+                LOG.warn("Broker heartbeat failed: {}", e.getCause().toString());
+            }
+        } catch (TimeoutException e) {
+            LOG.warn("The controller did not answer a broker heartbeat within {} ms", ANSWER_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
