@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Creates, runs and administers kraft nodes.",
-        subcommands = {RandomUuidCommand.class, FormatCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
+                CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */
     public static final int EXIT_FAILURE = 1;
