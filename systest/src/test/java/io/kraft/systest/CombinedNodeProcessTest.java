@@ -1,0 +1,89 @@
+package io.kraft.systest;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.storage.MetaProperties;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** 'kraft-cli start' as a real process, driven by the real Java Admin client, surviving kill -9. */
+class CombinedNodeProcessTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final long ADMIN_WAIT_MS = 30_000;
+
+    @RegisterExtension
+    final ProcessRegistry processes = ProcessRegistry.forTests();
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void servesAdminTopicsAndRecoversThemAfterKillNine() throws Exception {
+        NodeConfigFile node = NodeConfigFile.combined(1, dataDir.resolve("node-1"));
+        Path config = node.write();
+        JvmProcess format = processes.run(JvmSpec.kraftCli("format",
+                "format", "-c", config.toString(), "-t", MetaProperties.randomUuid()), WAIT);
+        assertEquals(0, format.waitForExit(WAIT), format.describeLogs());
+
+        JvmProcess first = start(config, "start-1");
+        assertTrue(first.stdout().contains("kraft node 1 listening: PLAINTEXT "), first.describeLogs());
+        assertTrue(first.stdout().contains("stop with Ctrl-C or kill " + first.pid()), first.describeLogs());
+        try (Admin admin = admin(node)) {
+            admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1), new NewTopic("payments", 3, (short) 1)))
+                    .all().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            await().atMost(WAIT).untilAsserted(() -> assertEquals(Set.of("orders", "payments"),
+                    admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS)));
+            Map<String, TopicDescription> described = admin.describeTopics(List.of("orders", "payments"))
+                    .allTopicNames().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            for (TopicDescription topic : described.values()) {
+                assertEquals(3, topic.partitions().size(), topic.toString());
+                for (TopicPartitionInfo partition : topic.partitions()) {
+                    assertEquals(1, partition.leader().id(), topic.toString());
+                }
+            }
+            admin.deleteTopics(List.of("payments")).all().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            assertEquals(Set.of("orders"), admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
+        }
+        first.kill(WAIT);
+
+        JvmProcess second = start(config, "start-2");
+        try (Admin admin = admin(node)) {
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertEquals(Set.of("orders"),
+                    admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS)));
+            TopicDescription orders = admin.describeTopics(List.of("orders")).allTopicNames()
+                    .get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS).get("orders");
+            assertEquals(3, orders.partitions().size());
+        }
+        int exitCode = second.stop(WAIT);
+        assertTrue(exitCode == 0 || exitCode == 143, "exit code " + exitCode + "\n" + second.describeLogs());
+        assertTrue(second.stderr().contains("Node 1 stopped"), second.describeLogs());
+    }
+
+    private JvmProcess start(Path config, String name) {
+        JvmProcess process = processes.start(JvmSpec.kraftCli(name, "start", "--config", config.toString()));
+        process.waitForLogLine("kraft node 1 listening", WAIT);
+        process.waitForLogLine("Broker 1 is unfenced", WAIT);
+        return process;
+    }
+
+    private static Admin admin(NodeConfigFile node) {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + node.brokerPort(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
+    }
+}
