@@ -2,9 +2,11 @@ package io.kraft.systest;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.MetaProperties;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +73,32 @@ class CombinedNodeProcessTest {
         int exitCode = second.stop(WAIT);
         assertTrue(exitCode == 0 || exitCode == 143, "exit code " + exitCode + "\n" + second.describeLogs());
         assertTrue(second.stderr().contains("Node 1 stopped"), second.describeLogs());
+    }
+
+    @Test
+    void startWithoutArgumentsFormatsDataOnceAndReusesIt() throws Exception {
+        // Free ports instead of the default 9092/9093, which other processes on this machine may hold.
+        int clientPort = FreePorts.next();
+        int controllerPort = FreePorts.next();
+        Path data = Files.createDirectories(dataDir.resolve("data"));
+        Files.writeString(data.resolve("server.properties"), String.join("\n",
+                "process.roles=broker,controller", "node.id=1", "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "log.dirs=./data/kraft-logs", "metadata.log.dir=./data/metadata", ""));
+
+        JvmProcess first = processes.start(JvmSpec.kraftCli("no-args-1", "start").inDirectory(dataDir));
+        String clusterId = first.waitForLogLine("with new cluster.id (\\S+)", WAIT).group(1);
+        first.waitForLogLine("kraft node 1 listening: PLAINTEXT 127.0.0.1:" + clientPort, WAIT);
+        int firstExit = first.stop(WAIT);
+        assertTrue(firstExit == 0 || firstExit == 143, "exit code " + firstExit + first.describeLogs());
+        assertEquals(clusterId, MetaProperties.read(data.resolve("metadata")).orElseThrow().clusterId());
+
+        JvmProcess second = processes.start(JvmSpec.kraftCli("no-args-2", "start").inDirectory(dataDir));
+        second.waitForLogLine("kraft node 1 listening", WAIT);
+        assertFalse(second.stdout().contains("new cluster.id"), second.describeLogs());
+        assertEquals(clusterId, MetaProperties.read(data.resolve("kraft-logs")).orElseThrow().clusterId());
+        int secondExit = second.stop(WAIT);
+        assertTrue(secondExit == 0 || secondExit == 143, "exit code " + secondExit + second.describeLogs());
     }
 
     private JvmProcess start(Path config, String name) {
