@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterEach;
@@ -101,6 +106,21 @@ class CombinedNodeAdminTest {
         ExecutionException unknown = assertThrows(ExecutionException.class, () -> admin.deleteTopics(
                 List.of("payments")).all().get(WAIT_MS, TimeUnit.MILLISECONDS));
         assertInstanceOf(UnknownTopicOrPartitionException.class, unknown.getCause());
+
+        // Defaults for partitions and replication factor (-1 on the wire), a config override, deletion by id.
+        Uuid defaultsId = admin.createTopics(List.of(new NewTopic("defaults", Optional.empty(), Optional.empty())
+                .configs(Map.of("cleanup.policy", "compact")))).topicId("defaults").get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(1, admin.describeTopics(List.of("defaults")).allTopicNames().get(WAIT_MS, TimeUnit.MILLISECONDS)
+                .get("defaults").partitions().size());
+        admin.deleteTopics(TopicCollection.ofTopicIds(List.of(defaultsId))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(Set.of("orders"), admin.listTopics().names().get(WAIT_MS, TimeUnit.MILLISECONDS));
+        ExecutionException badConfig = assertThrows(ExecutionException.class, () -> admin.createTopics(List.of(
+                new NewTopic("bad", 1, (short) 1).configs(Map.of("cleanup.policy", "sometimes"))))
+                .all().get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertInstanceOf(InvalidConfigurationException.class, badConfig.getCause());
+        ExecutionException tooManyReplicas = assertThrows(ExecutionException.class, () -> admin.createTopics(
+                List.of(new NewTopic("wide", 1, (short) 3))).all().get(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertInstanceOf(InvalidReplicationFactorException.class, tooManyReplicas.getCause());
 
         restartNode();
         awaitTrue(() -> {
