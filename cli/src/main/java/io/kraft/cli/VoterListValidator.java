@@ -2,18 +2,18 @@ package io.kraft.cli;
 
 import io.kraft.config.ConfigType;
 import io.kraft.config.Validator;
+import io.kraft.raft.QuorumConfig;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Accepts controller.quorum.voters entries of the form {@code id@host:port}. */
+/**
+ * Accepts controller.quorum.voters entries of the form {@code id@host:port}, using the Raft module's own
+ * parser so that what format accepts is exactly what the quorum will run with.
+ */
 final class VoterListValidator implements Validator {
-    // host: a name, an IPv4 address, or an IPv6 address in brackets
-    private static final Pattern VOTER = Pattern.compile("(\\d{1,9})@([^@:\\[\\]]+|\\[[0-9a-fA-F:.]+\\]):(\\d{1,5})");
 
     @Override
     public boolean accepts(Object value) {
-        return ((List<?>) value).stream().allMatch(voter -> parse((String) voter) != null);
+        return ((List<?>) value).stream().allMatch(voter -> isVoter((String) voter));
     }
 
     @Override
@@ -28,15 +28,14 @@ final class VoterListValidator implements Validator {
 
     /** The id of an entry that {@link #accepts} passed. */
     static int voterId(String voter) {
-        Matcher matcher = parse(voter);
-        if (matcher == null) {
-            throw new IllegalArgumentException("not a voter: " + voter);
-        }
-        return Integer.parseInt(matcher.group(1));
+        return QuorumConfig.parseVoters(voter).keySet().iterator().next();
     }
 
-    private static Matcher parse(String voter) {
-        Matcher matcher = VOTER.matcher(voter);
-        return matcher.matches() && Integer.parseInt(matcher.group(3)) <= 65_535 ? matcher : null;
+    private static boolean isVoter(String voter) {
+        try {
+            return QuorumConfig.parseVoters(voter).size() == 1;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }
