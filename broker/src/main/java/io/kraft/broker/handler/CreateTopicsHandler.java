@@ -11,7 +11,7 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.Errors;
-import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.Controller;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,16 +23,16 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Answers CreateTopics (v2-7) by forwarding every topic to the in-process {@link QuorumController}; each
+ * Answers CreateTopics (v2-7) by forwarding every topic to the active {@link Controller}; each
  * topic succeeds or fails on its own. validate_only requests are refused per topic with INVALID_REQUEST,
  * because the controller has no dry-run path, rather than being created by accident.
  */
 public final class CreateTopicsHandler implements RequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
 
-    private final QuorumController controller;
+    private final Controller controller;
 
-    public CreateTopicsHandler(QuorumController controller) {
+    public CreateTopicsHandler(Controller controller) {
         this.controller = Objects.requireNonNull(controller, "controller");
     }
 

@@ -9,25 +9,29 @@ import io.kraft.broker.protocol.messages.DeleteTopicsMessages;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.Errors;
-import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TopicImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
- * Answers DeleteTopics (v1-6) through the in-process {@link QuorumController}: by name (v1-5 topic_names,
+ * Answers DeleteTopics (v1-6) through the active {@link Controller}: by name (v1-5 topic_names,
  * v6 topics with a name) or by id (v6 topics without a name, resolved through the controller's image).
  */
 public final class DeleteTopicsHandler implements RequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
 
-    private final QuorumController controller;
+    private final Controller controller;
+    private final Supplier<MetadataImage> images;
 
-    public DeleteTopicsHandler(QuorumController controller) {
+    public DeleteTopicsHandler(Controller controller, Supplier<MetadataImage> images) {
         this.controller = Objects.requireNonNull(controller, "controller");
+        this.images = Objects.requireNonNull(images, "images");
     }
 
     @Override
@@ -54,7 +58,7 @@ public final class DeleteTopicsHandler implements RequestHandler {
         for (Target target : targets) {
             String name = target.name();
             if (name == null || name.isEmpty()) {
-                TopicImage topic = target.topicId() == null ? null : controller.image().topics().topic(target.topicId());
+                TopicImage topic = target.topicId() == null ? null : images.get().topics().topic(target.topicId());
                 if (topic == null) {
                     names.add(null);
                     answers.add(CompletableFuture.failedFuture(new ControllerException(Errors.UNKNOWN_TOPIC_ID,

@@ -5,7 +5,8 @@ import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.Errors;
-import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.Endpoint;
 import java.util.List;
 import java.util.Optional;
@@ -19,23 +20,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps this node's broker registered and unfenced with its own in-process controller: registers once the
+ * Keeps this node's broker registered and unfenced with the active controller (in-process or over the control plane): registers once the
  * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch.
  */
 final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
     private static final long ANSWER_TIMEOUT_MS = 5_000;
 
-    private final QuorumController controller;
+    private final Controller controller;
+    private final MetadataSource metadata;
     private final BrokerRegistrationRequest registration;
     private final long heartbeatIntervalMs;
     private final ScheduledExecutorService timer;
     private long brokerEpoch = -1;
     private volatile boolean fenced = true;
 
-    BrokerLifecycle(QuorumController controller, String clusterId, int brokerId, List<Endpoint> listeners,
+    BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
                     long heartbeatIntervalMs) {
         this.controller = controller;
+        this.metadata = metadata;
         // A fresh incarnation id per process start, as a restarted Kafka broker sends.
         this.registration = new BrokerRegistrationRequest(clusterId, brokerId, UUID.randomUUID(), listeners,
                 Optional.empty());
@@ -63,7 +66,7 @@ final class BrokerLifecycle implements AutoCloseable {
                 LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
             }
             BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
-                    brokerEpoch, controller.image().offset(), false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    brokerEpoch, metadata.image().offset(), false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             if (fenced && !reply.isFenced()) {
                 LOG.info("Broker {} is unfenced", registration.brokerId());
             }

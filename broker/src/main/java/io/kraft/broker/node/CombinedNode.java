@@ -1,19 +1,11 @@
 package io.kraft.broker.node;
 
-import io.kraft.broker.handler.ApiVersionsHandler;
-import io.kraft.broker.handler.CreateTopicsHandler;
-import io.kraft.broker.handler.DeleteTopicsHandler;
-import io.kraft.broker.handler.MetadataHandler;
-import io.kraft.broker.network.KafkaServer;
-import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
-import io.kraft.metadata.image.Endpoint;
-import io.kraft.metadata.image.MetadataImage;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.file.FileQuorumStateStore;
@@ -23,10 +15,8 @@ import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,28 +32,22 @@ public final class CombinedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CombinedNode.class);
     private static final long TICK_MS = 10;
     private static final int FETCH_MAX_ENTRIES = 500;
-    private static final long HEARTBEAT_INTERVAL_MS = 1_000;
 
     private final int nodeId;
     private final FileRaftLog log;
     private final QuorumController controller;
     private final RaftDriver driver;
-    private final KafkaServer server;
-    private final BrokerLifecycle lifecycle;
-    private final SocketServerConfig clientListener;
+    private final BrokerServer broker;
     private final int controllerPort;
     private boolean closed;
 
     private CombinedNode(int nodeId, FileRaftLog log, QuorumController controller, RaftDriver driver,
-                         KafkaServer server, BrokerLifecycle lifecycle, SocketServerConfig clientListener,
-                         int controllerPort) {
+                         BrokerServer broker, int controllerPort) {
         this.nodeId = nodeId;
         this.log = log;
         this.controller = controller;
         this.driver = driver;
-        this.server = server;
-        this.lifecycle = lifecycle;
-        this.clientListener = clientListener;
+        this.broker = broker;
         this.controllerPort = controllerPort;
     }
 
@@ -90,38 +74,27 @@ public final class CombinedNode implements AutoCloseable {
         FileRaftLog log = FileRaftLog.open(logProperties);
         QuorumController controller = new QuorumController(nodeId, settings, topicConfigs, SUPPORTED_FEATURES,
                 metadataLogDir.resolve("controller-state"), snapshots, SnapshotPolicy.from(properties), nodeId);
-        AtomicReference<MetadataImage> published = new AtomicReference<>(MetadataImage.EMPTY);
-        controller.register((delta, image) -> published.set(image));
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs());
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
                 snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir),
                 transport, controller, nodeId);
+        // The broker registers its publishers before Raft replays the log, so it sees the whole state.
+        BrokerServer broker = new BrokerServer(nodeId, clusterId, controller, controller, clientListener, properties,
+                topicConfigs);
         controller.start(driver);
         driver.start();
         LOG.info("Node {} started Raft on CONTROLLER port {}", nodeId, controllerPort);
-
-        Map<String, String> serverProperties = new HashMap<>(properties);
-        serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
-        SocketServerConfig serverConfig = SocketServerConfig.fromProperties(serverProperties);
-        KafkaServer server = new KafkaServer(serverConfig, RequestHandlerRegistry.of(new ApiVersionsHandler(),
-                new MetadataHandler(published::get, clusterId), new CreateTopicsHandler(controller),
-                new DeleteTopicsHandler(controller)));
         try {
-            server.start();
+            broker.start();
         } catch (InterruptedException | RuntimeException e) {
-            server.close();
+            broker.close();
             driver.close();
             controller.close();
             log.close();
             throw e;
         }
-        int clientPort = server.boundPort();
-        LOG.info("Node {} serves Kafka clients on {} port {}", nodeId, serverConfig.listenerName(), clientPort);
-        BrokerLifecycle lifecycle = new BrokerLifecycle(controller, clusterId, nodeId, List.of(new Endpoint(
-                serverConfig.listenerName(), serverConfig.host(), clientPort, "PLAINTEXT")), HEARTBEAT_INTERVAL_MS);
-        lifecycle.start();
-        return new CombinedNode(nodeId, log, controller, driver, server, lifecycle, serverConfig, controllerPort);
+        return new CombinedNode(nodeId, log, controller, driver, broker, controllerPort);
     }
 
     public int nodeId() {
@@ -130,11 +103,11 @@ public final class CombinedNode implements AutoCloseable {
 
     /** The port Kafka clients connect to (the bound one when the configured port was 0). */
     public int clientPort() {
-        return server.boundPort();
+        return broker.clientPort();
     }
 
     public SocketServerConfig clientListener() {
-        return clientListener;
+        return broker.clientListener();
     }
 
     public int controllerPort() {
@@ -143,7 +116,7 @@ public final class CombinedNode implements AutoCloseable {
 
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
     public boolean isBrokerUnfenced() {
-        return !lifecycle.isFenced();
+        return broker.isUnfenced();
     }
 
     /** Stops serving clients, then the heartbeats, Raft, the controller, and closes the metadata log. */
@@ -153,8 +126,7 @@ public final class CombinedNode implements AutoCloseable {
             return;
         }
         closed = true;
-        server.close();
-        lifecycle.close();
+        broker.close();
         driver.close();
         controller.close();
         log.close();

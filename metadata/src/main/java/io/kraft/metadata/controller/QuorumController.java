@@ -8,6 +8,7 @@ import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
+import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.store.MetadataStateStore;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -59,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * <p>A new leader serves only once everything earlier leaders appended has committed (its high watermark has
  * reached its log end at election), so its managers start from a complete image. Start with {@link #start}.
  */
-public final class QuorumController implements RaftListener, AutoCloseable {
+public final class QuorumController implements Controller, MetadataSource, RaftListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumController.class);
     /** How often a new leader checks whether the earlier epochs' records have committed. */
     private static final long CLAIM_POLL_MS = 10;
@@ -131,6 +132,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
     }
 
     /** Adds a publisher; it receives every image committed from now on (on the controller thread). */
+    @Override
     public void register(MetadataPublisher publisher) {
         publishers.add(Objects.requireNonNull(publisher, "publisher"));
     }
@@ -140,6 +142,7 @@ public final class QuorumController implements RaftListener, AutoCloseable {
     }
 
     /** The last committed image (readable from any thread). */
+    @Override
     public MetadataImage image() {
         return image;
     }
@@ -152,47 +155,57 @@ public final class QuorumController implements RaftListener, AutoCloseable {
     // ---- requests -------------------------------------------------------------------------------------------
 
     /** Registers a broker incarnation; answers its new broker epoch. */
+    @Override
     public CompletableFuture<Long> registerBroker(BrokerRegistrationRequest request) {
         return submit("registerBroker", m -> m.registerBroker(request, System.currentTimeMillis()));
     }
 
+    @Override
     public CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request) {
         return submit("heartbeat", m -> m.heartbeat(request, System.currentTimeMillis()));
     }
 
     /** Creates one topic; answers its id and partitions. */
+    @Override
     public CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request) {
         return submit("createTopic", m -> m.createTopic(request));
     }
 
     /** Creates each topic independently, in order; one failing does not stop the others. */
+    @Override
     public List<CompletableFuture<CreateTopicResult>> createTopics(List<CreateTopicRequest> requests) {
         return requests.stream().map(this::createTopic).toList();
     }
 
     /** Deletes one topic; answers its id. */
+    @Override
     public CompletableFuture<UUID> deleteTopic(String topicName) {
         return submit("deleteTopic", m -> m.deleteTopic(topicName));
     }
 
+    @Override
     public List<CompletableFuture<UUID>> deleteTopics(List<String> topicNames) {
         return topicNames.stream().map(this::deleteTopic).toList();
     }
 
     /** Grows a topic to {@code totalCount} partitions, with explicit replicas for the new ones or none. */
+    @Override
     public CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
         return submit("createPartitions", m -> m.createPartitions(topicName, totalCount, newAssignments));
     }
 
+    @Override
     public CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
         return submit("alterPartition", m -> m.alterPartition(request));
     }
 
     /** Sets (present value) or deletes (empty) config keys of one resource. */
+    @Override
     public CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
         return submit("incrementalAlterConfigs", m -> m.incrementalAlterConfigs(resource, changes));
     }
 
+    @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
         return submit("allocateProducerIds", m -> m.allocateProducerIds(brokerId, brokerEpoch));
     }

@@ -1,0 +1,103 @@
+package io.kraft.broker.node;
+
+import io.kraft.broker.handler.ApiVersionsHandler;
+import io.kraft.broker.handler.CreateTopicsHandler;
+import io.kraft.broker.handler.DeleteTopicsHandler;
+import io.kraft.broker.handler.MetadataHandler;
+import io.kraft.broker.network.KafkaServer;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.RequestHandlerRegistry;
+import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.MetadataSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker role of a node: the Kafka wire server and its handlers, answering from the node's committed
+ * metadata and asking the active controller for changes, plus the broker's registration and heartbeats.
+ * Built before the metadata log is replayed (so its components see the whole state), started after.
+ */
+public final class BrokerServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerServer.class);
+    private static final long HEARTBEAT_INTERVAL_MS = 1_000;
+
+    private final int nodeId;
+    private final String clusterId;
+    private final Controller controller;
+    private final MetadataSource metadata;
+    private final SocketServerConfig clientListener;
+    private final KafkaServer server;
+    private BrokerLifecycle lifecycle;
+    private boolean closed;
+
+    /**
+     * @param clientListener the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param properties     the node's Kafka-named settings (socket.*, num.io.threads, log.*)
+     */
+    public BrokerServer(int nodeId, String clusterId, Controller controller, MetadataSource metadata,
+                        String clientListener, Map<String, String> properties, TopicConfigResolver topicConfigs) {
+        this.nodeId = nodeId;
+        this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
+        this.controller = Objects.requireNonNull(controller, "controller");
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
+        Map<String, String> serverProperties = new HashMap<>(properties);
+        serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
+        this.clientListener = SocketServerConfig.fromProperties(serverProperties);
+        List<RequestHandler> handlers = new ArrayList<>();
+        handlers.add(new ApiVersionsHandler());
+        handlers.add(new MetadataHandler(metadata::image, clusterId));
+        handlers.add(new CreateTopicsHandler(controller));
+        handlers.add(new DeleteTopicsHandler(controller, metadata::image));
+        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
+    }
+
+    /** Binds the client listener, then registers the broker and starts heartbeating. */
+    public void start() throws InterruptedException {
+        server.start();
+        int clientPort = server.boundPort();
+        LOG.info("Broker {} serves Kafka clients on {} port {}", nodeId, clientListener.listenerName(), clientPort);
+        lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
+                clientListener.listenerName(), clientListener.host(), clientPort, "PLAINTEXT")), HEARTBEAT_INTERVAL_MS);
+        lifecycle.start();
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** The port Kafka clients connect to (the bound one when the configured port was 0). */
+    public int clientPort() {
+        return server.boundPort();
+    }
+
+    public SocketServerConfig clientListener() {
+        return clientListener;
+    }
+
+    /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
+    public boolean isUnfenced() {
+        BrokerLifecycle current = lifecycle;
+        return current != null && !current.isFenced();
+    }
+
+    /** Stops serving clients, then the heartbeats. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        server.close();
+        if (lifecycle != null) {
+            lifecycle.close();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.kraft.metadata.controller;
+
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.PartitionRegistration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a broker asks of the active controller, whether it runs in the same process (the
+ * {@link QuorumController}) or is reached over the gRPC control plane. Every answer completes when the
+ * change has committed, or fails with a {@link ControllerException} carrying the Kafka error.
+ */
+public interface Controller {
+
+    /** Registers a broker incarnation; answers its new broker epoch. */
+    CompletableFuture<Long> registerBroker(BrokerRegistrationRequest request);
+
+    CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request);
+
+    /** Creates one topic; answers its id and partitions. */
+    CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request);
+
+    /** Creates each topic independently, in order; one failing does not stop the others. */
+    default List<CompletableFuture<CreateTopicResult>> createTopics(List<CreateTopicRequest> requests) {
+        return requests.stream().map(this::createTopic).toList();
+    }
+
+    /** Deletes one topic; answers its id. */
+    CompletableFuture<UUID> deleteTopic(String topicName);
+
+    default List<CompletableFuture<UUID>> deleteTopics(List<String> topicNames) {
+        return topicNames.stream().map(this::deleteTopic).toList();
+    }
+
+    /** Grows a topic to {@code totalCount} partitions, with explicit replicas for the new ones or none. */
+    CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments);
+
+    /** A partition leader's ISR change, checked against the leader and partition epochs. */
+    CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request);
+
+    /** Sets (present value) or deletes (empty) config keys of one resource. */
+    CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes);
+
+    CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch);
+}
