@@ -28,6 +28,12 @@ public interface Controller {
         return requests.stream().map(this::createTopic).toList();
     }
 
+    /**
+     * Runs the same validation and replica placement as {@link #createTopic} against the current state and
+     * answers what it would create, appending nothing (CreateTopics with validate_only).
+     */
+    CompletableFuture<CreateTopicResult> validateCreateTopic(CreateTopicRequest request);
+
     /** Deletes one topic; answers its id. */
     CompletableFuture<UUID> deleteTopic(String topicName);
 
@@ -37,6 +43,9 @@ public interface Controller {
 
     /** Grows a topic to {@code totalCount} partitions, with explicit replicas for the new ones or none. */
     CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments);
+
+    /** Checks a {@link #createPartitions} call as the real one would, appending nothing (validate_only). */
+    CompletableFuture<Void> validateCreatePartitions(String topicName, int totalCount, List<List<Integer>> newAssignments);
 
     /** A partition leader's ISR change, checked against the leader and partition epochs. */
     CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request);

@@ -171,6 +171,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return submit("createTopic", m -> m.createTopic(request));
     }
 
+    @Override
+    public CompletableFuture<CreateTopicResult> validateCreateTopic(CreateTopicRequest request) {
+        return submitDryRun("validateCreateTopic", m -> m.createTopic(request));
+    }
+
     /** Creates each topic independently, in order; one failing does not stop the others. */
     @Override
     public List<CompletableFuture<CreateTopicResult>> createTopics(List<CreateTopicRequest> requests) {
@@ -192,6 +197,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     @Override
     public CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
         return submit("createPartitions", m -> m.createPartitions(topicName, totalCount, newAssignments));
+    }
+
+    @Override
+    public CompletableFuture<Void> validateCreatePartitions(String topicName, int totalCount,
+                                                            List<List<Integer>> newAssignments) {
+        return submitDryRun("validateCreatePartitions", m -> m.createPartitions(topicName, totalCount, newAssignments));
     }
 
     @Override
@@ -220,6 +231,17 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 managers.connectionClosed(brokerId, System.currentTimeMillis());
                 rescheduleFencing();
             }
+        });
+    }
+
+    /**
+     * Runs a request's record generation on the active controller and answers its response or error, dropping
+     * the records: the managers only generate records, so nothing changes (validate_only requests).
+     */
+    private <T> CompletableFuture<T> submitDryRun(String name, Function<ControlManagers, ControllerResult<T>> operation) {
+        return submit(name, m -> {
+            ControllerResult<T> result = operation.apply(m);
+            return result.isSuccess() ? ControllerResult.of(List.of(), result.response()) : result;
         });
     }
 
