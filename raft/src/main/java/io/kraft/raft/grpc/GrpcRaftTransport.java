@@ -1,10 +1,12 @@
 package io.kraft.raft.grpc;
 
+import io.grpc.BindableService;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.kraft.proto.raft.BeginQuorumEpochRequest;
@@ -21,14 +23,17 @@ import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.ReplicaState;
 import io.kraft.proto.raft.VoteRequest;
 import io.kraft.proto.raft.VoteResponse;
+import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftTransport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -68,17 +73,35 @@ public final class GrpcRaftTransport implements RaftTransport {
      */
     public GrpcRaftTransport(int nodeId, String clusterId, Map<Integer, InetSocketAddress> voterAddresses,
                              int listenPort, long requestTimeoutMs) {
+        this(nodeId, clusterId, voterAddresses, listenPort, requestTimeoutMs, List.of());
+    }
+
+    /**
+     * A voter whose server also serves {@code extraServices} (e.g. the controller's gRPC service), so that one
+     * CONTROLLER listener carries the whole control plane. They start and stop with the transport.
+     *
+     * @param listenPort the port to serve on (voters), or -1 for a member that only sends (an observer)
+     * @throws IllegalArgumentException if extra services are given to a member that does not serve
+     */
+    public GrpcRaftTransport(int nodeId, String clusterId, Map<Integer, InetSocketAddress> voterAddresses,
+                             int listenPort, long requestTimeoutMs, List<BindableService> extraServices) {
         this.nodeId = nodeId;
         this.clusterId = clusterId;
         this.voterAddresses = Map.copyOf(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
         if (listenPort >= 0) {
-            this.server = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
-                    .addService(new Service()).build();
+            ServerBuilder<?> builder = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
+                    .addService(new Service());
+            extraServices.forEach(builder::addService);
+            this.server = builder.build();
+        } else if (!extraServices.isEmpty()) {
+            throw new IllegalArgumentException("node " + nodeId + " serves no port (listenPort -1) but was given "
+                    + extraServices.size() + " services to serve");
         }
     }
 
     /** Lets describe-quorum calls be answered (typically by {@code RaftDriver::describe}). */
+    @Override
     public void serveDescribeQuorum(Supplier<CompletableFuture<QuorumDescription>> describer) {
         this.describer = describer;
     }
@@ -356,7 +379,9 @@ public final class GrpcRaftTransport implements RaftTransport {
         @Override
         public void describeQuorum(DescribeQuorumRequest request, StreamObserver<DescribeQuorumResponse> observer) {
             Supplier<CompletableFuture<QuorumDescription>> source = describer;
-            if (!clusterId.equals(request.getClusterId()) || source == null) {
+            // Tools ask before they know the cluster id: an empty one matches any cluster.
+            boolean sameCluster = request.getClusterId().isEmpty() || clusterId.equals(request.getClusterId());
+            if (!sameCluster || source == null) {
                 observer.onNext(DescribeQuorumResponse.newBuilder()
                         .setErrorCode(source == null ? ProtoMessages.NOT_LEADER_OR_FOLLOWER
                                 : ProtoMessages.INCONSISTENT_CLUSTER_ID).setLeaderId(RaftMessage.NO_LEADER).build());
@@ -380,11 +405,13 @@ public final class GrpcRaftTransport implements RaftTransport {
         DescribeQuorumResponse.Builder builder = DescribeQuorumResponse.newBuilder()
                 .setErrorCode(isLeader ? ProtoMessages.NONE : ProtoMessages.NOT_LEADER_OR_FOLLOWER)
                 .setLeaderId(leader.orElse(RaftMessage.NO_LEADER)).setLeaderEpoch(description.epoch())
-                .setHighWatermark(description.highWatermark());
+                .setHighWatermark(description.highWatermark()).setClusterId(clusterId);
+        new TreeMap<>(voterAddresses).forEach((voterId, address) -> builder.addVoterNodes(VoterNode.newBuilder().setNodeId(voterId)
+                .setHost(address.getHostString()).setPort(address.getPort())));
         for (QuorumDescription.Member replica : description.members()) {
             ReplicaState state = ReplicaState.newBuilder().setReplicaId(replica.replicaId())
                     .setLogEndOffset(replica.endOffset()).setLastFetchTimestampMs(replica.lastFetchTimestampMs())
-                    .build();
+                    .setLastCaughtUpTimestampMs(replica.lastCaughtUpTimestampMs()).build();
             if (replica.voter()) {
                 builder.addVoters(state);
             } else {
