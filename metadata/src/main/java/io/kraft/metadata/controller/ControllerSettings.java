@@ -1,5 +1,13 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ConfigType;
+import io.kraft.config.Importance;
+import io.kraft.config.ParsedConfig;
+import io.kraft.config.Validator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -27,6 +35,19 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
     public static final long DEFAULT_SESSION_TIMEOUT_MS = 9_000L;
     public static final long DEFAULT_CONNECTION_LOSS_GRACE_MS = 1_000L;
 
+    private static final ConfigDef DEFINITION = new ConfigDef()
+            .define(BROKER_SESSION_TIMEOUT_MS, ConfigType.LONG, DEFAULT_SESSION_TIMEOUT_MS, Validator.atLeast(1),
+                    Importance.MEDIUM, "How long a broker may go without a heartbeat before the controller fences it.")
+            .define(BROKER_CONNECTION_LOSS_GRACE_MS, ConfigType.LONG, DEFAULT_CONNECTION_LOSS_GRACE_MS,
+                    Validator.atLeast(0), Importance.LOW,
+                    "How long a broker whose control-plane connection closed may take to come back before it is fenced.")
+            .define(UNCLEAN_LEADER_ELECTION_ENABLE, ConfigType.BOOLEAN, false, Importance.HIGH,
+                    "Whether a replica outside the ISR may become leader as a last resort, losing data.")
+            .define(NUM_PARTITIONS, ConfigType.INT, 1, Validator.atLeast(1), Importance.MEDIUM,
+                    "The number of partitions of a topic created without a partition count (including auto-created ones).")
+            .define(DEFAULT_REPLICATION_FACTOR, ConfigType.INT, 1, Validator.atLeast(1), Importance.MEDIUM,
+                    "The replication factor of a topic created without one (including auto-created ones).");
+
     public ControllerSettings {
         Objects.requireNonNull(clusterId, "clusterId");
         if (sessionTimeoutMs <= 0) {
@@ -49,6 +70,30 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
     public static ControllerSettings defaults(String clusterId) {
         return new ControllerSettings(clusterId, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_CONNECTION_LOSS_GRACE_MS,
                 false, 1, 1);
+    }
+
+    /** The definitions of the controller's keys: names, types, Kafka's defaults and documentation. */
+    public static ConfigDef definition() {
+        return DEFINITION;
+    }
+
+    /**
+     * Reads the controller keys from a node's Kafka-named properties; absent keys take Kafka's defaults and
+     * other keys are ignored (they belong to other components).
+     *
+     * @throws io.kraft.config.ConfigException naming the key when a value is invalid
+     */
+    public static ControllerSettings fromProperties(String clusterId, Map<String, String> properties) {
+        Map<String, String> own = new HashMap<>();
+        properties.forEach((key, value) -> {
+            if (DEFINITION.contains(key)) {
+                own.put(key, value);
+            }
+        });
+        ParsedConfig parsed = DEFINITION.parse(own, ConfigSource.STATIC_BROKER_CONFIG);
+        return new ControllerSettings(clusterId, parsed.getLong(BROKER_SESSION_TIMEOUT_MS),
+                parsed.getLong(BROKER_CONNECTION_LOSS_GRACE_MS), parsed.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
+                parsed.getInt(NUM_PARTITIONS), parsed.getInt(DEFAULT_REPLICATION_FACTOR));
     }
 
     public ControllerSettings withUncleanLeaderElection(boolean enable) {
