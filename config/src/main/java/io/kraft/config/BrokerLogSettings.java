@@ -120,6 +120,11 @@ public final class BrokerLogSettings {
         return topicDefaults.compressionType();
     }
 
+    /** producer.id.expiration.ms: idle producer ids older than this are dropped from partition state. */
+    public long producerIdExpirationMs() {
+        return config.getLong(LogConfigs.PRODUCER_ID_EXPIRATION_MS);
+    }
+
     /**
      * What a topic without overrides gets: each topic setting with the broker's effective value, its
      * source and the broker key that supplied it.

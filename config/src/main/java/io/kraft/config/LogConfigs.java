@@ -7,6 +7,7 @@ import static io.kraft.config.ConfigType.LIST;
 import static io.kraft.config.ConfigType.LONG;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.HIGH;
+import static io.kraft.config.Importance.LOW;
 import static io.kraft.config.Importance.MEDIUM;
 import static io.kraft.config.Validator.atLeast;
 import static io.kraft.config.Validator.between;
@@ -51,6 +52,8 @@ public final class LogConfigs {
     public static final String LOG_PREALLOCATE = "log.preallocate";
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    /** Broker-only (no topic override): how long a partition keeps an idle idempotent producer's state. */
+    public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
 
     /** The cleanup policies, for log.cleanup.policy and cleanup.policy. */
     public static final String CLEANUP_POLICY_DELETE = "delete";
@@ -150,6 +153,8 @@ public final class LogConfigs {
                 .define(MIN_INSYNC_REPLICAS, INT, 1, atLeast(1), HIGH,
                         "Fewest in-sync replicas that must have a write before acks=all succeeds.")
                 .define(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, false, HIGH,
-                        "Whether a replica outside the ISR may become leader as a last resort, losing data.");
+                        "Whether a replica outside the ISR may become leader as a last resort, losing data.")
+                .define(PRODUCER_ID_EXPIRATION_MS, LONG, 86_400_000L, atLeast(1), LOW,
+                        "How long a partition keeps the sequence state of a producer id that has not written to it.");
     }
 }

@@ -1,6 +1,7 @@
 package io.kraft.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -35,6 +36,14 @@ class BrokerLogSettingsTest {
         assertEquals(1_048_588, defaults.messageMaxBytes());
         assertEquals("CreateTime", defaults.messageTimestampType());
         assertEquals("producer", defaults.compressionType());
+        assertEquals(86_400_000L, defaults.producerIdExpirationMs());
+    }
+
+    @Test
+    void producerIdExpirationIsABrokerOnlySetting() {
+        assertEquals(60_000L, broker(Map.of("producer.id.expiration.ms", "60000")).producerIdExpirationMs());
+        assertThrows(ConfigException.class, () -> broker(Map.of("producer.id.expiration.ms", "0")));
+        assertFalse(TopicConfigs.names().contains(LogConfigs.PRODUCER_ID_EXPIRATION_MS));
     }
 
     @Test
