@@ -19,6 +19,8 @@ final class LeaderState implements RoleState {
     private final long epochStartOffset;
     private final Set<Integer> voterIds;
     private final Map<Integer, ReplicaProgress> progress = new TreeMap<>();
+    /** The leader's log end offset when each member last fetched: reaching it later means it was caught up then. */
+    private final Map<Integer, Long> leaderEndOffsetAtLastFetch = new HashMap<>();
     private final Map<Integer, ParkedFetch> parkedFetches = new HashMap<>();
     private final Set<Integer> fetchedThisWindow = new HashSet<>();
     private final Set<Integer> fetchedThisEpoch = new HashSet<>();
@@ -37,7 +39,7 @@ final class LeaderState implements RoleState {
         this.checkQuorumDeadlineTick = checkQuorumDeadlineTick;
         for (int voterId : voterIds) {
             if (voterId != nodeId) {
-                progress.put(voterId, new ReplicaProgress(voterId, true, 0, -1));
+                progress.put(voterId, new ReplicaProgress(voterId, true, 0, -1, -1));
             }
         }
     }
@@ -67,20 +69,36 @@ final class LeaderState implements RoleState {
         return epochStartOffset;
     }
 
-    void recordFetch(int replicaId, long fetchOffset, long nowTick) {
-        boolean voter = voterIds.contains(replicaId);
-        progress.put(replicaId, new ReplicaProgress(replicaId, voter, fetchOffset, nowTick));
-        if (voter) {
-            fetchedThisWindow.add(replicaId);
-            fetchedThisEpoch.add(replicaId);
+    /**
+     * A fetch acknowledging everything below {@code fetchOffset}, while this leader's log ends at
+     * {@code leaderEndOffset}. The member is caught up now if it has the leader's whole log, and was caught up at
+     * its previous fetch if it now has everything the leader had then.
+     */
+    void recordFetch(int replicaId, long fetchOffset, long nowTick, long leaderEndOffset) {
+        ReplicaProgress old = progress.get(replicaId);
+        long caughtUpTick = old == null ? -1 : old.lastCaughtUpTick();
+        Long endAtLastFetch = leaderEndOffsetAtLastFetch.put(replicaId, leaderEndOffset);
+        if (fetchOffset >= leaderEndOffset) {
+            caughtUpTick = nowTick;
+        } else if (old != null && endAtLastFetch != null && fetchOffset >= endAtLastFetch) {
+            caughtUpTick = Math.max(caughtUpTick, old.lastFetchTick());
         }
+        record(replicaId, fetchOffset, nowTick, caughtUpTick);
     }
 
     /** Records contact without an acknowledged position (e.g. a fetch that diverged). */
     void recordContact(int replicaId, long nowTick) {
         ReplicaProgress old = progress.get(replicaId);
-        long endOffset = old == null ? 0 : old.endOffset();
-        recordFetch(replicaId, endOffset, nowTick);
+        record(replicaId, old == null ? 0 : old.endOffset(), nowTick, old == null ? -1 : old.lastCaughtUpTick());
+    }
+
+    private void record(int replicaId, long endOffset, long nowTick, long caughtUpTick) {
+        boolean voter = voterIds.contains(replicaId);
+        progress.put(replicaId, new ReplicaProgress(replicaId, voter, endOffset, nowTick, caughtUpTick));
+        if (voter) {
+            fetchedThisWindow.add(replicaId);
+            fetchedThisEpoch.add(replicaId);
+        }
     }
 
     /**

@@ -6,8 +6,12 @@ import java.util.OptionalInt;
 /** What describe-quorum reports: leader, epoch, high watermark, and each member's acknowledged end offset. */
 public record QuorumDescription(OptionalInt leaderId, int epoch, long highWatermark, List<Member> members) {
 
-    /** One voter or observer as the leader sees it; {@code lastFetchTimestampMs} is -1 if it never fetched. */
-    public record Member(int replicaId, boolean voter, long endOffset, long lastFetchTimestampMs) {
+    /**
+     * One voter or observer as the leader sees it; {@code lastFetchTimestampMs} is -1 if it never fetched, and
+     * {@code lastCaughtUpTimestampMs} (when it last had every entry the leader had) -1 if never.
+     */
+    public record Member(int replicaId, boolean voter, long endOffset, long lastFetchTimestampMs,
+                         long lastCaughtUpTimestampMs) {
     }
 
     public QuorumDescription {

@@ -56,8 +56,9 @@ public final class RaftDriver implements AutoCloseable {
         });
     }
 
-    /** Starts ticking and accepting messages. */
+    /** Starts ticking and accepting messages, and answers describe-quorum requests the transport receives. */
     public void start() {
+        transport.serveDescribeQuorum(this::describe);
         transport.start(this::deliver, peerId -> enqueue(() -> node.leaderUnreachable(peerId)));
         run(this::processReady);
         thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
@@ -124,16 +125,19 @@ public final class RaftDriver implements AutoCloseable {
             List<QuorumDescription.Member> members = new ArrayList<>();
             long nowMs = System.currentTimeMillis();
             if (node.role() == Role.LEADER) {
-                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs));
+                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs, nowMs));
             }
             for (ReplicaProgress p : node.replicaProgress()) {
-                // Ticks back to wall-clock time: accurate to a tick, which is all describe-quorum needs.
-                long lastFetchMs = p.lastFetchTick() < 0 ? -1
-                        : nowMs - (node.currentTick() - p.lastFetchTick()) * tickMs;
-                members.add(new QuorumDescription.Member(p.replicaId(), p.voter(), p.endOffset(), lastFetchMs));
+                members.add(new QuorumDescription.Member(p.replicaId(), p.voter(), p.endOffset(),
+                        tickToWallClockMs(p.lastFetchTick(), nowMs), tickToWallClockMs(p.lastCaughtUpTick(), nowMs)));
             }
             return new QuorumDescription(node.leaderId(), node.epoch(), node.highWatermark(), members);
         });
+    }
+
+    /** Ticks back to wall-clock time (-1 stays -1): accurate to a tick, which is all describe-quorum needs. */
+    private long tickToWallClockMs(long tick, long nowMs) {
+        return tick < 0 ? -1 : nowMs - (node.currentTick() - tick) * tickMs;
     }
 
     public int nodeId() {

@@ -642,7 +642,7 @@ public final class RaftNode {
                 return;
             }
         }
-        l.recordFetch(request.source(), request.fetchOffset(), nowTick);
+        l.recordFetch(request.source(), request.fetchOffset(), nowTick, log.endOffset());
         boolean highWatermarkMoved = maybeAdvanceLeaderHighWatermark(l);
         if (request.fetchOffset() >= log.endOffset() && !highWatermarkMoved) {
             l.park(request, nowTick + config.fetchMaxWaitTicks());

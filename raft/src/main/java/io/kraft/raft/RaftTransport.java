@@ -1,7 +1,9 @@
 package io.kraft.raft;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Carries {@link RaftMessage}s between members. Sending never blocks and may silently lose a message (Raft
@@ -21,6 +23,13 @@ public interface RaftTransport extends AutoCloseable {
     }
 
     void send(RaftMessage message);
+
+    /**
+     * Lets tools ask this node to describe the quorum; {@link RaftDriver#start} registers its own
+     * {@link RaftDriver#describe}. Transports that serve no such request ignore it.
+     */
+    default void serveDescribeQuorum(Supplier<CompletableFuture<QuorumDescription>> describer) {
+    }
 
     @Override
     void close();
