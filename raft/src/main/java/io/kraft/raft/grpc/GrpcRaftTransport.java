@@ -406,8 +406,8 @@ public final class GrpcRaftTransport implements RaftTransport {
                 .setErrorCode(isLeader ? ProtoMessages.NONE : ProtoMessages.NOT_LEADER_OR_FOLLOWER)
                 .setLeaderId(leader.orElse(RaftMessage.NO_LEADER)).setLeaderEpoch(description.epoch())
                 .setHighWatermark(description.highWatermark()).setClusterId(clusterId);
-        new TreeMap<>(voterAddresses).forEach((voterId, address) -> builder.addVoterNodes(VoterNode.newBuilder().setNodeId(voterId)
-                .setHost(address.getHostString()).setPort(address.getPort())));
+        new TreeMap<>(voterAddresses).forEach((voterId, address) -> builder.addVoterNodes(
+                VoterNode.newBuilder().setNodeId(voterId).setHost(address.getHostString()).setPort(address.getPort())));
         for (QuorumDescription.Member replica : description.members()) {
             ReplicaState state = ReplicaState.newBuilder().setReplicaId(replica.replicaId())
                     .setLogEndOffset(replica.endOffset()).setLastFetchTimestampMs(replica.lastFetchTimestampMs())
