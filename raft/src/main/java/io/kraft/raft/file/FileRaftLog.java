@@ -36,9 +36,9 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String SUFFIX = ".raftlog";
     static final String LOG_START_FILE = "log-start-snapshot";
     /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload. */
-    private static final int FRAME_HEADER_BYTES = 8;
-    private static final int ENTRY_HEADER_BYTES = 13;
-    private static final int MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+    static final int FRAME_HEADER_BYTES = 8;
+    static final int ENTRY_HEADER_BYTES = 13;
+    static final int MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
     private final Path directory;
     private final long segmentBytes;
@@ -452,11 +452,11 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         }
     }
 
-    private static long baseOffsetOf(Path segmentFile) {
+    static long baseOffsetOf(Path segmentFile) {
         return Long.parseLong(segmentFile.getFileName().toString().replace(SUFFIX, ""));
     }
 
-    private static SnapshotId readStartSnapshot(Path file) throws IOException {
+    static SnapshotId readStartSnapshot(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8).trim();
         String[] parts = text.split(" ");
         try {
@@ -494,7 +494,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         return buffer;
     }
 
-    private static int crc(ByteBuffer body) {
+    static int crc(ByteBuffer body) {
         CRC32C crc = new CRC32C();
         crc.update(body.duplicate());
         return (int) crc.getValue();

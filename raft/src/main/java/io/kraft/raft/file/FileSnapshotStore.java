@@ -46,7 +46,7 @@ public final class FileSnapshotStore implements SnapshotStore {
     }
 
     /** One file of a snapshot as its manifest lists it. */
-    private record FileEntry(String name, long sizeBytes, int crc32c) {
+    record FileEntry(String name, long sizeBytes, int crc32c) {
     }
 
     private final Path root;
@@ -325,7 +325,7 @@ public final class FileSnapshotStore implements SnapshotStore {
         return parseManifest(id, java.util.Arrays.copyOfRange(header, 4, header.length));
     }
 
-    private static List<FileEntry> readManifest(Path directory) throws IOException {
+    static List<FileEntry> readManifest(Path directory) throws IOException {
         Path manifest = directory.resolve(MANIFEST);
         if (!Files.exists(manifest)) {
             throw new CorruptSnapshotException("snapshot " + directory + " has no " + MANIFEST);
@@ -368,7 +368,7 @@ public final class FileSnapshotStore implements SnapshotStore {
         return files;
     }
 
-    private static void verify(Path directory, List<FileEntry> files) throws IOException {
+    static void verify(Path directory, List<FileEntry> files) throws IOException {
         for (FileEntry file : files) {
             Path path = directory.resolve(file.name());
             if (!Files.isRegularFile(path) || Files.size(path) != file.sizeBytes() || crcOf(path) != file.crc32c()) {
