@@ -9,34 +9,38 @@ import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.UnsupportedApiVersionException;
 import io.kraft.broker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One connection's request path: parses each frame, runs its handler on the shared pool, and writes the
- * responses back strictly in request order. All of its state is touched only on the connection's event
- * loop; handler completions hop back onto it. When the pool is full, the connection stops reading until
- * its waiting requests have been queued (back-pressure instead of an unbounded queue).
+ * responses back strictly in request order, whichever thread completes them. Its state is touched only on
+ * the connection's event loop; completions hop back onto it. When the pool is full, the connection stops
+ * reading until its waiting requests have been queued (back-pressure instead of an unbounded queue).
+ *
+ * <p>A request's frame buffer (pooled) is held until its response is built, since parsed bodies are
+ * slices of it (zero copy); a handler that fails gets its API's error response where one exists, else
+ * the connection is closed with one log line naming the client and API.
  */
 final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
     private static final short UNSUPPORTED_VERSION = 35;
-    /** A failed handler leaves this in its slot: the connection closes when its turn comes. */
-    private static final Optional<ByteBuffer> CLOSE_CONNECTION = Optional.empty();
+    private static final short UNKNOWN_SERVER_ERROR = -1;
 
     private final RequestHandlerRegistry registry;
     private final RequestHandlerPool pool;
     private final String listenerName;
-    private final ResponseSequencer<Optional<ByteBuffer>> sequencer = new ResponseSequencer<>();
-    private final ArrayDeque<Runnable> waitingForPool = new ArrayDeque<>();
+    private final ResponseSequencer<OutboundResponse> sequencer = new ResponseSequencer<>();
+    private final ArrayDeque<PendingRequest> waitingForPool = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private RequestContext context;
     private boolean closing;
@@ -57,66 +61,136 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        if (closing) {
+            frame.release();
+            return;
+        }
         ByteBuffer bytes;
-        try {
-            // A heap copy: parsed bodies keep zero-copy slices of it after the Netty buffer is released.
+        if (frame.nioBufferCount() == 1) {
+            bytes = frame.nioBuffer();
+        } else {
             bytes = ByteBuffer.allocate(frame.readableBytes());
             frame.readBytes(bytes);
             bytes.flip();
-        } finally {
             frame.release();
-        }
-        if (closing) {
-            return;
+            frame = null;
         }
         ApiVersionsTable table = registry.apiVersions();
         ParsedRequest request;
         try {
             request = RequestFrame.parse(bytes, table);
         } catch (UnsupportedApiVersionException e) {
-            if (e.isApiVersionsRequest()) {
-                // KIP-511: answer at v0 with our ranges so the client can retry at a version we know.
-                Struct body = table.toApiVersionsResponse(UNSUPPORTED_VERSION);
-                long sequence = sequencer.nextSequence();
-                release(sequence, Optional.of(ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0,
-                        e.correlationId(), body)));
-                return;
-            }
-            closeOnBadRequest(e);
+            answerUnsupportedVersion(e, bytes);
+            release(frame);
             return;
         } catch (RequestParseException e) {
+            release(frame);
             closeOnBadRequest(e);
             return;
         }
-        RequestHandler handler = registry.handler(request.api());
+        AsyncRequestHandler handler = registry.handler(request.api());
         long sequence = sequencer.nextSequence();
-        dispatch(() -> {
-            Optional<ByteBuffer> response = run(handler, request);
+        ByteBuf requestFrame = frame;
+        dispatch(new PendingRequest(() -> run(handler, request, sequence, requestFrame), requestFrame));
+    }
+
+    /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
+    private record PendingRequest(Runnable task, ByteBuf frame) {
+    }
+
+    private void run(AsyncRequestHandler handler, ParsedRequest request, long sequence, ByteBuf requestFrame) {
+        CompletableFuture<HandlerResponse> answer;
+        try {
+            answer = handler.handle(context, request);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((response, failure) -> {
+            OutboundResponse outbound;
             try {
-                ctx.executor().execute(() -> release(sequence, response));
+                outbound = toOutbound(handler, request, response, failure);
+            } finally {
+                release(requestFrame);
+            }
+            try {
+                ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
+                outbound.discard();
                 LOG.debug("Dropping {} response: the server is shutting down", request.api().apiName());
             }
         });
     }
 
-    private Optional<ByteBuffer> run(RequestHandler handler, ParsedRequest request) {
+    private OutboundResponse toOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,
+                                        Throwable failure) {
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            Optional<Struct> errorBody = Optional.empty();
+            try {
+                errorBody = handler.errorResponse(request, UNKNOWN_SERVER_ERROR);
+            } catch (RuntimeException e) {
+                cause.addSuppressed(e);
+            }
+            if (errorBody.isEmpty()) {
+                LOG.error("Closing connection from {}: {} v{} handler failed for correlation id {} from client {}",
+                        context.clientAddress(), request.api().apiName(), request.version(), request.correlationId(),
+                        request.header().clientId(), cause);
+                return OutboundResponse.CLOSE;
+            }
+            LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered UNKNOWN_SERVER_ERROR",
+                    request.api().apiName(), request.version(), request.correlationId(), request.header().clientId(),
+                    context.clientAddress(), cause);
+            response = HandlerResponse.of(errorBody.get());
+        }
+        if (response instanceof HandlerResponse.NoResponse) {
+            return OutboundResponse.NOTHING;
+        }
+        if (response instanceof HandlerResponse.CloseConnection close) {
+            LOG.info("Closing connection from {} (client {}) after {} v{}: {}", context.clientAddress(),
+                    request.header().clientId(), request.api().apiName(), request.version(), close.reason());
+            return OutboundResponse.CLOSE;
+        }
+        Struct body = ((HandlerResponse.Body) response).body();
         try {
-            Struct body = handler.handle(context, request);
-            return Optional.of(ResponseFrame.toBuffer(request.api(), request.version(), request.correlationId(), body));
+            return OutboundResponse.frame(ctx.alloc(), request.api(), request.version(), request.correlationId(), body);
         } catch (RuntimeException e) {
-            LOG.error("Closing connection from {}: {} v{} handler failed for correlation id {} from client {}",
-                    context.clientAddress(), request.api().apiName(), request.version(), request.correlationId(),
-                    request.header().clientId(), e);
-            return CLOSE_CONNECTION;
+            LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"
+                    + " written", context.clientAddress(), request.api().apiName(), request.version(),
+                    request.correlationId(), request.header().clientId(), e);
+            return OutboundResponse.CLOSE;
         }
     }
 
-    private void dispatch(Runnable task) {
-        if (waitingForPool.isEmpty() && pool.trySubmit(task)) {
+    private void answerUnsupportedVersion(UnsupportedApiVersionException e, ByteBuffer frame) {
+        ApiKey api = e.api();
+        ByteBuffer answer = null;
+        if (e.isApiVersionsRequest()) {
+            // KIP-511: answer at v0 with our ranges so the client can retry at a version we know.
+            Struct body = registry.apiVersions().toApiVersionsResponse(UNSUPPORTED_VERSION);
+            answer = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(), body);
+        } else if (api == ApiKey.PRODUCE && api.advertisedVersions().contains(e.apiVersion())) {
+            answer = LegacyProduceRejection.responseFrame(frame, e.apiVersion());
+        }
+        if (answer == null) {
+            closeOnBadRequest(e);
             return;
         }
-        waitingForPool.add(task);
+        long sequence = sequencer.nextSequence();
+        release(sequence, OutboundResponse.of(answer, ctx.alloc()));
+    }
+
+    private static void release(ByteBuf frame) {
+        if (frame != null) {
+            frame.release();
+        }
+    }
+
+    private void dispatch(PendingRequest request) {
+        if (waitingForPool.isEmpty() && pool.trySubmit(request.task())) {
+            return;
+        }
+        waitingForPool.add(request);
         if (ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);
             pool.whenSpaceAvailable(() -> ctx.executor().execute(this::drainWaiting));
@@ -126,10 +200,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private void drainWaiting() {
         while (!waitingForPool.isEmpty()) {
             if (!ctx.channel().isActive()) {
+                // Nobody will read the answers: drop the requests and free their frames.
+                waitingForPool.forEach(pending -> release(pending.frame()));
                 waitingForPool.clear();
                 return;
             }
-            if (!pool.trySubmit(waitingForPool.peek())) {
+            if (!pool.trySubmit(waitingForPool.peek().task())) {
                 pool.whenSpaceAvailable(() -> ctx.executor().execute(this::drainWaiting));
                 return;
             }
@@ -138,21 +214,29 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(true);
     }
 
-    private void release(long sequence, Optional<ByteBuffer> response) {
+    private void release(long sequence, OutboundResponse response) {
         if (closing) {
+            response.discard();
             return;
         }
         boolean wrote = false;
-        for (Optional<ByteBuffer> ready : sequencer.complete(sequence, response)) {
-            if (ready.isEmpty()) {
-                closing = true;
-                break;
+        for (OutboundResponse ready : sequencer.complete(sequence, response)) {
+            if (closing) {
+                ready.discard();
+                continue;
             }
-            ctx.write(Unpooled.wrappedBuffer(ready.get()));
-            wrote = true;
+            if (ready.closesConnection()) {
+                closing = true;
+                continue;
+            }
+            if (!ready.isEmpty()) {
+                ready.write(ctx);
+                wrote = true;
+            }
         }
         if (closing) {
-            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(future -> ctx.close());
+            ctx.flush();
+            ctx.close();
         } else if (wrote) {
             ctx.flush();
         }
@@ -162,6 +246,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         closing = true;
         LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
         ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closing = true;
+        waitingForPool.forEach(pending -> release(pending.frame()));
+        waitingForPool.clear();
+        super.channelInactive(ctx);
     }
 
     @Override

@@ -9,10 +9,10 @@ import java.util.Map;
 
 /** The handlers a listener serves, one per API; what is registered is exactly what ApiVersions advertises. */
 public final class RequestHandlerRegistry {
-    private final Map<ApiKey, RequestHandler> handlers;
+    private final Map<ApiKey, AsyncRequestHandler> handlers;
     private final ApiVersionsTable apiVersions;
 
-    private RequestHandlerRegistry(Map<ApiKey, RequestHandler> handlers) {
+    private RequestHandlerRegistry(Map<ApiKey, AsyncRequestHandler> handlers) {
         this.handlers = handlers;
         this.apiVersions = ApiVersionsTable.of(handlers.keySet());
     }
@@ -22,19 +22,32 @@ public final class RequestHandlerRegistry {
     }
 
     public static RequestHandlerRegistry of(Collection<? extends RequestHandler> handlers) {
-        Map<ApiKey, RequestHandler> byApi = new EnumMap<>(ApiKey.class);
+        return of(handlers, List.of());
+    }
+
+    /** Synchronous and asynchronous handlers together; each API may be served by one handler only. */
+    public static RequestHandlerRegistry of(Collection<? extends RequestHandler> handlers,
+                                            Collection<? extends AsyncRequestHandler> asyncHandlers) {
+        Map<ApiKey, AsyncRequestHandler> byApi = new EnumMap<>(ApiKey.class);
         for (RequestHandler handler : handlers) {
-            RequestHandler previous = byApi.putIfAbsent(handler.apiKey(), handler);
-            if (previous != null) {
-                throw new IllegalArgumentException("Two handlers registered for " + handler.apiKey().apiName()
-                        + ": " + previous.getClass().getName() + " and " + handler.getClass().getName());
-            }
+            add(byApi, AsyncRequestHandler.of(handler));
+        }
+        for (AsyncRequestHandler handler : asyncHandlers) {
+            add(byApi, handler);
         }
         return new RequestHandlerRegistry(byApi);
     }
 
+    private static void add(Map<ApiKey, AsyncRequestHandler> byApi, AsyncRequestHandler handler) {
+        AsyncRequestHandler previous = byApi.putIfAbsent(handler.apiKey(), handler);
+        if (previous != null) {
+            throw new IllegalArgumentException("Two handlers registered for " + handler.apiKey().apiName()
+                    + ": " + previous + " and " + handler);
+        }
+    }
+
     /** The handler for {@code api}, or null when the API is not served. */
-    public RequestHandler handler(ApiKey api) {
+    public AsyncRequestHandler handler(ApiKey api) {
         return handlers.get(api);
     }
 

@@ -1,0 +1,40 @@
+package io.kraft.broker.network;
+
+import io.kraft.broker.protocol.schema.Struct;
+import java.util.Objects;
+
+/**
+ * What a handler answers: a response body (which may hold {@link FileSliceRecords} sent with zero copy),
+ * nothing at all (Produce with acks=0, whose client reads no response), or "close this connection" (the
+ * protocol's way to tell an acks=0 producer that its request failed).
+ */
+public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerResponse.NoResponse,
+        HandlerResponse.CloseConnection {
+
+    /** A response body, written at the request's version. */
+    record Body(Struct body) implements HandlerResponse {
+        public Body {
+            Objects.requireNonNull(body, "body");
+        }
+    }
+
+    /** No bytes go back; the request's turn in the response order passes silently. */
+    record NoResponse() implements HandlerResponse {
+    }
+
+    /** The connection is closed when this request's turn comes, after the responses before it. */
+    record CloseConnection(String reason) implements HandlerResponse {
+    }
+
+    static HandlerResponse of(Struct body) {
+        return new Body(body);
+    }
+
+    static HandlerResponse none() {
+        return new NoResponse();
+    }
+
+    static HandlerResponse closeConnection(String reason) {
+        return new CloseConnection(reason);
+    }
+}
