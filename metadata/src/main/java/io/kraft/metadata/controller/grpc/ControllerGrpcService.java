@@ -44,16 +44,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
 
 /**
  * Serves {@code ControllerService} from a {@link QuorumController}: converts each request, waits for the
  * controller's answer without blocking a gRPC thread, and reports the end of a broker's heartbeat stream as
- * {@link QuorumController#connectionClosed}.
+ * {@link QuorumController#connectionClosed}. NOT_CONTROLLER answers name the controller this member believes
+ * active ({@code active_controller_id}), so callers go there directly.
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
     private final QuorumController controller;
@@ -82,6 +86,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             if (epoch != null) {
                 response.setBrokerEpoch(epoch);
             }
+            hintIfNotController(error, response::setActiveControllerId);
             return response.build();
         });
     }
@@ -154,7 +159,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         }
     }
 
-    private static BrokerHeartbeatResponse toResponse(BrokerHeartbeatReply reply, Throwable failure) {
+    private BrokerHeartbeatResponse toResponse(BrokerHeartbeatReply reply, Throwable failure) {
         ApiError error = errorOf(failure);
         BrokerHeartbeatResponse.Builder response = BrokerHeartbeatResponse.newBuilder()
                 .setErrorCode(error.error().code()).setErrorMessage(message(error));
@@ -162,6 +167,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             response.setIsCaughtUp(reply.isCaughtUp()).setIsFenced(reply.isFenced())
                     .setShouldShutDown(reply.shouldShutDown());
         }
+        hintIfNotController(error, response::setActiveControllerId);
         return response.build();
     }
 
@@ -174,8 +180,10 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 Map<Integer, List<Integer>> assignments = new TreeMap<>();
                 topic.getAssignmentsMap().forEach((partition, replicas) ->
                         assignments.put(partition, replicas.getBrokerIdsList()));
-                answer = controller.createTopic(new CreateTopicRequest(topic.getName(), topic.getNumPartitions(),
-                        topic.getReplicationFactor(), assignments, topic.getConfigsMap()));
+                CreateTopicRequest create = new CreateTopicRequest(topic.getName(), topic.getNumPartitions(),
+                        topic.getReplicationFactor(), assignments, topic.getConfigsMap());
+                answer = request.getValidateOnly() ? controller.validateCreateTopic(create)
+                        : controller.createTopic(create);
             } catch (RuntimeException e) {
                 answer = CompletableFuture.failedFuture(invalid(e));
             }
@@ -190,7 +198,11 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 return result.build();
             }));
         }
-        replyAll(observer, results, list -> CreateTopicsResponse.newBuilder().addAllTopics(list).build());
+        replyAll(observer, results, list -> {
+            CreateTopicsResponse.Builder response = CreateTopicsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(CreatableTopicResult::getErrorCode), response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override
@@ -207,7 +219,11 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 return result.build();
             }));
         }
-        replyAll(observer, results, list -> DeleteTopicsResponse.newBuilder().addAllTopics(list).build());
+        replyAll(observer, results, list -> {
+            DeleteTopicsResponse.Builder response = DeleteTopicsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(DeletableTopicResult::getErrorCode), response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override
@@ -216,14 +232,21 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         for (CreatePartitionsTopic topic : request.getTopicsList()) {
             List<List<Integer>> assignments = topic.getNewAssignmentsList().stream()
                     .map(BrokerIdList::getBrokerIdsList).toList();
-            results.add(controller.createPartitions(topic.getName(), topic.getTotalCount(), assignments)
-                    .handle((ignored, failure) -> {
-                        ApiError error = errorOf(failure);
-                        return CreatePartitionsTopicResult.newBuilder().setName(topic.getName())
-                                .setErrorCode(error.error().code()).setErrorMessage(message(error)).build();
-                    }));
+            CompletableFuture<Void> answer = request.getValidateOnly()
+                    ? controller.validateCreatePartitions(topic.getName(), topic.getTotalCount(), assignments)
+                    : controller.createPartitions(topic.getName(), topic.getTotalCount(), assignments);
+            results.add(answer.handle((ignored, failure) -> {
+                ApiError error = errorOf(failure);
+                return CreatePartitionsTopicResult.newBuilder().setName(topic.getName())
+                        .setErrorCode(error.error().code()).setErrorMessage(message(error)).build();
+            }));
         }
-        replyAll(observer, results, list -> CreatePartitionsResponse.newBuilder().addAllTopics(list).build());
+        replyAll(observer, results, list -> {
+            CreatePartitionsResponse.Builder response = CreatePartitionsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(CreatePartitionsTopicResult::getErrorCode),
+                    response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override
@@ -242,8 +265,10 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     .setErrorCode(error.error().code()).setErrorMessage(message(error));
             if (partition != null) {
                 response.setLeader(partition.leader()).setLeaderEpoch(partition.leaderEpoch())
-                        .addAllIsr(partition.isr()).setPartitionEpoch(partition.partitionEpoch());
+                        .addAllIsr(partition.isr()).setPartitionEpoch(partition.partitionEpoch())
+                        .addAllReplicas(partition.replicas());
             }
+            hintIfNotController(error, response::setActiveControllerId);
             return response.build();
         });
     }
@@ -272,7 +297,13 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                         .setErrorMessage(message(error)).build();
             }));
         }
-        replyAll(observer, results, list -> IncrementalAlterConfigsResponse.newBuilder().addAllResources(list).build());
+        replyAll(observer, results, list -> {
+            IncrementalAlterConfigsResponse.Builder response = IncrementalAlterConfigsResponse.newBuilder()
+                    .addAllResources(list);
+            hintIfAnyNotController(list.stream().map(AlterConfigsResourceResult::getErrorCode),
+                    response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override
@@ -285,6 +316,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     if (block != null) {
                         response.setFirstProducerId(block.firstProducerId()).setSize(block.size());
                     }
+                    hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
     }
@@ -309,6 +341,24 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             observer.onNext(builder.apply(results.stream().map(CompletableFuture::join).toList()));
             observer.onCompleted();
         });
+    }
+
+    /** Names the controller this member believes active when the answer is NOT_CONTROLLER and it knows one. */
+    private void hintIfNotController(ApiError error, IntConsumer setHint) {
+        if (error.error() == Errors.NOT_CONTROLLER) {
+            activeControllerHint().ifPresent(setHint);
+        }
+    }
+
+    private void hintIfAnyNotController(Stream<Integer> errorCodes, IntConsumer setHint) {
+        if (errorCodes.anyMatch(code -> code == Errors.NOT_CONTROLLER.code())) {
+            activeControllerHint().ifPresent(setHint);
+        }
+    }
+
+    /** The Raft leader this member last heard of: the active controller, or about to be once it has caught up. */
+    private OptionalInt activeControllerHint() {
+        return controller.leader().leaderId();
     }
 
     private static ControllerException invalid(RuntimeException e) {

@@ -1,6 +1,9 @@
 /**
  * The controller's gRPC control plane ({@code controller.proto}): {@link io.kraft.metadata.controller.grpc.ControllerGrpcService}
- * maps each RPC onto the {@link io.kraft.metadata.controller.QuorumController} and its answer back.
+ * maps each RPC onto the {@link io.kraft.metadata.controller.QuorumController} and its answer back, and
+ * {@link io.kraft.metadata.controller.grpc.GrpcControllerClient} is the broker's side: a
+ * {@link io.kraft.metadata.controller.Controller} that finds the active controller among the voters (following the
+ * {@code active_controller_id} a NOT_CONTROLLER answer carries) and retries across a failover.
  *
  * <p><b>Heartbeats are one long-lived bidirectional stream per broker</b>, not unary calls. When a broker process
  * dies its socket closes at once, the stream ends, and the service reports
