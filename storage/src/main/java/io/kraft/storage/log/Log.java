@@ -1,5 +1,13 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.log.producer.BatchMetadata;
+import io.kraft.storage.log.producer.DuplicateSequenceException;
+import io.kraft.storage.log.producer.InvalidProducerEpochException;
+import io.kraft.storage.log.producer.OutOfOrderSequenceException;
+import io.kraft.storage.log.producer.ProducerAppendValidator;
+import io.kraft.storage.log.producer.ProducerStateEntry;
+import io.kraft.storage.log.producer.ProducerStateManager;
+import io.kraft.storage.log.producer.UnknownProducerIdException;
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
@@ -11,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
@@ -26,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * segment, byte position) published after each append and never look past it. Segments removed
  * from the log are renamed {@code .deleted} and stay readable for {@link LogConfig#fileDeleteDelayMs()}
  * before {@link #deleteExpiredSegments} (or close) deletes their files.
+ *
+ * <p>The log keeps the state of idempotent producers (KIP-98): leader appends are checked against it
+ * (duplicates answered with their original offsets, gaps and fenced epochs refused), followers and
+ * reloads replay it from batch headers, and it is snapshotted on roll and close ({@code .snapshot}
+ * files) so a reopen replays at most the batches after the newest snapshot.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -38,6 +52,7 @@ public final class Log implements AutoCloseable {
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final LeaderEpochCache epochCache;
+    private final ProducerStateManager producerState;
     private final RetiredSegments retired = new RetiredSegments();
     private volatile LogConfig config;
     private volatile LogEnd end;
@@ -64,8 +79,10 @@ public final class Log implements AutoCloseable {
         this.end = new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes());
         this.logStartOffset = loaded.logStartOffset();
         this.recoveryPoint = loaded.recoveryPoint();
+        this.producerState = new ProducerStateManager(dir);
         try {
             this.epochCache = loadEpochCache();
+            rebuildProducerState(loaded.nextOffset());
         } catch (RuntimeException e) {
             for (LogSegment segment : segments.values()) {
                 segment.close();
@@ -74,6 +91,30 @@ public final class Log implements AutoCloseable {
         }
         epochCache.truncateFromEnd(loaded.nextOffset());
         epochCache.truncateFromStart(loaded.logStartOffset());
+    }
+
+    /**
+     * Loads the newest usable producer snapshot at or below {@code endOffset} (dropping newer ones)
+     * and replays the batch headers from it up to {@code endOffset}; with no snapshot, from the first
+     * segment. Caller holds the lock (or is the constructor).
+     */
+    private void rebuildProducerState(long endOffset) {
+        OptionalLong snapshot = producerState.loadSnapshot(endOffset);
+        long from = snapshot.orElse(0);
+        for (LogSegment segment : segments.values()) {
+            if (segment.baseOffset() >= endOffset) {
+                break;
+            }
+            Long nextBase = segments.higherKey(segment.baseOffset());
+            if (nextBase != null && nextBase <= from) {
+                continue;
+            }
+            segment.forEachBatchHeaderFrom(from, batch -> {
+                if (batch.baseOffset() < endOffset) {
+                    producerState.update(batch);
+                }
+            });
+        }
     }
 
     /**
@@ -159,6 +200,34 @@ public final class Log implements AutoCloseable {
         return epochCache;
     }
 
+    /**
+     * The idempotent producers this partition tracks, by producer id (an immutable copy: epoch, last
+     * sequence, last timestamp and the cached batches of each), e.g. for DescribeProducers.
+     */
+    public Map<Long, ProducerStateEntry> producerState() {
+        return producerState.producers();
+    }
+
+    /** One producer's state, if this partition tracks it. */
+    public Optional<ProducerStateEntry> producerState(long producerId) {
+        return producerState.producer(producerId);
+    }
+
+    /**
+     * Forgets producers idle for producer.id.expiration.ms (also done by {@link #deleteExpiredSegments}).
+     *
+     * @return the number of producers removed
+     */
+    public int removeExpiredProducers(long nowMs) {
+        lock.lock();
+        try {
+            ensureOpen();
+            return producerState.removeExpired(nowMs, config.producerIdExpirationMs());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The segments in offset order, the active one last (a snapshot). */
     public List<LogSegment> segments() {
         return List.copyOf(segments.values());
@@ -181,20 +250,41 @@ public final class Log implements AutoCloseable {
     }
 
     /**
-     * Appends producer batches as the leader: validates every batch (nothing is written if one is bad),
-     * then assigns consecutive offsets, the leader epoch and, if configured, the log-append time in
-     * place, rolls if needed and writes.
+     * Appends producer batches as the leader: validates every batch (nothing is written if one is bad:
+     * CRC and sizes, record timestamps (KIP-937), then the idempotent producer state), re-compresses
+     * batches whose codec differs from the topic's compression.type, then assigns consecutive offsets,
+     * the leader epoch and, if configured, the log-append time in place, rolls if needed and writes.
+     * Batches that need no conversion are written as received.
      *
-     * @throws CorruptRecordException   a batch fails validation, or its record count disagrees with its offsets
-     * @throws RecordTooLargeException  a batch exceeds max.message.bytes or the append exceeds segment.bytes
+     * <p>An append repeating batches an idempotent producer already wrote (a retry, KIP-98) writes
+     * nothing and returns the original batches' offsets with {@link AppendInfo#duplicate()} set.
+     *
+     * @throws CorruptRecordException        a batch fails validation, or its record count disagrees with its offsets
+     * @throws RecordTooLargeException       a batch exceeds max.message.bytes or the append exceeds segment.bytes
+     * @throws InvalidTimestampException     a CreateTime record is outside the topic's timestamp bounds
+     * @throws OutOfOrderSequenceException   a producer batch's sequence does not follow its producer's last
+     * @throws InvalidProducerEpochException a producer batch carries a fenced (older) epoch
+     * @throws UnknownProducerIdException    a producer without state does not start at sequence 0
+     * @throws DuplicateSequenceException    the append mixes retried batches with new ones
      */
     public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
         LogConfig cfg = config;
-        int batchCount = validate(records, cfg, true);
+        validate(records, cfg, true);
+        TimestampBounds.check(records, cfg, nowMs, dir);
+        ByteBuffer converted = TopicCompression.apply(records, cfg);
+        if (converted != records) {
+            checkSizes(converted, cfg);
+        }
+        int batchCount = countBatches(converted);
         AppendInfo info;
         lock.lock();
         try {
             ensureOpen();
+            AppendInfo duplicate = findDuplicate(converted, cfg);
+            if (duplicate != null) {
+                return duplicate;
+            }
+            records = converted;
             long firstOffset = end.nextOffset();
             long next = firstOffset;
             long maxTimestamp = RecordBatch.NO_TIMESTAMP;
@@ -217,8 +307,9 @@ public final class Log implements AutoCloseable {
             }
             appendToActive(records, firstOffset, next - 1, recordCount, nowMs, cfg);
             epochCache.assign(leaderEpoch, firstOffset);
+            updateProducerState(records);
             info = new AppendInfo(firstOffset, next - 1, maxTimestamp, offsetOfMax,
-                    cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
+                    cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount, false);
         } finally {
             lock.unlock();
         }
@@ -267,13 +358,95 @@ public final class Log implements AutoCloseable {
                 epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
                 p += batch.sizeInBytes();
             }
+            updateProducerState(records);
             info = new AppendInfo(firstOffset, expected - 1, maxTimestamp, offsetOfMax, RecordBatch.NO_TIMESTAMP,
-                    records.remaining(), batchCount);
+                    records.remaining(), batchCount, false);
         } finally {
             lock.unlock();
         }
         scheduleRollFlush();
         return info;
+    }
+
+    /**
+     * Checks every producer batch against the producer state (KIP-98) before anything is written.
+     *
+     * @return the answer for an append that only repeats batches already written, else null
+     */
+    private AppendInfo findDuplicate(ByteBuffer records, LogConfig cfg) {
+        ProducerAppendValidator validator = null;
+        BatchMetadata first = null;
+        BatchMetadata last = null;
+        BatchMetadata newest = null;
+        int batches = 0;
+        int duplicates = 0;
+        long duplicateProducer = -1;
+        for (int p = records.position(); p < records.limit(); ) {
+            RecordBatch batch = new RecordBatch(records, p);
+            p += batch.sizeInBytes();
+            batches++;
+            if (batch.producerId() < 0) {
+                continue;
+            }
+            if (validator == null) {
+                validator = producerState.validator();
+            }
+            BatchMetadata duplicate = validator.validate(batch);
+            if (duplicate != null) {
+                duplicates++;
+                duplicateProducer = batch.producerId();
+                first = first == null || duplicate.firstOffset() < first.firstOffset() ? duplicate : first;
+                last = last == null || duplicate.lastOffset() > last.lastOffset() ? duplicate : last;
+                newest = newest == null || duplicate.timestampMs() > newest.timestampMs() ? duplicate : newest;
+            }
+        }
+        if (duplicates == 0) {
+            return null;
+        }
+        if (duplicates < batches) {
+            throw new DuplicateSequenceException(duplicateProducer, "append to log " + dir + " mixes " + duplicates
+                    + " batches already written (producer " + duplicateProducer + ") with " + (batches - duplicates)
+                    + " new ones");
+        }
+        return new AppendInfo(first.firstOffset(), last.lastOffset(), newest.timestampMs(), newest.firstOffset(),
+                cfg.logAppendTime() ? newest.timestampMs() : RecordBatch.NO_TIMESTAMP, 0, 0, true);
+    }
+
+    /** Applies written batches (offsets assigned) to the producer state. */
+    private void updateProducerState(ByteBuffer records) {
+        for (int p = records.position(); p < records.limit(); ) {
+            RecordBatch batch = new RecordBatch(records, p);
+            if (batch.producerId() >= 0) {
+                producerState.update(batch);
+            }
+            p += batch.sizeInBytes();
+        }
+    }
+
+    private static int countBatches(ByteBuffer records) {
+        int count = 0;
+        for (int p = records.position(); p < records.limit(); count++) {
+            p += new RecordBatch(records, p).sizeInBytes();
+        }
+        return count;
+    }
+
+    /** Size limits of batches re-written with the topic's codec, which may have grown. */
+    private void checkSizes(ByteBuffer records, LogConfig cfg) {
+        if (records.remaining() > cfg.segmentBytes()) {
+            throw new RecordTooLargeException("append of " + records.remaining() + " bytes to log " + dir
+                    + " after conversion to compression.type " + cfg.compressionType() + " exceeds segment.bytes "
+                    + cfg.segmentBytes());
+        }
+        for (int p = records.position(); p < records.limit(); ) {
+            RecordBatch batch = new RecordBatch(records, p);
+            if (batch.sizeInBytes() > cfg.maxMessageBytes()) {
+                throw new RecordTooLargeException("record batch of " + batch.sizeInBytes() + " bytes after conversion "
+                        + "to compression.type " + cfg.compressionType() + " exceeds max.message.bytes "
+                        + cfg.maxMessageBytes() + " of log " + dir);
+            }
+            p += batch.sizeInBytes();
+        }
     }
 
     /** Checks every batch before anything is written; returns the batch count. */
@@ -338,6 +511,9 @@ public final class Log implements AutoCloseable {
         if (active.sizeBytes() == 0 && active.baseOffset() == base) {
             return active;
         }
+        // The state as of the new segment's base: a reopen replays at most the segments after it. Not
+        // fsynced here; a torn or lost snapshot fails its checksum and an older one is used.
+        producerState.writeSnapshot(base, false);
         if (active.sizeBytes() > 0) {
             active.onBecomeInactive();
         }
@@ -450,6 +626,17 @@ public final class Log implements AutoCloseable {
      * @throws OffsetOutOfRangeException offset below the log start or above the log end
      */
     public LogReadResult read(long offset, int maxBytes, boolean minOneBatch) {
+        return read(offset, maxBytes, Long.MAX_VALUE, minOneBatch);
+    }
+
+    /**
+     * As {@link #read(long, int, boolean)}, returning only batches whose last offset is below
+     * {@code maxOffsetExclusive}: a consumer passes the high watermark and never sees past it. Empty
+     * when the batch holding {@code offset} reaches the bound.
+     *
+     * @throws OffsetOutOfRangeException offset below the log start or above the log end
+     */
+    public LogReadResult read(long offset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         ensureOpen();
         LogEnd endNow = end;
         long start = logStartOffset;
@@ -457,9 +644,11 @@ public final class Log implements AutoCloseable {
             throw new OffsetOutOfRangeException("offset " + offset + " is outside log " + dir + " range [" + start
                     + ", " + endNow.nextOffset() + "]");
         }
-        if (offset == endNow.nextOffset()) {
+        if (offset == endNow.nextOffset() || offset >= maxOffsetExclusive) {
             return new LogReadResult(offset, FileSlice.empty(), start, endNow.nextOffset());
         }
+        // A bound at or past the captured end cuts nothing; skip the lookup it would cost.
+        long bound = maxOffsetExclusive >= endNow.nextOffset() ? Long.MAX_VALUE : maxOffsetExclusive;
         Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
         if (entry == null) {
             entry = segments.firstEntry();
@@ -468,7 +657,7 @@ public final class Log implements AutoCloseable {
             LogSegment segment = entry.getValue();
             int maxPosition = segment.baseOffset() == endNow.segmentBaseOffset() ? endNow.segmentPosition()
                     : segment.sizeBytes();
-            FileSlice slice = segment.read(offset, maxBytes, maxPosition, minOneBatch);
+            FileSlice slice = segment.read(offset, maxBytes, maxPosition, minOneBatch, bound);
             if (slice != null) {
                 return new LogReadResult(offset, slice, start, endNow.nextOffset());
             }
@@ -545,7 +734,11 @@ public final class Log implements AutoCloseable {
                 }
                 below.add(entry.getValue());
             }
-            retire(below);
+            if (!below.isEmpty()) {
+                retire(below);
+                // Producer state stays (KIP-360); only the snapshots of removed segments go.
+                producerState.deleteSnapshotsBelow(segments.firstKey());
+            }
             return start;
         } finally {
             lock.unlock();
@@ -586,6 +779,7 @@ public final class Log implements AutoCloseable {
             end = new LogEnd(newEnd, target.baseOffset(), target.sizeBytes());
             recoveryPoint = Math.min(recoveryPoint, newEnd);
             epochCache.truncateFromEnd(newEnd);
+            rebuildProducerState(newEnd);
             return true;
         } finally {
             lock.unlock();
@@ -629,6 +823,8 @@ public final class Log implements AutoCloseable {
         recoveryPoint = offset;
         unflushedRecords = 0;
         epochCache.clear();
+        producerState.clear();
+        producerState.deleteAllSnapshots();
     }
 
     /** Retention with no high watermark bound (every segment may go). */
@@ -652,6 +848,7 @@ public final class Log implements AutoCloseable {
             ensureOpen();
             retired.deleteDue(nowMs, config.fileDeleteDelayMs());
             LogConfig cfg = config;
+            producerState.removeExpired(nowMs, cfg.producerIdExpirationMs());
             deleted = 0;
             if (cfg.delete() && cfg.retentionMs() >= 0) {
                 deleted += deleteOldestWhile(s -> nowMs - s.largestTimestampMs() > cfg.retentionMs(), highWatermark);
@@ -707,6 +904,7 @@ public final class Log implements AutoCloseable {
             rollLocked(end.nextOffset());
         }
         retire(deletable);
+        producerState.deleteSnapshotsBelow(segments.firstKey());
         long newStart = Math.max(logStartOffset, segments.firstKey());
         if (newStart > logStartOffset) {
             logStartOffset = newStart;
@@ -828,7 +1026,10 @@ public final class Log implements AutoCloseable {
         return closed;
     }
 
-    /** Flushes, closes every segment (trimming the indexes) and deletes retired files. */
+    /**
+     * Flushes, writes the producer state snapshot at the log end, closes every segment (trimming the
+     * indexes) and deletes retired files.
+     */
     @Override
     public void close() {
         lock.lock();
@@ -837,6 +1038,7 @@ public final class Log implements AutoCloseable {
                 return;
             }
             flushUpToLocked(end.nextOffset());
+            producerState.writeSnapshot(end.nextOffset(), true);
             retired.deleteAll();
             for (LogSegment segment : segments.values()) {
                 segment.close();

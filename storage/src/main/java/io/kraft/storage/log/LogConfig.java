@@ -1,7 +1,10 @@
 package io.kraft.storage.log;
 
+import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicLogSettings;
+import io.kraft.storage.record.CompressionType;
+import java.util.Optional;
 
 /**
  * The settings one partition log obeys, as plain values with Kafka's defaults; the broker maps its
@@ -23,6 +26,12 @@ import io.kraft.config.TopicLogSettings;
  * @param minCleanableDirtyRatio dirty share that makes a log eligible for cleaning
  * @param fileDeleteDelayMs      how long a removed segment stays readable (renamed {@code .deleted}) before its files go
  * @param minCompactionLagMs     the cleaner leaves records younger than this alone ({@code min.compaction.lag.ms})
+ * @param compressionType        codec batches are stored with: {@code producer} keeps the producer's, else one of
+ *                               {@code uncompressed}, {@code gzip}, {@code snappy}, {@code lz4}, {@code zstd}
+ *                               ({@code compression.type})
+ * @param messageTimestampBeforeMaxMs a CreateTime record older than now minus this is refused (KIP-937)
+ * @param messageTimestampAfterMaxMs  a CreateTime record newer than now plus this is refused (KIP-937)
+ * @param producerIdExpirationMs idempotent producers idle this long are forgotten ({@code producer.id.expiration.ms})
  */
 public record LogConfig(
         int segmentBytes,
@@ -40,7 +49,11 @@ public record LogConfig(
         long deleteRetentionMs,
         double minCleanableDirtyRatio,
         long fileDeleteDelayMs,
-        long minCompactionLagMs) {
+        long minCompactionLagMs,
+        String compressionType,
+        long messageTimestampBeforeMaxMs,
+        long messageTimestampAfterMaxMs,
+        long producerIdExpirationMs) {
 
     /** Smallest index that holds two time index entries, so an empty segment's index is never full. */
     public static final int MIN_INDEX_BYTES = 2 * TimeIndex.ENTRY_SIZE_BYTES;
@@ -83,16 +96,47 @@ public record LogConfig(
             throw new IllegalArgumentException("minCleanableDirtyRatio must be within [0, 1], got "
                     + minCleanableDirtyRatio);
         }
+        if (!LogConfigs.COMPRESSION_TYPES.contains(compressionType)) {
+            throw new IllegalArgumentException("compressionType must be one of " + LogConfigs.COMPRESSION_TYPES
+                    + ", got " + compressionType);
+        }
+        if (messageTimestampBeforeMaxMs < 0 || messageTimestampAfterMaxMs < 0) {
+            throw new IllegalArgumentException("messageTimestampBeforeMaxMs and messageTimestampAfterMaxMs must not be "
+                    + "negative, got " + messageTimestampBeforeMaxMs + " and " + messageTimestampAfterMaxMs);
+        }
+        if (producerIdExpirationMs < 1) {
+            throw new IllegalArgumentException("producerIdExpirationMs must be positive, got " + producerIdExpirationMs);
+        }
     }
 
-    /** Kafka's defaults: 1 GiB / 7 day segments, 4 KiB index interval, 10 MiB indexes, 7 day retention. */
+    /** The codec the leader re-compresses batches to, or empty when the producer's codec is kept. */
+    public Optional<CompressionType> targetCompression() {
+        return switch (compressionType) {
+            case "producer" -> Optional.empty();
+            case "uncompressed" -> Optional.of(CompressionType.NONE);
+            default -> Optional.of(CompressionType.forName(compressionType));
+        };
+    }
+
+    /**
+     * Kafka's defaults: 1 GiB / 7 day segments, 4 KiB index interval, 10 MiB indexes, 7 day retention,
+     * the producer's codec, timestamps at most 1 hour ahead, producer ids kept 1 day.
+     */
     public static LogConfig defaults() {
         return builder().build();
     }
 
     /**
      * A topic's effective settings (its overrides over the broker's defaults, as the config module
-     * resolves them) as the log's plain values.
+     * resolves them) plus the broker-only producer.id.expiration.ms, as the log's plain values.
+     */
+    public static LogConfig from(TopicLogSettings settings, BrokerLogSettings broker) {
+        return from(settings).toBuilder().producerIdExpirationMs(broker.producerIdExpirationMs()).build();
+    }
+
+    /**
+     * A topic's effective settings (its overrides over the broker's defaults, as the config module
+     * resolves them) as the log's plain values; producer.id.expiration.ms keeps its default.
      */
     public static LogConfig from(TopicLogSettings settings) {
         return builder()
@@ -112,6 +156,9 @@ public record LogConfig(
                 .minCleanableDirtyRatio(settings.minCleanableDirtyRatio())
                 .fileDeleteDelayMs(settings.fileDeleteDelayMs())
                 .minCompactionLagMs(settings.minCompactionLagMs())
+                .compressionType(settings.compressionType())
+                .messageTimestampBeforeMaxMs(settings.messageTimestampBeforeMaxMs())
+                .messageTimestampAfterMaxMs(settings.messageTimestampAfterMaxMs())
                 .build();
     }
 
@@ -127,7 +174,9 @@ public record LogConfig(
                 .flushMessages(flushMessages).flushMs(flushMs).maxMessageBytes(maxMessageBytes)
                 .logAppendTime(logAppendTime).compact(compact).delete(delete).deleteRetentionMs(deleteRetentionMs)
                 .minCleanableDirtyRatio(minCleanableDirtyRatio).fileDeleteDelayMs(fileDeleteDelayMs)
-                .minCompactionLagMs(minCompactionLagMs);
+                .minCompactionLagMs(minCompactionLagMs).compressionType(compressionType)
+                .messageTimestampBeforeMaxMs(messageTimestampBeforeMaxMs)
+                .messageTimestampAfterMaxMs(messageTimestampAfterMaxMs).producerIdExpirationMs(producerIdExpirationMs);
     }
 
     /** Builds a {@link LogConfig}; every field starts at Kafka's default. */
@@ -148,6 +197,10 @@ public record LogConfig(
         private double minCleanableDirtyRatio = 0.5;
         private long fileDeleteDelayMs = 60_000;
         private long minCompactionLagMs = 0;
+        private String compressionType = "producer";
+        private long messageTimestampBeforeMaxMs = Long.MAX_VALUE;
+        private long messageTimestampAfterMaxMs = 60L * 60 * 1000;
+        private long producerIdExpirationMs = 24L * 60 * 60 * 1000;
 
         public Builder segmentBytes(int v) { segmentBytes = v; return this; }
         public Builder segmentMs(long v) { segmentMs = v; return this; }
@@ -165,11 +218,16 @@ public record LogConfig(
         public Builder minCleanableDirtyRatio(double v) { minCleanableDirtyRatio = v; return this; }
         public Builder fileDeleteDelayMs(long v) { fileDeleteDelayMs = v; return this; }
         public Builder minCompactionLagMs(long v) { minCompactionLagMs = v; return this; }
+        public Builder compressionType(String v) { compressionType = v; return this; }
+        public Builder messageTimestampBeforeMaxMs(long v) { messageTimestampBeforeMaxMs = v; return this; }
+        public Builder messageTimestampAfterMaxMs(long v) { messageTimestampAfterMaxMs = v; return this; }
+        public Builder producerIdExpirationMs(long v) { producerIdExpirationMs = v; return this; }
 
         public LogConfig build() {
             return new LogConfig(segmentBytes, segmentMs, indexIntervalBytes, maxIndexBytes, retentionMs,
                     retentionBytes, flushMessages, flushMs, maxMessageBytes, logAppendTime, compact, delete,
-                    deleteRetentionMs, minCleanableDirtyRatio, fileDeleteDelayMs, minCompactionLagMs);
+                    deleteRetentionMs, minCleanableDirtyRatio, fileDeleteDelayMs, minCompactionLagMs, compressionType,
+                    messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs, producerIdExpirationMs);
         }
     }
 }

@@ -2,11 +2,17 @@ package io.kraft.storage.log;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,12 +25,18 @@ import org.slf4j.LoggerFactory;
  * The logs of one log directory: opens every {@code <topic>-<partition>} directory, persists their
  * recovery points and log start offsets in the directory's checkpoint files, and marks a clean
  * shutdown so the next open can skip re-validating segments.
+ *
+ * <p>A deleted log's directory is first renamed {@code <topic>-<partition>.<uuid>-delete} (Kafka's
+ * pattern), so its name is free for a new log at once and a crash mid-delete leaves nothing that
+ * loads as a log; such directories are removed in the background and on open.
  */
 public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
     public static final String CLEAN_SHUTDOWN_FILE = ".kraft_cleanshutdown";
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+    /** Suffix of a deleted log's renamed directory, removed in the background. */
+    public static final String DELETE_DIR_SUFFIX = "-delete";
 
     private final Path logDir;
     private final Function<TopicPartition, LogConfig> configs;
@@ -34,6 +46,8 @@ public final class LogManager implements AutoCloseable {
     private final Object lifecycleLock = new Object();
     /** fsyncs segments rolled by appends off the produce path, one directory's worth at a time. */
     private final ExecutorService rollFlusher;
+    /** Removes the files of deleted logs, off the caller's thread. */
+    private final ExecutorService deleter;
     private boolean closed;
 
     private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs) {
@@ -43,6 +57,11 @@ public final class LogManager implements AutoCloseable {
         this.logStartOffsets = new OffsetCheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
         this.rollFlusher = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "kraft-log-flusher-" + logDir.getFileName());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.deleter = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "kraft-log-deleter-" + logDir.getFileName());
             thread.setDaemon(true);
             return thread;
         });
@@ -75,6 +94,11 @@ public final class LogManager implements AutoCloseable {
         Map<TopicPartition, Long> starts = readOrEmpty(logStartOffsets);
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             for (Path partitionDir : stream) {
+                if (isDeletedLogDirectory(partitionDir)) {
+                    LOG.info("removing {}, a log deleted before the last shutdown", partitionDir);
+                    deleteRecursively(partitionDir);
+                    continue;
+                }
                 Optional<TopicPartition> tp = TopicPartition.fromDirectoryName(partitionDir.getFileName().toString());
                 if (tp.isEmpty()) {
                     continue;
@@ -96,6 +120,10 @@ public final class LogManager implements AutoCloseable {
         } catch (IOException e) {
             throw new LogStorageException("cannot remove clean shutdown marker " + marker, e);
         }
+        if (!logs.keySet().containsAll(recovery.keySet()) || !logs.keySet().containsAll(starts.keySet())) {
+            // Entries of logs deleted before a crash must not be applied to a new log of the same name.
+            checkpoint();
+        }
         LOG.info("loaded {} logs from {} ({} shutdown)", logs.size(), logDir, cleanShutdown ? "clean" : "unclean");
     }
 
@@ -111,6 +139,7 @@ public final class LogManager implements AutoCloseable {
 
     private void closeLogsQuietly() {
         rollFlusher.shutdownNow();
+        deleter.shutdownNow();
         for (Log log : logs.values()) {
             try {
                 log.close();
@@ -143,12 +172,110 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes a partition's log: closes it (without flushing: its data is going), renames its
+     * directory to {@code <topic>-<partition>.<uuid>-delete}, drops it from the checkpoints and
+     * removes the renamed directory in the background. A crash after the rename leaves a directory
+     * the next open removes.
+     *
+     * @return false if this directory holds no log for the partition
+     */
+    public boolean deleteLog(TopicPartition tp) {
+        Path renamed;
+        synchronized (lifecycleLock) {
+            ensureOpen();
+            Log log = logs.remove(tp);
+            if (log == null) {
+                return false;
+            }
+            log.closeHandlers();
+            renamed = logDir.resolve(tp.directoryName() + "." + UUID.randomUUID().toString().replace("-", "")
+                    + DELETE_DIR_SUFFIX);
+            try {
+                Files.move(log.dir(), renamed, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new LogStorageException("cannot rename deleted log " + log.dir() + " to " + renamed, e);
+            }
+            CheckpointFile.fsyncDirectory(logDir);
+            checkpoint();
+        }
+        LOG.info("deleted log {}; removing its files from {}", tp, renamed);
+        deleter.execute(() -> {
+            try {
+                deleteRecursively(renamed);
+            } catch (RuntimeException e) {
+                LOG.warn("could not remove deleted log directory {} (the next open retries): {}", renamed, e.toString());
+            }
+        });
+        return true;
+    }
+
+    /** {@code <topic>-<partition>.<32 hex digits>-delete}: a deleted log's renamed directory. */
+    static boolean isDeletedLogDirectory(Path dir) {
+        String name = dir.getFileName().toString();
+        if (!name.endsWith(DELETE_DIR_SUFFIX)) {
+            return false;
+        }
+        String stem = name.substring(0, name.length() - DELETE_DIR_SUFFIX.length());
+        int dot = stem.lastIndexOf('.');
+        if (dot < 0 || stem.length() - dot - 1 != 32
+                || !stem.substring(dot + 1).chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+            return false;
+        }
+        return TopicPartition.fromDirectoryName(stem.substring(0, dot)).isPresent();
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path visited, IOException e) throws IOException {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        throw e;
+                    }
+                    Files.deleteIfExists(visited);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (NoSuchFileException e) {
+            // already gone
+        } catch (IOException e) {
+            throw new LogStorageException("cannot delete directory " + dir, e);
+        }
+    }
+
     /** Lets queued roll flushes finish (closing the logs flushes whatever they did not reach). */
     private void stopRollFlusher() {
         rollFlusher.shutdown();
         try {
             if (!rollFlusher.awaitTermination(30, TimeUnit.SECONDS)) {
                 LOG.warn("log directory {}: roll flushes still running after 30 s; closing the logs flushes them", logDir);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Lets queued directory deletions finish; whatever is left, the next open removes. */
+    private void stopDeleter() {
+        deleter.shutdown();
+        try {
+            if (!deleter.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.warn("log directory {}: deleted logs still being removed after 30 s; the next open finishes", logDir);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -183,6 +310,7 @@ public final class LogManager implements AutoCloseable {
                 return;
             }
             stopRollFlusher();
+            stopDeleter();
             for (Log log : logs.values()) {
                 log.close();
             }

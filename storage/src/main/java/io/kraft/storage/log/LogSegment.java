@@ -375,6 +375,16 @@ public final class LogSegment implements AutoCloseable {
      * maxPosition reaches startOffset.
      */
     public FileSlice read(long startOffset, int maxBytes, int maxPosition, boolean minOneBatch) {
+        return read(startOffset, maxBytes, maxPosition, minOneBatch, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #read(long, int, int, boolean)}, and only whole batches whose last offset is below
+     * {@code maxOffsetExclusive} (a consumer's high watermark): an empty slice when the batch holding
+     * startOffset reaches it.
+     */
+    public FileSlice read(long startOffset, int maxBytes, int maxPosition, boolean minOneBatch,
+                          long maxOffsetExclusive) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative, got " + maxBytes);
         }
@@ -382,6 +392,15 @@ public final class LogSegment implements AutoCloseable {
         BatchLocation first = firstBatchAtOrAfter(startOffset, end);
         if (first == null) {
             return null;
+        }
+        if (first.lastOffset() >= maxOffsetExclusive) {
+            return FileSlice.empty();
+        }
+        if (maxOffsetExclusive != Long.MAX_VALUE) {
+            BatchLocation cut = firstBatchAtOrAfter(maxOffsetExclusive, end);
+            if (cut != null) {
+                end = cut.position();
+            }
         }
         int limit = minOneBatch ? Math.max(maxBytes, first.sizeBytes()) : maxBytes;
         int length = (int) Math.min((long) end - first.position(), limit);
@@ -422,6 +441,32 @@ public final class LogSegment implements AutoCloseable {
                 return;
             }
             visitor.accept(batch);
+            position += batch.sizeBytes();
+        }
+    }
+
+    /**
+     * Visits the header of every complete batch whose base offset is at least {@code fromOffset}, in
+     * file order, without reading records (rebuilding producer state). The view holds only the
+     * {@link RecordBatch#HEADER_SIZE} header bytes and is reused: read it inside the call.
+     */
+    public void forEachBatchHeaderFrom(long fromOffset, Consumer<RecordBatch> visitor) {
+        int limit = sizeBytes;
+        BatchLocation first = firstBatchAtOrAfter(fromOffset, limit);
+        if (first == null) {
+            return;
+        }
+        ByteBuffer header = newHeaderBuffer();
+        RecordBatch view = new RecordBatch(header, 0);
+        int position = first.position();
+        while (true) {
+            BatchLocation batch = readBatchAt(position, limit, header);
+            if (batch == null) {
+                return;
+            }
+            if (batch.baseOffset() >= fromOffset) {
+                visitor.accept(view);
+            }
             position += batch.sizeBytes();
         }
     }

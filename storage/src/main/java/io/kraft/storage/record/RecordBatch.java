@@ -3,6 +3,7 @@ package io.kraft.storage.record;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -236,6 +237,23 @@ public final class RecordBatch {
                 if (control) {
                     validateControlRecord(records.cursor());
                 }
+            }
+        }
+    }
+
+    /**
+     * Calls {@code visitor} with each record's timestamp in order (the log-append time for every
+     * record of a stamped batch), decompressing as needed but building no record objects.
+     *
+     * @throws CorruptRecordException when a record is malformed
+     */
+    public void forEachRecordTimestamp(LongConsumer visitor) {
+        long base = baseTimestamp();
+        boolean logAppendTime = isLogAppendTime();
+        long appendTime = maxTimestamp();
+        try (RecordIterator records = new RecordIterator(this, false)) {
+            while (records.advance()) {
+                visitor.accept(logAppendTime ? appendTime : base + records.cursor().timestampDelta());
             }
         }
     }

@@ -108,6 +108,10 @@ final class RecordCursor {
         return offsetDelta;
     }
 
+    long timestampDelta() {
+        return timestampDelta;
+    }
+
     ByteBuffer body() {
         return body;
     }

@@ -66,7 +66,7 @@ class LogTest {
         try (Log log = Log.open(dir, small().build())) {
             ByteBuffer first = batch(3, 1000);
             AppendInfo info = log.append(first, 4, 2000);
-            assertEquals(new AppendInfo(0, 2, 1002, 0, -1, first.remaining(), 1), info);
+            assertEquals(new AppendInfo(0, 2, 1002, 0, -1, first.remaining(), 1, false), info);
             ByteBuffer two = TestBatches.concat(batch(2, 1100), batch(5, 900));
             info = log.append(two, 4, 2001);
             assertEquals(3, info.firstOffset());

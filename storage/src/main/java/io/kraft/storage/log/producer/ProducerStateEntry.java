@@ -1,0 +1,82 @@
+package io.kraft.storage.log.producer;
+
+import io.kraft.storage.record.RecordBatch;
+import java.util.List;
+
+/**
+ * What a partition knows of one idempotent producer (KIP-98): its current epoch, the metadata of its
+ * last {@value #MAX_CACHED_BATCHES} batches (oldest first; empty after an epoch change by a control
+ * batch) and the newest batch timestamp seen, which expiry compares. Immutable: the state manager
+ * replaces entries, so readers (DescribeProducers) never see one half-updated.
+ */
+public record ProducerStateEntry(long producerId, short producerEpoch, List<BatchMetadata> batches,
+                                 long lastTimestampMs) {
+    /** Batches remembered per producer: a producer keeps at most five requests in flight per partition. */
+    public static final int MAX_CACHED_BATCHES = 5;
+
+    public ProducerStateEntry {
+        batches = List.copyOf(batches);
+        if (batches.size() > MAX_CACHED_BATCHES) {
+            throw new IllegalArgumentException("producer " + producerId + " state holds " + batches.size()
+                    + " batches, at most " + MAX_CACHED_BATCHES + " are kept");
+        }
+    }
+
+    /** The first state of a producer: one batch at its epoch. */
+    static ProducerStateEntry first(long producerId, short producerEpoch, BatchMetadata batch) {
+        return new ProducerStateEntry(producerId, producerEpoch, List.of(batch), batch.timestampMs());
+    }
+
+    /** The last sequence written at the current epoch, or {@link RecordBatch#NO_SEQUENCE} if none. */
+    public int lastSequence() {
+        return batches.isEmpty() ? RecordBatch.NO_SEQUENCE : batches.get(batches.size() - 1).lastSequence();
+    }
+
+    /** The last offset written at the current epoch, or -1 if none. */
+    public long lastOffset() {
+        return batches.isEmpty() ? -1 : batches.get(batches.size() - 1).lastOffset();
+    }
+
+    /** The sequence a next batch at the current epoch must start with; wraps from Integer.MAX_VALUE to 0. */
+    public int nextSequence() {
+        return nextSequence(lastSequence());
+    }
+
+    static int nextSequence(int lastSequence) {
+        return lastSequence == Integer.MAX_VALUE || lastSequence == RecordBatch.NO_SEQUENCE ? 0 : lastSequence + 1;
+    }
+
+    /** The cached batch a retry at {@code epoch} with this sequence range repeats, or null. */
+    BatchMetadata findDuplicate(short epoch, int firstSequence, int lastSequence) {
+        if (epoch != producerEpoch) {
+            return null;
+        }
+        for (BatchMetadata batch : batches) {
+            if (batch.firstSequence() == firstSequence && batch.lastSequence() == lastSequence) {
+                return batch;
+            }
+        }
+        return null;
+    }
+
+    /** This state after a batch at {@code epoch}: a new epoch forgets the old epoch's batches. */
+    ProducerStateEntry withBatch(short epoch, BatchMetadata batch) {
+        long lastTimestamp = Math.max(lastTimestampMs, batch.timestampMs());
+        if (epoch != producerEpoch) {
+            return new ProducerStateEntry(producerId, epoch, List.of(batch), lastTimestamp);
+        }
+        int kept = Math.min(batches.size(), MAX_CACHED_BATCHES - 1);
+        BatchMetadata[] next = new BatchMetadata[kept + 1];
+        for (int i = 0; i < kept; i++) {
+            next[i] = batches.get(batches.size() - kept + i);
+        }
+        next[kept] = batch;
+        return new ProducerStateEntry(producerId, epoch, List.of(next), lastTimestamp);
+    }
+
+    /** This state after a control batch (a transaction marker): it carries an epoch but no sequence. */
+    ProducerStateEntry withControlBatch(short epoch, long timestampMs) {
+        long lastTimestamp = Math.max(lastTimestampMs, timestampMs);
+        return new ProducerStateEntry(producerId, epoch, epoch == producerEpoch ? batches : List.of(), lastTimestamp);
+    }
+}
