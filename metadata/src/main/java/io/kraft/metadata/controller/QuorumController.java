@@ -1,16 +1,14 @@
 package io.kraft.metadata.controller;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.kraft.config.TopicConfigResolver;
-import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.ConfigResource;
-import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
-import io.kraft.metadata.store.MetadataStateStore;
+import io.kraft.metadata.loader.MetadataLoader;
+import io.kraft.metadata.loader.MetadataLoader.AppliedBatch;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
@@ -20,12 +18,8 @@ import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileSnapshotStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,20 +29,19 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metadata controller of one quorum member: a single event-loop thread that owns the committed image, the
- * RocksDB state store and, while this member is the active controller, the {@link ControlManagers}.
+ * The metadata controller of one quorum member: a single event-loop thread that owns the committed image and the
+ * RocksDB state store (through a {@link MetadataLoader}, as a broker's observer does) and, while this member is the
+ * active controller, the {@link ControlManagers}.
  *
  * <p>As a {@link RaftListener} it applies every committed batch to the image and the store and publishes the
  * result. On the active controller a request runs on the loop: the managers generate records, replay them at
@@ -70,15 +63,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final TopicConfigResolver topicConfigs;
     private final Map<String, SupportedRange> supportedFeatures;
     private final Random random;
-    private final Path stateDirectory;
-    private final FileSnapshotStore snapshots;
-    private final SnapshotPolicy snapshotPolicy;
+    private final MetadataLoader loader;
     private final ScheduledExecutorService loop;
-    private final List<MetadataPublisher> publishers = new CopyOnWriteArrayList<>();
 
     private RaftDriver driver;
-    private MetadataStateStore stateStore;
-    private volatile MetadataImage image = MetadataImage.EMPTY;
     private volatile LeaderAndEpoch leader = new LeaderAndEpoch(java.util.OptionalInt.empty(), 0);
     /** Present only while this member is the active controller. */
     private ControlManagers managers;
@@ -91,8 +79,6 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
     private ScheduledFuture<?> fencingTimer;
     private long fencingDeadlineMs = Long.MAX_VALUE;
-    private long recordBytesSinceSnapshot;
-    private long lastSnapshotMs;
     private boolean closed;
 
     /**
@@ -107,13 +93,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.topicConfigs = Objects.requireNonNull(topicConfigs, "topicConfigs");
         this.supportedFeatures = Map.copyOf(supportedFeatures);
         this.random = new Random(randomSeed);
-        this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
-        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
-        this.snapshotPolicy = Objects.requireNonNull(snapshotPolicy, "snapshotPolicy");
-        // The store only mirrors snapshot + log, which Raft replays at start; a leftover store could be ahead of it.
-        deleteRecursively(stateDirectory);
-        this.stateStore = MetadataStateStore.open(stateDirectory);
-        this.lastSnapshotMs = System.currentTimeMillis();
+        this.loader = new MetadataLoader("Controller " + nodeId, stateDirectory, snapshots, snapshotPolicy);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "quorum-controller-" + nodeId);
             thread.setDaemon(true);
@@ -127,14 +107,14 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
      */
     public void start(RaftDriver raftDriver) {
         this.driver = Objects.requireNonNull(raftDriver, "raftDriver");
-        long checkMs = Math.min(snapshotPolicy.maxSnapshotIntervalMs(), 60_000);
+        long checkMs = loader.snapshotCheckIntervalMs();
         loop.scheduleWithFixedDelay(() -> runEvent(this::maybeSnapshot), checkMs, checkMs, TimeUnit.MILLISECONDS);
     }
 
     /** Adds a publisher; it receives every image committed from now on (on the controller thread). */
     @Override
     public void register(MetadataPublisher publisher) {
-        publishers.add(Objects.requireNonNull(publisher, "publisher"));
+        loader.register(publisher);
     }
 
     public int nodeId() {
@@ -144,7 +124,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     /** The last committed image (readable from any thread). */
     @Override
     public MetadataImage image() {
-        return image;
+        return loader.image();
     }
 
     /** The leader this member last heard of (readable from any thread). */
@@ -308,7 +288,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void whenImageReaches(long offset, Runnable answer) {
-        if (image.offset() >= offset) {
+        if (loader.image().offset() >= offset) {
             answer.run();
         } else {
             awaitingImage.computeIfAbsent(offset, o -> new ArrayList<>()).add(answer);
@@ -316,7 +296,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void releaseAnswers() {
-        Map<Long, List<Runnable>> due = awaitingImage.headMap(image.offset(), true);
+        Map<Long, List<Runnable>> due = awaitingImage.headMap(loader.image().offset(), true);
         List<Runnable> answers = due.values().stream().flatMap(List::stream).toList();
         due.clear();
         answers.forEach(Runnable::run);
@@ -387,85 +367,31 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void applyCommitted(CommittedBatch batch) {
-        List<MetadataRecord> records = new ArrayList<>(batch.records().size());
-        long offset = batch.baseOffset();
-        List<byte[]> raw = batch.records();
-        int skip = (int) Math.max(0, Math.min(raw.size(), image.offset() + 1 - batch.baseOffset()));
-        long bytes = 0;
-        for (int i = skip; i < raw.size(); i++) {
-            try {
-                records.add(MetadataRecord.parseFrom(raw.get(i)));
-            } catch (InvalidProtocolBufferException e) {
-                throw new InvalidMetadataRecordException("Committed record at offset " + (offset + i)
-                        + " is not a metadata record: " + e.getMessage());
-            }
-            bytes += raw.get(i).length;
-        }
-        if (records.isEmpty()) {
+        Optional<AppliedBatch> applied = loader.applyCommitted(batch);
+        if (applied.isEmpty()) {
             return; // already part of a loaded snapshot
         }
-        long firstOffset = batch.baseOffset() + skip;
-        MetadataDelta delta = new MetadataDelta(image);
-        delta.replayBatch(records, firstOffset, batch.epoch());
-        MetadataImage next = delta.apply();
-        stateStore.apply(records, batch.lastOffset(), batch.epoch());
-        image = next;
         // The active controller replayed its own records when it appended them; earlier epochs' are new to it.
         if (managers != null && batch.epoch() != leaderEpoch) {
-            managers.replayBatch(records, firstOffset);
+            managers.replayBatch(applied.get().records(), applied.get().firstOffset());
         }
-        publish(delta, next);
         releaseAnswers();
-        recordBytesSinceSnapshot += bytes;
         maybeSnapshot();
     }
 
-    private void publish(MetadataDelta delta, MetadataImage next) {
-        for (MetadataPublisher publisher : publishers) {
-            try {
-                publisher.publish(delta, next);
-            } catch (RuntimeException e) {
-                LOG.error("Metadata publisher {} failed at offset {}", publisher, next.offset(), e);
-            }
-        }
-    }
-
     private void maybeSnapshot() {
-        long nowMs = System.currentTimeMillis();
-        if (driver == null || image.offset() < 0
-                || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
-            return;
+        if (driver != null) {
+            loader.maybeSnapshot(System.currentTimeMillis()).ifPresent(driver::snapshotCreated);
         }
-        SnapshotId id = new SnapshotId(image.offset() + 1, image.epoch());
-        if (snapshots.contains(id)) {
-            return;
-        }
-        snapshots.save(id, stateStore::checkpoint);
-        recordBytesSinceSnapshot = 0;
-        lastSnapshotMs = nowMs;
-        LOG.info("Controller {} saved metadata snapshot {}", nodeId, id);
-        driver.snapshotCreated(id);
     }
 
     private void loadSnapshot(SnapshotId snapshotId) {
-        if (snapshotId.endOffset() - 1 <= image.offset()) {
+        if (!loader.loadSnapshot(snapshotId)) {
             return; // our state already covers it
         }
-        stateStore.close();
-        deleteRecursively(stateDirectory);
-        copyRecursively(snapshots.directory(snapshotId), stateDirectory);
-        stateStore = MetadataStateStore.open(stateDirectory);
-        MetadataImage loaded = stateStore.loadImage();
-        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
-        delta.replayBatch(loaded.toRecords(), 0, Math.max(1, loaded.epoch()));
-        image = loaded;
-        recordBytesSinceSnapshot = 0;
-        lastSnapshotMs = System.currentTimeMillis();
-        LOG.info("Controller {} loaded metadata snapshot {}", nodeId, snapshotId);
         if (managers != null) {
             managers = newManagers();
         }
-        publish(delta, loaded);
         releaseAnswers();
     }
 
@@ -507,7 +433,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             if (description.highWatermark() >= endOffset && endOffset >= 0) {
                 nextWriteOffset = description.highWatermark();
                 managers = newManagers();
-                LOG.info("Controller {} is active in epoch {} at committed offset {}", nodeId, epoch, image.offset());
+                LOG.info("Controller {} is active in epoch {} at committed offset {}", nodeId, epoch,
+                        loader.image().offset());
                 rescheduleFencing();
             } else {
                 scheduleClaim(epoch, endOffset);
@@ -529,7 +456,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private ControlManagers newManagers() {
-        return ControlManagers.fromImage(image, settings, topicConfigs, supportedFeatures, random);
+        return ControlManagers.fromImage(loader.image(), settings, topicConfigs, supportedFeatures, random);
     }
 
     private void resign() {
@@ -568,39 +495,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                         "Controller " + nodeId + " shut down")));
                 pending.clear();
                 awaitingImage.clear();
-                stateStore.close();
+                loader.close();
             }).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("Controller {} did not shut down cleanly", nodeId, e);
         }
         loop.shutdownNow();
-    }
-
-    private static void deleteRecursively(Path path) {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + path, e);
-        }
-    }
-
-    private static void copyRecursively(Path source, Path target) {
-        try (Stream<Path> walk = Files.walk(source)) {
-            for (Path p : walk.toList()) {
-                Path destination = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(p, destination);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot copy snapshot " + source + " to " + target, e);
-        }
     }
 }
