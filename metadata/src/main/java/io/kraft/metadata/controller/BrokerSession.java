@@ -1,15 +1,16 @@
 package io.kraft.metadata.controller;
 
 /**
- * The controller's soft state about one broker's liveness: when it was last heard from and, after its
- * control-plane connection closed, the deadline by which it must come back. Never in the metadata log:
- * a new active controller starts every session afresh.
+ * The controller's soft state about one broker's liveness: when it was last heard from, whether this controller
+ * has heard from it at all, and, after its control-plane connection closed, the deadline by which it must come
+ * back. Never in the metadata log: a new active controller starts every session afresh.
  */
 final class BrokerSession {
     static final long NO_DEADLINE = Long.MAX_VALUE;
 
     private long lastContactMs;
     private long connectionLossDeadlineMs = NO_DEADLINE;
+    private boolean heardFrom;
 
     BrokerSession(long nowMs) {
         this.lastContactMs = nowMs;
@@ -19,6 +20,15 @@ final class BrokerSession {
     void touch(long nowMs) {
         lastContactMs = Math.max(lastContactMs, nowMs);
         connectionLossDeadlineMs = NO_DEADLINE;
+        heardFrom = true;
+    }
+
+    /**
+     * Whether the broker incarnation may be gone for all this controller knows: it never heard from it (the session
+     * only started its clock when this controller took over), or its connection closed and it has not come back.
+     */
+    boolean mayBeGone() {
+        return !heardFrom || connectionLossDeadlineMs != NO_DEADLINE;
     }
 
     void connectionClosed(long nowMs, long graceMs) {

@@ -37,6 +37,12 @@ public final class ClusterControlManager implements BrokerLiveness {
     /**
      * Registers a broker incarnation. A new incarnation gets a broker epoch higher than any before and
      * starts fenced; the same incarnation retrying gets its existing epoch and no record.
+     *
+     * <p>A new incarnation replaces the registered one at once when that one is fenced or shutting down, its session
+     * expired, its control-plane connection closed (the old process is gone: a restart after a crash), or this
+     * controller has never heard from it (it took over after the old process stopped, e.g. a whole-cluster restart).
+     * Only while the old incarnation is demonstrably alive (heard from, still connected, within its session) is the
+     * new one refused with DUPLICATE_BROKER_REGISTRATION: two live processes claim the same id.
      */
     public ControllerResult<Long> registerBroker(BrokerRegistrationRequest request, long nowMs) {
         if (!settings.clusterId().equals(request.clusterId())) {
@@ -51,9 +57,10 @@ public final class ClusterControlManager implements BrokerLiveness {
             session(request.brokerId(), nowMs).touch(nowMs);
             return ControllerResult.of(List.of(), existing.epoch());
         }
-        if (existing != null && !existing.fenced() && !sessionExpired(request.brokerId(), nowMs)) {
+        if (existing != null && !existing.fenced() && !existing.inControlledShutdown()
+                && !sessionExpired(request.brokerId(), nowMs) && !session(request.brokerId(), nowMs).mayBeGone()) {
             return ControllerResult.failed(Errors.DUPLICATE_BROKER_REGISTRATION, "Broker " + request.brokerId()
-                    + " is already registered with another incarnation whose session is still alive");
+                    + " is already registered with another incarnation that is still connected and heartbeating");
         }
         long brokerEpoch = highestBrokerEpoch + 1;
         RegisterBrokerRecord.Builder record = RegisterBrokerRecord.newBuilder()
@@ -64,7 +71,9 @@ public final class ClusterControlManager implements BrokerLiveness {
                 .setInControlledShutdown(false);
         request.listeners().forEach(endpoint -> record.addListeners(endpoint.toProto()));
         request.rack().ifPresent(record::setRack);
-        sessions.put(request.brokerId(), new BrokerSession(nowMs));
+        BrokerSession session = new BrokerSession(nowMs);
+        session.touch(nowMs);
+        sessions.put(request.brokerId(), session);
         return ControllerResult.of(List.of(MetadataRecords.of(record.build())), brokerEpoch);
     }
 

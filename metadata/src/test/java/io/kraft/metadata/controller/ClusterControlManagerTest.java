@@ -154,4 +154,48 @@ class ClusterControlManagerTest {
         assertTrue(rebuilt.fenceStaleBrokers(takeoverMs).records().isEmpty());
         assertEquals(List.of(1), rebuilt.fenceStaleBrokers(takeoverMs + env.settings.sessionTimeoutMs()).response());
     }
+
+    private static BrokerRegistrationRequest restartOf(int brokerId) {
+        return new BrokerRegistrationRequest(ControllerTestEnv.CLUSTER_ID, brokerId, UUID.randomUUID(), List.of(),
+                Optional.empty());
+    }
+
+    @Test
+    void aRestartAfterACrashReplacesTheOldIncarnationAtOnceWhenItsConnectionClosed() {
+        long first = env.startBroker(1, null);
+        // The old process died: its heartbeat stream ended, and the new one registers within the grace.
+        env.managers.connectionClosed(1, env.nowMs);
+        ControllerResult<Long> restarted = env.commit(env.managers.registerBroker(restartOf(1), env.nowMs + 100));
+        assertTrue(restarted.isSuccess(), restarted.error().toString());
+        assertTrue(restarted.response() > first);
+        assertTrue(env.image.cluster().broker(1).fenced(), "a new incarnation starts fenced");
+        // The old incarnation is gone from the controller's view: its heartbeats are stale now.
+        assertEquals(Errors.STALE_BROKER_EPOCH, env.managers.heartbeat(
+                new BrokerHeartbeatRequest(1, first, env.nextOffset, false, false), env.nowMs + 200).error().error());
+        // And the new incarnation, once heard from, is protected from a third one.
+        heartbeat(1, restarted.response(), false, false);
+        assertEquals(Errors.DUPLICATE_BROKER_REGISTRATION,
+                env.managers.registerBroker(restartOf(1), env.nowMs + 300).error().error());
+    }
+
+    @Test
+    void aCleanRestartReplacesTheOldIncarnationAtOnce() {
+        long first = env.startBroker(1, null);
+        heartbeat(1, first, false, true);
+        assertTrue(heartbeat(1, first, false, true).response().shouldShutDown());
+        ControllerResult<Long> restarted = env.managers.registerBroker(restartOf(1), env.nowMs + 1);
+        assertTrue(restarted.isSuccess(), restarted.error().toString());
+    }
+
+    @Test
+    void aControllerThatNeverHeardFromTheOldIncarnationLetsTheNewOneReplaceIt() {
+        env.startBroker(1, null);
+        env.commit(env.managers.createTopic(CreateTopicRequest.of("led-by-1", 1, 1)));
+        // A controller that took over (or restarted) after the broker's process stopped.
+        ControlManagers takeover = ControlManagers.fromImage(env.image, env.settings,
+                ControllerTestEnv.topicConfigResolver(), ControllerTestEnv.FEATURES, new java.util.Random(1));
+        ControllerResult<Long> restarted = takeover.registerBroker(restartOf(1), env.nowMs + 1_000);
+        assertTrue(restarted.isSuccess(), restarted.error().toString());
+        assertTrue(restarted.records().size() > 1, "the old incarnation's leaderships move: " + restarted.records());
+    }
 }
