@@ -1,0 +1,20 @@
+package io.kraft.broker.group;
+
+import java.util.Objects;
+
+/**
+ * A {@code __consumer_offsets} append or read that failed, with the coordinator error a client should see:
+ * NOT_COORDINATOR when this broker no longer leads the partition, COORDINATOR_NOT_AVAILABLE otherwise.
+ */
+public final class CoordinatorLogException extends RuntimeException {
+    private final GroupError error;
+
+    public CoordinatorLogException(GroupError error, String message) {
+        super(message);
+        this.error = Objects.requireNonNull(error, "error");
+    }
+
+    public GroupError error() {
+        return error;
+    }
+}

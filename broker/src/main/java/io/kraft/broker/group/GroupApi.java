@@ -1,0 +1,142 @@
+package io.kraft.broker.group;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** The coordinator's requests and answers as plain values, independent of the wire versions they came in. */
+public final class GroupApi {
+    private GroupApi() {
+    }
+
+    /** A protocol (assignor) a member supports, with its subscription metadata. */
+    public record Protocol(String name, byte[] metadata) {
+        public Protocol {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(metadata, "metadata");
+        }
+    }
+
+    /**
+     * A JoinGroup request.
+     *
+     * @param memberId             empty for a member joining for the first time
+     * @param groupInstanceId      the static member's id (KIP-345), or null
+     * @param rebalanceTimeoutMs   -1 before v1 (the session timeout is used)
+     * @param requireKnownMemberId v4+: a dynamic member without an id first gets one with MEMBER_ID_REQUIRED (KIP-394)
+     * @param supportsSkipAssignment v9+: a rejoining static leader may be told to keep the current assignment (KIP-814)
+     */
+    public record JoinRequest(String groupId, String memberId, String groupInstanceId, String clientId,
+                              String clientHost, int sessionTimeoutMs, int rebalanceTimeoutMs, String protocolType,
+                              List<Protocol> protocols, boolean requireKnownMemberId,
+                              boolean supportsSkipAssignment) {
+        public JoinRequest {
+            protocols = List.copyOf(protocols);
+        }
+    }
+
+    /** One member as the leader sees it in a JoinGroup answer. */
+    public record JoinedMember(String memberId, String groupInstanceId, byte[] metadata) {
+    }
+
+    /** A JoinGroup answer; {@code members} is filled only for the leader. */
+    public record JoinResult(GroupError error, int generationId, String protocolType, String protocolName,
+                             String leaderId, String memberId, boolean skipAssignment, List<JoinedMember> members) {
+        public JoinResult {
+            members = List.copyOf(members);
+        }
+
+        static JoinResult failed(GroupError error, String memberId) {
+            return new JoinResult(error, -1, null, null, "", memberId, false, List.of());
+        }
+    }
+
+    /** A SyncGroup request; only the leader sends assignments. */
+    public record SyncRequest(String groupId, int generationId, String memberId, String groupInstanceId,
+                              String protocolType, String protocolName, Map<String, byte[]> assignments) {
+        public SyncRequest {
+            assignments = Map.copyOf(assignments);
+        }
+    }
+
+    /** A SyncGroup answer: this member's assignment. */
+    public record SyncResult(GroupError error, String protocolType, String protocolName, byte[] assignment) {
+        static SyncResult failed(GroupError error) {
+            return new SyncResult(error, null, null, new byte[0]);
+        }
+    }
+
+    /** A Heartbeat request. */
+    public record HeartbeatRequest(String groupId, int generationId, String memberId, String groupInstanceId) {
+    }
+
+    /** One member a LeaveGroup request removes: by member id, by instance id, or both. */
+    public record LeavingMember(String memberId, String groupInstanceId) {
+    }
+
+    /** A LeaveGroup answer: a group-level error, else one error per member in request order. */
+    public record LeaveResult(GroupError error, List<GroupError> memberErrors) {
+        public LeaveResult {
+            memberErrors = List.copyOf(memberErrors);
+        }
+    }
+
+    /** One partition's offset in an OffsetCommit request. */
+    public record PartitionCommit(OffsetKey partition, long offset, int leaderEpoch, String metadata) {
+    }
+
+    /**
+     * An OffsetCommit request.
+     *
+     * @param generationId      -1 with an empty member id for a simple commit (assign() consumers, admin tools)
+     * @param retentionTimeMs   v2-4 explicit retention, -1 for the broker's
+     */
+    public record CommitRequest(String groupId, int generationId, String memberId, String groupInstanceId,
+                                long retentionTimeMs, List<PartitionCommit> partitions) {
+        public CommitRequest {
+            partitions = List.copyOf(partitions);
+        }
+    }
+
+    /** A committed offset as OffsetFetch reports it; offset -1 when nothing is committed. */
+    public record FetchedOffset(OffsetKey partition, long offset, int leaderEpoch, String metadata, GroupError error) {
+    }
+
+    /** An OffsetFetch answer for one group. */
+    public record OffsetFetchResult(GroupError error, List<FetchedOffset> offsets) {
+        public OffsetFetchResult {
+            offsets = List.copyOf(offsets);
+        }
+    }
+
+    /** A group as ListGroups reports it. */
+    public record ListedGroup(String groupId, String protocolType, GroupState state) {
+    }
+
+    /** A ListGroups answer: the error is COORDINATOR_LOAD_IN_PROGRESS while a partition still loads. */
+    public record ListGroupsResult(GroupError error, List<ListedGroup> groups) {
+        public ListGroupsResult {
+            groups = List.copyOf(groups);
+        }
+    }
+
+    /** One member as DescribeGroups reports it. */
+    public record DescribedMember(String memberId, String groupInstanceId, String clientId, String clientHost,
+                                  byte[] metadata, byte[] assignment) {
+    }
+
+    /** A DescribeGroups answer for one group. */
+    public record DescribedGroup(GroupError error, String groupId, GroupState state, String protocolType,
+                                 String protocolData, List<DescribedMember> members) {
+        public DescribedGroup {
+            members = List.copyOf(members);
+        }
+    }
+
+    /** An OffsetDelete answer: a group-level error, else one error per partition. */
+    public record OffsetDeleteResult(GroupError error, Map<OffsetKey, GroupError> partitionErrors) {
+        public OffsetDeleteResult {
+            partitionErrors = Map.copyOf(partitionErrors);
+        }
+    }
+}

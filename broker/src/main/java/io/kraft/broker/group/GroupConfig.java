@@ -1,0 +1,98 @@
+package io.kraft.broker.group;
+
+import java.util.Map;
+
+/**
+ * The group coordinator's settings under Kafka's names, with Kafka's defaults.
+ *
+ * @param minSessionTimeoutMs        group.min.session.timeout.ms: shortest session a member may ask for
+ * @param maxSessionTimeoutMs        group.max.session.timeout.ms: longest session a member may ask for
+ * @param initialRebalanceDelayMs    group.initial.rebalance.delay.ms: how long the first rebalance of an empty
+ *                                   group waits for more members (extended per new member, up to the rebalance timeout)
+ * @param maxGroupSize               group.max.size: members a group may hold
+ * @param offsetMetadataMaxBytes     offset.metadata.max.bytes: longest metadata string a commit may carry
+ * @param offsetsRetentionMs         offsets.retention.minutes (as ms): how long offsets of an empty group are kept
+ * @param offsetsRetentionCheckIntervalMs offsets.retention.check.interval.ms: how often expiry runs
+ * @param offsetsTopicPartitions     offsets.topic.num.partitions of {@code __consumer_offsets}
+ * @param offsetsTopicReplicationFactor offsets.topic.replication.factor (capped to the live brokers at creation)
+ * @param offsetsTopicSegmentBytes   offsets.topic.segment.bytes of {@code __consumer_offsets}
+ * @param offsetsCommitTimeoutMs     offsets.commit.timeout.ms: how long a commit waits for its record to commit
+ */
+public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
+                          int maxGroupSize, int offsetMetadataMaxBytes, long offsetsRetentionMs,
+                          long offsetsRetentionCheckIntervalMs, int offsetsTopicPartitions,
+                          short offsetsTopicReplicationFactor, int offsetsTopicSegmentBytes,
+                          int offsetsCommitTimeoutMs) {
+    public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
+    public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
+    public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    public static final String GROUP_MAX_SIZE = "group.max.size";
+    public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
+    public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
+    public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
+    public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
+    public static final String OFFSETS_TOPIC_SEGMENT_BYTES = "offsets.topic.segment.bytes";
+    public static final String OFFSETS_COMMIT_TIMEOUT_MS = "offsets.commit.timeout.ms";
+
+    public GroupConfig {
+        requireAtLeast(GROUP_MIN_SESSION_TIMEOUT_MS, minSessionTimeoutMs, 0);
+        requireAtLeast(GROUP_MAX_SESSION_TIMEOUT_MS, maxSessionTimeoutMs, minSessionTimeoutMs);
+        requireAtLeast(GROUP_INITIAL_REBALANCE_DELAY_MS, initialRebalanceDelayMs, 0);
+        requireAtLeast(GROUP_MAX_SIZE, maxGroupSize, 1);
+        requireAtLeast(OFFSET_METADATA_MAX_BYTES, offsetMetadataMaxBytes, 0);
+        requireAtLeast(OFFSETS_RETENTION_MINUTES, offsetsRetentionMs, 60_000);
+        requireAtLeast(OFFSETS_RETENTION_CHECK_INTERVAL_MS, offsetsRetentionCheckIntervalMs, 1);
+        requireAtLeast(OFFSETS_TOPIC_NUM_PARTITIONS, offsetsTopicPartitions, 1);
+        requireAtLeast(OFFSETS_TOPIC_REPLICATION_FACTOR, offsetsTopicReplicationFactor, 1);
+        requireAtLeast(OFFSETS_TOPIC_SEGMENT_BYTES, offsetsTopicSegmentBytes, 1);
+        requireAtLeast(OFFSETS_COMMIT_TIMEOUT_MS, offsetsCommitTimeoutMs, 1);
+    }
+
+    /** Kafka's defaults. */
+    public static GroupConfig defaults() {
+        return fromProperties(Map.of());
+    }
+
+    /** Reads the settings from a node's Kafka-named properties; absent ones take Kafka's defaults. */
+    public static GroupConfig fromProperties(Map<String, String> props) {
+        return new GroupConfig(
+                intProp(props, GROUP_MIN_SESSION_TIMEOUT_MS, 6_000),
+                intProp(props, GROUP_MAX_SESSION_TIMEOUT_MS, 1_800_000),
+                intProp(props, GROUP_INITIAL_REBALANCE_DELAY_MS, 3_000),
+                intProp(props, GROUP_MAX_SIZE, Integer.MAX_VALUE),
+                intProp(props, OFFSET_METADATA_MAX_BYTES, 4_096),
+                Math.multiplyExact(longProp(props, OFFSETS_RETENTION_MINUTES, 10_080), 60_000L),
+                longProp(props, OFFSETS_RETENTION_CHECK_INTERVAL_MS, 600_000L),
+                intProp(props, OFFSETS_TOPIC_NUM_PARTITIONS, 50),
+                (short) intProp(props, OFFSETS_TOPIC_REPLICATION_FACTOR, 3),
+                intProp(props, OFFSETS_TOPIC_SEGMENT_BYTES, 104_857_600),
+                intProp(props, OFFSETS_COMMIT_TIMEOUT_MS, 5_000));
+    }
+
+    private static int intProp(Map<String, String> props, String name, int defaultValue) {
+        long value = longProp(props, name, defaultValue);
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new InvalidGroupConfigException(name + " must fit an int, got " + value);
+        }
+        return (int) value;
+    }
+
+    private static long longProp(Map<String, String> props, String name, long defaultValue) {
+        String text = props.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidGroupConfigException(name + " must be a number, got '" + text + "'");
+        }
+    }
+
+    private static void requireAtLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new InvalidGroupConfigException(name + " must be at least " + min + ", got " + value);
+        }
+    }
+}

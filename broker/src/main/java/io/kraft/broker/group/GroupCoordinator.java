@@ -1,0 +1,496 @@
+package io.kraft.broker.group;
+
+import io.kraft.broker.group.CoordinatorRecord.GroupMetadata;
+import io.kraft.broker.group.CoordinatorRecord.GroupMetadataValue;
+import io.kraft.broker.group.CoordinatorRecord.OffsetCommit;
+import io.kraft.broker.group.GroupApi.CommitRequest;
+import io.kraft.broker.group.GroupApi.DescribedGroup;
+import io.kraft.broker.group.GroupApi.DescribedMember;
+import io.kraft.broker.group.GroupApi.HeartbeatRequest;
+import io.kraft.broker.group.GroupApi.JoinRequest;
+import io.kraft.broker.group.GroupApi.JoinResult;
+import io.kraft.broker.group.GroupApi.LeaveResult;
+import io.kraft.broker.group.GroupApi.LeavingMember;
+import io.kraft.broker.group.GroupApi.ListGroupsResult;
+import io.kraft.broker.group.GroupApi.ListedGroup;
+import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
+import io.kraft.broker.group.GroupApi.OffsetFetchResult;
+import io.kraft.broker.group.GroupApi.SyncRequest;
+import io.kraft.broker.group.GroupApi.SyncResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group coordinator as a plain state machine driven from one thread: it routes each group to its
+ * {@code __consumer_offsets} partition, answers NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS for partitions
+ * it does not lead or is still loading, rebuilds groups and offsets from a partition's records when it becomes
+ * leader, drops them when it stops, and runs offset retention. Membership and offsets live in
+ * {@link GroupMembershipManager} and {@link OffsetManager}. Every method must be called on the timer's owner
+ * thread; {@link GroupCoordinatorService} is the thread-safe front.
+ */
+public final class GroupCoordinator {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
+    /** How long a failed load waits before reading the partition again. */
+    static final long LOAD_RETRY_MS = 1_000;
+
+    private final GroupConfig config;
+    private final CoordinatorTimer timer;
+    private final CoordinatorLog log;
+    private final GroupMembershipManager membership;
+    private final OffsetManager offsets;
+    private final Map<Integer, CoordinatorPartition> partitions = new HashMap<>();
+    private int partitionCount;
+
+    /**
+     * @param partitionExists whether a committed offset names an existing topic partition
+     */
+    public GroupCoordinator(GroupConfig config, CoordinatorTimer timer, CoordinatorLog log,
+                            Predicate<OffsetKey> partitionExists) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.timer = Objects.requireNonNull(timer, "timer");
+        this.log = Objects.requireNonNull(log, "log");
+        this.membership = new GroupMembershipManager(config, timer, this::write);
+        this.offsets = new OffsetManager(config, timer, this::write, partitionExists);
+        this.partitionCount = config.offsetsTopicPartitions();
+    }
+
+    /**
+     * The {@code __consumer_offsets} partition of a group: the absolute value of the id's Java String hash
+     * (Integer.MIN_VALUE counts as 0) modulo the partition count, as Kafka places groups.
+     */
+    public static int partitionFor(String groupId, int partitionCount) {
+        int hash = groupId.hashCode();
+        int positive = hash == Integer.MIN_VALUE ? 0 : Math.abs(hash);
+        return positive % partitionCount;
+    }
+
+    public int partitionFor(String groupId) {
+        return partitionFor(groupId, partitionCount);
+    }
+
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    /** Uses the partition count of the existing {@code __consumer_offsets} topic for routing. */
+    public void partitionCount(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("__consumer_offsets needs at least one partition, got " + count);
+        }
+        if (count != partitionCount) {
+            LOG.info("__consumer_offsets has {} partitions; groups are placed by that count", count);
+            partitionCount = count;
+        }
+    }
+
+    /** Runs offset retention every offsets.retention.check.interval.ms from now on. */
+    public void scheduleOffsetExpiry() {
+        timer.schedule(config.offsetsRetentionCheckIntervalMs(), () -> {
+            expireOffsets();
+            scheduleOffsetExpiry();
+        });
+    }
+
+    // ---- leadership -------------------------------------------------------------------------------
+
+    /** This broker now leads {@code partition}: load its groups (requests meanwhile are told to retry). */
+    public void onElected(int partition, int leaderEpoch) {
+        CoordinatorPartition current = partitions.get(partition);
+        if (current != null) {
+            current.leaderEpoch(leaderEpoch);
+            return;
+        }
+        CoordinatorPartition loading = new CoordinatorPartition(partition, leaderEpoch);
+        partitions.put(partition, loading);
+        LOG.info("Loading groups of __consumer_offsets-{} at leader epoch {}", partition, leaderEpoch);
+        load(loading);
+    }
+
+    private void load(CoordinatorPartition target) {
+        long startMs = timer.nowMs();
+        CompletableFuture<List<CoordinatorRecord>> read;
+        try {
+            read = log.readAll(target.partition());
+        } catch (RuntimeException e) {
+            read = CompletableFuture.failedFuture(e);
+        }
+        read.whenComplete((records, failure) -> timer.execute(() -> {
+            if (partitions.get(target.partition()) != target) {
+                return; // resigned while loading
+            }
+            if (failure != null) {
+                LOG.warn("Could not load __consumer_offsets-{}, retrying: {}", target.partition(), failure.toString());
+                timer.schedule(LOAD_RETRY_MS, () -> {
+                    if (partitions.get(target.partition()) == target) {
+                        load(target);
+                    }
+                });
+                return;
+            }
+            replay(target, records);
+            target.loaded();
+            LOG.info("Loaded {} groups from {} records of __consumer_offsets-{} in {} ms", target.groups().size(),
+                    records.size(), target.partition(), timer.nowMs() - startMs);
+        }));
+    }
+
+    private void replay(CoordinatorPartition target, List<CoordinatorRecord> records) {
+        Map<String, GroupMetadataValue> stored = new HashMap<>();
+        Map<String, Map<OffsetKey, OffsetAndMetadata>> storedOffsets = new TreeMap<>();
+        for (CoordinatorRecord record : records) {
+            if (record instanceof OffsetCommit commit) {
+                Map<OffsetKey, OffsetAndMetadata> groupOffsets =
+                        storedOffsets.computeIfAbsent(commit.groupId(), id -> new TreeMap<>());
+                if (commit.isTombstone()) {
+                    groupOffsets.remove(commit.partition());
+                } else {
+                    groupOffsets.put(commit.partition(), commit.value());
+                }
+            } else if (record instanceof GroupMetadata metadata) {
+                if (metadata.isTombstone()) {
+                    stored.remove(metadata.groupId());
+                } else {
+                    stored.put(metadata.groupId(), metadata.value());
+                }
+            }
+        }
+        long nowMs = timer.nowMs();
+        Map<String, ClassicGroup> rebuilt = new LinkedHashMap<>();
+        stored.forEach((groupId, value) -> {
+            ClassicGroup group = new ClassicGroup(groupId, nowMs);
+            group.protocolType(value.protocolType());
+            group.generationId(value.generation());
+            group.protocolName(value.protocol());
+            GroupMembershipManager.restoreMembers(group, value);
+            long stateTimestampMs = value.currentStateTimestampMs() >= 0 ? value.currentStateTimestampMs() : nowMs;
+            group.restoreState(group.isEmptyOfMembers() ? GroupState.EMPTY : GroupState.STABLE, stateTimestampMs);
+            rebuilt.put(groupId, group);
+        });
+        storedOffsets.forEach((groupId, groupOffsets) -> {
+            if (groupOffsets.isEmpty()) {
+                return;
+            }
+            ClassicGroup group = rebuilt.computeIfAbsent(groupId, id -> new ClassicGroup(id, nowMs));
+            groupOffsets.forEach(group::putOffset);
+        });
+        for (ClassicGroup group : rebuilt.values()) {
+            target.put(group);
+            if (group.is(GroupState.STABLE)) {
+                membership.restoreSessions(group);
+            }
+        }
+    }
+
+    /** This broker no longer leads {@code partition}: its groups are dropped and held calls told NOT_COORDINATOR. */
+    public void onResigned(int partition) {
+        CoordinatorPartition removed = partitions.remove(partition);
+        if (removed == null) {
+            return;
+        }
+        for (ClassicGroup group : removed.groups()) {
+            GroupMembershipManager.failAllWaiting(group, GroupError.NOT_COORDINATOR);
+            group.restoreState(GroupState.DEAD, timer.nowMs());
+        }
+        LOG.info("Unloaded {} groups of __consumer_offsets-{}", removed.groups().size(), partition);
+    }
+
+    /** Whether this broker leads the partition and has loaded it. */
+    public boolean isActive(int partition) {
+        CoordinatorPartition state = partitions.get(partition);
+        return state != null && !state.isLoading();
+    }
+
+    // ---- routing ----------------------------------------------------------------------------------
+
+    /** NONE when this coordinator serves the group now, else why not. */
+    public GroupError routeError(String groupId) {
+        if (groupId == null) {
+            return GroupError.INVALID_GROUP_ID;
+        }
+        CoordinatorPartition state = partitions.get(partitionFor(groupId));
+        if (state == null) {
+            return GroupError.NOT_COORDINATOR;
+        }
+        return state.isLoading() ? GroupError.COORDINATOR_LOAD_IN_PROGRESS : GroupError.NONE;
+    }
+
+    private GroupError routeNonEmpty(String groupId) {
+        return groupId == null || groupId.isEmpty() ? GroupError.INVALID_GROUP_ID : routeError(groupId);
+    }
+
+    private CoordinatorPartition partitionOf(String groupId) {
+        return partitions.get(partitionFor(groupId));
+    }
+
+    private ClassicGroup group(String groupId) {
+        return partitionOf(groupId).group(groupId);
+    }
+
+    // ---- membership -------------------------------------------------------------------------------
+
+    public void joinGroup(JoinRequest request, Consumer<JoinResult> done) {
+        GroupError route = routeNonEmpty(request.groupId());
+        if (route != GroupError.NONE) {
+            done.accept(JoinResult.failed(route, request.memberId()));
+            return;
+        }
+        CoordinatorPartition partition = partitionOf(request.groupId());
+        ClassicGroup group = partition.group(request.groupId());
+        boolean created = false;
+        if (group == null) {
+            if (!request.memberId().isEmpty()) {
+                done.accept(JoinResult.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
+                return;
+            }
+            group = new ClassicGroup(request.groupId(), timer.nowMs());
+            partition.put(group);
+            created = true;
+        }
+        membership.join(group, request, done);
+        if (created && group.is(GroupState.EMPTY) && group.isEmptyOfMembers() && group.pendingCount() == 0) {
+            partition.remove(group.groupId()); // a refused first join leaves no trace
+        }
+    }
+
+    public void syncGroup(SyncRequest request, Consumer<SyncResult> done) {
+        GroupError route = routeNonEmpty(request.groupId());
+        if (route != GroupError.NONE) {
+            done.accept(SyncResult.failed(route));
+            return;
+        }
+        ClassicGroup group = group(request.groupId());
+        if (group == null) {
+            done.accept(SyncResult.failed(GroupError.UNKNOWN_MEMBER_ID));
+            return;
+        }
+        membership.sync(group, request, done);
+    }
+
+    public GroupError heartbeat(HeartbeatRequest request) {
+        GroupError route = routeNonEmpty(request.groupId());
+        if (route != GroupError.NONE) {
+            return route;
+        }
+        ClassicGroup group = group(request.groupId());
+        return group == null ? GroupError.UNKNOWN_MEMBER_ID : membership.heartbeat(group, request);
+    }
+
+    public LeaveResult leaveGroup(String groupId, List<LeavingMember> members) {
+        GroupError route = routeNonEmpty(groupId);
+        if (route != GroupError.NONE) {
+            return new LeaveResult(route, List.of());
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null) {
+            return new LeaveResult(GroupError.NONE,
+                    members.stream().map(m -> GroupError.UNKNOWN_MEMBER_ID).toList());
+        }
+        return membership.leave(group, members);
+    }
+
+    // ---- offsets ----------------------------------------------------------------------------------
+
+    /** Commits offsets; {@code done} gets one error per partition (a refused commit gives every partition its error). */
+    public void commitOffsets(CommitRequest request, Consumer<Map<OffsetKey, GroupError>> done) {
+        GroupError route = routeError(request.groupId());
+        if (route != GroupError.NONE) {
+            done.accept(allPartitions(request, route));
+            return;
+        }
+        CoordinatorPartition partition = partitionOf(request.groupId());
+        ClassicGroup group = partition.group(request.groupId());
+        GroupError refused = offsets.validateCommit(group, request);
+        if (refused != GroupError.NONE) {
+            done.accept(allPartitions(request, refused));
+            return;
+        }
+        if (group == null) {
+            group = new ClassicGroup(request.groupId(), timer.nowMs());
+            partition.put(group);
+        }
+        offsets.commit(group, request, done);
+    }
+
+    private static Map<OffsetKey, GroupError> allPartitions(CommitRequest request, GroupError error) {
+        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+        request.partitions().forEach(p -> results.put(p.partition(), error));
+        return results;
+    }
+
+    /** Committed offsets of {@code partitions} (all of the group's when null). */
+    public OffsetFetchResult fetchOffsets(String groupId, List<OffsetKey> partitions, boolean requireStable) {
+        GroupError route = routeError(groupId);
+        if (route != GroupError.NONE) {
+            return new OffsetFetchResult(route, List.of());
+        }
+        return offsets.fetch(group(groupId), partitions, requireStable);
+    }
+
+    public void deleteOffsets(String groupId, List<OffsetKey> partitions, Consumer<OffsetDeleteResult> done) {
+        GroupError route = routeNonEmpty(groupId);
+        if (route != GroupError.NONE) {
+            done.accept(new OffsetDeleteResult(route, Map.of()));
+            return;
+        }
+        offsets.delete(group(groupId), partitions, done);
+    }
+
+    /** Applies offset retention to every loaded group; empty groups left without offsets are deleted. */
+    public void expireOffsets() {
+        for (CoordinatorPartition partition : partitions.values()) {
+            if (partition.isLoading()) {
+                continue;
+            }
+            for (ClassicGroup group : new ArrayList<>(partition.groups())) {
+                List<OffsetKey> expired = offsets.expiredOffsets(group);
+                boolean removeGroup = group.is(GroupState.EMPTY) && !group.hasPendingCommits()
+                        && group.offsets().size() == expired.size();
+                if (expired.isEmpty() && !removeGroup) {
+                    continue;
+                }
+                List<CoordinatorRecord> tombstones = new ArrayList<>();
+                for (OffsetKey key : expired) {
+                    group.removeOffset(key);
+                    tombstones.add(new OffsetCommit(group.groupId(), key, null));
+                }
+                if (removeGroup) {
+                    group.transitionTo(GroupState.DEAD, timer.nowMs());
+                    partition.remove(group.groupId());
+                    tombstones.add(new GroupMetadata(group.groupId(), null));
+                }
+                LOG.info("Expired {} offsets of group {}{}", expired.size(), group.groupId(),
+                        removeGroup ? "; the group is removed" : "");
+                appendTo(partition, group.groupId(), tombstones, error -> {
+                    if (error != GroupError.NONE) {
+                        LOG.warn("Could not write expiry tombstones of group {}: {}", group.groupId(), error);
+                    }
+                });
+            }
+        }
+    }
+
+    // ---- administration ---------------------------------------------------------------------------
+
+    /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */
+    public ListGroupsResult listGroups(Set<GroupState> states) {
+        GroupError error = GroupError.NONE;
+        List<ListedGroup> listed = new ArrayList<>();
+        for (CoordinatorPartition partition : partitions.values()) {
+            if (partition.isLoading()) {
+                error = GroupError.COORDINATOR_LOAD_IN_PROGRESS;
+                continue;
+            }
+            for (ClassicGroup group : partition.groups()) {
+                if (!group.is(GroupState.DEAD) && (states.isEmpty() || states.contains(group.state()))) {
+                    listed.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
+                            group.state()));
+                }
+            }
+        }
+        listed.sort((a, b) -> a.groupId().compareTo(b.groupId()));
+        return new ListGroupsResult(error, listed);
+    }
+
+    /** A group's state and members; an unknown group is reported Dead with GROUP_ID_NOT_FOUND. */
+    public DescribedGroup describeGroup(String groupId) {
+        GroupError route = routeError(groupId);
+        if (route != GroupError.NONE) {
+            return new DescribedGroup(route, groupId, GroupState.DEAD, "", "", List.of());
+        }
+        ClassicGroup group = group(groupId);
+        if (group == null || group.is(GroupState.DEAD)) {
+            return new DescribedGroup(GroupError.GROUP_ID_NOT_FOUND, groupId, GroupState.DEAD, "", "", List.of());
+        }
+        boolean stable = group.is(GroupState.STABLE);
+        List<DescribedMember> members = new ArrayList<>();
+        for (GroupMember member : group.members()) {
+            members.add(new DescribedMember(member.memberId(), member.groupInstanceId(), member.clientId(),
+                    member.clientHost(), stable ? member.metadata(group.protocolName()) : new byte[0],
+                    stable ? member.assignment() : new byte[0]));
+        }
+        return new DescribedGroup(GroupError.NONE, groupId, group.state(),
+                group.protocolType() == null ? "" : group.protocolType(),
+                stable && group.protocolName() != null ? group.protocolName() : "", members);
+    }
+
+    /** Deletes an empty group and its offsets (tombstones); NON_EMPTY_GROUP while it has members. */
+    public void deleteGroup(String groupId, Consumer<GroupError> done) {
+        GroupError route = routeError(groupId);
+        if (route != GroupError.NONE) {
+            done.accept(route);
+            return;
+        }
+        CoordinatorPartition partition = partitionOf(groupId);
+        ClassicGroup group = partition.group(groupId);
+        if (group == null || group.is(GroupState.DEAD)) {
+            done.accept(GroupError.GROUP_ID_NOT_FOUND);
+            return;
+        }
+        if (!group.is(GroupState.EMPTY)) {
+            done.accept(GroupError.NON_EMPTY_GROUP);
+            return;
+        }
+        List<CoordinatorRecord> tombstones = new ArrayList<>();
+        group.offsets().keySet().forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
+        tombstones.add(new GroupMetadata(groupId, null));
+        group.cancelAllTimers();
+        group.transitionTo(GroupState.DEAD, timer.nowMs());
+        partition.remove(groupId);
+        LOG.info("Deleting group {} and its {} offsets", groupId, tombstones.size() - 1);
+        appendTo(partition, groupId, tombstones, done);
+    }
+
+    // ---- writes -----------------------------------------------------------------------------------
+
+    private void write(ClassicGroup group, List<CoordinatorRecord> records, Consumer<GroupError> done) {
+        CoordinatorPartition partition = partitionOf(group.groupId());
+        if (partition == null || partition.isLoading()) {
+            done.accept(GroupError.NOT_COORDINATOR);
+            return;
+        }
+        appendTo(partition, group.groupId(), records, done);
+    }
+
+    private void appendTo(CoordinatorPartition partition, String groupId, List<CoordinatorRecord> records,
+                          Consumer<GroupError> done) {
+        CompletableFuture<Void> appended;
+        try {
+            appended = log.append(partition.partition(), partition.leaderEpoch(), records);
+        } catch (RuntimeException e) {
+            appended = CompletableFuture.failedFuture(e);
+        }
+        appended.orTimeout(config.offsetsCommitTimeoutMs(), TimeUnit.MILLISECONDS)
+                .whenComplete((ignored, failure) -> timer.execute(() -> done.accept(toError(groupId, failure))));
+    }
+
+    private static GroupError toError(String groupId, Throwable failure) {
+        if (failure == null) {
+            return GroupError.NONE;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof CoordinatorLogException logFailure) {
+            return logFailure.error();
+        }
+        if (cause instanceof TimeoutException) {
+            // Kafka answers a coordinator write that timed out this way too: the client finds the coordinator again.
+            return GroupError.COORDINATOR_NOT_AVAILABLE;
+        }
+        LOG.error("Unexpected failure writing records of group {}", groupId, cause);
+        return GroupError.UNKNOWN_SERVER_ERROR;
+    }
+}

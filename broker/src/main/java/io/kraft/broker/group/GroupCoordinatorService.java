@@ -1,0 +1,122 @@
+package io.kraft.broker.group;
+
+import io.kraft.broker.group.GroupApi.CommitRequest;
+import io.kraft.broker.group.GroupApi.DescribedGroup;
+import io.kraft.broker.group.GroupApi.HeartbeatRequest;
+import io.kraft.broker.group.GroupApi.JoinRequest;
+import io.kraft.broker.group.GroupApi.JoinResult;
+import io.kraft.broker.group.GroupApi.LeaveResult;
+import io.kraft.broker.group.GroupApi.LeavingMember;
+import io.kraft.broker.group.GroupApi.ListGroupsResult;
+import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
+import io.kraft.broker.group.GroupApi.OffsetFetchResult;
+import io.kraft.broker.group.GroupApi.SyncRequest;
+import io.kraft.broker.group.GroupApi.SyncResult;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The thread-safe front of the {@link GroupCoordinator}: every call becomes an event on the coordinator's own
+ * thread and answers with a future (JoinGroup and SyncGroup futures complete when the rebalance does), so
+ * request handlers never block.
+ */
+public final class GroupCoordinatorService implements AutoCloseable {
+    private final GroupConfig config;
+    private final EventLoopTimer loop;
+    private final GroupCoordinator coordinator;
+
+    public GroupCoordinatorService(GroupConfig config, CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
+        this.config = config;
+        this.loop = new EventLoopTimer("kraft-group-coordinator");
+        this.coordinator = new GroupCoordinator(config, loop, log, partitionExists);
+        loop.execute(coordinator::scheduleOffsetExpiry);
+    }
+
+    public GroupConfig config() {
+        return config;
+    }
+
+    // ---- leadership (from metadata) -------------------------------------------------------------
+
+    public void onElected(int partition, int leaderEpoch) {
+        loop.execute(() -> coordinator.onElected(partition, leaderEpoch));
+    }
+
+    public void onResigned(int partition) {
+        loop.execute(() -> coordinator.onResigned(partition));
+    }
+
+    public void partitionCount(int count) {
+        loop.execute(() -> coordinator.partitionCount(count));
+    }
+
+    // ---- requests -----------------------------------------------------------------------------------
+
+    public CompletableFuture<JoinResult> joinGroup(JoinRequest request) {
+        return async(done -> coordinator.joinGroup(request, done));
+    }
+
+    public CompletableFuture<SyncResult> syncGroup(SyncRequest request) {
+        return async(done -> coordinator.syncGroup(request, done));
+    }
+
+    public CompletableFuture<GroupError> heartbeat(HeartbeatRequest request) {
+        return call(c -> c.heartbeat(request));
+    }
+
+    public CompletableFuture<LeaveResult> leaveGroup(String groupId, List<LeavingMember> members) {
+        return call(c -> c.leaveGroup(groupId, members));
+    }
+
+    public CompletableFuture<Map<OffsetKey, GroupError>> commitOffsets(CommitRequest request) {
+        return async(done -> coordinator.commitOffsets(request, done));
+    }
+
+    public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, List<OffsetKey> partitions,
+                                                             boolean requireStable) {
+        return call(c -> c.fetchOffsets(groupId, partitions, requireStable));
+    }
+
+    public CompletableFuture<ListGroupsResult> listGroups(Set<GroupState> states) {
+        return call(c -> c.listGroups(states));
+    }
+
+    public CompletableFuture<DescribedGroup> describeGroup(String groupId) {
+        return call(c -> c.describeGroup(groupId));
+    }
+
+    public CompletableFuture<GroupError> deleteGroup(String groupId) {
+        return async(done -> coordinator.deleteGroup(groupId, done));
+    }
+
+    public CompletableFuture<OffsetDeleteResult> deleteOffsets(String groupId, List<OffsetKey> partitions) {
+        return async(done -> coordinator.deleteOffsets(groupId, partitions, done));
+    }
+
+    private <T> CompletableFuture<T> call(Function<GroupCoordinator, T> operation) {
+        return async(done -> done.accept(operation.apply(coordinator)));
+    }
+
+    private <T> CompletableFuture<T> async(Consumer<Consumer<T>> operation) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                operation.accept(answer::complete);
+            } catch (RuntimeException e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        return answer;
+    }
+
+    /** Stops the coordinator thread; calls still waiting never complete, as their connections close too. */
+    @Override
+    public void close() {
+        loop.close();
+    }
+}

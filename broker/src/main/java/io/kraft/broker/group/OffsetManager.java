@@ -1,0 +1,212 @@
+package io.kraft.broker.group;
+
+import io.kraft.broker.group.CoordinatorRecord.OffsetCommit;
+import io.kraft.broker.group.GroupApi.CommitRequest;
+import io.kraft.broker.group.GroupApi.FetchedOffset;
+import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
+import io.kraft.broker.group.GroupApi.OffsetFetchResult;
+import io.kraft.broker.group.GroupApi.PartitionCommit;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * Committed offsets of one group: the OffsetCommit checks (generation, member, rebalance state, metadata size),
+ * OffsetFetch, OffsetDelete, and retention expiry. A commit is visible, and answered, only once its records
+ * are committed in {@code __consumer_offsets}. Runs on the coordinator thread.
+ */
+final class OffsetManager {
+    private final GroupConfig config;
+    private final CoordinatorTimer timer;
+    private final GroupRecordWriter writer;
+    private final Predicate<OffsetKey> partitionExists;
+
+    OffsetManager(GroupConfig config, CoordinatorTimer timer, GroupRecordWriter writer,
+                  Predicate<OffsetKey> partitionExists) {
+        this.config = config;
+        this.timer = timer;
+        this.writer = writer;
+        this.partitionExists = partitionExists;
+    }
+
+    /** The error that refuses a whole commit, or NONE; a null group means it does not exist yet. */
+    GroupError validateCommit(ClassicGroup group, CommitRequest request) {
+        if (group == null) {
+            return request.generationId() < 0 ? GroupError.NONE : GroupError.ILLEGAL_GENERATION;
+        }
+        if (group.is(GroupState.DEAD)) {
+            return GroupError.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (group.isFencedStaticMember(request.memberId(), request.groupInstanceId())) {
+            return GroupError.FENCED_INSTANCE_ID;
+        }
+        if (request.generationId() < 0 && group.is(GroupState.EMPTY)) {
+            return GroupError.NONE; // a simple commit: assign() consumers and admin tools
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return GroupError.REBALANCE_IN_PROGRESS;
+        }
+        GroupMember member = group.member(request.memberId());
+        if (member == null) {
+            return GroupError.UNKNOWN_MEMBER_ID;
+        }
+        if (request.generationId() != group.generationId()) {
+            return GroupError.ILLEGAL_GENERATION;
+        }
+        member.heartbeat(timer.nowMs());
+        return GroupError.NONE;
+    }
+
+    /** Commits the request's offsets to a group that passed {@link #validateCommit}; answers per partition. */
+    void commit(ClassicGroup group, CommitRequest request, Consumer<Map<OffsetKey, GroupError>> done) {
+        long nowMs = timer.nowMs();
+        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        for (PartitionCommit commit : request.partitions()) {
+            String metadata = commit.metadata() == null ? "" : commit.metadata();
+            if (metadata.getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
+                results.put(commit.partition(), GroupError.OFFSET_METADATA_TOO_LARGE);
+            } else if (!partitionExists.test(commit.partition())) {
+                results.put(commit.partition(), GroupError.UNKNOWN_TOPIC_OR_PARTITION);
+            } else {
+                OptionalLong expire = request.retentionTimeMs() >= 0
+                        ? OptionalLong.of(nowMs + request.retentionTimeMs()) : OptionalLong.empty();
+                records.add(new OffsetCommit(group.groupId(), commit.partition(), new OffsetAndMetadata(
+                        commit.offset(), commit.leaderEpoch(), metadata, nowMs, expire)));
+                results.put(commit.partition(), GroupError.NONE);
+            }
+        }
+        if (records.isEmpty()) {
+            done.accept(results);
+            return;
+        }
+        records.forEach(r -> group.addPendingCommit(((OffsetCommit) r).partition()));
+        writer.write(group, records, error -> {
+            for (CoordinatorRecord record : records) {
+                OffsetCommit commit = (OffsetCommit) record;
+                group.removePendingCommit(commit.partition());
+                if (error == GroupError.NONE) {
+                    if (!group.is(GroupState.DEAD)) {
+                        group.putOffset(commit.partition(), commit.value());
+                    }
+                } else {
+                    results.put(commit.partition(), error);
+                }
+            }
+            done.accept(results);
+        });
+    }
+
+    /** The group's committed offsets for {@code partitions}, or all of them when null; a null group has none. */
+    OffsetFetchResult fetch(ClassicGroup group, List<OffsetKey> partitions, boolean requireStable) {
+        List<FetchedOffset> offsets = new ArrayList<>();
+        if (partitions == null) {
+            if (group != null) {
+                group.offsets().forEach((partition, offset) -> offsets.add(new FetchedOffset(partition,
+                        offset.offset(), offset.leaderEpoch(), offset.metadata(), GroupError.NONE)));
+            }
+            return new OffsetFetchResult(GroupError.NONE, offsets);
+        }
+        for (OffsetKey partition : partitions) {
+            if (group != null && requireStable && group.hasPendingCommit(partition)) {
+                offsets.add(new FetchedOffset(partition, -1, -1, "", GroupError.UNSTABLE_OFFSET_COMMIT));
+                continue;
+            }
+            OffsetAndMetadata offset = group == null ? null : group.offsets().get(partition);
+            offsets.add(offset == null
+                    ? new FetchedOffset(partition, -1, OffsetAndMetadata.NO_LEADER_EPOCH, "", GroupError.NONE)
+                    : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(), offset.metadata(),
+                            GroupError.NONE));
+        }
+        return new OffsetFetchResult(GroupError.NONE, offsets);
+    }
+
+    /** OffsetDelete: offsets of topics the group still consumes are kept (GROUP_SUBSCRIBED_TO_TOPIC). */
+    void delete(ClassicGroup group, List<OffsetKey> partitions, Consumer<OffsetDeleteResult> done) {
+        if (group == null || group.is(GroupState.DEAD)) {
+            done.accept(new OffsetDeleteResult(GroupError.GROUP_ID_NOT_FOUND, Map.of()));
+            return;
+        }
+        Set<String> subscribed;
+        if (group.is(GroupState.EMPTY)) {
+            subscribed = Set.of();
+        } else if (ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
+            Optional<Set<String>> topics = group.subscribedTopics();
+            if (topics.isEmpty()) {
+                done.accept(new OffsetDeleteResult(GroupError.NON_EMPTY_GROUP, Map.of()));
+                return;
+            }
+            subscribed = topics.get();
+        } else {
+            done.accept(new OffsetDeleteResult(GroupError.NON_EMPTY_GROUP, Map.of()));
+            return;
+        }
+        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+        List<CoordinatorRecord> tombstones = new ArrayList<>();
+        for (OffsetKey partition : partitions) {
+            if (subscribed.contains(partition.topic())) {
+                results.put(partition, GroupError.GROUP_SUBSCRIBED_TO_TOPIC);
+            } else {
+                results.put(partition, GroupError.NONE);
+                if (group.offsets().containsKey(partition)) {
+                    tombstones.add(new OffsetCommit(group.groupId(), partition, null));
+                }
+            }
+        }
+        if (tombstones.isEmpty()) {
+            done.accept(new OffsetDeleteResult(GroupError.NONE, results));
+            return;
+        }
+        writer.write(group, tombstones, error -> {
+            if (error != GroupError.NONE) {
+                done.accept(new OffsetDeleteResult(error, Map.of()));
+                return;
+            }
+            tombstones.forEach(t -> group.removeOffset(((OffsetCommit) t).partition()));
+            done.accept(new OffsetDeleteResult(GroupError.NONE, results));
+        });
+    }
+
+    /**
+     * The offsets retention would remove now (offsets.retention.minutes): all of an empty consumer group's once
+     * it has been empty that long; a simple group's, and a live consumer group's for topics it no longer
+     * subscribes to, counted from their commit; an explicit v2-4 expiry wins.
+     */
+    List<OffsetKey> expiredOffsets(ClassicGroup group) {
+        long nowMs = timer.nowMs();
+        List<OffsetKey> expired = new ArrayList<>();
+        boolean emptyConsumerGroup = group.protocolType() != null && group.is(GroupState.EMPTY);
+        Optional<Set<String>> subscribed = group.is(GroupState.EMPTY) ? Optional.empty() : group.subscribedTopics();
+        if (group.protocolType() != null && !group.is(GroupState.EMPTY) && subscribed.isEmpty()) {
+            return expired; // a live group whose subscriptions we cannot read keeps its offsets
+        }
+        for (Map.Entry<OffsetKey, OffsetAndMetadata> entry : group.offsets().entrySet()) {
+            OffsetAndMetadata offset = entry.getValue();
+            if (group.hasPendingCommit(entry.getKey())) {
+                continue;
+            }
+            boolean due;
+            if (offset.expireTimestampMs().isPresent()) {
+                due = nowMs >= offset.expireTimestampMs().getAsLong();
+            } else if (emptyConsumerGroup) {
+                long baseMs = group.stateTimestampMs() >= 0 ? group.stateTimestampMs() : offset.commitTimestampMs();
+                due = nowMs >= baseMs + config.offsetsRetentionMs();
+            } else if (subscribed.isPresent() && subscribed.get().contains(entry.getKey().topic())) {
+                due = false;
+            } else {
+                due = nowMs >= offset.commitTimestampMs() + config.offsetsRetentionMs();
+            }
+            if (due) {
+                expired.add(entry.getKey());
+            }
+        }
+        return expired;
+    }
+}
