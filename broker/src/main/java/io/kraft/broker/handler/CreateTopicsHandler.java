@@ -7,11 +7,13 @@ import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.CreateTopicsMessages;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.broker.handler.ControllerErrors.Outcome;
+import io.kraft.config.ConfigException;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.MetadataImage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,19 +23,24 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Answers CreateTopics (v2-7) by forwarding every topic to the active {@link Controller}; each
- * topic succeeds or fails on its own. validate_only requests are refused per topic with INVALID_REQUEST,
- * because the controller has no dry-run path, rather than being created by accident.
+ * topic succeeds or fails on its own. validate_only runs the controller's dry run (same checks and placement,
+ * nothing created). From v5 a successful answer carries the topic's configs with their sources.
  */
 public final class CreateTopicsHandler implements RequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
 
     private final Controller controller;
+    private final Supplier<MetadataImage> images;
+    private final ConfigDescriber describer;
 
-    public CreateTopicsHandler(Controller controller) {
+    public CreateTopicsHandler(Controller controller, Supplier<MetadataImage> images, EffectiveConfigs configs) {
         this.controller = Objects.requireNonNull(controller, "controller");
+        this.images = Objects.requireNonNull(images, "images");
+        this.describer = new ConfigDescriber(configs);
     }
 
     @Override
@@ -51,19 +58,22 @@ public final class CreateTopicsHandler implements RequestHandler {
         Set<String> seen = new HashSet<>();
         List<String> names = new ArrayList<>();
         List<CompletableFuture<CreateTopicResult>> answers = new ArrayList<>();
+        List<CreateTopicRequest> creations = new ArrayList<>();
         for (Struct topic : topics) {
             String name = topic.getString(topic.field("name"));
             names.add(name);
+            CreateTopicRequest creation = toControllerRequest(topic, name);
+            creations.add(creation);
             if (!seen.add(name)) {
                 answers.add(CompletableFuture.failedFuture(new ControllerException(
                         Errors.INVALID_REQUEST, "topic '" + name + "' appears more than once in the request")));
             } else if (validateOnly) {
-                answers.add(CompletableFuture.failedFuture(new ControllerException(
-                        Errors.INVALID_REQUEST, "validate_only is not supported by this controller")));
+                answers.add(controller.validateCreateTopic(creation));
             } else {
-                answers.add(controller.createTopic(toControllerRequest(topic, name)));
+                answers.add(controller.createTopic(creation));
             }
         }
+        MetadataImage image = images.get();
         for (int i = 0; i < answers.size(); i++) {
             Outcome<CreateTopicResult> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
             Struct out = response.addStruct(response.field("topics"));
@@ -74,11 +84,29 @@ public final class CreateTopicsHandler implements RequestHandler {
                 out.set(out.field("topic_id"), outcome.value().topicId());
                 out.setInt(out.field("num_partitions"), outcome.value().numPartitions());
                 out.setShort(out.field("replication_factor"), (short) outcome.value().replicationFactor());
+                addConfigs(out, image, creations.get(i).configs());
             } else {
                 out.set(out.field("topic_id"), ZERO_UUID);
             }
         }
         return response;
+    }
+
+    private void addConfigs(Struct out, MetadataImage image, Map<String, String> overrides) {
+        List<DescribedConfig> configs;
+        try {
+            configs = describer.topic(image, overrides);
+        } catch (ConfigException e) {
+            return; // the controller accepted them, so this broker's view is stale; the configs stay unreported
+        }
+        for (DescribedConfig config : configs) {
+            Struct entry = out.addStruct(out.field("configs"));
+            entry.set(entry.field("name"), config.name());
+            entry.set(entry.field("value"), config.value());
+            entry.setBoolean(entry.field("read_only"), config.readOnly());
+            entry.setByte(entry.field("config_source"), config.source().id());
+            entry.setBoolean(entry.field("is_sensitive"), config.sensitive());
+        }
     }
 
     private static CreateTopicRequest toControllerRequest(Struct topic, String name) {

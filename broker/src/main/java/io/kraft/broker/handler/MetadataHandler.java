@@ -6,6 +6,8 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.MetadataMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.metadata.controller.Errors;
+import io.kraft.metadata.controller.TopicNames;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
@@ -24,7 +26,10 @@ import java.util.function.Supplier;
 /**
  * Answers Metadata (v0-13) from the current {@link MetadataImage}: the unfenced brokers' endpoints on the
  * request's listener, the cluster id, a controller id, and the requested topics (all topics when the
- * request asks for all) with their partitions. Unknown topics are reported, never auto-created.
+ * request asks for all) with their partitions. An unknown topic is reported (UNKNOWN_TOPIC_OR_PARTITION), or,
+ * with a {@link TopicAutoCreator} and a request that allows it (always before v4, allow_auto_topic_creation
+ * from v4), created with the cluster defaults and answered LEADER_NOT_AVAILABLE until it exists, as Kafka does;
+ * an invalid name is then INVALID_TOPIC_EXCEPTION. Internal topics are never auto-created here.
  */
 public final class MetadataHandler implements RequestHandler {
     /** Kafka's "authorized operations not computed" marker. */
@@ -34,10 +39,19 @@ public final class MetadataHandler implements RequestHandler {
 
     private final Supplier<MetadataImage> images;
     private final String clusterId;
+    /** Null when auto.create.topics.enable is off. */
+    private final TopicAutoCreator autoCreator;
 
+    /** A handler that never creates topics. */
     public MetadataHandler(Supplier<MetadataImage> images, String clusterId) {
+        this(images, clusterId, null);
+    }
+
+    /** @param autoCreator creates unknown topics clients ask for, or null to never create them */
+    public MetadataHandler(Supplier<MetadataImage> images, String clusterId, TopicAutoCreator autoCreator) {
         this.images = Objects.requireNonNull(images, "images");
         this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
+        this.autoCreator = autoCreator;
     }
 
     @Override
@@ -65,20 +79,22 @@ public final class MetadataHandler implements RequestHandler {
                 liveEndpoints.isEmpty() ? -1 : liveEndpoints.keySet().iterator().next());
         List<Struct> requested = request.body().getStructs(request.body().field("topics"));
         boolean allTopics = requested == null || (version == 0 && requested.isEmpty());
+        boolean autoCreate = autoCreator != null
+                && (version < 4 || request.body().getBoolean(request.body().field("allow_auto_topic_creation")));
         if (allTopics) {
             image.topics().topicsByName().values().stream()
                     .sorted(Comparator.comparing(TopicImage::name))
                     .forEach(topic -> addTopic(response, topic, liveEndpoints.keySet()));
         } else {
             for (Struct wanted : requested) {
-                addRequestedTopic(response, image, wanted, version, liveEndpoints.keySet());
+                addRequestedTopic(response, image, wanted, version, liveEndpoints.keySet(), autoCreate);
             }
         }
         return response;
     }
 
     private void addRequestedTopic(Struct response, MetadataImage image, Struct wanted, short version,
-                                   Set<Integer> liveBrokers) {
+                                   Set<Integer> liveBrokers, boolean autoCreate) {
         String name = wanted.getString(wanted.field("name"));
         UUID topicId = version >= 10 ? wanted.getUuid(wanted.field("topic_id")) : ZERO_UUID;
         // A request by id leaves the name null (or, from some clients, empty).
@@ -99,13 +115,26 @@ public final class MetadataHandler implements RequestHandler {
         TopicImage topic = name == null ? null : image.topics().topic(name);
         if (topic == null) {
             Struct out = response.addStruct(response.field("topics"));
-            out.setShort(out.field("error_code"), ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION);
+            out.setShort(out.field("error_code"), autoCreate && name != null ? autoCreate(name)
+                    : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION);
             out.set(out.field("name"), name == null ? "" : name);
             out.set(out.field("topic_id"), ZERO_UUID);
             out.setInt(out.field("topic_authorized_operations"), AUTHORIZED_OPERATIONS_OMITTED);
             return;
         }
         addTopic(response, topic, liveBrokers);
+    }
+
+    /** Starts creating an unknown topic; answers the error code the client gets meanwhile. */
+    private short autoCreate(String name) {
+        if (INTERNAL_TOPICS.contains(name)) {
+            return ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (TopicNames.invalidReason(name) != null) {
+            return Errors.INVALID_TOPIC_EXCEPTION.code();
+        }
+        autoCreator.create(name);
+        return ErrorCodes.LEADER_NOT_AVAILABLE;
     }
 
     private static void addTopic(Struct response, TopicImage topic, Set<Integer> liveBrokers) {

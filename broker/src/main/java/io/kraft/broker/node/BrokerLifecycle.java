@@ -32,7 +32,7 @@ final class BrokerLifecycle implements AutoCloseable {
     private final BrokerRegistrationRequest registration;
     private final long heartbeatIntervalMs;
     private final ScheduledExecutorService timer;
-    private long brokerEpoch = -1;
+    private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
 
     BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
@@ -57,6 +57,11 @@ final class BrokerLifecycle implements AutoCloseable {
     /** Whether the last heartbeat left this broker fenced (true until the first unfencing heartbeat). */
     boolean isFenced() {
         return fenced;
+    }
+
+    /** The epoch of the current registration, or -1 while unregistered. */
+    long brokerEpoch() {
+        return brokerEpoch;
     }
 
     private void tick() {

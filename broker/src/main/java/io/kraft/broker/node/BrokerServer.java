@@ -1,9 +1,8 @@
 package io.kraft.broker.node;
 
+import io.kraft.broker.handler.AdminHandlers;
 import io.kraft.broker.handler.ApiVersionsHandler;
-import io.kraft.broker.handler.CreateTopicsHandler;
 import io.kraft.broker.handler.DeleteTopicsHandler;
-import io.kraft.broker.handler.MetadataHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
@@ -35,7 +34,7 @@ public final class BrokerServer implements AutoCloseable {
     private final MetadataSource metadata;
     private final SocketServerConfig clientListener;
     private final KafkaServer server;
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
     /**
@@ -53,8 +52,7 @@ public final class BrokerServer implements AutoCloseable {
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
         List<RequestHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler());
-        handlers.add(new MetadataHandler(metadata::image, clusterId));
-        handlers.add(new CreateTopicsHandler(controller));
+        handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
     }
@@ -80,6 +78,12 @@ public final class BrokerServer implements AutoCloseable {
 
     public SocketServerConfig clientListener() {
         return clientListener;
+    }
+
+    /** The broker's current registration epoch, or -1 before it has registered. */
+    public long brokerEpoch() {
+        BrokerLifecycle current = lifecycle;
+        return current == null ? -1 : current.brokerEpoch();
     }
 
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */

@@ -67,7 +67,7 @@ public final class CombinedNode implements AutoCloseable {
             throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
         }
         int controllerPort = quorum.voters().get(nodeId).getPort();
-        ControllerSettings settings = ControllerSettings.defaults(clusterId);
+        ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
         FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
         Map<String, String> logProperties = new HashMap<>(properties);
         logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());

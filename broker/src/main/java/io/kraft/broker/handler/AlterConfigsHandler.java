@@ -1,0 +1,99 @@
+package io.kraft.broker.handler;
+
+import io.kraft.broker.handler.ControllerErrors.Outcome;
+import io.kraft.broker.network.RequestContext;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ParsedRequest;
+import io.kraft.broker.protocol.messages.AlterConfigsMessages;
+import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.Errors;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.MetadataImage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Answers AlterConfigs (v0-2): each resource's dynamic configs are replaced by the request's set (keys left
+ * out are deleted), checked here and persisted through the controller; validate_only only checks.
+ */
+public final class AlterConfigsHandler implements RequestHandler {
+    /** How long to wait for the controller to commit, as AlterConfigs carries no timeout of its own. */
+    static final long CONTROLLER_TIMEOUT_MS = 30_000;
+
+    private final Supplier<MetadataImage> images;
+    private final ConfigUpdates updates;
+
+    public AlterConfigsHandler(Controller controller, Supplier<MetadataImage> images, EffectiveConfigs configs) {
+        this.images = Objects.requireNonNull(images, "images");
+        this.updates = new ConfigUpdates(controller, configs);
+    }
+
+    @Override
+    public ApiKey apiKey() {
+        return ApiKey.ALTER_CONFIGS;
+    }
+
+    @Override
+    public Struct handle(RequestContext context, ParsedRequest request) {
+        Struct body = request.body();
+        boolean validateOnly = body.getBoolean("validate_only");
+        MetadataImage image = images.get();
+        List<Struct> resources = body.getStructs("resources");
+        Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
+        List<CompletableFuture<Void>> answers = new ArrayList<>();
+        for (Struct resource : resources) {
+            byte type = resource.getByte("resource_type");
+            String name = resource.getString("resource_name");
+            if (duplicates.contains(ConfigResourceKeys.key(type, name))) {
+                answers.add(CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(type, name)));
+                continue;
+            }
+            try {
+                ConfigResource target = ConfigUpdates.resource(type, name);
+                answers.add(updates.submit(image, target, replacement(image, target, resource), validateOnly));
+            } catch (ControllerException e) {
+                answers.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        Struct response = AlterConfigsMessages.RESPONSE.newStruct();
+        for (int i = 0; i < resources.size(); i++) {
+            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), CONTROLLER_TIMEOUT_MS);
+            Struct out = response.addStruct("responses");
+            out.setShort(out.field("error_code"), outcome.errorCode());
+            out.set(out.field("error_message"), outcome.errorMessage());
+            out.setByte(out.field("resource_type"), resources.get(i).getByte("resource_type"));
+            out.set(out.field("resource_name"), resources.get(i).getString("resource_name"));
+        }
+        return response;
+    }
+
+    /** The changes that make the resource's set exactly the requested one (a null value deletes the key). */
+    private static Map<String, Optional<String>> replacement(MetadataImage image, ConfigResource resource,
+                                                             Struct request) {
+        Map<String, Optional<String>> changes = new LinkedHashMap<>();
+        Set<String> named = new HashSet<>();
+        for (Struct config : request.getStructs("configs")) {
+            String key = config.getString("name");
+            if (!named.add(key)) {
+                throw new ControllerException(Errors.INVALID_REQUEST, "Config " + key + " appears more than once for "
+                        + ConfigResourceKeys.describe(resource));
+            }
+            changes.put(key, Optional.ofNullable(config.getString("value")));
+        }
+        for (String key : ConfigUpdates.current(image, resource).keySet()) {
+            changes.putIfAbsent(key, Optional.empty());
+        }
+        return changes;
+    }
+}

@@ -1,0 +1,46 @@
+package io.kraft.broker.handler;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+
+/** A blocking raw-socket client: requests serialized and responses parsed by kafka-clients at an exact version. */
+final class RawClient implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private int correlationId;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(30_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Sends the request at its own version and returns the parsed response. */
+    @SuppressWarnings("unchecked")
+    <T extends AbstractResponse> T send(AbstractRequest request) throws IOException {
+        ApiKeys api = request.apiKey();
+        RequestHeader header = new RequestHeader(api, request.version(), "raw-client", correlationId++);
+        ByteBuffer headerAndBody = request.serializeWithHeader(header);
+        ByteBuffer frame = ByteBuffer.allocate(4 + headerAndBody.remaining());
+        frame.putInt(headerAndBody.remaining()).put(headerAndBody).flip();
+        out.write(frame.array(), 0, frame.limit());
+        out.flush();
+        byte[] response = new byte[in.readInt()];
+        in.readFully(response);
+        return (T) AbstractResponse.parseResponse(ByteBuffer.wrap(response), header);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
