@@ -13,7 +13,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -21,11 +23,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps this node's broker registered and unfenced with the active controller (in-process or over the control plane): registers once the
- * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch.
+ * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch. At the end
+ * it runs the controlled shutdown: heartbeats asking to shut down until the controller has moved this broker's
+ * leaderships and fenced it.
  */
 final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
     private static final long ANSWER_TIMEOUT_MS = 5_000;
+    /** How long a controlled shutdown waits for the controller before the broker stops anyway. */
+    static final long CONTROLLED_SHUTDOWN_TIMEOUT_MS = 5_000;
+    private static final long CONTROLLED_SHUTDOWN_POLL_MS = 50;
 
     private final Controller controller;
     private final MetadataSource metadata;
@@ -34,6 +41,7 @@ final class BrokerLifecycle implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
+    private ScheduledFuture<?> heartbeats;
 
     BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
                     long heartbeatIntervalMs) {
@@ -51,7 +59,7 @@ final class BrokerLifecycle implements AutoCloseable {
     }
 
     void start() {
-        timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+        heartbeats = timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** Whether the last heartbeat left this broker fenced (true until the first unfencing heartbeat). */
@@ -91,6 +99,63 @@ final class BrokerLifecycle implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Controlled shutdown, bounded by {@link #CONTROLLED_SHUTDOWN_TIMEOUT_MS}: the periodic heartbeats stop and
+     * heartbeats asking to shut down follow each other until the controller answers that this broker's leaderships
+     * have moved and it is fenced. A broker that never registered has nothing to hand over.
+     *
+     * @return whether the controller confirmed the shutdown in time
+     */
+    boolean controlledShutdown() {
+        if (heartbeats != null) {
+            heartbeats.cancel(false);
+        }
+        try {
+            // On the lifecycle thread, after any heartbeat in progress, so the two never interleave.
+            return timer.submit(this::shutDownWithController).get(CONTROLLED_SHUTDOWN_TIMEOUT_MS + ANSWER_TIMEOUT_MS,
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            LOG.warn("Broker {} controlled shutdown failed: {}", registration.brokerId(), e.toString());
+            return false;
+        }
+    }
+
+    private boolean shutDownWithController() throws InterruptedException {
+        if (brokerEpoch < 0) {
+            return true;
+        }
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONTROLLED_SHUTDOWN_TIMEOUT_MS);
+        LOG.info("Broker {} asks the controller for a controlled shutdown", registration.brokerId());
+        while (System.nanoTime() - deadlineNanos < 0) {
+            long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+            try {
+                BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
+                        brokerEpoch, metadata.image().offset(), false, true))
+                        .get(Math.min(remainingMs, ANSWER_TIMEOUT_MS), TimeUnit.MILLISECONDS);
+                fenced = reply.isFenced();
+                if (reply.shouldShutDown()) {
+                    LOG.info("Broker {} completed its controlled shutdown", registration.brokerId());
+                    return true;
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof ControllerException ce && (ce.error() == Errors.STALE_BROKER_EPOCH
+                        || ce.error() == Errors.BROKER_ID_NOT_REGISTERED)) {
+                    return true; // the controller no longer counts this incarnation: nothing to hand over
+                }
+                LOG.debug("Controlled shutdown heartbeat failed: {}", e.getCause().toString());
+            } catch (TimeoutException e) {
+                // asked again below while time remains
+            }
+            Thread.sleep(CONTROLLED_SHUTDOWN_POLL_MS);
+        }
+        LOG.warn("Broker {} stops without a confirmed controlled shutdown: no answer within {} ms",
+                registration.brokerId(), CONTROLLED_SHUTDOWN_TIMEOUT_MS);
+        return false;
     }
 
     @Override

@@ -2,53 +2,39 @@ package io.kraft.broker.node;
 
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.config.TopicConfigResolver;
-import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
-import io.kraft.metadata.controller.SnapshotPolicy;
-import io.kraft.raft.QuorumConfig;
-import io.kraft.raft.RaftDriver;
-import io.kraft.raft.file.FileQuorumStateStore;
-import io.kraft.raft.file.FileRaftLog;
-import io.kraft.raft.file.FileSnapshotStore;
-import io.kraft.raft.file.MetadataLogRetention;
-import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.metadata.controller.grpc.GrpcControllerClient;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A combined node (process.roles=broker,controller): the Raft metadata log and quorum controller served on
- * the CONTROLLER listener, and the Kafka wire server on the client listener answering from the controller's
- * published image, with the broker registered and heartbeating in-process.
+ * A combined node (process.roles=broker,controller): a {@link ControllerNode} (Raft voter, quorum controller and
+ * the controller's gRPC service on the CONTROLLER listener) and the Kafka wire server on the client listener
+ * answering from the controller's published image. When the node is the only voter its broker talks to the
+ * controller in-process; in a larger quorum it goes through a {@link GrpcControllerClient} like any broker, so it
+ * reaches whichever voter is active and its heartbeat stream lets that controller fence it fast.
  */
 public final class CombinedNode implements AutoCloseable {
     /** The metadata.version range this build supports. */
-    public static final Map<String, SupportedRange> SUPPORTED_FEATURES =
-            Map.of("metadata.version", new SupportedRange(1, 3));
+    public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ControllerNode.SUPPORTED_FEATURES;
     private static final Logger LOG = LoggerFactory.getLogger(CombinedNode.class);
-    private static final long TICK_MS = 10;
-    private static final int FETCH_MAX_ENTRIES = 500;
 
-    private final int nodeId;
-    private final FileRaftLog log;
-    private final QuorumController controller;
-    private final RaftDriver driver;
+    private final ControllerNode controllerNode;
+    private final Optional<GrpcControllerClient> controllerClient;
     private final BrokerServer broker;
-    private final int controllerPort;
     private boolean closed;
 
-    private CombinedNode(int nodeId, FileRaftLog log, QuorumController controller, RaftDriver driver,
-                         BrokerServer broker, int controllerPort) {
-        this.nodeId = nodeId;
-        this.log = log;
-        this.controller = controller;
-        this.driver = driver;
+    private CombinedNode(ControllerNode controllerNode, Optional<GrpcControllerClient> controllerClient,
+                         BrokerServer broker) {
+        this.controllerNode = controllerNode;
+        this.controllerClient = controllerClient;
         this.broker = broker;
-        this.controllerPort = controllerPort;
     }
 
     /**
@@ -62,43 +48,31 @@ public final class CombinedNode implements AutoCloseable {
                                      Map<String, String> properties, TopicConfigResolver topicConfigs)
             throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
-        QuorumConfig quorum = QuorumConfig.from(properties);
-        if (!quorum.voters().containsKey(nodeId)) {
-            throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
-        }
-        int controllerPort = quorum.voters().get(nodeId).getPort();
-        ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
-        FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
-        Map<String, String> logProperties = new HashMap<>(properties);
-        logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
-        FileRaftLog log = FileRaftLog.open(logProperties);
-        QuorumController controller = new QuorumController(nodeId, settings, topicConfigs, SUPPORTED_FEATURES,
-                metadataLogDir.resolve("controller-state"), snapshots, SnapshotPolicy.from(properties), nodeId);
-        GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
-                quorum.requestTimeoutMs());
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
-                snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir),
-                transport, controller, nodeId);
-        // The broker registers its publishers before Raft replays the log, so it sees the whole state.
-        BrokerServer broker = new BrokerServer(nodeId, clusterId, controller, controller, clientListener, properties,
+        ControllerNode controllerNode = ControllerNode.create(nodeId, clusterId, metadataLogDir, properties,
                 topicConfigs);
-        controller.start(driver);
-        driver.start();
-        LOG.info("Node {} started Raft on CONTROLLER port {}", nodeId, controllerPort);
+        QuorumController controller = controllerNode.controller();
+        Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
+                : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),
+                        GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, controllerNode.quorum().requestTimeoutMs(),
+                        () -> controller.leader().leaderId()));
+        Controller brokerController = client.isPresent() ? client.get() : controller;
+        // The broker registers its publishers before Raft replays the log, so it sees the whole state.
+        BrokerServer broker = new BrokerServer(nodeId, clusterId, brokerController, controller, clientListener,
+                properties, topicConfigs);
+        controllerNode.start();
         try {
             broker.start();
         } catch (InterruptedException | RuntimeException e) {
             broker.close();
-            driver.close();
-            controller.close();
-            log.close();
+            client.ifPresent(GrpcControllerClient::close);
+            controllerNode.close();
             throw e;
         }
-        return new CombinedNode(nodeId, log, controller, driver, broker, controllerPort);
+        return new CombinedNode(controllerNode, client, broker);
     }
 
     public int nodeId() {
-        return nodeId;
+        return controllerNode.nodeId();
     }
 
     /** The port Kafka clients connect to (the bound one when the configured port was 0). */
@@ -111,7 +85,7 @@ public final class CombinedNode implements AutoCloseable {
     }
 
     public int controllerPort() {
-        return controllerPort;
+        return controllerNode.controllerPort();
     }
 
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
@@ -119,7 +93,10 @@ public final class CombinedNode implements AutoCloseable {
         return broker.isUnfenced();
     }
 
-    /** Stops serving clients, then the heartbeats, Raft, the controller, and closes the metadata log. */
+    /**
+     * Controlled shutdown of the broker, then stops serving clients and heartbeating, then Raft, the controller and
+     * the metadata log.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -127,9 +104,8 @@ public final class CombinedNode implements AutoCloseable {
         }
         closed = true;
         broker.close();
-        driver.close();
-        controller.close();
-        log.close();
-        LOG.info("Node {} stopped", nodeId);
+        controllerClient.ifPresent(GrpcControllerClient::close);
+        controllerNode.close();
+        LOG.info("Node {} stopped", controllerNode.nodeId());
     }
 }
