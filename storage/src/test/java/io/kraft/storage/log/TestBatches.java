@@ -34,6 +34,22 @@ final class TestBatches {
         return copy(MemoryRecords.withRecords(compression, records).buffer());
     }
 
+    /** One uncompressed idempotent producer batch (KIP-98) of {@code count} records from {@code baseSequence}. */
+    static ByteBuffer idempotent(long producerId, short epoch, int baseSequence, int count, long timestampMs) {
+        return idempotent(producerId, epoch, baseSequence, count, timestampMs, Compression.NONE);
+    }
+
+    /** One idempotent producer batch; values name the producer and sequence, so retries carry equal bytes. */
+    static ByteBuffer idempotent(long producerId, short epoch, int baseSequence, int count, long timestampMs,
+                                 Compression compression) {
+        SimpleRecord[] records = new SimpleRecord[count];
+        for (int i = 0; i < count; i++) {
+            records[i] = new SimpleRecord(timestampMs, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    ("p" + producerId + "-e" + epoch + "-s" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8));
+        }
+        return copy(MemoryRecords.withIdempotentRecords(compression, producerId, epoch, baseSequence, records).buffer());
+    }
+
     /** A batch as a follower receives it: offsets and leader epoch already set. */
     static ByteBuffer followerBatch(long baseOffset, int count, long timestampMs, int leaderEpoch) {
         SimpleRecord[] records = new SimpleRecord[count];
