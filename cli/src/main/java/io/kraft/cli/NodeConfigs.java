@@ -71,7 +71,8 @@ public final class NodeConfigs {
 
     /**
      * Checks the rules that span keys: no duplicate roles, a controller is a voter and has a CONTROLLER
-     * listener, a broker has a listener for clients, listener names and voter ids are unique.
+     * listener, a broker-only node is not a voter, a broker has a listener for clients, listener names and voter
+     * ids are unique.
      *
      * @throws ConfigException with one line naming the problem
      */
@@ -107,6 +108,11 @@ public final class NodeConfigs {
                 throw new ConfigException("listeners " + listenerNames + " has no " + CONTROLLER_LISTENER
                         + " listener, but process.roles includes controller: add " + CONTROLLER_LISTENER + "://host:port");
             }
+        }
+        if (!roles.contains(ROLE_CONTROLLER) && voterIds.contains(nodeId)) {
+            throw new ConfigException("node.id " + nodeId + " is among the controller.quorum.voters " + voterIds
+                    + ", but process.roles is " + String.join(",", roles) + ": a broker-only node needs an id of its own"
+                    + " (or add the controller role)");
         }
         if (roles.contains(ROLE_BROKER) && listenerNames.stream().allMatch(CONTROLLER_LISTENER::equals)) {
             throw new ConfigException("listeners " + listenerNames + " has no listener for clients, but process.roles"

@@ -1,8 +1,9 @@
 package io.kraft.cli;
 
+import io.kraft.broker.node.BrokerNode;
 import io.kraft.broker.node.CombinedNode;
+import io.kraft.broker.node.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
-import io.kraft.config.ConfigException;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.storage.MetaProperties;
@@ -22,11 +23,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli start}: runs a combined node (broker and controller) until it is stopped. Without
- * {@code --config} it runs the single-node default from ./data, formatting it with a new cluster id the first time.
+ * {@code kraft-cli start}: runs a node in the roles its {@code process.roles} names (a dedicated controller, a
+ * dedicated broker, or both combined) until it is stopped; SIGTERM closes it, a broker after a controlled shutdown.
+ * Without {@code --config} it runs the single-node default from ./data, formatting it with a new cluster id the
+ * first time.
  */
 @Command(name = "start", mixinStandardHelpOptions = true,
-        description = "Starts a combined node (process.roles=broker,controller) and runs it until stopped.")
+        description = "Starts a node in the roles process.roles names (controller, broker, or both) and runs it until stopped.")
 final class StartCommand implements Runnable {
     /** Where the no-argument start keeps its configuration and data, relative to the working directory. */
     static final Path DEFAULT_DATA_DIR = Path.of("data");
@@ -51,15 +54,13 @@ final class StartCommand implements Runnable {
         } else {
             config = NodeConfigs.load(file);
         }
-        CombinedNode node = startNode(config, file);
+        RunningNode node = startNode(config, file);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
             stopped.countDown();
         }, "kraft-shutdown"));
-        out.println("kraft node " + node.nodeId() + " listening: " + node.clientListener().listenerName() + " "
-                + node.clientListener().host() + ":" + node.clientPort() + ", " + NodeConfigs.CONTROLLER_LISTENER + " "
-                + controllerHost(config) + ":" + node.controllerPort());
+        out.println("kraft node " + node.nodeId() + " listening: " + node.listening());
         out.println("stop with Ctrl-C or kill " + ProcessHandle.current().pid());
         out.flush();
         try {
@@ -69,19 +70,44 @@ final class StartCommand implements Runnable {
         }
     }
 
-    /** Verifies the directories and starts the node; refuses any role set other than the combined one. */
-    static CombinedNode startNode(ParsedConfig config, Path file) {
-        List<String> roles = config.getList(NodeConfigs.PROCESS_ROLES);
-        if (!(roles.size() == 2 && roles.contains(NodeConfigs.ROLE_BROKER) && roles.contains(NodeConfigs.ROLE_CONTROLLER))) {
-            throw new ConfigException(NodeConfigs.PROCESS_ROLES + " is " + String.join(",", roles) + " in " + file
-                    + ", but start runs only combined nodes: set process.roles=broker,controller");
+    /** A started node of any role: its id, what it listens on (for the start line), and how to stop it. */
+    record RunningNode(int nodeId, String listening, AutoCloseable node) {
+        /** Closes the node; a failure to close is reported, since the process is ending anyway. */
+        void close() {
+            try {
+                node.close();
+            } catch (Exception e) {
+                System.err.println("kraft node " + nodeId + " did not close cleanly: " + e);
+            }
         }
+    }
+
+    /** Verifies the directories and starts the node in the roles its configuration names. */
+    static RunningNode startNode(ParsedConfig config, Path file) {
+        List<String> roles = config.getList(NodeConfigs.PROCESS_ROLES);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         Map<Path, MetaProperties> identities = MetaProperties.verify(NodeConfigs.allDirectories(config), nodeId, file);
         String clusterId = identities.values().iterator().next().clusterId();
+        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(config));
+        boolean broker = roles.contains(NodeConfigs.ROLE_BROKER);
+        boolean controller = roles.contains(NodeConfigs.ROLE_CONTROLLER);
         try {
-            return CombinedNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
-                    config.originals(), new TopicConfigResolver(BrokerLogSettings.from(config)));
+            if (broker && controller) {
+                CombinedNode node = CombinedNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
+                        config.originals(), topicConfigs);
+                return new RunningNode(nodeId, node.clientListener().listenerName() + " "
+                        + node.clientListener().host() + ":" + node.clientPort() + ", "
+                        + controllerListening(config, node.controllerPort()), node);
+            }
+            if (controller) {
+                ControllerNode node = ControllerNode.start(nodeId, clusterId, metadataLogDir(config), config.originals(),
+                        topicConfigs);
+                return new RunningNode(nodeId, controllerListening(config, node.controllerPort()), node);
+            }
+            BrokerNode node = BrokerNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
+                    config.originals(), topicConfigs);
+            return new RunningNode(nodeId, node.clientListener().listenerName() + " " + node.clientListener().host()
+                    + ":" + node.clientPort(), node);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + nodeId, e);
@@ -93,18 +119,20 @@ final class StartCommand implements Runnable {
         return Path.of(dir != null ? dir : BrokerLogSettings.from(config).logDirs().get(0));
     }
 
-    /** The first listener that is not the CONTROLLER one: validation guarantees a combined node has one. */
+    /** The first listener that is not the CONTROLLER one: validation guarantees a broker has one. */
     private static String clientListener(ParsedConfig config) {
         return config.getList(NodeConfigs.LISTENERS).stream()
                 .filter(l -> !ListenerListValidator.listenerName(l).equals(NodeConfigs.CONTROLLER_LISTENER))
                 .findFirst().orElseThrow();
     }
 
-    private static String controllerHost(ParsedConfig config) {
+    /** "CONTROLLER host:port", as the start line prints it. */
+    private static String controllerListening(ParsedConfig config, int controllerPort) {
         String listener = config.getList(NodeConfigs.LISTENERS).stream()
                 .filter(l -> ListenerListValidator.listenerName(l).equals(NodeConfigs.CONTROLLER_LISTENER))
                 .findFirst().orElseThrow();
-        return listener.substring(listener.indexOf("://") + 3, listener.lastIndexOf(':'));
+        return NodeConfigs.CONTROLLER_LISTENER + " " + listener.substring(listener.indexOf("://") + 3,
+                listener.lastIndexOf(':')) + ":" + controllerPort;
     }
 
     /** ./data/server.properties, copied from the distribution's default the first time. */

@@ -101,4 +101,14 @@ class NodeConfigsTest {
         broker.put("listeners", "PLAINTEXT://:9092");
         assertEquals(9, parse(broker).getInt(NodeConfigs.NODE_ID), "a broker need not be a voter");
     }
+
+    @Test
+    void aBrokerOnlyNodeIsNotAVoter() {
+        Map<String, String> broker = combined();
+        broker.put("process.roles", "broker");
+        broker.put("listeners", "PLAINTEXT://:9092");
+        ConfigException error = assertThrows(ConfigException.class, () -> parse(broker));
+        assertEquals("node.id 1 is among the controller.quorum.voters [1, 2, 3], but process.roles is broker: a broker-only"
+                + " node needs an id of its own (or add the controller role)", error.getMessage());
+    }
 }

@@ -3,11 +3,13 @@ package io.kraft.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.node.BrokerNode;
 import io.kraft.broker.node.CombinedNode;
 import io.kraft.storage.MetaProperties;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,11 +40,37 @@ class StartCommandTest {
     }
 
     @Test
-    void refusesANodeThatIsNotCombined() throws Exception {
-        Path config = config("controller", 9092, 9093);
-        CliRun run = CliRun.of("start", "-c", config.toString());
-        assertEquals(KraftCli.EXIT_FAILURE, run.exitCode());
-        assertTrue(run.err().contains("start runs only combined nodes"), run.err());
+    void startsADedicatedControllerAndABrokerThatRegistersWithIt() throws Exception {
+        int controllerPort = freePort();
+        int clientPort = freePort();
+        Path controllerConfig = root.resolve("controller.properties");
+        Files.writeString(controllerConfig, "process.roles=controller\nnode.id=1\n"
+                + "controller.quorum.voters=1@localhost:" + controllerPort + "\n"
+                + "listeners=CONTROLLER://localhost:" + controllerPort + "\n"
+                + "log.dirs=" + root.resolve("controller/logs") + "\nmetadata.log.dir=" + root.resolve("controller/metadata") + "\n");
+        Path brokerConfig = root.resolve("broker.properties");
+        Files.writeString(brokerConfig, "process.roles=broker\nnode.id=2\n"
+                + "controller.quorum.voters=1@localhost:" + controllerPort + "\n"
+                + "listeners=PLAINTEXT://localhost:" + clientPort + "\n"
+                + "log.dirs=" + root.resolve("broker/logs") + "\nmetadata.log.dir=" + root.resolve("broker/metadata") + "\n");
+        String clusterId = MetaProperties.randomUuid();
+        assertEquals(0, CliRun.of("format", "-c", controllerConfig.toString(), "-t", clusterId).exitCode());
+        assertEquals(0, CliRun.of("format", "-c", brokerConfig.toString(), "-t", clusterId).exitCode());
+
+        StartCommand.RunningNode controller = StartCommand.startNode(NodeConfigs.load(controllerConfig), controllerConfig);
+        try {
+            assertEquals("CONTROLLER localhost:" + controllerPort, controller.listening());
+            StartCommand.RunningNode broker = StartCommand.startNode(NodeConfigs.load(brokerConfig), brokerConfig);
+            try {
+                assertEquals("PLAINTEXT localhost:" + clientPort, broker.listening());
+                BrokerNode node = (BrokerNode) broker.node();
+                awaitTrue(node::isBrokerUnfenced, "the broker was not unfenced within 30 s");
+            } finally {
+                broker.close();
+            }
+        } finally {
+            controller.close();
+        }
     }
 
     @Test
@@ -52,15 +80,25 @@ class StartCommandTest {
         Path config = config("broker,controller", clientPort, controllerPort);
         String clusterId = MetaProperties.randomUuid();
         assertEquals(0, CliRun.of("format", "-c", config.toString(), "-t", clusterId).exitCode());
-        try (CombinedNode node = StartCommand.startNode(NodeConfigs.load(config), config)) {
+        StartCommand.RunningNode running = StartCommand.startNode(NodeConfigs.load(config), config);
+        try {
+            assertEquals("PLAINTEXT localhost:" + clientPort + ", CONTROLLER localhost:" + controllerPort,
+                    running.listening());
+            CombinedNode node = (CombinedNode) running.node();
             assertEquals(clientPort, node.clientPort());
             assertEquals(controllerPort, node.controllerPort());
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!node.isBrokerUnfenced() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertTrue(node.isBrokerUnfenced(), "the broker was not unfenced within 30 s");
+            awaitTrue(node::isBrokerUnfenced, "the broker was not unfenced within 30 s");
+        } finally {
+            running.close();
         }
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String failure) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(condition.getAsBoolean(), failure);
     }
 
     private static int freePort() throws Exception {
