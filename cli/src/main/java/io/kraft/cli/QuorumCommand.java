@@ -1,0 +1,101 @@
+package io.kraft.cli;
+
+import io.kraft.cli.quorum.ControllerUnreachableException;
+import io.kraft.cli.quorum.QuorumClient;
+import io.kraft.cli.quorum.QuorumClient.HostPort;
+import io.kraft.cli.quorum.QuorumInfo;
+import io.kraft.cli.quorum.QuorumStatusReport;
+import io.kraft.cli.quorum.QuorumUnavailableException;
+import io.kraft.cli.quorum.ReplicationTable;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kraft-cli quorum --bootstrap-controller HOST:PORT describe --status|--replication}: the Raft metadata
+ * quorum as its leader sees it, in the format of Kafka's {@code kafka-metadata-quorum.sh}.
+ */
+@Command(name = "quorum", mixinStandardHelpOptions = true,
+        description = "Describes the Raft metadata quorum (like kafka-metadata-quorum.sh).",
+        subcommands = {QuorumCommand.Describe.class})
+final class QuorumCommand implements Runnable {
+    /** How long one describe-quorum call may take, connecting included. */
+    static final long REQUEST_TIMEOUT_MS = 10_000;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--bootstrap-controller", required = true, paramLabel = "HOST:PORT", split = ",",
+            description = "CONTROLLER listener(s) of one or more controllers, comma-separated.")
+    private List<String> bootstrapControllers;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: describe");
+    }
+
+    /** {@code describe}: prints the quorum's status or its replication table. */
+    @Command(name = "describe", mixinStandardHelpOptions = true,
+            description = "Prints the quorum's status (--status) or each member's replication state (--replication).")
+    static final class Describe implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @ParentCommand
+        private QuorumCommand parent;
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        private What what;
+
+        @Option(names = "--human-readable",
+                description = "With --replication: timestamps as how long ago, instead of epoch milliseconds.")
+        private boolean humanReadable;
+
+        /** Exactly one of the two reports. */
+        static final class What {
+            @Option(names = "--status", required = true,
+                    description = "Leader, epoch, high watermark, lag and the voters and observers.")
+            boolean status;
+
+            @Option(names = "--replication", required = true,
+                    description = "Each member's log end offset, lag, last fetch and last caught-up time.")
+            boolean replication;
+        }
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            List<HostPort> controllers = new ArrayList<>();
+            for (String text : parent.bootstrapControllers) {
+                try {
+                    controllers.add(HostPort.parse(text));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "Invalid --bootstrap-controller: " + e.getMessage());
+                }
+            }
+            QuorumInfo quorum;
+            try {
+                quorum = new QuorumClient(controllers, REQUEST_TIMEOUT_MS).describe();
+            } catch (ControllerUnreachableException | QuorumUnavailableException e) {
+                err.println("Error: " + e.getMessage());
+                err.flush();
+                return KraftCli.EXIT_FAILURE;
+            }
+            List<String> lines = what.status ? QuorumStatusReport.lines(quorum)
+                    : ReplicationTable.lines(quorum, humanReadable, System.currentTimeMillis());
+            lines.forEach(out::println);
+            out.flush();
+            return 0;
+        }
+    }
+}

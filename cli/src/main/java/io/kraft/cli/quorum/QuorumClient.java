@@ -1,0 +1,159 @@
+package io.kraft.cli.quorum;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.kraft.proto.raft.DescribeQuorumRequest;
+import io.kraft.proto.raft.DescribeQuorumResponse;
+import io.kraft.proto.raft.RaftServiceGrpc;
+import io.kraft.proto.raft.ReplicaState;
+import io.kraft.proto.raft.VoterNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Describes the metadata quorum through a controller's RaftService: asks the bootstrap controllers in turn until
+ * one answers, and when the one that answers is not the leader, asks the leader it names (only the leader knows
+ * every member's position).
+ */
+public final class QuorumClient {
+    /** Kafka's error code for "not the leader", which a follower answers describe-quorum with. */
+    static final int NOT_LEADER_OR_FOLLOWER = 6;
+    private static final int NONE = 0;
+
+    private final List<HostPort> bootstrapControllers;
+    private final long timeoutMs;
+
+    /** A controller's CONTROLLER listener address. */
+    public record HostPort(String host, int port) {
+        /**
+         * Parses {@code HOST:PORT} (an IPv6 host in brackets).
+         *
+         * @throws IllegalArgumentException naming the text when it is not of that form
+         */
+        public static HostPort parse(String text) {
+            String trimmed = text.trim();
+            int colon = trimmed.lastIndexOf(':');
+            if (colon <= 0 || colon == trimmed.length() - 1) {
+                throw new IllegalArgumentException("'" + text + "' is not of the form HOST:PORT");
+            }
+            String host = trimmed.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            int port;
+            try {
+                port = Integer.parseInt(trimmed.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + text + "' is not of the form HOST:PORT");
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " in '" + text + "' is not between 1 and 65535");
+            }
+            return new HostPort(host, port);
+        }
+
+        @Override
+        public String toString() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    /** @param timeoutMs how long each RPC may take, connecting included */
+    public QuorumClient(List<HostPort> bootstrapControllers, long timeoutMs) {
+        if (bootstrapControllers.isEmpty()) {
+            throw new IllegalArgumentException("at least one bootstrap controller is needed");
+        }
+        this.bootstrapControllers = List.copyOf(bootstrapControllers);
+        this.timeoutMs = timeoutMs;
+    }
+
+    /**
+     * The quorum as the leader describes it.
+     *
+     * @throws ControllerUnreachableException if no bootstrap controller (or the leader one named) answers
+     * @throws QuorumUnavailableException     if the quorum has no leader or the leader cannot describe it
+     */
+    public QuorumInfo describe() {
+        DescribeQuorumResponse answer = null;
+        HostPort answered = null;
+        List<String> failures = new ArrayList<>();
+        for (HostPort controller : bootstrapControllers) {
+            try {
+                answer = ask(controller);
+                answered = controller;
+                break;
+            } catch (StatusRuntimeException e) {
+                failures.add(controller + " (" + oneLine(e) + ")");
+            }
+        }
+        if (answer == null) {
+            throw new ControllerUnreachableException("cannot reach controller at " + String.join(", ", failures));
+        }
+        if (answer.getErrorCode() == NOT_LEADER_OR_FOLLOWER && answer.getLeaderId() >= 0) {
+            Optional<HostPort> leader = leaderAddress(answer);
+            if (leader.isEmpty()) {
+                throw new QuorumUnavailableException("controller " + answered + " names node " + answer.getLeaderId()
+                        + " as the leader but not its address");
+            }
+            answered = leader.get();
+            try {
+                answer = ask(answered);
+            } catch (StatusRuntimeException e) {
+                throw new ControllerUnreachableException("cannot reach controller at " + answered + " ("
+                        + oneLine(e) + "), the leader named by the bootstrap controller");
+            }
+        }
+        if (answer.getErrorCode() == NOT_LEADER_OR_FOLLOWER) {
+            throw new QuorumUnavailableException("the metadata quorum has no leader at the moment (controller "
+                    + answered + " is in epoch " + answer.getLeaderEpoch() + "): try again shortly");
+        }
+        if (answer.getErrorCode() != NONE) {
+            throw new QuorumUnavailableException("controller " + answered + " answered describe-quorum with error code "
+                    + answer.getErrorCode());
+        }
+        return toInfo(answer);
+    }
+
+    private DescribeQuorumResponse ask(HostPort controller) {
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress(controller.host(), controller.port(),
+                InsecureChannelCredentials.create()).build();
+        try {
+            // No cluster id: a tool learns it from the answer.
+            return RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS)
+                    .describeQuorum(DescribeQuorumRequest.getDefaultInstance());
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    private static Optional<HostPort> leaderAddress(DescribeQuorumResponse answer) {
+        for (VoterNode node : answer.getVoterNodesList()) {
+            if (node.getNodeId() == answer.getLeaderId()) {
+                return Optional.of(new HostPort(node.getHost(), node.getPort()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static QuorumInfo toInfo(DescribeQuorumResponse answer) {
+        return new QuorumInfo(answer.getClusterId(), answer.getLeaderId(), answer.getLeaderEpoch(),
+                answer.getHighWatermark(), replicas(answer.getVotersList()), replicas(answer.getObserversList()));
+    }
+
+    private static List<QuorumInfo.Replica> replicas(List<ReplicaState> states) {
+        return states.stream().map(s -> new QuorumInfo.Replica(s.getReplicaId(), s.getLogEndOffset(),
+                s.getLastFetchTimestampMs(), s.getLastCaughtUpTimestampMs())).toList();
+    }
+
+    private static String oneLine(StatusRuntimeException e) {
+        String description = e.getStatus().getDescription();
+        Throwable cause = e.getCause();
+        String detail = description != null ? description : cause != null ? cause.getMessage() : null;
+        String text = e.getStatus().getCode() + (detail == null ? "" : ": " + detail);
+        return text.replace('\n', ' ').replace('\r', ' ');
+    }
+}

@@ -1,0 +1,159 @@
+package io.kraft.cli.shell;
+
+import io.kraft.metadata.image.BrokerRegistration;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicImage;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A {@link MetadataImage} as the shell's tree, laid out like Kafka's metadata shell:
+ * <pre>
+ * /brokers/&lt;id&gt;/registration, isFenced, inControlledShutdown
+ * /topics/&lt;name&gt;/id, name, &lt;partition&gt;/data      (replicas, isr, leader and epochs)
+ * /topicIds/&lt;id&gt;/...                              (the same topic directory, by id)
+ * /configs/topic|broker/&lt;name&gt;/&lt;key&gt;               (a broker's name is its id; &lt;default&gt; for the cluster)
+ * /features/&lt;name&gt;                                 (the finalized level)
+ * /producerIds/nextProducerId
+ * /image/offset, epoch                               (the log position the image reflects)
+ * /quorum/...                                        (Raft state of the node, when loaded from its directory)
+ * </pre>
+ * Structured files (registration, data) hold one-line JSON objects; the others one plain value.
+ */
+public final class MetadataTree {
+    /** The directory name of the cluster-wide broker config default (an empty resource name). */
+    public static final String DEFAULT_BROKER = "<default>";
+
+    private final ShellNode.Directory root;
+
+    private MetadataTree(ShellNode.Directory root) {
+        this.root = root;
+    }
+
+    /**
+     * The tree of {@code image}; {@code quorumFacts} (name to value) become files under {@code /quorum}, which is
+     * left out when there are none.
+     */
+    public static MetadataTree of(MetadataImage image, Map<String, String> quorumFacts) {
+        Map<String, ShellNode> top = new HashMap<>();
+        top.put("brokers", brokers(image));
+        Map<String, ShellNode> topicsByName = new HashMap<>();
+        Map<String, ShellNode> topicsById = new HashMap<>();
+        for (TopicImage topic : image.topics().topicsByName().values()) {
+            ShellNode.Directory directory = topic(topic);
+            topicsByName.put(topic.name(), directory);
+            topicsById.put(KafkaIds.text(topic.id()), directory);
+        }
+        top.put("topics", new ShellNode.Directory(topicsByName));
+        top.put("topicIds", new ShellNode.Directory(topicsById));
+        top.put("configs", configs(image));
+        Map<String, ShellNode> features = new HashMap<>();
+        image.features().finalizedLevels().forEach((name, level) -> features.put(name, file(level)));
+        top.put("features", new ShellNode.Directory(features));
+        top.put("producerIds", new ShellNode.Directory(Map.of("nextProducerId",
+                file(image.producerIds().nextProducerId()))));
+        top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
+                file(image.epoch()))));
+        if (!quorumFacts.isEmpty()) {
+            Map<String, ShellNode> quorum = new HashMap<>();
+            quorumFacts.forEach((name, value) -> quorum.put(name, new ShellNode.File(value)));
+            top.put("quorum", new ShellNode.Directory(quorum));
+        }
+        return new MetadataTree(new ShellNode.Directory(top));
+    }
+
+    public ShellNode.Directory root() {
+        return root;
+    }
+
+    /** The node at the absolute path given as components, if there is one. */
+    public Optional<ShellNode> find(List<String> components) {
+        ShellNode node = root;
+        for (String name : components) {
+            if (!(node instanceof ShellNode.Directory directory) || directory.child(name) == null) {
+                return Optional.empty();
+            }
+            node = directory.child(name);
+        }
+        return Optional.of(node);
+    }
+
+    private static ShellNode.Directory brokers(MetadataImage image) {
+        Map<String, ShellNode> brokers = new HashMap<>();
+        for (BrokerRegistration broker : image.cluster().brokers().values()) {
+            brokers.put(Integer.toString(broker.id()), new ShellNode.Directory(Map.of(
+                    "registration", new ShellNode.File(registration(broker)),
+                    "isFenced", file(broker.fenced()),
+                    "inControlledShutdown", file(broker.inControlledShutdown()))));
+        }
+        return new ShellNode.Directory(brokers);
+    }
+
+    private static String registration(BrokerRegistration broker) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("id", broker.id());
+        fields.put("epoch", broker.epoch());
+        fields.put("incarnationId", KafkaIds.text(broker.incarnationId()));
+        fields.put("listeners", broker.listeners().stream().map(MetadataTree::endpoint).toList());
+        fields.put("rack", broker.rack());
+        fields.put("fenced", broker.fenced());
+        fields.put("inControlledShutdown", broker.inControlledShutdown());
+        return Json.object(fields);
+    }
+
+    private static Map<String, Object> endpoint(Endpoint endpoint) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("name", endpoint.name());
+        fields.put("host", endpoint.host());
+        fields.put("port", endpoint.port());
+        fields.put("securityProtocol", endpoint.securityProtocol());
+        return fields;
+    }
+
+    private static ShellNode.Directory topic(TopicImage topic) {
+        Map<String, ShellNode> children = new HashMap<>();
+        children.put("id", new ShellNode.File(KafkaIds.text(topic.id())));
+        children.put("name", new ShellNode.File(topic.name()));
+        topic.partitions().forEach((partitionId, partition) -> children.put(Integer.toString(partitionId),
+                new ShellNode.Directory(Map.of("data", new ShellNode.File(partitionData(partition))))));
+        return new ShellNode.Directory(children);
+    }
+
+    private static String partitionData(PartitionRegistration partition) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("replicas", partition.replicas());
+        fields.put("isr", partition.isr());
+        fields.put("leader", partition.leader());
+        fields.put("leaderEpoch", partition.leaderEpoch());
+        fields.put("partitionEpoch", partition.partitionEpoch());
+        return Json.object(fields);
+    }
+
+    private static ShellNode.Directory configs(MetadataImage image) {
+        Map<String, Map<String, ShellNode>> byType = new HashMap<>();
+        for (ConfigResource.Type type : ConfigResource.Type.values()) {
+            byType.put(type.name().toLowerCase(Locale.ROOT), new HashMap<>());
+        }
+        image.configs().configs().forEach((resource, keys) -> {
+            Map<String, ShellNode> files = new HashMap<>();
+            keys.forEach((key, value) -> files.put(key, new ShellNode.File(value)));
+            String type = resource.type().name().toLowerCase(Locale.ROOT);
+            String name = resource.name().isEmpty() ? DEFAULT_BROKER : resource.name();
+            byType.get(type).put(name, new ShellNode.Directory(files));
+        });
+        Map<String, ShellNode> types = new HashMap<>();
+        byType.forEach((type, resources) -> types.put(type, new ShellNode.Directory(resources)));
+        return new ShellNode.Directory(types);
+    }
+
+    private static ShellNode.File file(Object value) {
+        return new ShellNode.File(String.valueOf(value));
+    }
+}
