@@ -65,7 +65,8 @@ public final class DescribeConfigsHandler implements RequestHandler {
                 continue;
             }
             setError(out, ApiError.NONE);
-            Set<String> wanted = keys == null ? null : new HashSet<>(keys);
+            // Null asks for every key; so does an empty list, as Kafka's brokers read it.
+            Set<String> wanted = keys == null || keys.isEmpty() ? null : new HashSet<>(keys);
             for (DescribedConfig config : described) {
                 if (wanted == null || wanted.contains(config.name())) {
                     addConfig(out.addStruct("configs"), config, includeSynonyms, includeDocumentation);
