@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection's request path: parses each frame, runs its handler on the shared pool, and writes the
- * responses back strictly in request order, whichever thread completes them. Its state is touched only on
- * the connection's event loop; completions hop back onto it. When the pool is full, the connection stops
- * reading until its waiting requests have been queued (back-pressure instead of an unbounded queue).
+ * responses back strictly in request order, whichever thread completes them. Its requests start one at a
+ * time, each once the previous handler returned (its answer may still be pending), so their effects happen in
+ * the order sent. Its state is touched only on the connection's event loop; completions hop back onto it.
+ * When requests pile up or the pool is full, the connection stops reading (back-pressure instead of an
+ * unbounded queue).
  *
  * <p>A request's frame buffer (pooled) is held until its response is built, since parsed bodies are
  * slices of it (zero copy); a handler that fails gets its API's error response where one exists, else
@@ -35,12 +37,19 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
     private static final short UNSUPPORTED_VERSION = 35;
     private static final short UNKNOWN_SERVER_ERROR = -1;
+    /** Parsed requests a connection may have waiting before it stops reading. */
+    private static final int MAX_PENDING_REQUESTS = 32;
 
     private final RequestHandlerRegistry registry;
     private final RequestHandlerPool pool;
     private final String listenerName;
     private final ResponseSequencer<OutboundResponse> sequencer = new ResponseSequencer<>();
-    private final ArrayDeque<PendingRequest> waitingForPool = new ArrayDeque<>();
+    /** Parsed requests waiting for their turn, in arrival order. */
+    private final ArrayDeque<PendingRequest> pending = new ArrayDeque<>();
+    /** A handler of this connection is running its synchronous part: the next request waits for it. */
+    private boolean handlerRunning;
+    /** The pool refused the next request; a callback will retry when a slot frees up. */
+    private boolean waitingForPoolSpace;
     private ChannelHandlerContext ctx;
     private RequestContext context;
     private boolean closing;
@@ -91,7 +100,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         AsyncRequestHandler handler = registry.handler(request.api());
         long sequence = sequencer.nextSequence();
         ByteBuf requestFrame = frame;
-        dispatch(new PendingRequest(() -> run(handler, request, sequence, requestFrame), requestFrame));
+        pending.add(new PendingRequest(() -> run(handler, request, sequence, requestFrame), requestFrame));
+        startNext();
     }
 
     /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
@@ -104,6 +114,13 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             answer = handler.handle(context, request);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
+        }
+        // The next request may start now: what this one changes (e.g. an append) is done, while its answer
+        // (a long poll, a replication wait) may still be pending.
+        try {
+            ctx.executor().execute(this::handlerReturned);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
             OutboundResponse outbound;
@@ -186,32 +203,44 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void dispatch(PendingRequest request) {
-        if (waitingForPool.isEmpty() && pool.trySubmit(request.task())) {
+    /**
+     * Starts the connection's next request unless one is running: like Kafka, requests of one connection run
+     * one after the other, so pipelined produce requests append in the order they were sent.
+     */
+    private void startNext() {
+        if (handlerRunning || waitingForPoolSpace || pending.isEmpty()) {
+            updateAutoRead();
             return;
         }
-        waitingForPool.add(request);
-        if (ctx.channel().config().isAutoRead()) {
-            ctx.channel().config().setAutoRead(false);
-            pool.whenSpaceAvailable(() -> ctx.executor().execute(this::drainWaiting));
+        if (!ctx.channel().isActive()) {
+            pending.forEach(request -> release(request.frame()));
+            pending.clear();
+            return;
         }
+        if (pool.trySubmit(pending.peek().task())) {
+            pending.poll();
+            handlerRunning = true;
+        } else {
+            waitingForPoolSpace = true;
+            pool.whenSpaceAvailable(() -> ctx.executor().execute(() -> {
+                waitingForPoolSpace = false;
+                startNext();
+            }));
+        }
+        updateAutoRead();
     }
 
-    private void drainWaiting() {
-        while (!waitingForPool.isEmpty()) {
-            if (!ctx.channel().isActive()) {
-                // Nobody will read the answers: drop the requests and free their frames.
-                waitingForPool.forEach(pending -> release(pending.frame()));
-                waitingForPool.clear();
-                return;
-            }
-            if (!pool.trySubmit(waitingForPool.peek().task())) {
-                pool.whenSpaceAvailable(() -> ctx.executor().execute(this::drainWaiting));
-                return;
-            }
-            waitingForPool.poll();
+    private void handlerReturned() {
+        handlerRunning = false;
+        startNext();
+    }
+
+    /** Reads no further requests while enough are waiting or the pool is full (back-pressure, bounded memory). */
+    private void updateAutoRead() {
+        boolean read = pending.size() < MAX_PENDING_REQUESTS && !waitingForPoolSpace;
+        if (ctx.channel().config().isAutoRead() != read) {
+            ctx.channel().config().setAutoRead(read);
         }
-        ctx.channel().config().setAutoRead(true);
     }
 
     private void release(long sequence, OutboundResponse response) {
@@ -251,8 +280,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
-        waitingForPool.forEach(pending -> release(pending.frame()));
-        waitingForPool.clear();
+        pending.forEach(request -> release(request.frame()));
+        pending.clear();
         super.channelInactive(ctx);
     }
 

@@ -1,12 +1,21 @@
 package io.kraft.broker.node;
 
+import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.handler.AdminHandlers;
 import io.kraft.broker.handler.ApiVersionsHandler;
+import io.kraft.broker.handler.DeleteRecordsHandler;
 import io.kraft.broker.handler.DeleteTopicsHandler;
+import io.kraft.broker.handler.FetchHandler;
+import io.kraft.broker.handler.ListOffsetsHandler;
+import io.kraft.broker.handler.OffsetForLeaderEpochHandler;
+import io.kraft.broker.handler.ProduceHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.Endpoint;
@@ -34,6 +43,7 @@ public final class BrokerServer implements AutoCloseable {
     private final MetadataSource metadata;
     private final SocketServerConfig clientListener;
     private final KafkaServer server;
+    private final ReplicaManager replicaManager;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -54,11 +64,22 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new ApiVersionsHandler());
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
-        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
+        // Registered before the metadata log is replayed, so the replica manager sees every partition.
+        this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties), topicConfigs);
+        metadata.register(replicaManager);
+        List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
+        asyncHandlers.add(new ProduceHandler(replicaManager));
+        asyncHandlers.add(new FetchHandler(replicaManager,
+                new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
+        handlers.add(new ListOffsetsHandler(replicaManager));
+        handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
+        handlers.add(new DeleteRecordsHandler(replicaManager));
+        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers, asyncHandlers));
     }
 
     /** Binds the client listener, then registers the broker and starts heartbeating. */
     public void start() throws InterruptedException {
+        replicaManager.startup();
         server.start();
         int clientPort = server.boundPort();
         LOG.info("Broker {} serves Kafka clients on {} port {}", nodeId, clientListener.listenerName(), clientPort);
@@ -78,6 +99,11 @@ public final class BrokerServer implements AutoCloseable {
 
     public SocketServerConfig clientListener() {
         return clientListener;
+    }
+
+    /** The broker's partitions and their logs (for coordinators that keep state in a partition). */
+    public ReplicaManager replicaManager() {
+        return replicaManager;
     }
 
     /** The broker's current registration epoch, or -1 before it has registered. */
@@ -103,5 +129,7 @@ public final class BrokerServer implements AutoCloseable {
         if (lifecycle != null) {
             lifecycle.close();
         }
+        // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.
+        replicaManager.close();
     }
 }

@@ -12,9 +12,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -106,10 +109,10 @@ class KafkaServerTest {
     }
 
     @Test
-    void answersPipelinedRequestsInRequestOrderWhenTheFirstHandlerIsSlowest() throws Exception {
+    void answersPipelinedRequestsInRequestOrderWhenTheFirstAnswerIsSlowest() throws Exception {
         int requests = 8;
         CountDownLatch laterOnesHandled = new CountDownLatch(requests - 1);
-        RequestHandler slowFirst = new RequestHandler() {
+        AsyncRequestHandler slowFirst = new AsyncRequestHandler() {
             private final ApiVersionsHandler delegate = new ApiVersionsHandler();
 
             @Override
@@ -118,16 +121,22 @@ class KafkaServerTest {
             }
 
             @Override
-            public Struct handle(RequestContext context, ParsedRequest request) {
+            public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
                 if (request.correlationId() == 0) {
-                    awaitQuietly(laterOnesHandled);
-                } else {
-                    laterOnesHandled.countDown();
+                    // The first answer comes only after every later request was handled (like a long poll).
+                    return CompletableFuture.supplyAsync(() -> {
+                        awaitQuietly(laterOnesHandled);
+                        return HandlerResponse.of(delegate.handle(context, request));
+                    });
                 }
-                return delegate.handle(context, request);
+                laterOnesHandled.countDown();
+                return CompletableFuture.completedFuture(HandlerResponse.of(delegate.handle(context, request)));
             }
         };
-        WireClient client = connect(start(localConfig(), slowFirst));
+        KafkaServer server = new KafkaServer(localConfig(), RequestHandlerRegistry.of(List.of(), List.of(slowFirst)));
+        resources.add(server);
+        server.start();
+        WireClient client = connect(server);
         List<RequestHeader> headers = new ArrayList<>();
         for (int correlationId = 0; correlationId < requests; correlationId++) {
             RequestHeader header = apiVersionsHeader((short) 3, correlationId);
@@ -139,7 +148,48 @@ class KafkaServerTest {
             AbstractResponse response = AbstractResponse.parseResponse(client.receive(), header);
             assertEquals(Errors.NONE.code(), ((ApiVersionsResponse) response).data().errorCode());
         }
-        assertEquals(0, laterOnesHandled.getCount(), "the later requests were handled before the first");
+        assertEquals(0, laterOnesHandled.getCount(), "the later requests were handled before the first was answered");
+    }
+
+    @Test
+    void runsOneConnectionsRequestsOneAfterTheOther() throws Exception {
+        int requests = 20;
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger maxRunning = new AtomicInteger();
+        List<Integer> handledOrder = Collections.synchronizedList(new ArrayList<>());
+        RequestHandler recording = new RequestHandler() {
+            private final ApiVersionsHandler delegate = new ApiVersionsHandler();
+
+            @Override
+            public ApiKey apiKey() {
+                return ApiKey.API_VERSIONS;
+            }
+
+            @Override
+            public Struct handle(RequestContext context, ParsedRequest request) {
+                maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                handledOrder.add(request.correlationId());
+                Thread.yield();
+                running.decrementAndGet();
+                return delegate.handle(context, request);
+            }
+        };
+        WireClient client = connect(start(localConfig().withIoThreads(4, 100), recording));
+        List<RequestHeader> headers = new ArrayList<>();
+        for (int correlationId = 0; correlationId < requests; correlationId++) {
+            RequestHeader header = apiVersionsHeader((short) 3, correlationId);
+            headers.add(header);
+            client.send(new ApiVersionsRequest.Builder().build((short) 3), header);
+        }
+        for (RequestHeader header : headers) {
+            AbstractResponse.parseResponse(client.receive(), header);
+        }
+        assertEquals(1, maxRunning.get(), "requests of one connection overlapped");
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            expected.add(i);
+        }
+        assertEquals(expected, handledOrder, "requests handled in the order sent");
     }
 
     @Test

@@ -1,0 +1,554 @@
+package io.kraft.broker.replica;
+
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.config.TopicLogSettings;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.LocalReplicaChanges;
+import io.kraft.metadata.image.MetadataDelta;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataPublisher;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicDelta;
+import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.storage.log.AppendInfo;
+import io.kraft.storage.log.Log;
+import io.kraft.storage.log.LogConfig;
+import io.kraft.storage.log.TopicPartition;
+import io.netty.util.HashedWheelTimer;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's partitions: creates, loads and deletes their logs as the metadata says (it is a
+ * {@link MetadataPublisher}), makes each the leader or a follower at the leader epoch the metadata gives, and
+ * serves the data path: leader appends ({@link #appendRecords}, with acks=all waiting in a purgatory until the
+ * high watermark passes the records), reads bounded by the high watermark ({@link #fetchMessages}, long-polling
+ * in a purgatory for {@code min_bytes}), and the offset lookups of ListOffsets, OffsetForLeaderEpoch and
+ * DeleteRecords through {@link #partitionOrError}.
+ *
+ * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs. Each log's
+ * settings are the topic's overrides over the broker defaults and follow topic config changes. High
+ * watermarks are checkpointed per directory ({@code replication-offset-checkpoint}) periodically and on close.
+ * A follower fetcher is not part of this broker yet: followers keep their logs and answer as followers, and
+ * leaders advance their high watermark with followers' fetch positions when a follower fetches.
+ */
+public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    /** Topics clients may not produce to; their coordinators append with internal topics allowed. */
+    public static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
+
+    private final int brokerId;
+    private final ReplicaManagerConfig config;
+    private final TopicConfigResolver topicConfigs;
+    private final LongSupplier clock;
+    private final LogDirectories logDirs;
+    /** High watermarks read at startup, for partitions whose logs outlived the process. */
+    private final Map<TopicPartition, Long> checkpointedHighWatermarks;
+    private final ConcurrentHashMap<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    private final HashedWheelTimer timer;
+    private final DelayedOperationPurgatory<TopicPartition> producePurgatory;
+    private final DelayedOperationPurgatory<TopicPartition> fetchPurgatory;
+    private final LogMaintenance maintenance;
+    private final List<PartitionLeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
+    /** Serializes metadata changes with close. */
+    private final Object stateLock = new Object();
+    private volatile MetadataImage image = MetadataImage.EMPTY;
+    private boolean started;
+    private boolean closed;
+
+    /**
+     * Opens every log directory (recovering logs after an unclean stop); partitions come alive as the
+     * metadata is published.
+     */
+    public ReplicaManager(int brokerId, ReplicaManagerConfig config, TopicConfigResolver topicConfigs) {
+        this(brokerId, config, topicConfigs, System::currentTimeMillis);
+    }
+
+    public ReplicaManager(int brokerId, ReplicaManagerConfig config, TopicConfigResolver topicConfigs,
+                          LongSupplier clock) {
+        this.brokerId = brokerId;
+        this.config = config;
+        this.topicConfigs = topicConfigs;
+        this.clock = clock;
+        this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()));
+        this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
+        this.timer = new HashedWheelTimer(r -> {
+            Thread thread = new Thread(r, "kraft-purgatory-timer-" + brokerId);
+            thread.setDaemon(true);
+            return thread;
+        }, 10, TimeUnit.MILLISECONDS, 512);
+        this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
+        this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
+        this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
+                clock, brokerId);
+    }
+
+    /** Starts retention, cleaning and checkpoints. */
+    public void startup() {
+        synchronized (stateLock) {
+            if (started || closed) {
+                return;
+            }
+            started = true;
+            maintenance.start();
+        }
+    }
+
+    public int brokerId() {
+        return brokerId;
+    }
+
+    public ReplicaManagerConfig config() {
+        return config;
+    }
+
+    /** The metadata image last published to this replica manager. */
+    public MetadataImage image() {
+        return image;
+    }
+
+    public void addLeadershipListener(PartitionLeadershipListener listener) {
+        leadershipListeners.add(listener);
+    }
+
+    /** A hosted partition (leader or follower). */
+    public Optional<Partition> partition(TopicPartition tp) {
+        return Optional.ofNullable(partitions.get(tp));
+    }
+
+    /** The partitions this broker hosts now. */
+    public Collection<Partition> partitions() {
+        return List.copyOf(partitions.values());
+    }
+
+    /**
+     * A hosted partition, or the error a request for it gets: NOT_LEADER_OR_FOLLOWER when the partition
+     * exists but not here, UNKNOWN_TOPIC_OR_PARTITION when the metadata does not know it.
+     */
+    public Partition partitionOrError(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        if (partition != null) {
+            return partition;
+        }
+        TopicImage topic = image.topics().topic(tp.topic());
+        if (topic != null && topic.partition(tp.partition()) != null) {
+            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + brokerId + " does not host "
+                    + tp + " (leader " + topic.partition(tp.partition()).leader() + ")");
+        }
+        throw new ReplicaException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "this server does not host " + tp
+                + " and no such topic partition exists");
+    }
+
+    // ---- metadata ----------------------------------------------------------------------------------
+
+    @Override
+    public void publish(MetadataDelta delta, MetadataImage newImage) {
+        synchronized (stateLock) {
+            if (closed) {
+                return;
+            }
+            image = newImage;
+            if (delta.hasTopicChanges()) {
+                applyTopicChanges(delta.topicsDelta(), newImage);
+            }
+            applyConfigChanges(delta);
+        }
+    }
+
+    private void applyTopicChanges(TopicsDelta topicsDelta, MetadataImage newImage) {
+        LocalReplicaChanges changes = topicsDelta.localChanges(brokerId);
+        for (TopicIdPartition removed : changes.deletes()) {
+            TopicImage before = topicsDelta.image().topic(removed.topicId());
+            TopicImage after = newImage.topics().topic(removed.topicId());
+            String name = before != null ? before.name() : after != null ? after.name() : null;
+            if (name != null) {
+                removePartition(new TopicPartition(name, removed.partition()), removed.topicId());
+            }
+        }
+        changes.leaders().forEach((id, registration) -> becomeLeaderOrFollower(id, registration, true, newImage));
+        changes.followers().forEach((id, registration) -> becomeLeaderOrFollower(id, registration, false, newImage));
+        // ISR or replica set changes that kept the leader and epoch.
+        for (TopicDelta topic : topicsDelta.changedTopics().values()) {
+            topic.partitionChanges().forEach((partitionId, registration) -> {
+                TopicIdPartition id = new TopicIdPartition(topic.id(), partitionId);
+                if (changes.leaders().containsKey(id) || changes.followers().containsKey(id)
+                        || !registration.replicas().contains(brokerId)) {
+                    return;
+                }
+                TopicPartition tp = new TopicPartition(topic.name(), partitionId);
+                Partition partition = partitions.get(tp);
+                if (partition != null && partition.topicId().equals(topic.id())
+                        && partition.updateRegistration(registration)) {
+                    completeWaitingOn(tp);
+                }
+            });
+        }
+    }
+
+    private void becomeLeaderOrFollower(TopicIdPartition id, PartitionRegistration registration, boolean lead,
+                                        MetadataImage newImage) {
+        TopicImage topic = newImage.topics().topic(id.topicId());
+        if (topic == null) {
+            return;
+        }
+        TopicPartition tp = new TopicPartition(topic.name(), id.partition());
+        try {
+            Partition partition = partitions.get(tp);
+            if (partition != null && !partition.topicId().equals(id.topicId())) {
+                // The topic was deleted and recreated under the same name: the old data must go.
+                removePartition(tp, partition.topicId());
+                partition = null;
+            }
+            if (partition == null) {
+                partition = createPartition(tp, id.topicId());
+            }
+            boolean wasLeader = partition.isLeader();
+            if (lead) {
+                partition.makeLeader(registration);
+                LOG.info("Broker {} leads {} in epoch {} from offset {} (high watermark {})", brokerId, tp,
+                        registration.leaderEpoch(), partition.logEndOffset(), partition.highWatermark());
+                for (PartitionLeadershipListener listener : leadershipListeners) {
+                    notifyListener(() -> listener.onBecomeLeader(tp, registration.leaderEpoch()), tp);
+                }
+            } else {
+                partition.makeFollower(registration);
+                LOG.info("Broker {} follows leader {} of {} in epoch {}", brokerId, registration.leader(), tp,
+                        registration.leaderEpoch());
+                if (wasLeader) {
+                    for (PartitionLeadershipListener listener : leadershipListeners) {
+                        notifyListener(() -> listener.onResign(tp), tp);
+                    }
+                }
+            }
+            completeWaitingOn(tp);
+        } catch (RuntimeException e) {
+            // One partition's storage failure must not stop the others (or the metadata thread).
+            LOG.error("Broker {} could not become {} of {}", brokerId, lead ? "leader" : "follower", tp, e);
+        }
+    }
+
+    private static void notifyListener(Runnable call, TopicPartition tp) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            LOG.error("leadership listener failed for {}", tp, e);
+        }
+    }
+
+    private Partition createPartition(TopicPartition tp, UUID topicId) {
+        Optional<Log> existing = logDirs.log(tp);
+        if (existing.isPresent()) {
+            Optional<UUID> recorded = PartitionMetadataFile.read(existing.get().dir());
+            if (recorded.isPresent() && !recorded.get().equals(topicId)) {
+                LOG.info("Deleting log {} of an earlier topic {} (id {}), now topic id {}", existing.get().dir(),
+                        tp.topic(), recorded.get(), topicId);
+                logDirs.delete(tp);
+                checkpointedHighWatermarks.remove(tp);
+            }
+        }
+        Log log = logDirs.getOrCreate(tp);
+        TopicLogSettings settings = topicSettings(tp.topic());
+        log.updateConfig(LogConfig.from(settings));
+        if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
+            PartitionMetadataFile.write(log.dir(), topicId);
+        }
+        Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
+        partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+        partitions.put(tp, partition);
+        return partition;
+    }
+
+    /** Stops hosting the partition of {@code topicId} and deletes its log. */
+    private void removePartition(TopicPartition tp, UUID topicId) {
+        Partition partition = partitions.get(tp);
+        if (partition != null && !partition.topicId().equals(topicId)) {
+            return; // a newer topic of the same name lives here now
+        }
+        try {
+            if (partition != null) {
+                partitions.remove(tp, partition);
+                if (partition.isLeader()) {
+                    for (PartitionLeadershipListener listener : leadershipListeners) {
+                        notifyListener(() -> listener.onResign(tp), tp);
+                    }
+                }
+                completeWaitingOn(tp);
+            }
+            Optional<Log> log = logDirs.log(tp);
+            if (log.isPresent()) {
+                Optional<UUID> recorded = PartitionMetadataFile.read(log.get().dir());
+                if (recorded.isEmpty() || recorded.get().equals(topicId)) {
+                    logDirs.delete(tp);
+                    LOG.info("Broker {} deleted the log of {}", brokerId, tp);
+                }
+            }
+            checkpointedHighWatermarks.remove(tp);
+        } catch (RuntimeException e) {
+            LOG.error("Broker {} could not delete the log of {}", brokerId, tp, e);
+        }
+    }
+
+    private void applyConfigChanges(MetadataDelta delta) {
+        for (ConfigResource resource : delta.configsDelta().changes().keySet()) {
+            if (resource.type() != ConfigResource.Type.TOPIC) {
+                continue;
+            }
+            TopicLogSettings settings = topicSettings(resource.name());
+            LogConfig logConfig = LogConfig.from(settings);
+            for (Partition partition : partitions.values()) {
+                if (partition.topicPartition().topic().equals(resource.name())) {
+                    partition.log().updateConfig(logConfig);
+                    partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+                }
+            }
+        }
+    }
+
+    /** A topic's effective settings: its overrides in the current image over the broker defaults. */
+    private TopicLogSettings topicSettings(String topic) {
+        Map<String, String> overrides = image.configs().configs(ConfigResource.topic(topic));
+        try {
+            return topicConfigs.resolve(overrides);
+        } catch (RuntimeException e) {
+            LOG.warn("Topic {} has unusable config overrides {}; using the broker defaults: {}", topic, overrides,
+                    e.getMessage());
+            return topicConfigs.resolve(Map.of());
+        }
+    }
+
+    private LogConfig logConfig(String topic) {
+        return LogConfig.from(topicSettings(topic));
+    }
+
+    // ---- produce -----------------------------------------------------------------------------------
+
+    /**
+     * Appends each partition's batches as leader. acks 0 and 1 answer once written; acks=all (-1) answers
+     * when the high watermark passes every written batch, or at {@code timeoutMs} with REQUEST_TIMED_OUT.
+     * Each partition succeeds or fails on its own. Never fails as a whole.
+     *
+     * @param internalTopicsAllowed true for coordinators appending to their internal topics
+     */
+    public CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendRecords(
+            long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
+        Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
+        if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
+            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(ErrorCode.INVALID_REQUIRED_ACKS,
+                    "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
+            return CompletableFuture.completedFuture(results);
+        }
+        long nowMs = clock.getAsLong();
+        Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
+        List<TopicPartition> written = new ArrayList<>();
+        List<TopicPartition> highWatermarkMoved = new ArrayList<>();
+        for (Map.Entry<TopicPartition, ByteBuffer> entry : entries.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            Partition partition = null;
+            try {
+                if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
+                    throw new ReplicaException(ErrorCode.INVALID_TOPIC_EXCEPTION,
+                            "clients may not produce to the internal topic " + tp.topic());
+                }
+                partition = partitionOrError(tp);
+                LogAppendResult appended = partition.appendAsLeader(entry.getValue(), requiredAcks, nowMs);
+                AppendInfo info = appended.info();
+                results.put(tp, new PartitionProduceResult(ErrorCode.NONE, null, info.firstOffset(),
+                        info.logAppendTimeMs(), partition.logStartOffset()));
+                if (!info.duplicate()) {
+                    written.add(tp);
+                }
+                if (appended.highWatermarkIncreased()) {
+                    highWatermarkMoved.add(tp);
+                }
+                if (requiredAcks == -1) {
+                    waitFor.put(tp, info.lastOffset() + 1);
+                }
+            } catch (RuntimeException e) {
+                results.put(tp, produceFailure(tp, partition, e));
+            }
+        }
+        for (TopicPartition tp : written) {
+            fetchPurgatory.checkAndComplete(tp);
+        }
+        for (TopicPartition tp : highWatermarkMoved) {
+            producePurgatory.checkAndComplete(tp);
+        }
+        if (waitFor.isEmpty()) {
+            return CompletableFuture.completedFuture(results);
+        }
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> answer = new CompletableFuture<>();
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, this::partition, answer::complete);
+        producePurgatory.tryCompleteElseWatch(delayed, waitFor.keySet());
+        return answer;
+    }
+
+    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e) {
+        ErrorCode error = ErrorMapping.toErrorCode(e);
+        if (partition != null && partitions.get(tp) != partition) {
+            // The partition was removed or replaced while the append ran (its log may be closed).
+            error = ErrorCode.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (error == ErrorCode.UNKNOWN_SERVER_ERROR) {
+            LOG.error("Append to {} failed", tp, e);
+        } else {
+            LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
+        }
+        return PartitionProduceResult.failed(error, e.getMessage());
+    }
+
+    // ---- fetch -------------------------------------------------------------------------------------
+
+    /**
+     * Reads the partitions in order, sharing {@code maxBytes} among them (the first non-empty partition's
+     * first batch is sent whole, KIP-74). Answers at once when there is {@code minBytes} of data, an error,
+     * or nothing to wait for; otherwise when enough data arrives or {@code maxWaitMs} passes. A follower's
+     * fetch offsets count as its log end offsets for the high watermark.
+     */
+    public CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetchMessages(
+            FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
+        LinkedHashMap<TopicPartition, PartitionRead> results = readFromLocalLog(params, requests);
+        if (params.isFromFollower()) {
+            updateFollowerPositions(params.replicaId(), requests, results);
+        }
+        long bytes = 0;
+        boolean answerNow = params.maxWaitMs() <= 0 || requests.isEmpty();
+        for (PartitionRead read : results.values()) {
+            bytes += read.sizeBytes();
+            if (read.error() != ErrorCode.NONE || read.divergingEpoch().isPresent()) {
+                answerNow = true;
+            }
+        }
+        if (answerNow || bytes >= params.minBytes()) {
+            return CompletableFuture.completedFuture(results);
+        }
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> answer = new CompletableFuture<>();
+        fetchPurgatory.tryCompleteElseWatch(new DelayedFetch(params, requests, this, answer), requests.keySet());
+        return answer;
+    }
+
+    /** Reads every requested partition once, without waiting. */
+    LinkedHashMap<TopicPartition, PartitionRead> readFromLocalLog(
+            FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
+        LinkedHashMap<TopicPartition, PartitionRead> results = new LinkedHashMap<>();
+        int remainingBytes = Math.min(params.maxBytes(), config.fetchMaxBytes());
+        boolean minOneBatch = true;
+        for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            FetchPartitionRequest request = entry.getValue();
+            PartitionRead read;
+            try {
+                Partition partition = partitionOrError(tp);
+                int maxBytes = Math.min(request.partitionMaxBytes(), remainingBytes);
+                read = partition.read(request.fetchOffset(), request.currentLeaderEpoch(), request.lastFetchedEpoch(),
+                        maxBytes, minOneBatch, params.isolation(), params.fetchOnlyFromLeader());
+            } catch (ReplicaException e) {
+                read = PartitionRead.failed(e.error());
+            } catch (RuntimeException e) {
+                ErrorCode error = ErrorMapping.toErrorCode(e);
+                LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
+                read = PartitionRead.failed(error == ErrorCode.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
+                        ? ErrorCode.NOT_LEADER_OR_FOLLOWER : error);
+            }
+            if (read.sizeBytes() > 0) {
+                minOneBatch = false;
+                remainingBytes = Math.max(0, remainingBytes - read.sizeBytes());
+            }
+            results.put(tp, read);
+        }
+        return results;
+    }
+
+    private void updateFollowerPositions(int replicaId, Map<TopicPartition, FetchPartitionRequest> requests,
+                                         Map<TopicPartition, PartitionRead> results) {
+        for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            if (results.get(tp).error() != ErrorCode.NONE) {
+                continue;
+            }
+            Partition partition = partitions.get(tp);
+            if (partition == null) {
+                continue;
+            }
+            try {
+                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset())) {
+                    completeWaitingOn(tp);
+                }
+            } catch (ReplicaException e) {
+                results.put(tp, PartitionRead.failed(e.error(), partition.leaderId(), partition.leaderEpoch()));
+            }
+        }
+    }
+
+    // ---- other partition operations ----------------------------------------------------------------
+
+    /**
+     * DeleteRecords on one partition this broker leads (-1 = up to the high watermark).
+     *
+     * @return the new log start offset
+     * @throws ReplicaException with the partition's error
+     */
+    public long deleteRecords(TopicPartition tp, long offset) {
+        long lowWatermark = partitionOrError(tp).deleteRecordsBefore(offset);
+        // Long polls below the new log start must now answer OFFSET_OUT_OF_RANGE.
+        fetchPurgatory.checkAndComplete(tp);
+        return lowWatermark;
+    }
+
+    /** Re-checks waiting produces and fetches on {@code tp}: its high watermark, data or role changed. */
+    private void completeWaitingOn(TopicPartition tp) {
+        producePurgatory.checkAndComplete(tp);
+        fetchPurgatory.checkAndComplete(tp);
+    }
+
+    /** Writes every directory's high watermark checkpoint. */
+    public void checkpointHighWatermarks() {
+        Map<TopicPartition, Long> highWatermarks = new HashMap<>(checkpointedHighWatermarks);
+        for (Partition partition : partitions.values()) {
+            highWatermarks.put(partition.topicPartition(), partition.highWatermark());
+        }
+        logDirs.writeHighWatermarks(highWatermarks);
+    }
+
+    /**
+     * Answers every waiting request, stops maintenance, checkpoints the high watermarks and closes the log
+     * directories (flushing logs and writing the clean-shutdown markers). Call after the wire server stopped.
+     */
+    @Override
+    public void close() {
+        synchronized (stateLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        maintenance.close();
+        producePurgatory.completeAll();
+        fetchPurgatory.completeAll();
+        timer.stop();
+        try {
+            checkpointHighWatermarks();
+        } catch (RuntimeException e) {
+            LOG.error("Broker {} could not checkpoint high watermarks at shutdown", brokerId, e);
+        }
+        logDirs.close();
+        LOG.info("Broker {} closed its {} partitions", brokerId, partitions.size());
+        partitions.clear();
+    }
+}
