@@ -2,6 +2,7 @@ package io.kraft.storage.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.config.BrokerLogSettings;
@@ -9,7 +10,9 @@ import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.config.TopicLogSettings;
+import io.kraft.storage.record.CompressionType;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class LogConfigFromSettingsTest {
@@ -37,6 +40,27 @@ class LogConfigFromSettingsTest {
         assertTrue(config.delete());
         assertTrue(config.logAppendTime());
         assertEquals(2000, config.maxMessageBytes());
+    }
+
+    @Test
+    void compressionTimestampBoundsAndProducerExpiryReachTheLog() {
+        BrokerLogSettings broker = BrokerLogSettings.from(LogConfigs.definition().parse(
+                Map.of("producer.id.expiration.ms", "60000", "compression.type", "lz4"),
+                ConfigSource.STATIC_BROKER_CONFIG));
+        TopicLogSettings topic = new TopicConfigResolver(broker).resolve(Map.of(
+                "message.timestamp.before.max.ms", "5000", "message.timestamp.after.max.ms", "7000"));
+        LogConfig config = LogConfig.from(topic, broker);
+        assertEquals("lz4", config.compressionType());
+        assertEquals(Optional.of(CompressionType.LZ4), config.targetCompression());
+        assertEquals(5000, config.messageTimestampBeforeMaxMs());
+        assertEquals(7000, config.messageTimestampAfterMaxMs());
+        assertEquals(60_000, config.producerIdExpirationMs());
+        assertEquals(86_400_000L, LogConfig.from(topic).producerIdExpirationMs(), "without the broker: Kafka's default");
+
+        LogConfig uncompressed = LogConfig.from(resolve(Map.of(), Map.of("compression.type", "uncompressed")));
+        assertEquals(Optional.of(CompressionType.NONE), uncompressed.targetCompression());
+        assertEquals(Optional.empty(), LogConfig.defaults().targetCompression(), "producer keeps the producer's codec");
+        assertThrows(IllegalArgumentException.class, () -> LogConfig.builder().compressionType("brotli").build());
     }
 
     @Test

@@ -41,7 +41,7 @@ class ProducerStateLogTest {
     Path dir;
 
     private static LogConfig.Builder config() {
-        return LogConfig.builder().segmentBytes(4096).indexIntervalBytes(100).fileDeleteDelayMs(0);
+        return LogConfig.builder().segmentBytes(4096).indexIntervalBytes(100).maxIndexBytes(4096).fileDeleteDelayMs(0);
     }
 
     /** Appends {@code batches} consecutive 3-record batches from sequence 0; returns each append's answer. */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProducerStateRestartTest {
     private static final short EPOCH = 1;
     private static final long NOW = 5_000_000L;
-    private static final LogConfig CONFIG = LogConfig.builder().segmentBytes(700).indexIntervalBytes(64)
+    private static final LogConfig CONFIG = LogConfig.builder().segmentBytes(700).indexIntervalBytes(64).maxIndexBytes(4096)
             .fileDeleteDelayMs(0).build();
 
     @TempDir
