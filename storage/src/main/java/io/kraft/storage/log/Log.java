@@ -962,6 +962,13 @@ public final class Log implements AutoCloseable {
                 segment.changeFileSuffixes(LogFileNames.SWAP_SUFFIX, "");
             }
             CheckpointFile.fsyncDirectory(dir);
+            // Snapshots named by segments merged away would otherwise pile up on a compacted log; a
+            // reopen only needs the newest one.
+            for (LogSegment segment : replaced) {
+                if (!segments.containsKey(segment.baseOffset())) {
+                    producerState.deleteSnapshot(segment.baseOffset());
+                }
+            }
         } finally {
             lock.unlock();
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.storage.log.producer.ProducerStateManager;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +49,11 @@ class LogSwapTest {
         try (Log log = threeSegments(dir)) {
             List<LogSegment> old = log.segments().subList(0, 2);
             LogSegment replacement = cleaned(log, 0, 2, 8);
+            assertEquals(List.of(6L, 12L), new ProducerStateManager(dir).snapshotOffsets());
             log.replaceSegments(List.of(replacement), old);
             assertEquals(List.of(0L, 12L), log.segments().stream().map(LogSegment::baseOffset).toList());
+            assertEquals(List.of(12L), new ProducerStateManager(dir).snapshotOffsets(),
+                    "the snapshot of the segment merged away goes with it");
             assertEquals(List.of(2L, 3L, 8L, 9L, 12L, 13L, 14L), offsets(TestBatches.readAll(log)));
             assertEquals(List.of(8L, 9L), offsets(log.read(5, 1, true).records().readFully()), "reads across gaps");
             try (var files = Files.list(dir)) {

@@ -196,7 +196,8 @@ public final class ProducerStateManager {
         }
     }
 
-    private void deleteSnapshot(long offset) {
+    /** Deletes the snapshot at {@code offset}, if there is one. */
+    public void deleteSnapshot(long offset) {
         Path file = snapshotFile(dir, offset);
         try {
             Files.deleteIfExists(file);
