@@ -11,6 +11,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,6 +31,12 @@ import picocli.CommandLine.Spec;
 final class QuorumCommand implements Runnable {
     /** How long one describe-quorum call may take, connecting included. */
     static final long REQUEST_TIMEOUT_MS = 10_000;
+    /**
+     * gRPC logs failed name lookups and connections as multi-line warnings; a failure here is reported as one
+     * line of our own, so only its severe messages remain (kept referenced: the logging framework holds loggers
+     * weakly).
+     */
+    private static final Logger GRPC_LOGGER = Logger.getLogger("io.grpc");
 
     @Spec
     private CommandSpec spec;
@@ -83,6 +91,7 @@ final class QuorumCommand implements Runnable {
                             "Invalid --bootstrap-controller: " + e.getMessage());
                 }
             }
+            GRPC_LOGGER.setLevel(Level.SEVERE);
             QuorumInfo quorum;
             try {
                 quorum = new QuorumClient(controllers, REQUEST_TIMEOUT_MS).describe();

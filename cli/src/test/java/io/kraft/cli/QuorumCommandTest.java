@@ -146,8 +146,9 @@ class QuorumCommandTest {
         assertEquals(KraftCli.EXIT_FAILURE, run.exitCode());
         assertEquals("", run.out());
         assertEquals(1, run.err().lines().count(), run.err());
-        assertTrue(run.err().startsWith("Error: cannot reach controller at 127.0.0.1:" + port + " (UNAVAILABLE"),
+        assertTrue(run.err().startsWith("Error: cannot reach controller at 127.0.0.1:" + port + " (UNAVAILABLE: "),
                 run.err());
+        assertTrue(run.err().strip().endsWith("Connection refused)"), "says what went wrong: " + run.err());
     }
 
     @Test

@@ -149,10 +149,13 @@ public final class QuorumClient {
                 s.getLastFetchTimestampMs(), s.getLastCaughtUpTimestampMs())).toList();
     }
 
+    /** The status and what went wrong underneath: gRPC's own description of a refused connection is "io exception". */
     private static String oneLine(StatusRuntimeException e) {
-        String description = e.getStatus().getDescription();
-        Throwable cause = e.getCause();
-        String detail = description != null ? description : cause != null ? cause.getMessage() : null;
+        Throwable root = e.getCause();
+        while (root != null && root.getCause() != null) {
+            root = root.getCause();
+        }
+        String detail = root != null && root.getMessage() != null ? root.getMessage() : e.getStatus().getDescription();
         String text = e.getStatus().getCode() + (detail == null ? "" : ": " + detail);
         return text.replace('\n', ' ').replace('\r', ' ');
     }
