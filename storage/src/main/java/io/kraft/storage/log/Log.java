@@ -269,29 +269,29 @@ public final class Log implements AutoCloseable {
      */
     public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
         LogConfig cfg = config;
-        validate(records, cfg, true);
+        int batchCount = validate(records, cfg, true);
         TimestampBounds.check(records, cfg, nowMs, dir);
-        ByteBuffer converted = TopicCompression.apply(records, cfg);
-        if (converted != records) {
-            checkSizes(converted, cfg);
+        // The batches as they will be stored (one for one): the caller's buffer itself unless the topic's
+        // codec differs.
+        ByteBuffer batches = TopicCompression.apply(records, cfg);
+        if (batches != records) {
+            checkSizes(batches, cfg);
         }
-        int batchCount = countBatches(converted);
         AppendInfo info;
         lock.lock();
         try {
             ensureOpen();
-            AppendInfo duplicate = findDuplicate(converted, cfg);
+            AppendInfo duplicate = findDuplicate(batches, cfg);
             if (duplicate != null) {
                 return duplicate;
             }
-            records = converted;
             long firstOffset = end.nextOffset();
             long next = firstOffset;
             long maxTimestamp = RecordBatch.NO_TIMESTAMP;
             long offsetOfMax = -1;
             long recordCount = 0;
-            for (int p = records.position(); p < records.limit(); ) {
-                RecordBatch batch = new RecordBatch(records, p);
+            for (int p = batches.position(); p < batches.limit(); ) {
+                RecordBatch batch = new RecordBatch(batches, p);
                 batch.setBaseOffset(next);
                 batch.setPartitionLeaderEpoch(leaderEpoch);
                 if (cfg.logAppendTime()) {
@@ -305,11 +305,11 @@ public final class Log implements AutoCloseable {
                 next = batch.nextOffset();
                 p += batch.sizeInBytes();
             }
-            appendToActive(records, firstOffset, next - 1, recordCount, nowMs, cfg);
+            appendToActive(batches, firstOffset, next - 1, recordCount, nowMs, cfg);
             epochCache.assign(leaderEpoch, firstOffset);
-            updateProducerState(records);
+            updateProducerState(batches);
             info = new AppendInfo(firstOffset, next - 1, maxTimestamp, offsetOfMax,
-                    cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount, false);
+                    cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP, batches.remaining(), batchCount, false);
         } finally {
             lock.unlock();
         }
@@ -421,14 +421,6 @@ public final class Log implements AutoCloseable {
             }
             p += batch.sizeInBytes();
         }
-    }
-
-    private static int countBatches(ByteBuffer records) {
-        int count = 0;
-        for (int p = records.position(); p < records.limit(); count++) {
-            p += new RecordBatch(records, p).sizeInBytes();
-        }
-        return count;
     }
 
     /** Size limits of batches re-written with the topic's codec, which may have grown. */
