@@ -8,10 +8,12 @@ import static io.kraft.config.Importance.HIGH;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
+import io.kraft.config.ConfigKey;
 import io.kraft.config.ConfigLoader;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
+import io.kraft.metadata.controller.ControllerSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +23,8 @@ import java.util.Set;
 
 /**
  * The settings a node reads from its properties file (Kafka's names): identity, roles, quorum,
- * listeners and directories, plus the broker-level log settings of {@link LogConfigs}. Candidates
+ * listeners and directories, plus the broker-level log settings of {@link LogConfigs} and the controller's
+ * settings of {@link ControllerSettings}. Candidates
  * for the config module once the broker reads them too.
  */
 public final class NodeConfigs {
@@ -36,7 +39,7 @@ public final class NodeConfigs {
     /** The listener that carries the gRPC control plane (Raft and broker-to-controller RPCs). */
     public static final String CONTROLLER_LISTENER = "CONTROLLER";
 
-    private static final ConfigDef DEFINITION = LogConfigs.addTo(new ConfigDef()
+    private static final ConfigDef DEFINITION = withControllerKeys(LogConfigs.addTo(new ConfigDef()
             .define(NODE_ID, INT, ConfigDef.NO_DEFAULT, Validator.atLeast(0), HIGH,
                     "The id of this node, unique in the cluster; a controller's id must be among the voters.")
             .define(PROCESS_ROLES, LIST, ConfigDef.NO_DEFAULT,
@@ -48,9 +51,19 @@ public final class NodeConfigs {
             .define(LISTENERS, LIST, "PLAINTEXT://:9092", Validator.nonEmptyList().and(new ListenerListValidator()), HIGH,
                     "The addresses this node listens on as NAME://host:port; CONTROLLER carries the control plane.")
             .define(METADATA_LOG_DIR, STRING, null, Validator.nonEmptyString(), HIGH,
-                    "The directory holding the metadata log; when unset the first log directory."));
+                    "The directory holding the metadata log; when unset the first log directory.")));
 
     private NodeConfigs() {
+    }
+
+    /** Adds the controller's keys (broker.session.timeout.ms, ...) so a node file may set them without a warning. */
+    private static ConfigDef withControllerKeys(ConfigDef definition) {
+        for (ConfigKey key : ControllerSettings.definition().keys()) {
+            if (!definition.contains(key.name())) {
+                definition.define(key);
+            }
+        }
+        return definition;
     }
 
     /** The shared definition; parse with it, never define more keys in it. */
