@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         description = "Creates, runs and administers kraft nodes.",
         subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
                 QuorumCommand.class, MetadataShellCommand.class,
+                TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */

@@ -32,6 +32,7 @@ final class TestNode implements AutoCloseable {
         this.clientPort = freePort();
         this.properties = new HashMap<>(extraProperties);
         properties.put("controller.quorum.voters", "1@localhost:" + freePort());
+        properties.putIfAbsent("log.dirs", dir.resolve("logs").toString());
     }
 
     TestNode start() throws Exception {

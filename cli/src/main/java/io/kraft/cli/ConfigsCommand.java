@@ -1,0 +1,195 @@
+package io.kraft.cli;
+
+import io.kraft.cli.client.ClientFailures;
+import io.kraft.cli.client.ClientProperties;
+import io.kraft.cli.client.ConfigAssignments;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.common.config.ConfigResource;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers --entity-name X
+ * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers,
+ * with the options and output of Kafka's {@code kafka-configs.sh}.
+ */
+@Command(name = "configs", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Describes and alters the dynamic configs of topics and brokers (like kafka-configs.sh).")
+final class ConfigsCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
+            description = "The Kafka listener(s) to connect to, comma-separated.")
+    private String bootstrapServer;
+
+    @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
+            description = "topics or brokers.")
+    private String entityType;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    private Entity entity;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    private Action action;
+
+    @Option(names = "--add-config", paramLabel = "K=V,...",
+            description = "With --alter: configs to set, comma-separated; a list value goes in brackets: k=[a,b].")
+    private String addConfig;
+
+    @Option(names = "--delete-config", paramLabel = "K,...",
+            description = "With --alter: configs to remove, comma-separated.")
+    private String deleteConfig;
+
+    @Option(names = "--all", description = "With --describe: every config, not only the dynamic ones.")
+    private boolean all;
+
+    @Option(names = "--command-config", paramLabel = "FILE", description = "Admin client properties.")
+    private Path commandConfig;
+
+    /** A named entity or, for brokers, the cluster-wide default. */
+    static final class Entity {
+        @Option(names = "--entity-name", required = true, paramLabel = "NAME",
+                description = "The topic name or broker id.")
+        String name;
+        @Option(names = "--entity-default", required = true,
+                description = "The cluster-wide default of all brokers.")
+        boolean clusterDefault;
+    }
+
+    /** Exactly one of the actions. */
+    static final class Action {
+        @Option(names = "--describe", required = true, description = "Show the entity's configs.")
+        boolean describe;
+        @Option(names = "--alter", required = true, description = "Change the entity's configs.")
+        boolean alter;
+    }
+
+    @Override
+    public Integer call() {
+        ConfigResource resource = resource();
+        if (action.alter && addConfig == null && deleteConfig == null) {
+            throw usage("--alter needs --add-config and/or --delete-config");
+        }
+        if (!action.alter && (addConfig != null || deleteConfig != null)) {
+            throw usage("--add-config and --delete-config are only valid with --alter");
+        }
+        if (all && !action.describe) {
+            throw usage("--all is only valid with --describe");
+        }
+        List<AlterConfigOp> operations = action.alter ? operations() : List.of();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ClientProperties.quietClientLogging();
+        try (Admin admin = Admin.create(ClientProperties.of(bootstrapServer, commandConfig, List.of()))) {
+            if (action.describe) {
+                describe(admin, resource, out);
+            } else {
+                admin.incrementalAlterConfigs(Map.of(resource, operations)).all().get();
+                out.println("Completed updating " + (resource.name().isEmpty() ? "default config for brokers in the"
+                        + " cluster." : "config for " + entityNoun(resource) + " " + resource.name() + "."));
+            }
+            out.flush();
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("Error: interrupted");
+            return KraftCli.EXIT_FAILURE;
+        } catch (ExecutionException | RuntimeException e) {
+            out.flush();
+            err.println("Error: " + ClientFailures.message(e));
+            err.flush();
+            return KraftCli.EXIT_FAILURE;
+        }
+    }
+
+    private ConfigResource resource() {
+        switch (entityType) {
+            case "topics" -> {
+                if (entity.clusterDefault) {
+                    throw usage("--entity-default is only valid with --entity-type brokers");
+                }
+                return new ConfigResource(ConfigResource.Type.TOPIC, entity.name);
+            }
+            case "brokers" -> {
+                String name = entity.clusterDefault ? "" : entity.name;
+                if (!name.isEmpty() && !name.chars().allMatch(Character::isDigit)) {
+                    throw usage("--entity-name of a broker must be its id, not '" + name + "'");
+                }
+                return new ConfigResource(ConfigResource.Type.BROKER, name);
+            }
+            default -> throw usage("--entity-type must be topics or brokers, not '" + entityType + "'");
+        }
+    }
+
+    private List<AlterConfigOp> operations() {
+        List<AlterConfigOp> operations = new ArrayList<>();
+        try {
+            if (addConfig != null) {
+                ConfigAssignments.parse(addConfig).forEach((key, value) -> operations.add(
+                        new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET)));
+            }
+            if (deleteConfig != null) {
+                for (String key : ConfigAssignments.keys(deleteConfig)) {
+                    operations.add(new AlterConfigOp(new ConfigEntry(key, ""), AlterConfigOp.OpType.DELETE));
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (operations.isEmpty()) {
+            throw usage("--add-config and --delete-config name no configs");
+        }
+        return operations;
+    }
+
+    private void describe(Admin admin, ConfigResource resource, PrintWriter out)
+            throws InterruptedException, ExecutionException {
+        Config config = admin.describeConfigs(List.of(resource), new DescribeConfigsOptions().includeSynonyms(true))
+                .all().get().get(resource);
+        ConfigEntry.ConfigSource dynamicSource = switch (resource.type()) {
+            case TOPIC -> ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG;
+            default -> resource.name().isEmpty() ? ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+                    : ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG;
+        };
+        if (resource.name().isEmpty()) {
+            out.println((all ? "All" : "Default") + " configs for brokers in the cluster are:");
+        } else {
+            out.println((all ? "All" : "Dynamic") + " configs for " + entityNoun(resource) + " " + resource.name()
+                    + " are:");
+        }
+        for (ConfigEntry entry : config.entries()) {
+            if (all || entry.source() == dynamicSource) {
+                String synonyms = entry.synonyms().stream()
+                        .map(s -> s.source() + ":" + s.name() + "=" + s.value())
+                        .collect(Collectors.joining(", ", "{", "}"));
+                out.println("  " + entry.name() + "=" + (entry.isSensitive() ? null : entry.value())
+                        + " sensitive=" + entry.isSensitive() + " synonyms=" + synonyms);
+            }
+        }
+    }
+
+    private static String entityNoun(ConfigResource resource) {
+        return resource.type() == ConfigResource.Type.TOPIC ? "topic" : "broker";
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,53 @@
+package io.kraft.cli;
+
+import io.kraft.broker.node.CombinedNode;
+import io.kraft.config.BrokerLogSettings;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.LogConfigs;
+import io.kraft.config.TopicConfigResolver;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** An in-process combined node on free ports for the client commands to talk to. */
+final class ClientNode implements AutoCloseable {
+    private static final String CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg";
+    private static final long WAIT_MS = 30_000;
+
+    private final CombinedNode node;
+
+    ClientNode(Path dir) throws Exception {
+        Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
+                "log.dirs", dir.resolve("logs").toString());
+        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+                LogConfigs.definition().parse(Map.of("log.dirs", dir.resolve("logs").toString()),
+                        ConfigSource.STATIC_BROKER_CONFIG)));
+        node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + freePort(),
+                properties, topicConfigs);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!node.isBrokerUnfenced()) {
+            if (System.nanoTime() > deadline) {
+                node.close();
+                throw new AssertionError("the broker was not unfenced within " + WAIT_MS + " ms");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** The --bootstrap-server value. */
+    String bootstrap() {
+        return "localhost:" + node.clientPort();
+    }
+
+    @Override
+    public void close() {
+        node.close();
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
