@@ -133,14 +133,13 @@ final class GroupMembershipManager {
 
     /**
      * KIP-345: a static member restarting takes its old member's place under a new id; the old one is fenced.
-     * With unchanged protocols in a stable group nothing is rebalanced: the member gets the current generation
-     * and then its stored assignment from SyncGroup.
+     * In a stable group whose selected protocol stays the same nothing is rebalanced: the member gets the current
+     * generation and then its stored assignment from SyncGroup.
      */
     private void rejoinStaticMember(ClassicGroup group, GroupMember old, String newMemberId, JoinRequest request,
                                     Consumer<JoinResult> done) {
         old.completeJoin(JoinResult.failed(GroupError.FENCED_INSTANCE_ID, old.memberId()));
         old.completeSync(SyncResult.failed(GroupError.FENCED_INSTANCE_ID));
-        boolean sameProtocols = old.sameProtocols(request.protocols());
         GroupMember member = group.replaceStaticMember(old, newMemberId);
         member.update(rebalanceTimeoutMs(request), request.sessionTimeoutMs(), request.protocols());
         member.heartbeat(timer.nowMs());
@@ -150,7 +149,10 @@ final class GroupMembershipManager {
         switch (group.state()) {
             case STABLE -> {
                 boolean leader = group.isLeader(newMemberId);
-                if (sameProtocols && (!leader || request.supportsSkipAssignment())) {
+                // Its subscription bytes differ after a restart (no owned partitions, no generation): what matters
+                // is whether the group would still choose the same protocol.
+                boolean sameProtocol = group.selectProtocol().equals(group.protocolName());
+                if (sameProtocol && (!leader || request.supportsSkipAssignment())) {
                     persistStaticReplacement(group, member, leader, done);
                 } else {
                     member.awaitJoin(done);

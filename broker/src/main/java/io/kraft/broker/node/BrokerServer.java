@@ -9,6 +9,7 @@ import io.kraft.broker.handler.FetchHandler;
 import io.kraft.broker.handler.ListOffsetsHandler;
 import io.kraft.broker.handler.OffsetForLeaderEpochHandler;
 import io.kraft.broker.handler.ProduceHandler;
+import io.kraft.broker.group.GroupCoordinatorComponents;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandler;
@@ -44,6 +45,7 @@ public final class BrokerServer implements AutoCloseable {
     private final SocketServerConfig clientListener;
     private final KafkaServer server;
     private final ReplicaManager replicaManager;
+    private final GroupCoordinatorComponents groupCoordinator;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -74,6 +76,9 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new ListOffsetsHandler(replicaManager));
         handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
         handlers.add(new DeleteRecordsHandler(replicaManager));
+        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        handlers.add(groupCoordinator.findCoordinatorHandler());
+        asyncHandlers.addAll(groupCoordinator.asyncHandlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers, asyncHandlers));
     }
 
@@ -126,6 +131,7 @@ public final class BrokerServer implements AutoCloseable {
         }
         closed = true;
         server.close();
+        groupCoordinator.close();
         if (lifecycle != null) {
             lifecycle.close();
         }

@@ -325,7 +325,7 @@ class GroupCoordinatorTest {
     // ---- static membership ---------------------------------------------------------------------------------
 
     @Test
-    void aStaticMemberRestartingWithTheSameMetadataGetsItsAssignmentWithoutARebalance() {
+    void aStaticMemberRestartingWithTheSameProtocolGetsItsAssignmentWithoutARebalance() {
         JoinResult first = join("", "instance-a", protocols("range"), true).get();
         assertEquals(GroupError.NONE, first.error(), "static members skip MEMBER_ID_REQUIRED");
         JoinResult second = join("", "instance-b", protocols("range"), true).get();
@@ -342,7 +342,8 @@ class GroupCoordinatorTest {
         String followerInstance = follower.equals(first.memberId()) ? "instance-a" : "instance-b";
 
         int appendsBefore = log.appendCount();
-        JoinResult restarted = join("", followerInstance, protocols("range"), true).get();
+        List<Protocol> restartedSubscription = List.of(new Protocol("range", subscription("events", "more")));
+        JoinResult restarted = join("", followerInstance, restartedSubscription, true).get();
         assertEquals(GroupError.NONE, restarted.error());
         assertEquals(2, restarted.generationId(), "no new generation");
         assertNotEquals(follower, restarted.memberId());

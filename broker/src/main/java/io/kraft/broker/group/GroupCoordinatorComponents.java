@@ -1,0 +1,70 @@
+package io.kraft.broker.group;
+
+import io.kraft.broker.group.handler.FindCoordinatorHandler;
+import io.kraft.broker.group.handler.GroupHandlers;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.MetadataSource;
+import io.kraft.metadata.image.TopicImage;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The group coordinator of one broker, wired: its settings from the node's properties, its
+ * {@code __consumer_offsets} partitions through the replica manager (and its leadership changes), and the
+ * request handlers of the group APIs. Build it before the metadata log is replayed; close it after the wire
+ * server and before the replica manager.
+ */
+public final class GroupCoordinatorComponents implements AutoCloseable {
+    private final ReplicaCoordinatorLog offsetsLog;
+    private final GroupCoordinatorService coordinator;
+    private final RequestHandler findCoordinatorHandler;
+    private final List<AsyncRequestHandler> asyncHandlers;
+
+    private GroupCoordinatorComponents(ReplicaCoordinatorLog offsetsLog, GroupCoordinatorService coordinator,
+                                       RequestHandler findCoordinatorHandler, List<AsyncRequestHandler> asyncHandlers) {
+        this.offsetsLog = offsetsLog;
+        this.coordinator = coordinator;
+        this.findCoordinatorHandler = findCoordinatorHandler;
+        this.asyncHandlers = asyncHandlers;
+    }
+
+    /** @param properties the node's Kafka-named settings (group.*, offsets.*, offset.metadata.max.bytes) */
+    public static GroupCoordinatorComponents create(Controller controller, MetadataSource metadata,
+                                                    ReplicaManager replicas, Map<String, String> properties) {
+        GroupConfig config = GroupConfig.fromProperties(properties);
+        ReplicaCoordinatorLog offsetsLog = new ReplicaCoordinatorLog(replicas, config.offsetsCommitTimeoutMs(),
+                System::currentTimeMillis);
+        GroupCoordinatorService coordinator = new GroupCoordinatorService(config, offsetsLog, partition -> {
+            TopicImage topic = metadata.image().topics().topic(partition.topic());
+            return topic != null && topic.partition(partition.partition()) != null;
+        });
+        replicas.addLeadershipListener(new OffsetsLeadershipListener(metadata::image, coordinator));
+        RequestHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
+                new OffsetsTopic(controller, metadata::image, config));
+        return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,
+                GroupHandlers.create(coordinator));
+    }
+
+    public GroupCoordinatorService coordinator() {
+        return coordinator;
+    }
+
+    /** FindCoordinator, answered synchronously from the metadata image. */
+    public RequestHandler findCoordinatorHandler() {
+        return findCoordinatorHandler;
+    }
+
+    /** JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit/Fetch/Delete, List/Describe/DeleteGroups. */
+    public List<AsyncRequestHandler> asyncHandlers() {
+        return asyncHandlers;
+    }
+
+    @Override
+    public void close() {
+        coordinator.close();
+        offsetsLog.close();
+    }
+}

@@ -1,0 +1,152 @@
+package io.kraft.broker.group;
+
+import io.kraft.broker.replica.ErrorCode;
+import io.kraft.broker.replica.Partition;
+import io.kraft.broker.replica.PartitionProduceResult;
+import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.storage.log.Log;
+import io.kraft.storage.log.LogReadResult;
+import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.record.BatchIterator;
+import io.kraft.storage.record.CompressionType;
+import io.kraft.storage.record.Record;
+import io.kraft.storage.record.RecordBatch;
+import io.kraft.storage.record.RecordBatchBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's {@code __consumer_offsets} partitions through the broker's {@link ReplicaManager}: appends
+ * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), loads read a
+ * partition's log from its start to its end on a loader thread. As leader this broker's log is the truth, so a
+ * load reads to the log end: records above the high watermark are committed by the followers in time.
+ */
+public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaCoordinatorLog.class);
+    private static final short ACKS_ALL = -1;
+    private static final int READ_CHUNK_BYTES = 4 * 1024 * 1024;
+    private static final int MAX_BATCH_BYTES = Integer.MAX_VALUE;
+
+    private final ReplicaManager replicas;
+    private final long appendTimeoutMs;
+    private final LongSupplier clockMs;
+    private final ExecutorService loader;
+
+    public ReplicaCoordinatorLog(ReplicaManager replicas, long appendTimeoutMs, LongSupplier clockMs) {
+        this.replicas = Objects.requireNonNull(replicas, "replicas");
+        this.appendTimeoutMs = appendTimeoutMs;
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        this.loader = Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "kraft-group-loader");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> append(int partition, int leaderEpoch, List<CoordinatorRecord> records) {
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
+        Partition hosted = replicas.partition(tp).orElse(null);
+        if (hosted == null || !hosted.isLeader() || hosted.leaderEpoch() != leaderEpoch) {
+            return CompletableFuture.failedFuture(new CoordinatorLogException(GroupError.NOT_COORDINATOR,
+                    "this broker no longer leads " + tp + " at leader epoch " + leaderEpoch));
+        }
+        ByteBuffer batch = toBatch(records);
+        return replicas.appendRecords(appendTimeoutMs, ACKS_ALL, true, Map.of(tp, batch)).thenApply(results -> {
+            PartitionProduceResult result = results.get(tp);
+            if (result.error() != ErrorCode.NONE) {
+                throw new CompletionException(new CoordinatorLogException(toGroupError(result.error()),
+                        "append to " + tp + " failed with " + result.error() + ": " + result.errorMessage()));
+            }
+            return null;
+        });
+    }
+
+    private ByteBuffer toBatch(List<CoordinatorRecord> records) {
+        long nowMs = clockMs.getAsLong();
+        int estimateBytes = RecordBatch.HEADER_SIZE + 64 * records.size();
+        RecordBatchBuilder builder = new RecordBatchBuilder(ByteBuffer.allocate(estimateBytes), CompressionType.NONE, 0);
+        for (CoordinatorRecord record : records) {
+            builder.append(nowMs, CoordinatorRecordCodec.encodeKey(record), CoordinatorRecordCodec.encodeValue(record));
+        }
+        return builder.build();
+    }
+
+    /** Kafka's mapping of a failed coordinator write to what the client should do next. */
+    static GroupError toGroupError(ErrorCode error) {
+        return switch (error) {
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, FENCED_LEADER_EPOCH -> GroupError.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> GroupError.INVALID_COMMIT_OFFSET_SIZE;
+            default -> GroupError.COORDINATOR_NOT_AVAILABLE;
+        };
+    }
+
+    @Override
+    public CompletableFuture<List<CoordinatorRecord>> readAll(int partition) {
+        return CompletableFuture.supplyAsync(() -> read(new TopicPartition(OffsetsTopic.NAME, partition)), loader);
+    }
+
+    private List<CoordinatorRecord> read(TopicPartition tp) {
+        Partition hosted = replicas.partition(tp).orElseThrow(() -> new CoordinatorLogException(
+                GroupError.NOT_COORDINATOR, "this broker does not host " + tp));
+        Log log = hosted.log();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        long offset = log.logStartOffset();
+        long endOffset = log.logEndOffset();
+        int skipped = 0;
+        while (offset < endOffset) {
+            LogReadResult read = log.read(offset, READ_CHUNK_BYTES, true);
+            ByteBuffer bytes;
+            try {
+                bytes = read.records().readFully();
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading " + tp + " at offset " + offset, e);
+            }
+            if (!bytes.hasRemaining()) {
+                break;
+            }
+            for (RecordBatch batch : BatchIterator.batches(bytes, MAX_BATCH_BYTES)) {
+                offset = batch.nextOffset();
+                if (batch.isControl()) {
+                    continue;
+                }
+                for (Record record : batch.records()) {
+                    try {
+                        records.add(CoordinatorRecordCodec.decode(record.hasKey() ? record.key() : null,
+                                record.hasValue() ? record.value() : null));
+                    } catch (CorruptCoordinatorRecordException e) {
+                        skipped++;
+                        LOG.warn("Skipping record at offset {} of {}: {}", record.offset(), tp, e.getMessage());
+                    }
+                }
+            }
+        }
+        if (skipped > 0) {
+            LOG.warn("Loaded {} with {} unreadable records skipped", tp, skipped);
+        }
+        return records;
+    }
+
+    @Override
+    public void close() {
+        loader.shutdownNow();
+        try {
+            loader.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
