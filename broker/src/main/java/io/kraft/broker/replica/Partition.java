@@ -354,10 +354,12 @@ public final class Partition {
         }
         if (timestamp == MAX_TIMESTAMP) {
             Optional<TimestampOffset> max = log.maxTimestampOffset();
-            if (max.isEmpty() || max.get().offset() >= lastFetchable) {
+            if (max.isEmpty()) {
                 return TimestampAndOffset.NOT_FOUND;
             }
-            return new TimestampAndOffset(max.get().timestampMs(), max.get().offset(), epochForOffset(max.get().offset()));
+            // The log knows the batch; KIP-734 answers the offset of the record carrying the largest timestamp.
+            TimestampAndOffset exact = firstRecordAtOrAfter(max.get(), max.get().timestampMs());
+            return exact.offset() < lastFetchable ? exact : TimestampAndOffset.NOT_FOUND;
         }
         if (timestamp < 0) {
             return TimestampAndOffset.NOT_FOUND;

@@ -517,6 +517,16 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         fetchPurgatory.checkAndComplete(tp);
     }
 
+    /** Fetches waiting in the purgatory for data (long polls), counted once per partition they watch. */
+    public int delayedFetchCount() {
+        return fetchPurgatory.watched();
+    }
+
+    /** acks=all produces waiting for replication, counted once per partition they watch. */
+    public int delayedProduceCount() {
+        return producePurgatory.watched();
+    }
+
     /** Writes every directory's high watermark checkpoint. */
     public void checkpointHighWatermarks() {
         Map<TopicPartition, Long> highWatermarks = new HashMap<>(checkpointedHighWatermarks);
