@@ -52,6 +52,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@code ControllerService} from a {@link QuorumController}: converts each request, waits for the
@@ -60,6 +62,7 @@ import java.util.stream.Stream;
  * active ({@code active_controller_id}), so callers go there directly.
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);
     private final QuorumController controller;
     /** Each broker's newest heartbeat stream: the end of a stream it already replaced says nothing of its health. */
     private final ConcurrentHashMap<Integer, HeartbeatStream> latestStreams = new ConcurrentHashMap<>();
@@ -154,6 +157,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             }
             ended = true;
             if (brokerId >= 0 && latestStreams.remove(brokerId, this)) {
+                LOG.info("Broker {}'s heartbeat stream to controller {} ended", brokerId, controller.nodeId());
                 controller.connectionClosed(brokerId);
             }
         }
