@@ -18,8 +18,9 @@ final class ClientNode implements AutoCloseable {
     private final CombinedNode node;
 
     ClientNode(Path dir) throws Exception {
+        // No initial rebalance delay: a console consumer is the group's only member.
         Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
-                "log.dirs", dir.resolve("logs").toString());
+                "log.dirs", dir.resolve("logs").toString(), "group.initial.rebalance.delay.ms", "0");
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of("log.dirs", dir.resolve("logs").toString()),
                         ConfigSource.STATIC_BROKER_CONFIG)));
