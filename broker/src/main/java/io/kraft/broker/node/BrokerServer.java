@@ -123,13 +123,17 @@ public final class BrokerServer implements AutoCloseable {
         return current != null && !current.isFenced();
     }
 
-    /** Stops serving clients, then the heartbeats. */
+    /** Controlled shutdown (bounded), then stops serving clients and heartbeating. */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
+        if (lifecycle != null) {
+            // Leaderships move while clients are still served here, as in Kafka's controlled shutdown.
+            lifecycle.controlledShutdown();
+        }
         server.close();
         groupCoordinator.close();
         if (lifecycle != null) {
