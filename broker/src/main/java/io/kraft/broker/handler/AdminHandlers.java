@@ -31,7 +31,9 @@ public final class AdminHandlers {
         EffectiveConfigs configs = new EffectiveConfigs(brokerId, properties);
         ProducerIdManager producerIds = new ProducerIdManager(brokerId, brokerEpoch, controller::allocateProducerIds,
                 PRODUCER_ID_BLOCK_TIMEOUT_MS);
-        TopicAutoCreator autoCreator = configs.autoCreateTopicsEnable() ? new TopicAutoCreator(controller) : null;
+        TopicAutoCreator autoCreator = configs.autoCreateTopicsEnable()
+                ? new TopicAutoCreator(controller, configs.defaultNumPartitions(), configs.defaultReplicationFactor())
+                : null;
         return List.of(
                 new MetadataHandler(metadata::image, clusterId, autoCreator),
                 new CreateTopicsHandler(controller, metadata::image, configs),

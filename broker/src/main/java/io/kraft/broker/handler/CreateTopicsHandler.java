@@ -28,7 +28,8 @@ import java.util.function.Supplier;
 /**
  * Answers CreateTopics (v2-7) by forwarding every topic to the active {@link Controller}; each
  * topic succeeds or fails on its own. validate_only runs the controller's dry run (same checks and placement,
- * nothing created). From v5 a successful answer carries the topic's configs with their sources.
+ * nothing created). From v5 a successful answer carries the topic's configs with their sources. A name given
+ * twice in one request fails both times with INVALID_REQUEST.
  */
 public final class CreateTopicsHandler implements RequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
@@ -56,6 +57,13 @@ public final class CreateTopicsHandler implements RequestHandler {
         Struct response = CreateTopicsMessages.RESPONSE.newStruct();
         List<Struct> topics = body.getStructs(body.field("topics"));
         Set<String> seen = new HashSet<>();
+        Set<String> duplicates = new HashSet<>();
+        for (Struct topic : topics) {
+            String name = topic.getString(topic.field("name"));
+            if (!seen.add(name)) {
+                duplicates.add(name);
+            }
+        }
         List<String> names = new ArrayList<>();
         List<CompletableFuture<CreateTopicResult>> answers = new ArrayList<>();
         List<CreateTopicRequest> creations = new ArrayList<>();
@@ -64,7 +72,8 @@ public final class CreateTopicsHandler implements RequestHandler {
             names.add(name);
             CreateTopicRequest creation = toControllerRequest(topic, name);
             creations.add(creation);
-            if (!seen.add(name)) {
+            if (duplicates.contains(name)) {
+                // Kafka creates none of a name given twice: which of the two was meant is unknown.
                 answers.add(CompletableFuture.failedFuture(new ControllerException(
                         Errors.INVALID_REQUEST, "topic '" + name + "' appears more than once in the request")));
             } else if (validateOnly) {

@@ -6,6 +6,7 @@ import io.kraft.config.ConfigLayer;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import java.util.Collections;
@@ -60,6 +61,16 @@ public final class EffectiveConfigs {
     /** auto.create.topics.enable from the properties file (it is not dynamic). */
     public boolean autoCreateTopicsEnable() {
         return staticOnly.getBoolean(BrokerConfigs.AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    /** num.partitions from the properties file: the partition count of topics this broker auto-creates. */
+    public int defaultNumPartitions() {
+        return staticOnly.getInt(ControllerSettings.NUM_PARTITIONS);
+    }
+
+    /** default.replication.factor from the properties file, for topics this broker auto-creates. */
+    public int defaultReplicationFactor() {
+        return staticOnly.getInt(ControllerSettings.DEFAULT_REPLICATION_FACTOR);
     }
 
     /** The properties-file values of known broker keys. */

@@ -28,8 +28,9 @@ import java.util.function.Supplier;
  * request's listener, the cluster id, a controller id, and the requested topics (all topics when the
  * request asks for all) with their partitions. An unknown topic is reported (UNKNOWN_TOPIC_OR_PARTITION), or,
  * with a {@link TopicAutoCreator} and a request that allows it (always before v4, allow_auto_topic_creation
- * from v4), created with the cluster defaults and answered LEADER_NOT_AVAILABLE until it exists, as Kafka does;
- * an invalid name is then INVALID_TOPIC_EXCEPTION. Internal topics are never auto-created here.
+ * from v4), created with the broker's num.partitions and default.replication.factor and answered
+ * LEADER_NOT_AVAILABLE until it exists, as Kafka does; an invalid name is then INVALID_TOPIC_EXCEPTION.
+ * Internal topics are never auto-created here.
  */
 public final class MetadataHandler implements RequestHandler {
     /** Kafka's "authorized operations not computed" marker. */

@@ -12,27 +12,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates topics that Metadata requests name but that do not exist (auto.create.topics.enable), with the
- * controller's num.partitions and default.replication.factor. It does not wait: the client is answered
- * LEADER_NOT_AVAILABLE and asks again, as with Kafka. One creation per name is in flight at a time.
+ * Creates topics that Metadata requests name but that do not exist (auto.create.topics.enable), with this
+ * broker's num.partitions and default.replication.factor, as a Kafka broker does. It does not wait: the client
+ * is answered LEADER_NOT_AVAILABLE and asks again. One creation per name is in flight at a time.
  */
 public final class TopicAutoCreator {
     private static final Logger LOG = LoggerFactory.getLogger(TopicAutoCreator.class);
 
     private final Controller controller;
+    private final int numPartitions;
+    private final int replicationFactor;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
-    public TopicAutoCreator(Controller controller) {
+    public TopicAutoCreator(Controller controller, int numPartitions, int replicationFactor) {
         this.controller = Objects.requireNonNull(controller, "controller");
+        this.numPartitions = numPartitions;
+        this.replicationFactor = replicationFactor;
     }
 
-    /** Asks the controller to create the topic with the cluster defaults, unless that is already under way. */
+    /** Asks the controller to create the topic with this broker's defaults, unless that is already under way. */
     public void create(String topicName) {
         if (!inFlight.add(topicName)) {
             return;
         }
         LOG.info("Auto-creating topic {}", topicName);
-        controller.createTopic(CreateTopicRequest.of(topicName, -1, -1)).whenComplete((created, error) -> {
+        controller.createTopic(CreateTopicRequest.of(topicName, numPartitions, replicationFactor)).whenComplete((created, error) -> {
             inFlight.remove(topicName);
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             if (cause instanceof ControllerException ce && ce.error() == Errors.TOPIC_ALREADY_EXISTS) {

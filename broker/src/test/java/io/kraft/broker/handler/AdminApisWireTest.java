@@ -310,6 +310,21 @@ class AdminApisWireTest {
     }
 
     @ParameterizedTest
+    @ValueSource(shorts = {2, 7})
+    void createTopicsRefusesATopicNamedTwiceInOneRequest(short version) throws Exception {
+        String topic = "named-twice-v" + version;
+        CreatableTopicCollection topics = new CreatableTopicCollection();
+        topics.add(new CreatableTopic().setName(topic).setNumPartitions(1).setReplicationFactor((short) 1));
+        topics.add(new CreatableTopic().setName(topic).setNumPartitions(2).setReplicationFactor((short) 1));
+        CreateTopicsResponse response = client.send(new CreateTopicsRequest.Builder(new CreateTopicsRequestData()
+                .setTopics(topics).setTimeoutMs(10_000)).build(version));
+        assertEquals(List.of(Errors.INVALID_REQUEST.code(), Errors.INVALID_REQUEST.code()),
+                response.data().topics().stream().map(CreatableTopicResult::errorCode).toList());
+        MetadataResponse metadata = client.send(new MetadataRequest.Builder(List.of(topic), false).build((short) 12));
+        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), metadata.data().topics().find(topic).errorCode());
+    }
+
+    @ParameterizedTest
     @ValueSource(shorts = {1, 13})
     void metadataAutoCreatesUnknownTopicsWhenAllowed(short version) throws Exception {
         String topic = "auto-v" + version;
