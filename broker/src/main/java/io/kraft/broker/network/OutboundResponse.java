@@ -104,6 +104,11 @@ final class OutboundResponse {
         return total;
     }
 
+    /** The ByteBufs and FileRegions to write, in wire order. */
+    List<Object> parts() {
+        return parts;
+    }
+
     boolean closesConnection() {
         return closeConnection;
     }

@@ -63,7 +63,7 @@ public final class StandaloneBroker implements AutoCloseable {
             throws InterruptedException {
         this.logDir = logDir;
         this.properties = new HashMap<>(extraProperties);
-        properties.put(LogConfigs.LOG_DIRS, logDir.toString());
+        properties.putIfAbsent(LogConfigs.LOG_DIRS, logDir.toString());
         Map<String, String> logKeys = new HashMap<>();
         properties.forEach((key, value) -> {
             if (LogConfigs.definition().contains(key)) {
@@ -127,7 +127,15 @@ public final class StandaloneBroker implements AutoCloseable {
 
     /** Creates a topic led by this broker (epoch 0) with its config overrides; returns its id. */
     public UUID createTopic(String name, int partitions, Map<String, String> configs) {
-        UUID topicId = UUID.randomUUID();
+        return createTopic(name, UUID.randomUUID(), partitions, configs, List.of(BROKER_ID), List.of(BROKER_ID));
+    }
+
+    /**
+     * Creates a topic with the given id, led by this broker (epoch 0), each partition with {@code replicas} and
+     * in-sync replicas {@code isr}.
+     */
+    public UUID createTopic(String name, UUID topicId, int partitions, Map<String, String> configs,
+                            List<Integer> replicas, List<Integer> isr) {
         List<MetadataRecord> records = new ArrayList<>();
         records.add(MetadataRecords.of(TopicRecord.newBuilder().setName(name).setTopicId(Uuids.toProto(topicId)).build()));
         configs.forEach((key, value) -> records.add(MetadataRecords.of(ConfigRecord.newBuilder()
@@ -135,7 +143,7 @@ public final class StandaloneBroker implements AutoCloseable {
                 .setName(key).setValue(value).build())));
         for (int p = 0; p < partitions; p++) {
             records.add(MetadataRecords.of(PartitionRecord.newBuilder().setTopicId(Uuids.toProto(topicId))
-                    .setPartitionId(p).addReplicas(BROKER_ID).addIsr(BROKER_ID).setLeader(BROKER_ID)
+                    .setPartitionId(p).addAllReplicas(replicas).addAllIsr(isr).setLeader(BROKER_ID)
                     .setLeaderEpoch(0).setPartitionEpoch(0).build()));
         }
         publish(records);
@@ -146,6 +154,12 @@ public final class StandaloneBroker implements AutoCloseable {
     public void bumpLeaderEpoch(UUID topicId, int partition) {
         publish(List.of(MetadataRecords.of(PartitionChangeRecord.newBuilder().setTopicId(Uuids.toProto(topicId))
                 .setPartitionId(partition).setLeader(BROKER_ID).build())));
+    }
+
+    /** Makes {@code newLeader} the partition's leader (a new leader epoch). */
+    public void moveLeader(UUID topicId, int partition, int newLeader) {
+        publish(List.of(MetadataRecords.of(PartitionChangeRecord.newBuilder().setTopicId(Uuids.toProto(topicId))
+                .setPartitionId(partition).setLeader(newLeader).build())));
     }
 
     public void deleteTopic(UUID topicId) {

@@ -5,35 +5,47 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.handler.StandaloneBroker;
+import io.kraft.config.LogConfigs;
+import io.kraft.storage.log.EpochEndOffset;
+import io.kraft.storage.log.Log;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The replica manager driven directly: roles from metadata, the high watermark, purgatories, logs on disk. */
 class ReplicaManagerTest {
+    private static final long WAIT_S = 15;
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+
     @TempDir
     Path logDir;
 
     private StandaloneBroker broker;
 
-    @BeforeEach
-    void start() throws Exception {
-        broker = new StandaloneBroker(logDir, Map.of());
+    private ReplicaManager start(Map<String, String> properties) throws Exception {
+        broker = new StandaloneBroker(logDir, properties);
+        return broker.replicaManager();
     }
 
     @AfterEach
     void stop() {
-        broker.close();
+        if (broker != null) {
+            broker.close();
+        }
     }
 
     static ByteBuffer batch(int records) {
@@ -44,23 +56,206 @@ class ReplicaManagerTest {
         return MemoryRecords.withRecords(Compression.NONE, simple).buffer();
     }
 
+    private static PartitionProduceResult append(ReplicaManager rm, short acks, long timeoutMs, int records)
+            throws Exception {
+        return appendAsync(rm, acks, timeoutMs, records).get(WAIT_S, TimeUnit.SECONDS).get(TP);
+    }
+
+    private static CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendAsync(
+            ReplicaManager rm, short acks, long timeoutMs, int records) {
+        return rm.appendRecords(timeoutMs, acks, false, Map.of(TP, batch(records)));
+    }
+
+    private static CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetch(
+            ReplicaManager rm, int replicaId, long offset, long maxWaitMs, int lastFetchedEpoch) {
+        LinkedHashMap<TopicPartition, FetchPartitionRequest> requests = new LinkedHashMap<>();
+        requests.put(TP, new FetchPartitionRequest(offset, -1, lastFetchedEpoch, 1 << 20));
+        return rm.fetchMessages(new FetchParams(replicaId, maxWaitMs, 1, 1 << 20), requests);
+    }
+
+    private static PartitionRead fetchNow(ReplicaManager rm, int replicaId, long offset) throws Exception {
+        return fetch(rm, replicaId, offset, 0, -1).get(WAIT_S, TimeUnit.SECONDS).get(TP);
+    }
+
     @Test
     void aWaitingFetchCompletesWhenRecordsAreAppended() throws Exception {
+        ReplicaManager rm = start(Map.of());
         broker.createTopic("t", 1, Map.of());
-        ReplicaManager rm = broker.replicaManager();
-        TopicPartition tp = new TopicPartition("t", 0);
-        LinkedHashMap<TopicPartition, FetchPartitionRequest> requests = new LinkedHashMap<>();
-        requests.put(tp, new FetchPartitionRequest(0, -1, -1, 1 << 20));
-        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetch =
-                rm.fetchMessages(new FetchParams(-1, 60_000, 1, 1 << 20), requests);
-        assertFalse(fetch.isDone());
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> waiting = fetch(rm, -1, 0, 60_000, -1);
+        assertFalse(waiting.isDone(), "nothing to read yet: the fetch waits");
         assertEquals(1, rm.delayedFetchCount());
-        Map<TopicPartition, PartitionProduceResult> produced = rm.appendRecords(1000, (short) -1, false,
-                Map.of(tp, batch(3))).get(10, TimeUnit.SECONDS);
-        assertEquals(ErrorCode.NONE, produced.get(tp).error());
-        PartitionRead read = fetch.get(10, TimeUnit.SECONDS).get(tp);
+        assertEquals(ErrorCode.NONE, append(rm, (short) -1, 1_000, 3).error());
+        PartitionRead read = waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP);
         assertEquals(ErrorCode.NONE, read.error());
         assertTrue(read.sizeBytes() > 0);
         assertEquals(3, read.highWatermark());
+        assertEquals(0, rm.delayedFetchCount());
+    }
+
+    @Test
+    void followersFetchesMoveTheHighWatermarkAndCompleteAcksAllProduces() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> produced = appendAsync(rm, (short) -1, 60_000, 3);
+        assertFalse(produced.isDone(), "acks=all waits for follower 2");
+        assertEquals(0, fetchNow(rm, -1, 0).sizeBytes(), "consumers see nothing above the high watermark");
+
+        PartitionRead followerRead = fetchNow(rm, 2, 0);
+        assertEquals(ErrorCode.NONE, followerRead.error());
+        assertTrue(followerRead.sizeBytes() > 0, "followers read up to the log end");
+        assertFalse(produced.isDone(), "the follower has not confirmed the records yet");
+
+        fetchNow(rm, 2, 3);
+        PartitionProduceResult result = produced.get(WAIT_S, TimeUnit.SECONDS).get(TP);
+        assertEquals(ErrorCode.NONE, result.error());
+        assertEquals(0, result.baseOffset());
+        PartitionRead consumerRead = fetchNow(rm, -1, 0);
+        assertEquals(3, consumerRead.highWatermark());
+        assertTrue(consumerRead.sizeBytes() > 0);
+        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, fetchNow(rm, 3, 0).error(), "broker 3 is no replica");
+    }
+
+    @Test
+    void acksAllAnswersRequestTimedOutWhenTheIsrDoesNotCatchUp() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        PartitionProduceResult result = append(rm, (short) -1, 50, 2);
+        assertEquals(ErrorCode.REQUEST_TIMED_OUT, result.error());
+        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 50, 2).error(), "acks=1 needs only the leader");
+    }
+
+    @Test
+    void acksAllWithAnIsrBelowMinInsyncReplicasIsRefusedBeforeWriting() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of("min.insync.replicas", "2"), List.of(1, 2), List.of(1));
+        assertEquals(ErrorCode.NOT_ENOUGH_REPLICAS, append(rm, (short) -1, 1_000, 2).error());
+        assertEquals(0, rm.partition(TP).orElseThrow().logEndOffset());
+        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 1_000, 2).error());
+    }
+
+    @Test
+    void aFollowerWhoseLastEpochEndedEarlierIsToldToTruncate() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        UUID topicId = broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1));
+        append(rm, (short) 1, 1_000, 3);
+        broker.bumpLeaderEpoch(topicId, 0);
+        append(rm, (short) 1, 1_000, 2);
+        PartitionRead read = fetch(rm, 2, 5, 0, 0).get(WAIT_S, TimeUnit.SECONDS).get(TP);
+        assertEquals(new EpochEndOffset(0, 3), read.divergingEpoch().orElseThrow(),
+                "epoch 0 ended at offset 3, below the follower's fetch offset 5");
+        assertEquals(0, read.sizeBytes());
+        assertTrue(fetch(rm, 2, 3, 0, 0).get(WAIT_S, TimeUnit.SECONDS).get(TP).divergingEpoch().isEmpty());
+        assertEquals(new EpochEndOffset(0, 3), rm.partition(TP).orElseThrow().endOffsetForEpoch(-1, 0, true));
+        assertEquals(new EpochEndOffset(1, 5), rm.partition(TP).orElseThrow().endOffsetForEpoch(1, 1, true));
+    }
+
+    @Test
+    void losingLeadershipCompletesWaitingRequestsWithNotLeader() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        UUID topicId = broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        List<String> events = new ArrayList<>();
+        rm.addLeadershipListener(new PartitionLeadershipListener() {
+            @Override
+            public void onBecomeLeader(TopicPartition partition, int leaderEpoch) {
+                events.add("lead " + partition + " " + leaderEpoch);
+            }
+
+            @Override
+            public void onResign(TopicPartition partition) {
+                events.add("resign " + partition);
+            }
+        });
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> produced = appendAsync(rm, (short) -1, 60_000, 1);
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> waiting = fetch(rm, -1, 0, 60_000, -1);
+        assertFalse(waiting.isDone());
+        broker.moveLeader(topicId, 0, 2);
+        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, produced.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
+        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
+        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, append(rm, (short) 1, 1_000, 1).error());
+        assertFalse(rm.partition(TP).orElseThrow().isLeader());
+        broker.moveLeader(topicId, 0, 1);
+        assertEquals(List.of("resign t-0", "lead t-0 2"), events);
+        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 1_000, 1).error(), "leader again in epoch 2");
+    }
+
+    @Test
+    void aDeletedTopicsLogGoesAndARecreatedTopicStartsEmpty() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        UUID first = broker.createTopic("t", 1, Map.of());
+        append(rm, (short) 1, 1_000, 5);
+        Path partitionDir = rm.partition(TP).orElseThrow().log().dir();
+        assertTrue(Files.exists(partitionDir.resolve("partition.metadata")));
+        broker.deleteTopic(first);
+        assertTrue(rm.partition(TP).isEmpty());
+        assertEquals(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, append(rm, (short) 1, 1_000, 1).error());
+        broker.createTopic("t", 1, Map.of());
+        Partition recreated = rm.partition(TP).orElseThrow();
+        assertEquals(0, recreated.logEndOffset(), "nothing of the deleted topic remains");
+        assertEquals(0, append(rm, (short) 1, 1_000, 1).baseOffset());
+    }
+
+    @Test
+    void topicConfigChangesReachTheLog() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", 1, Map.of("retention.ms", "3600000"));
+        Log log = rm.partition(TP).orElseThrow().log();
+        assertEquals(3_600_000L, log.config().retentionMs());
+        broker.setTopicConfig("t", "max.message.bytes", "200");
+        assertEquals(200, log.config().maxMessageBytes());
+        assertEquals(ErrorCode.MESSAGE_TOO_LARGE, append(rm, (short) 1, 1_000, 50).error());
+    }
+
+    @Test
+    void newPartitionsGoToTheLogDirectoryWithFewestLogs() throws Exception {
+        Path second = Files.createDirectories(logDir.resolve("second"));
+        Path first = Files.createDirectories(logDir.resolve("first"));
+        ReplicaManager rm = start(Map.of(LogConfigs.LOG_DIRS, first + "," + second));
+        broker.createTopic("spread", 4, Map.of());
+        int inFirst = 0;
+        int inSecond = 0;
+        for (int p = 0; p < 4; p++) {
+            Path dir = rm.partition(new TopicPartition("spread", p)).orElseThrow().log().dir().getParent();
+            if (dir.equals(first)) {
+                inFirst++;
+            } else if (dir.equals(second)) {
+                inSecond++;
+            }
+        }
+        assertEquals(2, inFirst);
+        assertEquals(2, inSecond);
+    }
+
+    @Test
+    void aRestartKeepsRecordsAndTheCheckpointedHighWatermark() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        UUID topicId = broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        append(rm, (short) 1, 1_000, 4);
+        fetchNow(rm, 2, 4);
+        append(rm, (short) 1, 1_000, 3);
+        assertEquals(4, rm.partition(TP).orElseThrow().highWatermark());
+        broker.close();
+        assertTrue(Files.readString(logDir.resolve("replication-offset-checkpoint")).contains("t 0 4"));
+
+        rm = start(Map.of());
+        broker.createTopic("t", topicId, 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        Partition reopened = rm.partition(TP).orElseThrow();
+        assertEquals(7, reopened.logEndOffset());
+        assertEquals(4, reopened.highWatermark(), "the follower has not fetched since: the checkpoint holds");
+        PartitionRead read = fetchNow(rm, -1, 0);
+        assertEquals(4, read.highWatermark());
+        assertTrue(read.sizeBytes() > 0);
+        assertTrue(Files.notExists(logDir.resolve(".kraft_cleanshutdown")), "the marker is consumed on open");
+    }
+
+    @Test
+    void aSingleReplicaPartitionLeadsFromItsLogEndAfterARestart() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        UUID topicId = broker.createTopic("t", 1, Map.of());
+        append(rm, (short) -1, 1_000, 6);
+        broker.close();
+        Files.delete(logDir.resolve("replication-offset-checkpoint"));
+        rm = start(Map.of());
+        broker.createTopic("t", topicId, 1, Map.of(), List.of(1), List.of(1));
+        assertEquals(6, rm.partition(TP).orElseThrow().highWatermark(), "an ISR of one: the log end is committed");
     }
 }

@@ -1,0 +1,116 @@
+package io.kraft.broker.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.handler.ApiVersionsHandler;
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ParsedRequest;
+import io.kraft.broker.protocol.messages.ListOffsetsMessages;
+import io.kraft.broker.protocol.schema.Struct;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A handler that fails answers its API's error response, or closes only that connection; the broker lives on. */
+class HandlerFailureTest {
+    private KafkaServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** ListOffsets whose handler throws but can still describe the all-failed answer. */
+    private static final RequestHandler FAILING_LIST_OFFSETS = new RequestHandler() {
+        @Override
+        public ApiKey apiKey() {
+            return ApiKey.LIST_OFFSETS;
+        }
+
+        @Override
+        public Struct handle(RequestContext context, ParsedRequest request) {
+            throw new IllegalStateException("broken on purpose");
+        }
+
+        @Override
+        public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
+            Struct response = ListOffsetsMessages.RESPONSE.newStruct();
+            for (Struct topic : request.body().getStructs("topics")) {
+                Struct topicOut = response.addStruct("topics");
+                topicOut.set("name", topic.getString("name"));
+                for (Struct partition : topic.getStructs("partitions")) {
+                    Struct out = topicOut.addStruct("partitions");
+                    out.set("partition_index", partition.getInt("partition_index"));
+                    out.set("error_code", errorCode);
+                }
+            }
+            return Optional.of(response);
+        }
+    };
+
+    /** DeleteRecords whose answer fails asynchronously and has no error form. */
+    private static final AsyncRequestHandler FAILING_DELETE_RECORDS = new AsyncRequestHandler() {
+        @Override
+        public ApiKey apiKey() {
+            return ApiKey.DELETE_RECORDS;
+        }
+
+        @Override
+        public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
+            return CompletableFuture.failedFuture(new IllegalStateException("broken later, on purpose"));
+        }
+    };
+
+    private int start() throws Exception {
+        server = new KafkaServer(SocketServerConfig.defaults("PLAINTEXT", "127.0.0.1", 0),
+                RequestHandlerRegistry.of(List.of(new ApiVersionsHandler(), FAILING_LIST_OFFSETS),
+                        List.of(FAILING_DELETE_RECORDS)));
+        server.start();
+        return server.boundPort();
+    }
+
+    @Test
+    void aFailingHandlerGetsItsApisErrorResponseOrClosesOnlyItsConnection() throws Exception {
+        int port = start();
+        try (KafkaWireClient bystander = new KafkaWireClient(port)) {
+            try (KafkaWireClient client = new KafkaWireClient(port)) {
+                ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1);
+                request.topics().add(new ListOffsetsRequestData.ListOffsetsTopic().setName("t").setPartitions(
+                        new ArrayList<>(List.of(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(3)))));
+                int id = client.send(ApiKeys.LIST_OFFSETS, (short) 10, request);
+                ListOffsetsResponseData response = new ListOffsetsResponseData(
+                        client.receive(ApiKeys.LIST_OFFSETS, (short) 10, id), (short) 10);
+                ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
+                        response.topics().get(0).partitions().get(0);
+                assertEquals(3, partition.partitionIndex());
+                assertEquals(Errors.UNKNOWN_SERVER_ERROR.code(), partition.errorCode());
+                assertApiVersionsAnswered(client);
+
+                client.send(ApiKeys.DELETE_RECORDS, (short) 2, new DeleteRecordsRequestData());
+                assertTrue(client.closedByServer(), "no error form: the connection closes");
+            }
+            assertApiVersionsAnswered(bystander);
+        }
+    }
+
+    private static void assertApiVersionsAnswered(KafkaWireClient client) throws Exception {
+        int id = client.send(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
+                .setClientSoftwareName("test").setClientSoftwareVersion("1"));
+        ApiVersionsResponseData response = new ApiVersionsResponseData(
+                client.receive(ApiKeys.API_VERSIONS, (short) 3, id), (short) 3);
+        assertEquals(Errors.NONE.code(), response.errorCode());
+    }
+}

@@ -1,0 +1,129 @@
+package io.kraft.broker.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.messages.FetchMessages;
+import io.kraft.broker.protocol.schema.ExternalRecords;
+import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.log.FileSlice;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.FileRegion;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A fetch response leaves the broker as header and struct bytes with the segment file's bytes as file regions. */
+class ZeroCopyFetchResponseTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordDataIsSentAsFileRegionsBetweenTheResponseBytes() throws Exception {
+        MemoryRecords first = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("a".getBytes(), "1".getBytes()));
+        MemoryRecords second = MemoryRecords.withRecords(5L, Compression.NONE,
+                new SimpleRecord("b".getBytes(), "2".getBytes()), new SimpleRecord("c".getBytes(), "3".getBytes()));
+        Path segment = dir.resolve("00000000000000000000.log");
+        Files.write(segment, concat(new byte[7], bytes(first), bytes(second)));
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+            int firstSize = first.sizeInBytes();
+            FileSlice firstSlice = new FileSlice(channel, 7, firstSize);
+            FileSlice secondSlice = new FileSlice(channel, 7 + firstSize, second.sizeInBytes());
+            for (short version : new short[] {4, 17}) {
+                Struct body = FetchMessages.RESPONSE.newStruct();
+                Struct topic = body.addStruct("responses");
+                topic.set("topic", "t");
+                topic.set("topic_id", new UUID(1, 2));
+                addPartition(topic, 0, new FileSliceRecords(firstSlice));
+                addPartition(topic, 1, new FileSliceRecords(secondSlice));
+                OutboundResponse response = OutboundResponse.frame(UnpooledByteBufAllocator.DEFAULT, ApiKey.FETCH,
+                        version, 9, body);
+                // v4 ends with the last records; flexible versions end with tagged fields after them.
+                assertEquals(version >= 12 ? 5 : 4, response.parts().size(), "bytes, region, bytes, region[, bytes]");
+                assertInstanceOf(ByteBuf.class, response.parts().get(0));
+                assertInstanceOf(FileRegion.class, response.parts().get(1));
+                assertInstanceOf(ByteBuf.class, response.parts().get(2));
+                assertInstanceOf(FileRegion.class, response.parts().get(3));
+                ByteBuffer wire = ByteBuffer.wrap(drain(response));
+                assertEquals(wire.remaining() - 4, wire.getInt());
+                assertEquals(9, wire.getInt());
+                if (version >= 12) {
+                    wire.get(); // response header tagged fields
+                }
+                FetchResponseData parsed = new FetchResponseData(new ByteBufferAccessor(wire), version);
+                FetchResponseData.FetchableTopicResponse parsedTopic = parsed.responses().get(0);
+                assertEquals(first, parsedTopic.partitions().get(0).records(), "v" + version);
+                assertEquals(second, parsedTopic.partitions().get(1).records(), "v" + version);
+                assertEquals(0, wire.remaining());
+            }
+        }
+    }
+
+    @Test
+    void recordsThatAreNotFileSlicesCannotBeSent() {
+        Struct body = FetchMessages.RESPONSE.newStruct();
+        addPartition(body.addStruct("responses"), 0, () -> 3);
+        assertThrows(IllegalStateException.class,
+                () -> OutboundResponse.frame(UnpooledByteBufAllocator.DEFAULT, ApiKey.FETCH, (short) 17, 1, body));
+    }
+
+    private static void addPartition(Struct topic, int index, ExternalRecords records) {
+        Struct partition = topic.addStruct("partitions");
+        partition.set("partition_index", index);
+        partition.set("high_watermark", 10L);
+        partition.set("records", records);
+    }
+
+    /** Writes the parts as the socket would receive them, releasing them. */
+    private static byte[] drain(OutboundResponse response) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        WritableByteChannel sink = Channels.newChannel(out);
+        for (Object part : response.parts()) {
+            if (part instanceof ByteBuf buf) {
+                byte[] chunk = new byte[buf.readableBytes()];
+                buf.readBytes(chunk);
+                out.write(chunk);
+                buf.release();
+            } else {
+                FileRegion region = (FileRegion) part;
+                while (region.transferred() < region.count()) {
+                    region.transferTo(sink, region.transferred());
+                }
+                assertTrue(region.release());
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] bytes(MemoryRecords records) {
+        ByteBuffer buffer = records.buffer().duplicate();
+        byte[] array = new byte[buffer.remaining()];
+        buffer.get(array);
+        return array;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+}
