@@ -14,13 +14,11 @@ public final class EventLoopTimer implements CoordinatorTimer, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoopTimer.class);
 
     private final ScheduledThreadPoolExecutor executor;
-    private volatile Thread ownerThread;
 
     public EventLoopTimer(String threadName) {
         this.executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, threadName);
             thread.setDaemon(true);
-            ownerThread = thread;
             return thread;
         });
         executor.setRemoveOnCancelPolicy(true);
@@ -46,11 +44,6 @@ public final class EventLoopTimer implements CoordinatorTimer, AutoCloseable {
         if (!executor.isShutdown()) {
             executor.execute(guarded(task));
         }
-    }
-
-    /** Whether the caller runs on the owner thread. */
-    public boolean inEventLoop() {
-        return Thread.currentThread() == ownerThread;
     }
 
     private static Runnable guarded(Runnable task) {

@@ -208,12 +208,6 @@ public final class GroupCoordinator {
         LOG.info("Unloaded {} groups of __consumer_offsets-{}", removed.groups().size(), partition);
     }
 
-    /** Whether this broker leads the partition and has loaded it. */
-    public boolean isActive(int partition) {
-        CoordinatorPartition state = partitions.get(partition);
-        return state != null && !state.isLoading();
-    }
-
     // ---- routing ----------------------------------------------------------------------------------
 
     /** NONE when this coordinator serves the group now, else why not. */

@@ -26,19 +26,13 @@ import java.util.function.Predicate;
  * request handlers never block.
  */
 public final class GroupCoordinatorService implements AutoCloseable {
-    private final GroupConfig config;
     private final EventLoopTimer loop;
     private final GroupCoordinator coordinator;
 
     public GroupCoordinatorService(GroupConfig config, CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
-        this.config = config;
         this.loop = new EventLoopTimer("kraft-group-coordinator");
         this.coordinator = new GroupCoordinator(config, loop, log, partitionExists);
         loop.execute(coordinator::scheduleOffsetExpiry);
-    }
-
-    public GroupConfig config() {
-        return config;
     }
 
     // ---- leadership (from metadata) -------------------------------------------------------------
