@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Creates, runs and administers kraft nodes.",
         subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
-                QuorumCommand.class, MetadataShellCommand.class,
+                QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
                 TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {

@@ -1,0 +1,112 @@
+package io.kraft.cli.groups;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The tables of {@code kraft-cli groups}, with the column names of Kafka's {@code kafka-consumer-groups.sh} so
+ * scripts that read that tool's output keep working; {@code -} stands for a value that is not known.
+ */
+public final class GroupReports {
+    static final String UNKNOWN = "-";
+
+    private GroupReports() {
+    }
+
+    /** {@code --list --state}: each group and its state. */
+    public static TextTable listing(List<GroupListing> groups) {
+        TextTable table = new TextTable("GROUP", "STATE");
+        for (GroupListing group : groups) {
+            table.add(List.of(group.groupId(), group.groupState().map(Object::toString).orElse(UNKNOWN)));
+        }
+        return table;
+    }
+
+    /** {@code --describe [--offsets]}: committed offset, log end offset and lag per partition, and its owner. */
+    public static TextTable offsets(List<PartitionLag> rows) {
+        TextTable table = new TextTable("GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
+                "CONSUMER-ID", "HOST", "CLIENT-ID");
+        for (PartitionLag row : rows) {
+            table.add(List.of(row.group(), row.topic(), Integer.toString(row.partition()),
+                    text(row.committedOffset()), text(row.logEndOffset()), text(row.lag()),
+                    row.owner().map(MemberDescription::consumerId).map(GroupReports::text).orElse(UNKNOWN),
+                    row.owner().map(MemberDescription::host).map(GroupReports::text).orElse(UNKNOWN),
+                    row.owner().map(MemberDescription::clientId).map(GroupReports::text).orElse(UNKNOWN)));
+        }
+        return table;
+    }
+
+    /**
+     * {@code --describe --members}: each member with how many partitions it owns, and with {@code verbose}
+     * which ones, as {@code topic(0,1),other(2)}.
+     */
+    public static TextTable members(ConsumerGroupDescription group, boolean verbose) {
+        TextTable table = verbose
+                ? new TextTable("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT")
+                : new TextTable("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS");
+        List<MemberDescription> members = new ArrayList<>(group.members());
+        members.sort(Comparator.comparing(MemberDescription::consumerId));
+        for (MemberDescription member : members) {
+            List<String> row = new ArrayList<>(List.of(group.groupId(), text(member.consumerId()),
+                    text(member.host()), text(member.clientId()),
+                    Integer.toString(member.assignment().topicPartitions().size())));
+            if (verbose) {
+                row.add(assignment(member));
+            }
+            table.add(row);
+        }
+        return table;
+    }
+
+    /** {@code --describe --state}: the coordinator, the chosen assignor, the state and the member count. */
+    public static TextTable state(ConsumerGroupDescription group) {
+        TextTable table = new TextTable("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS");
+        Node coordinator = group.coordinator();
+        String coordinatorText = coordinator == null || coordinator.isEmpty() ? UNKNOWN
+                : coordinator.host() + ":" + coordinator.port() + " (" + coordinator.idString() + ")";
+        table.add(List.of(group.groupId(), coordinatorText, text(group.partitionAssignor()),
+                group.groupState().toString(), Integer.toString(group.members().size())));
+        return table;
+    }
+
+    /** {@code --reset-offsets}: the offset each partition gets (or, with --dry-run, would get). */
+    public static TextTable resetPlan(String group, Map<TopicPartition, Long> plan) {
+        TextTable table = new TextTable("GROUP", "TOPIC", "PARTITION", "NEW-OFFSET");
+        plan.forEach((partition, offset) -> table.add(List.of(group, partition.topic(),
+                Integer.toString(partition.partition()), Long.toString(offset))));
+        return table;
+    }
+
+    private static String assignment(MemberDescription member) {
+        Map<String, TreeSet<Integer>> byTopic = new TreeMap<>();
+        for (TopicPartition partition : member.assignment().topicPartitions()) {
+            byTopic.computeIfAbsent(partition.topic(), topic -> new TreeSet<>()).add(partition.partition());
+        }
+        if (byTopic.isEmpty()) {
+            return UNKNOWN;
+        }
+        return byTopic.entrySet().stream()
+                .map(entry -> entry.getKey() + "(" + entry.getValue().stream().map(String::valueOf)
+                        .collect(Collectors.joining(",")) + ")")
+                .collect(Collectors.joining(","));
+    }
+
+    private static String text(OptionalLong value) {
+        return value.isPresent() ? Long.toString(value.getAsLong()) : UNKNOWN;
+    }
+
+    private static String text(String value) {
+        return value == null || value.isEmpty() ? UNKNOWN : value;
+    }
+}
