@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +15,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -308,6 +308,17 @@ class GroupsCommandTest {
         assertEquals(KraftCli.EXIT_USAGE, wrongFlag.exitCode());
         assertTrue(wrongFlag.err().contains("Unknown option: '--lst'"), wrongFlag.err());
         assertTrue(wrongFlag.err().contains("Usage: kraft-cli groups"), wrongFlag.err());
+    }
+
+    @Test
+    void anUnreachableClusterIsOneLineAfterTheTimeout() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        CliRun run = CliRun.of("groups", "--bootstrap-server", "localhost:" + closedPort, "--list",
+                "--timeout", "1000");
+        assertOneLineError(run, KraftCli.EXIT_FAILURE, "Timed out");
     }
 
     private CliRun groups(String... args) {

@@ -180,8 +180,9 @@ public final class ConsumerGroupAdmin {
         Map<TopicPartition, Long> committed = committedOffsets(group);
         Map<TopicPartition, Long> earliest = offsets(partitions, OffsetSpec.earliest());
         Map<TopicPartition, Long> latest = offsets(partitions, OffsetSpec.latest());
-        Map<TopicPartition, Long> atTimestamp = strategy instanceof OffsetResetStrategy.ToDatetime toDatetime
-                ? offsets(partitions, OffsetSpec.forTimestamp(toDatetime.timestampMs()))
+        OptionalLong lookupTimestampMs = strategy.lookupTimestampMs();
+        Map<TopicPartition, Long> atTimestamp = lookupTimestampMs.isPresent()
+                ? offsets(partitions, OffsetSpec.forTimestamp(lookupTimestampMs.getAsLong()))
                 : Map.of();
         Map<TopicPartition, Long> plan = new TreeMap<>(BY_TOPIC_AND_PARTITION);
         for (TopicPartition partition : partitions) {

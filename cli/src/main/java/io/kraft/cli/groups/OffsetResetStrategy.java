@@ -1,5 +1,7 @@
 package io.kraft.cli.groups;
 
+import java.util.OptionalLong;
+
 /**
  * Where {@code groups --reset-offsets} moves a group's offset on one partition. Targets outside the log are
  * clamped to its start or end, as Kafka's tool does, so the group never points at data that is not there.
@@ -8,9 +10,9 @@ public sealed interface OffsetResetStrategy {
     /** The new committed offset for the partition. */
     long newOffset(PartitionPosition position);
 
-    /** Whether the partitions' first offsets at a timestamp must be looked up ({@code --to-datetime}). */
-    default boolean needsTimestampLookup() {
-        return false;
+    /** The time whose first offsets {@link #newOffset} needs looked up, if any ({@code --to-datetime}). */
+    default OptionalLong lookupTimestampMs() {
+        return OptionalLong.empty();
     }
 
     /** {@code --to-earliest}: the log start offset. */
@@ -65,8 +67,8 @@ public sealed interface OffsetResetStrategy {
         }
 
         @Override
-        public boolean needsTimestampLookup() {
-            return true;
+        public OptionalLong lookupTimestampMs() {
+            return OptionalLong.of(timestampMs);
         }
     }
 }

@@ -51,7 +51,8 @@ class OffsetResetStrategyTest {
     @Test
     void datetimeUsesTheFoundOffsetOrTheLogEndWhenNoRecordIsThatNew() {
         OffsetResetStrategy toDatetime = new OffsetResetStrategy.ToDatetime(1_700_000_000_000L);
-        assertTrue(toDatetime.needsTimestampLookup());
+        assertEquals(OptionalLong.of(1_700_000_000_000L), toDatetime.lookupTimestampMs());
+        assertEquals(OptionalLong.empty(), new OffsetResetStrategy.ShiftBy(1).lookupTimestampMs());
         assertEquals(170, toDatetime.newOffset(POSITION));
         PartitionPosition nothingNewer = new PartitionPosition(PARTITION, 100, 200, OptionalLong.of(150),
                 OptionalLong.empty());
