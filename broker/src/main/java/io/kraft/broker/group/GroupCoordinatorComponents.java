@@ -43,7 +43,7 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
         });
         replicas.addLeadershipListener(new OffsetsLeadershipListener(metadata::image, coordinator));
         RequestHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
-                new OffsetsTopic(controller, metadata::image, config));
+                new OffsetsTopic(controller, metadata::image, config), replicas.brokerId(), coordinator::leads);
         return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,
                 GroupHandlers.create(coordinator));
     }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -27,6 +28,7 @@ import java.util.function.Predicate;
  */
 public final class GroupCoordinatorService implements AutoCloseable {
     private final EventLoopTimer loop;
+    private final Set<Integer> ledPartitions = ConcurrentHashMap.newKeySet();
     private final GroupCoordinator coordinator;
 
     public GroupCoordinatorService(GroupConfig config, CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
@@ -38,11 +40,21 @@ public final class GroupCoordinatorService implements AutoCloseable {
     // ---- leadership (from metadata) -------------------------------------------------------------
 
     public void onElected(int partition, int leaderEpoch) {
+        ledPartitions.add(partition);
         loop.execute(() -> coordinator.onElected(partition, leaderEpoch));
     }
 
     public void onResigned(int partition) {
+        ledPartitions.remove(partition);
         loop.execute(() -> coordinator.onResigned(partition));
+    }
+
+    /**
+     * Whether this coordinator has been told it leads {@code partition}; requests for its groups queued from now
+     * on are served after the partition's load has started (any thread).
+     */
+    public boolean leads(int partition) {
+        return ledPartitions.contains(partition);
     }
 
     public void partitionCount(int count) {

@@ -101,8 +101,22 @@ class GroupApisWireTest {
         }
     }
 
+    /** JoinGroup, again while the coordinator still loads the group's partition (clients retry that too). */
     private static Struct join(GroupWireClient client, String group, String memberId, String protocolType,
-                               boolean newest) throws IOException {
+                               boolean newest) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Struct response = joinOnce(client, group, memberId, protocolType, newest);
+            if (response.getShort("error_code") != GroupError.COORDINATOR_LOAD_IN_PROGRESS.code()
+                    || System.nanoTime() > deadline) {
+                return response;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Struct joinOnce(GroupWireClient client, String group, String memberId, String protocolType,
+                                   boolean newest) throws IOException {
         ApiKey api = ApiKey.JOIN_GROUP;
         Struct request = GroupWireClient.request(api);
         request.set("group_id", group);

@@ -17,6 +17,7 @@ import io.kraft.metadata.image.TopicImage;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 
 /**
@@ -31,10 +32,19 @@ public final class FindCoordinatorHandler implements RequestHandler {
 
     private final Supplier<MetadataImage> images;
     private final OffsetsTopic offsetsTopic;
+    private final int localBrokerId;
+    private final IntPredicate localCoordinatorLeads;
 
-    public FindCoordinatorHandler(Supplier<MetadataImage> images, OffsetsTopic offsetsTopic) {
+    /**
+     * @param localCoordinatorLeads whether this broker's coordinator already knows it leads a partition: until it
+     *                              does, this broker is not named as that partition's coordinator
+     */
+    public FindCoordinatorHandler(Supplier<MetadataImage> images, OffsetsTopic offsetsTopic, int localBrokerId,
+                                  IntPredicate localCoordinatorLeads) {
         this.images = Objects.requireNonNull(images, "images");
         this.offsetsTopic = Objects.requireNonNull(offsetsTopic, "offsetsTopic");
+        this.localBrokerId = localBrokerId;
+        this.localCoordinatorLeads = Objects.requireNonNull(localCoordinatorLeads, "localCoordinatorLeads");
     }
 
     @Override
@@ -87,10 +97,14 @@ public final class FindCoordinatorHandler implements RequestHandler {
             offsetsTopic.createIfAbsent();
             return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, OffsetsTopic.NAME + " is being created");
         }
-        PartitionRegistration partition = topic.partition(
-                GroupCoordinator.partitionFor(key, topic.partitions().size()));
+        int partitionId = GroupCoordinator.partitionFor(key, topic.partitions().size());
+        PartitionRegistration partition = topic.partition(partitionId);
         if (partition == null || !partition.hasLeader()) {
             return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "the group's partition has no leader");
+        }
+        if (partition.leader() == localBrokerId && !localCoordinatorLeads.test(partitionId)) {
+            // The metadata is ahead of the replica manager: answering with ourselves now would earn NOT_COORDINATOR.
+            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "the coordinator is starting to load");
         }
         BrokerRegistration leader = image.cluster().broker(partition.leader());
         if (leader == null || leader.fenced()) {
