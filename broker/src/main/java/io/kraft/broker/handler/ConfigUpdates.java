@@ -1,7 +1,7 @@
 package io.kraft.broker.handler;
 
+import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
-import io.kraft.config.ConfigKey;
 import io.kraft.config.ConfigType;
 import io.kraft.config.ParsedConfig;
 import io.kraft.metadata.controller.Controller;
@@ -53,7 +53,7 @@ final class ConfigUpdates {
     /** The value type of a key of this kind of resource, or null when the key is unknown. */
     ConfigType type(MetadataImage image, ConfigResource resource, String key) {
         if (resource.type() == ConfigResource.Type.TOPIC) {
-            var definition = configs.topics(image).definition();
+            ConfigDef definition = configs.topics(image).definition();
             return definition.contains(key) ? definition.key(key).type() : null;
         }
         return BrokerConfigs.definition().contains(key) ? BrokerConfigs.definition().key(key).type() : null;
@@ -151,11 +151,5 @@ final class ConfigUpdates {
     @SuppressWarnings("unchecked")
     private static List<String> asList(Object value) {
         return (List<String>) value;
-    }
-
-    /** The definition of a known broker key, for messages. */
-    static Optional<ConfigKey> brokerKey(String key) {
-        return BrokerConfigs.definition().contains(key) ? Optional.of(BrokerConfigs.definition().key(key))
-                : Optional.empty();
     }
 }

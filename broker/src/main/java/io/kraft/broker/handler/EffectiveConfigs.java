@@ -51,7 +51,7 @@ public final class EffectiveConfigs {
         this.staticKnown = Map.copyOf(known);
         this.staticOther = Collections.unmodifiableMap(other);
         this.staticOnly = BrokerConfigs.definition().parse(staticKnown, ConfigSource.STATIC_BROKER_CONFIG);
-        BrokerLogSettings.from(staticOnly);
+        BrokerLogSettings.from(staticOnly); // fails now, naming the key, if the log settings are inconsistent
     }
 
     public int brokerId() {
