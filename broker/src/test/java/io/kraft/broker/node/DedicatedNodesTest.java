@@ -69,8 +69,10 @@ class DedicatedNodesTest {
 
     private BrokerNode startBroker(int nodeId) throws Exception {
         int port = brokerPorts.computeIfAbsent(nodeId, id -> freePortUnchecked());
-        BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId),
-                "PLAINTEXT://localhost:" + port, properties, topicConfigs);
+        Map<String, String> brokerProperties = new HashMap<>(properties);
+        brokerProperties.put("log.dirs", dir.resolve("broker-" + nodeId).resolve("logs").toString());
+        BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId).resolve("metadata"),
+                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs);
         brokers.put(nodeId, broker);
         awaitTrue(broker::isBrokerUnfenced, "broker " + nodeId + " to be unfenced");
         return broker;
