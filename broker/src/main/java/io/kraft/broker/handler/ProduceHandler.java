@@ -9,6 +9,7 @@ import io.kraft.broker.protocol.messages.ProduceMessages;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.PartitionProduceResult;
+import io.kraft.broker.replica.RecordError;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
@@ -131,6 +132,11 @@ public final class ProduceHandler implements AsyncRequestHandler {
             out.set("log_start_offset", result.logStartOffset());
             if (result.error() != ErrorCode.NONE) {
                 out.set("error_message", result.errorMessage());
+                for (RecordError recordError : result.recordErrors()) {
+                    Struct error = out.addStruct("record_errors");
+                    error.set("batch_index", recordError.batchIndex());
+                    error.set("batch_index_error_message", recordError.message());
+                }
             }
             if (result.error() == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
                 PartitionRegistration registration = registration(image, requested);

@@ -1,17 +1,31 @@
 package io.kraft.broker.replica;
 
+import java.util.List;
+
 /**
  * One partition's answer to a produce: an error, or the offset given to the first record written (the
- * original one for a retried duplicate), the log-append time stamped (-1 with CreateTime), and the log start.
+ * original one for a retried duplicate), the log-append time stamped (-1 with CreateTime), and the log start;
+ * a refusal may name the records at fault (KIP-467).
  */
 public record PartitionProduceResult(ErrorCode error, String errorMessage, long baseOffset, long logAppendTimeMs,
-                                     long logStartOffset) {
+                                     long logStartOffset, List<RecordError> recordErrors) {
+    public PartitionProduceResult {
+        recordErrors = List.copyOf(recordErrors);
+    }
+
+    public static PartitionProduceResult succeeded(long baseOffset, long logAppendTimeMs, long logStartOffset) {
+        return new PartitionProduceResult(ErrorCode.NONE, null, baseOffset, logAppendTimeMs, logStartOffset, List.of());
+    }
 
     public static PartitionProduceResult failed(ErrorCode error, String errorMessage) {
-        return new PartitionProduceResult(error, errorMessage, -1L, -1L, -1L);
+        return failed(error, errorMessage, List.of());
+    }
+
+    public static PartitionProduceResult failed(ErrorCode error, String errorMessage, List<RecordError> recordErrors) {
+        return new PartitionProduceResult(error, errorMessage, -1L, -1L, -1L, recordErrors);
     }
 
     PartitionProduceResult withError(ErrorCode newError, String message) {
-        return new PartitionProduceResult(newError, message, baseOffset, logAppendTimeMs, logStartOffset);
+        return new PartitionProduceResult(newError, message, baseOffset, logAppendTimeMs, logStartOffset, recordErrors);
     }
 }

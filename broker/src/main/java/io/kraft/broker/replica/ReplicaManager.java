@@ -369,8 +369,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 partition = partitionOrError(tp);
                 LogAppendResult appended = partition.appendAsLeader(entry.getValue(), requiredAcks, nowMs);
                 AppendInfo info = appended.info();
-                results.put(tp, new PartitionProduceResult(ErrorCode.NONE, null, info.firstOffset(),
-                        info.logAppendTimeMs(), partition.logStartOffset()));
+                results.put(tp, PartitionProduceResult.succeeded(info.firstOffset(), info.logAppendTimeMs(),
+                        partition.logStartOffset()));
                 if (!info.duplicate()) {
                     written.add(tp);
                 }
@@ -381,7 +381,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                     waitFor.put(tp, info.lastOffset() + 1);
                 }
             } catch (RuntimeException e) {
-                results.put(tp, produceFailure(tp, partition, e));
+                results.put(tp, produceFailure(tp, partition, e, entry.getValue(), nowMs));
             }
         }
         for (TopicPartition tp : written) {
@@ -399,7 +399,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return answer;
     }
 
-    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e) {
+    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e,
+                                                  ByteBuffer records, long nowMs) {
         ErrorCode error = ErrorMapping.toErrorCode(e);
         if (partition != null && partitions.get(tp) != partition) {
             // The partition was removed or replaced while the append ran (its log may be closed).
@@ -410,7 +411,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         } else {
             LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
         }
-        return PartitionProduceResult.failed(error, e.getMessage());
+        List<RecordError> recordErrors = error == ErrorCode.INVALID_TIMESTAMP && partition != null
+                ? InvalidTimestamps.find(records, partition.log().config(), nowMs) : List.of();
+        return PartitionProduceResult.failed(error, e.getMessage(), recordErrors);
     }
 
     // ---- fetch -------------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DataPathWireTest {
     private static final int MAX_BYTES = 1 << 20;
+    /** The topic another client writes to, to show the broker still serves after bad input elsewhere. */
+    private static final String ALIVE = "alive";
 
     @TempDir
     static Path logDir;
@@ -50,6 +52,7 @@ class DataPathWireTest {
     @BeforeAll
     static void start() throws Exception {
         broker = new StandaloneBroker(logDir, Map.of());
+        broker.createTopic(ALIVE, 1, Map.of());
     }
 
     @AfterAll
@@ -116,10 +119,10 @@ class DataPathWireTest {
     }
 
     /** Another client produces and reads back, proving the broker still serves. */
-    private static void assertStillServing(String topic) throws Exception {
+    private static void assertStillServing() throws Exception {
         try (KafkaWireClient other = connect()) {
-            long before = logEnd(topic);
-            ProduceResponseData.PartitionProduceResponse produced = produce(other, (short) 12, topic, 0, (short) 1,
+            long before = logEnd(ALIVE);
+            ProduceResponseData.PartitionProduceResponse produced = produce(other, (short) 12, ALIVE, 0, (short) 1,
                     records(1, "alive"));
             assertEquals(Errors.NONE.code(), produced.errorCode());
             assertEquals(before, produced.baseOffset());
@@ -279,7 +282,7 @@ class DataPathWireTest {
             // Session ids are per version family: v4 has none and answers session id 0.
             assertEquals(0, fetch(client, (short) 4, fetchRequest("sessions", topicId, 0, 0, -1)).sessionId());
         }
-        assertStillServing("sessions");
+        assertStillServing();
     }
 
     @Test
@@ -307,7 +310,7 @@ class DataPathWireTest {
                     fetchRequest("no-such-topic", topicId, 0, 0, -1)).responses().get(0).partitions().get(0);
             assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), unknownName.errorCode());
         }
-        assertStillServing("epochs");
+        assertStillServing();
     }
 
     @Test
@@ -324,7 +327,7 @@ class DataPathWireTest {
             assertTrue(response.errorMessage() != null && !response.errorMessage().isEmpty());
         }
         assertEquals(0, logEnd("corrupt"));
-        assertStillServing("corrupt");
+        assertStillServing();
     }
 
     @Test
@@ -337,7 +340,7 @@ class DataPathWireTest {
             assertEquals(Errors.MESSAGE_TOO_LARGE.code(), response.errorCode());
         }
         assertEquals(0, logEnd("small"));
-        assertStillServing("small");
+        assertStillServing();
     }
 
     @Test
@@ -355,7 +358,7 @@ class DataPathWireTest {
                     produce(client, (short) 12, "acks", 7, (short) 1, records(1, "x")).errorCode());
         }
         assertEquals(0, logEnd("acks"));
-        assertStillServing("acks");
+        assertStillServing();
     }
 
     @Test
@@ -373,6 +376,81 @@ class DataPathWireTest {
             client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("missing", 0, (short) 0, records(1, "z")));
             assertTrue(client.closedByServer(), "a failed acks=0 produce closes its connection");
         }
-        assertStillServing("fire-and-forget");
+        assertStillServing();
+    }
+
+    private static MemoryRecords idempotent(long producerId, short epoch, int baseSequence, int count) {
+        SimpleRecord[] records = new SimpleRecord[count];
+        for (int i = 0; i < count; i++) {
+            records[i] = new SimpleRecord(System.currentTimeMillis(), ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    ("v" + (baseSequence + i)).getBytes(StandardCharsets.UTF_8));
+        }
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, baseSequence, records);
+    }
+
+    @Test
+    void idempotentProduceErrorsAndDuplicatesOnTheWire() throws Exception {
+        broker.createTopic("idempotent", 1, Map.of());
+        try (KafkaWireClient client = connect()) {
+            ProduceResponseData.PartitionProduceResponse first = produce(client, (short) 12, "idempotent", 0, (short) -1,
+                    idempotent(7_000, (short) 0, 0, 3));
+            assertEquals(Errors.NONE.code(), first.errorCode());
+            assertEquals(0, first.baseOffset());
+            produce(client, (short) 12, "idempotent", 0, (short) -1, idempotent(9_000, (short) 0, 0, 2));
+
+            ProduceResponseData.PartitionProduceResponse retry = produce(client, (short) 12, "idempotent", 0,
+                    (short) -1, idempotent(7_000, (short) 0, 0, 3));
+            assertEquals(Errors.NONE.code(), retry.errorCode(), "a duplicate is answered as a success...");
+            assertEquals(0, retry.baseOffset(), "...with the original offset");
+            assertEquals(5, logEnd("idempotent"), "and nothing written");
+
+            assertEquals(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code(), produce(client, (short) 12, "idempotent", 0,
+                    (short) -1, idempotent(7_000, (short) 0, 5, 1)).errorCode(), "a gap in the sequence");
+            assertEquals(Errors.UNKNOWN_PRODUCER_ID.code(), produce(client, (short) 12, "idempotent", 0,
+                    (short) -1, idempotent(8_000, (short) 0, 4, 1)).errorCode(), "no state for this producer");
+            assertEquals(Errors.NONE.code(), produce(client, (short) 12, "idempotent", 0, (short) -1,
+                    idempotent(7_000, (short) 1, 0, 1)).errorCode(), "a new epoch starts at sequence 0");
+            assertEquals(Errors.INVALID_PRODUCER_EPOCH.code(), produce(client, (short) 12, "idempotent", 0,
+                    (short) -1, idempotent(7_000, (short) 0, 3, 1)).errorCode(), "the old epoch is fenced");
+            assertEquals(6, logEnd("idempotent"));
+        }
+        assertStillServing();
+    }
+
+    @Test
+    void logAppendTimeTopicsStampTheBrokersTime() throws Exception {
+        UUID topicId = broker.createTopic("stamped", 1, Map.of("message.timestamp.type", "LogAppendTime"));
+        long before = System.currentTimeMillis();
+        try (KafkaWireClient client = connect()) {
+            ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "stamped", 0,
+                    (short) 1, records(2, "t"));
+            assertEquals(Errors.NONE.code(), response.errorCode());
+            assertTrue(response.logAppendTimeMs() >= before, "the append time is answered");
+            FetchResponseData.PartitionData fetched = fetch(client, (short) 17, fetchRequest("stamped", topicId, 0, 0, -1))
+                    .responses().get(0).partitions().get(0);
+            for (RecordBatch batch : ((MemoryRecords) fetched.records()).batches()) {
+                batch.ensureValid();
+                assertEquals(org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME, batch.timestampType());
+                assertEquals(response.logAppendTimeMs(), batch.maxTimestamp());
+            }
+        }
+    }
+
+    @Test
+    void timestampsOutOfBoundsAreRefusedNamingTheRecords() throws Exception {
+        broker.createTopic("bounded", 1, Map.of("message.timestamp.before.max.ms", "60000"));
+        long now = System.currentTimeMillis();
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
+                new SimpleRecord(now, "fresh".getBytes(StandardCharsets.UTF_8), null),
+                new SimpleRecord(now - 3_600_000L, "stale".getBytes(StandardCharsets.UTF_8), null));
+        try (KafkaWireClient client = connect()) {
+            ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "bounded", 0,
+                    (short) 1, records);
+            assertEquals(Errors.INVALID_TIMESTAMP.code(), response.errorCode());
+            assertEquals(1, response.recordErrors().size());
+            assertEquals(1, response.recordErrors().get(0).batchIndex(), "the stale record is named");
+        }
+        assertEquals(0, logEnd("bounded"));
+        assertStillServing();
     }
 }

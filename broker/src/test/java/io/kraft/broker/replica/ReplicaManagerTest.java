@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -257,5 +258,63 @@ class ReplicaManagerTest {
         rm = start(Map.of());
         broker.createTopic("t", topicId, 1, Map.of(), List.of(1), List.of(1));
         assertEquals(6, rm.partition(TP).orElseThrow().highWatermark(), "an ISR of one: the log end is committed");
+    }
+
+    private static ByteBuffer keyedBatch(String key, int value) {
+        return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(1000L + value, key.getBytes(),
+                ("value-" + value).getBytes())).buffer();
+    }
+
+    private static int recordsInLog(Log log) throws Exception {
+        ByteBuffer all = log.read(log.logStartOffset(), Integer.MAX_VALUE, true).records().readFully();
+        int count = 0;
+        for (var batch : MemoryRecords.readableRecords(all).batches()) {
+            for (var ignored : batch) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static void awaitCondition(BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + WAIT_S * 1000;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, what);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void retentionDeletesExpiredSegmentsOnItsSchedule() throws Exception {
+        ReplicaManager rm = start(Map.of("log.retention.check.interval.ms", "50"));
+        broker.createTopic("t", 1, Map.of("segment.bytes", "1024", "retention.ms", "60000"));
+        for (int i = 0; i < 40; i++) {
+            append(rm, (short) 1, 1_000, 5); // timestamps from 1970: long expired
+        }
+        Partition partition = rm.partition(TP).orElseThrow();
+        assertTrue(partition.log().numberOfSegments() > 1);
+        awaitCondition(() -> partition.logStartOffset() > 0, "retention never ran");
+        assertTrue(partition.logStartOffset() <= partition.highWatermark());
+    }
+
+    @Test
+    void compactedTopicsAreCleanedOnTheCleanersSchedule() throws Exception {
+        ReplicaManager rm = start(Map.of("log.cleaner.backoff.ms", "50", "log.cleaner.dedupe.buffer.size", "1048576"));
+        broker.createTopic("t", 1, Map.of("cleanup.policy", "compact", "segment.bytes", "1024",
+                "min.cleanable.dirty.ratio", "0.01"));
+        for (int i = 0; i < 200; i++) {
+            Map<TopicPartition, PartitionProduceResult> result = rm.appendRecords(1_000, (short) 1, false,
+                    Map.of(TP, keyedBatch("key-" + (i % 5), i))).get(WAIT_S, TimeUnit.SECONDS);
+            assertEquals(ErrorCode.NONE, result.get(TP).error());
+        }
+        Log log = rm.partition(TP).orElseThrow().log();
+        awaitCondition(() -> {
+            try {
+                return recordsInLog(log) < 200;
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "the cleaner never compacted the log");
+        assertEquals(200, log.logEndOffset(), "compaction keeps offsets");
     }
 }
