@@ -59,7 +59,9 @@ class CombinedNodeAdminTest {
     }
 
     private void startNode() throws Exception {
-        Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + controllerPort);
+        // Partition logs under the test's directory, not Kafka's default /tmp/kafka-logs.
+        Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + controllerPort,
+                "log.dirs", dir.resolve("logs").toString());
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + clientPort,
