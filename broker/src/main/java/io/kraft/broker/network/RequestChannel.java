@@ -112,7 +112,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         CompletableFuture<HandlerResponse> answer;
         try {
             answer = handler.handle(context, request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             answer = CompletableFuture.failedFuture(e);
         }
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
@@ -123,12 +123,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            OutboundResponse outbound;
-            try {
-                outbound = toOutbound(handler, request, response, failure);
-            } finally {
-                release(requestFrame);
-            }
+            OutboundResponse outbound = safeOutbound(handler, request, response, failure, requestFrame);
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -136,6 +131,20 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 LOG.debug("Dropping {} response: the server is shutting down", request.api().apiName());
             }
         });
+    }
+
+    /** The response to send; never throws, since the request's turn must pass or the connection would stall. */
+    private OutboundResponse safeOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,
+                                          Throwable failure, ByteBuf requestFrame) {
+        try {
+            return toOutbound(handler, request, response, failure);
+        } catch (RuntimeException | AssertionError e) {
+            LOG.error("Closing connection from {}: {} v{} response for client {} could not be built",
+                    context.clientAddress(), request.api().apiName(), request.version(), request.header().clientId(), e);
+            return OutboundResponse.CLOSE;
+        } finally {
+            release(requestFrame);
+        }
     }
 
     private OutboundResponse toOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,

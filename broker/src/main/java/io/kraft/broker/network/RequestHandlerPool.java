@@ -64,12 +64,20 @@ final class RequestHandlerPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Lets running handlers finish (up to 5 s) before interrupting them: an interrupt during file I/O closes
+     * the file channel, which would break a log that is still being closed cleanly.
+     */
     @Override
     public void close() {
-        executor.shutdownNow();
+        executor.shutdown();
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+                executor.awaitTermination(5, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
+            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
