@@ -221,11 +221,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             updateAutoRead();
             return;
         }
-        if (!ctx.channel().isActive()) {
-            pending.forEach(request -> release(request.frame()));
-            pending.clear();
-            return;
-        }
+        // Requests that arrived before the client hung up still run (an acks=0 producer may send and close at
+        // once); only their answers are dropped.
         if (pool.trySubmit(pending.peek().task())) {
             pending.poll();
             handlerRunning = true;
@@ -289,8 +286,6 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
-        pending.forEach(request -> release(request.frame()));
-        pending.clear();
         super.channelInactive(ctx);
     }
 

@@ -43,7 +43,7 @@ class ProduceFetchClientTest {
     @Test
     void defaultIdempotentProducerRecordsAreReadBackExactly() throws Exception {
         broker.createTopic("events", 6, Map.of());
-        int count = 20_000;
+        int count = 5_000;
         int[] partitions;
         try (KafkaProducer<byte[], byte[]> producer = ClientRecords.producer(broker.bootstrapServers(), Map.of())) {
             partitions = ClientRecords.produce(producer, "events", count);
@@ -63,7 +63,7 @@ class ProduceFetchClientTest {
     void compressedRecordsAreReadBackExactly(String codec) throws Exception {
         String topic = "compressed-" + codec;
         broker.createTopic(topic, 3, Map.of());
-        int count = 5_000;
+        int count = 2_000;
         int[] partitions;
         try (KafkaProducer<byte[], byte[]> producer = ClientRecords.producer(broker.bootstrapServers(),
                 Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec))) {

@@ -376,6 +376,18 @@ class DataPathWireTest {
             client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("missing", 0, (short) 0, records(1, "z")));
             assertTrue(client.closedByServer(), "a failed acks=0 produce closes its connection");
         }
+        // A producer may send acks=0 requests and hang up at once: what arrived is still written.
+        try (KafkaWireClient client = connect()) {
+            for (int i = 0; i < 5; i++) {
+                client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("fire-and-forget", 0, (short) 0,
+                        records(2, "q" + i)));
+            }
+        }
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (logEnd("fire-and-forget") < 13) {
+            assertTrue(System.currentTimeMillis() < deadline, "requests sent before the hang-up were lost");
+            Thread.sleep(10);
+        }
         assertStillServing();
     }
 
