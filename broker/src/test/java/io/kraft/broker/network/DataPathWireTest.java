@@ -465,4 +465,31 @@ class DataPathWireTest {
         assertEquals(0, logEnd("bounded"));
         assertStillServing();
     }
+
+    @Test
+    void theFirstBatchIsSentWholeWhateverTheByteLimitsAndTheLimitsHoldAfterIt() throws Exception {
+        UUID topicId = broker.createTopic("limits", 2, Map.of());
+        try (KafkaWireClient client = connect()) {
+            for (int partition = 0; partition < 2; partition++) {
+                for (int batch = 0; batch < 3; batch++) {
+                    assertEquals(Errors.NONE.code(), produce(client, (short) 12, "limits", partition, (short) 1,
+                            records(3, "p" + partition + "b" + batch)).errorCode());
+                }
+            }
+            FetchRequestData tiny = new FetchRequestData().setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1)
+                    .setSessionId(0).setSessionEpoch(-1);
+            FetchRequestData.FetchTopic topic = new FetchRequestData.FetchTopic()
+                    .setTopicId(new Uuid(topicId.getMostSignificantBits(), topicId.getLeastSignificantBits()));
+            for (int partition = 0; partition < 2; partition++) {
+                topic.partitions().add(new FetchRequestData.FetchPartition().setPartition(partition).setFetchOffset(0)
+                        .setPartitionMaxBytes(1).setCurrentLeaderEpoch(-1));
+            }
+            tiny.topics().add(topic);
+            List<FetchResponseData.PartitionData> partitions = fetch(client, (short) 17, tiny).responses().get(0)
+                    .partitions();
+            assertEquals(List.of(0L, 1L, 2L), offsetsOf(partitions.get(0)), "KIP-74: the first batch, whole");
+            assertEquals(List.of(), offsetsOf(partitions.get(1)), "max_bytes is used up");
+            assertEquals(9, partitions.get(1).highWatermark());
+        }
+    }
 }
