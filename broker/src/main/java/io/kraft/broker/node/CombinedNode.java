@@ -88,6 +88,11 @@ public final class CombinedNode implements AutoCloseable {
         return controllerNode.controllerPort();
     }
 
+    /** Whether this node's controller leads the quorum (so it is, or is about to be, the active controller). */
+    public boolean isQuorumLeader() {
+        return controllerNode.isQuorumLeader();
+    }
+
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
     public boolean isBrokerUnfenced() {
         return broker.isUnfenced();

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,6 +118,11 @@ public final class ControllerNode implements AutoCloseable {
 
     public QuorumConfig quorum() {
         return quorum;
+    }
+
+    /** Whether this voter leads the Raft quorum, which makes its controller the active one (once caught up). */
+    public boolean isQuorumLeader() {
+        return controller.leader().leaderId().equals(OptionalInt.of(nodeId));
     }
 
     /** The quorum controller, active while this voter leads. */
