@@ -140,5 +140,6 @@ public final class ControllerNode implements AutoCloseable {
         driver.close();
         controller.close();
         log.close();
+        LOG.info("Controller {} stopped", nodeId);
     }
 }
