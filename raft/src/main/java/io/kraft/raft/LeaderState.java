@@ -22,6 +22,7 @@ final class LeaderState implements RoleState {
     /** The leader's log end offset when each member last fetched: reaching it later means it was caught up then. */
     private final Map<Integer, Long> leaderEndOffsetAtLastFetch = new HashMap<>();
     private final Map<Integer, ParkedFetch> parkedFetches = new HashMap<>();
+    private final Map<Integer, Long> highWatermarkSent = new HashMap<>();
     private final Set<Integer> fetchedThisWindow = new HashSet<>();
     private final Set<Integer> fetchedThisEpoch = new HashSet<>();
     private long checkQuorumDeadlineTick;
@@ -87,6 +88,20 @@ final class LeaderState implements RoleState {
     }
 
     /** Records contact without an acknowledged position (e.g. a fetch that diverged). */
+    /** Notes the high watermark a fetch response carried to {@code replicaId}. */
+    void recordHighWatermarkSent(int replicaId, long highWatermark) {
+        highWatermarkSent.merge(replicaId, highWatermark, Math::max);
+    }
+
+    /**
+     * Whether {@code replicaId} has been sent {@code highWatermark} already. A fetcher that has not may not
+     * be parked: it would learn of the commit only when the long poll expires (observers apply committed
+     * metadata, so that wait delayed every broker's view of a fencing by a whole fetch timeout).
+     */
+    boolean hasSeenHighWatermark(int replicaId, long highWatermark) {
+        return highWatermarkSent.getOrDefault(replicaId, -1L) >= highWatermark;
+    }
+
     void recordContact(int replicaId, long nowTick) {
         ReplicaProgress old = progress.get(replicaId);
         record(replicaId, old == null ? 0 : old.endOffset(), nowTick, old == null ? -1 : old.lastCaughtUpTick());

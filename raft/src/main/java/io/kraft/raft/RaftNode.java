@@ -644,7 +644,8 @@ public final class RaftNode {
         }
         l.recordFetch(request.source(), request.fetchOffset(), nowTick, log.endOffset());
         boolean highWatermarkMoved = maybeAdvanceLeaderHighWatermark(l);
-        if (request.fetchOffset() >= log.endOffset() && !highWatermarkMoved) {
+        if (request.fetchOffset() >= log.endOffset() && !highWatermarkMoved
+                && l.hasSeenHighWatermark(request.source(), highWatermark)) {
             l.park(request, nowTick + config.fetchMaxWaitTicks());
         } else {
             sendFetchResponse(l, request);
@@ -699,6 +700,7 @@ public final class RaftNode {
 
     private void sendFetchResponse(LeaderState l, FetchRequest request) {
         List<LogEntry> entries = log.read(request.fetchOffset(), config.fetchMaxEntries());
+        l.recordHighWatermarkSent(request.source(), highWatermark);
         send(new FetchResponse(nodeId, request.source(), l.epoch(), nodeId, FetchError.NONE, request.fetchOffset(),
                 request.lastFetchedEpoch(), highWatermark, -1, -1, entries));
     }
