@@ -112,7 +112,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         CompletableFuture<HandlerResponse> answer;
         try {
             answer = handler.handle(context, request);
-        } catch (RuntimeException | AssertionError e) {
+        } catch (Throwable e) {
+            // Like Kafka's request handlers: whatever a handler throws becomes that request's failure, so the
+            // connection's next requests still run and the pool thread survives.
             answer = CompletableFuture.failedFuture(e);
         }
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
@@ -138,7 +140,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                                           Throwable failure, ByteBuf requestFrame) {
         try {
             return toOutbound(handler, request, response, failure);
-        } catch (RuntimeException | AssertionError e) {
+        } catch (Throwable e) {
             LOG.error("Closing connection from {}: {} v{} response for client {} could not be built",
                     context.clientAddress(), request.api().apiName(), request.version(), request.header().clientId(), e);
             return OutboundResponse.CLOSE;
