@@ -5,6 +5,7 @@ import io.kraft.broker.handler.AdminHandlers;
 import io.kraft.broker.handler.ApiVersionsHandler;
 import io.kraft.broker.handler.DeleteRecordsHandler;
 import io.kraft.broker.handler.DeleteTopicsHandler;
+import io.kraft.broker.handler.EffectiveConfigs;
 import io.kraft.broker.handler.FetchHandler;
 import io.kraft.broker.handler.ListOffsetsHandler;
 import io.kraft.broker.handler.OffsetForLeaderEpochHandler;
@@ -67,7 +68,9 @@ public final class BrokerServer implements AutoCloseable {
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
-        this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties), topicConfigs);
+        // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
+        this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
+                new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis);
         metadata.register(replicaManager);
         List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
         asyncHandlers.add(new ProduceHandler(replicaManager));

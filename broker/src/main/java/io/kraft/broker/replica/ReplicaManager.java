@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     private final int brokerId;
     private final ReplicaManagerConfig config;
-    private final TopicConfigResolver topicConfigs;
+    /** The topic settings resolver for an image (broker defaults may be dynamic, in the image's configs). */
+    private final Function<MetadataImage, TopicConfigResolver> topicConfigs;
     private final LongSupplier clock;
     private final LogDirectories logDirs;
     /** High watermarks read at startup, for partitions whose logs outlived the process. */
@@ -78,11 +81,14 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * metadata is published.
      */
     public ReplicaManager(int brokerId, ReplicaManagerConfig config, TopicConfigResolver topicConfigs) {
-        this(brokerId, config, topicConfigs, System::currentTimeMillis);
+        this(brokerId, config, image -> topicConfigs, System::currentTimeMillis);
     }
 
-    public ReplicaManager(int brokerId, ReplicaManagerConfig config, TopicConfigResolver topicConfigs,
-                          LongSupplier clock) {
+    /**
+     * @param topicConfigs the resolver of topic settings for an image, e.g. one honouring dynamic broker defaults
+     */
+    public ReplicaManager(int brokerId, ReplicaManagerConfig config,
+                          Function<MetadataImage, TopicConfigResolver> topicConfigs, LongSupplier clock) {
         this.brokerId = brokerId;
         this.config = config;
         this.topicConfigs = topicConfigs;
@@ -165,10 +171,15 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 return;
             }
             image = newImage;
-            if (delta.hasTopicChanges()) {
-                applyTopicChanges(delta.topicsDelta(), newImage);
+            try {
+                if (delta.hasTopicChanges()) {
+                    applyTopicChanges(delta.topicsDelta(), newImage);
+                }
+                applyConfigChanges(delta);
+            } catch (RuntimeException e) {
+                // The metadata thread serves the whole node: a failure here must not stop it.
+                LOG.error("Broker {} could not apply metadata at offset {}", brokerId, newImage.offset(), e);
             }
-            applyConfigChanges(delta);
         }
     }
 
@@ -306,30 +317,42 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     }
 
     private void applyConfigChanges(MetadataDelta delta) {
+        Set<String> topics = new HashSet<>();
         for (ConfigResource resource : delta.configsDelta().changes().keySet()) {
-            if (resource.type() != ConfigResource.Type.TOPIC) {
-                continue;
+            if (resource.type() == ConfigResource.Type.TOPIC) {
+                topics.add(resource.name());
+            } else if (resource.name().isEmpty() || resource.name().equals(String.valueOf(brokerId))) {
+                // Dynamic broker defaults changed: every topic without its own override may be affected.
+                partitions.keySet().forEach(tp -> topics.add(tp.topic()));
             }
-            TopicLogSettings settings = topicSettings(resource.name());
-            LogConfig logConfig = LogConfig.from(settings);
-            for (Partition partition : partitions.values()) {
-                if (partition.topicPartition().topic().equals(resource.name())) {
-                    partition.log().updateConfig(logConfig);
-                    partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+        }
+        for (String topic : topics) {
+            try {
+                TopicLogSettings settings = topicSettings(topic);
+                LogConfig logConfig = LogConfig.from(settings);
+                for (Partition partition : partitions.values()) {
+                    if (partition.topicPartition().topic().equals(topic)) {
+                        partition.log().updateConfig(logConfig);
+                        partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+                    }
                 }
+            } catch (RuntimeException e) {
+                LOG.error("Broker {} could not apply the new configs of topic {}", brokerId, topic, e);
             }
         }
     }
 
     /** A topic's effective settings: its overrides in the current image over the broker defaults. */
     private TopicLogSettings topicSettings(String topic) {
-        Map<String, String> overrides = image.configs().configs(ConfigResource.topic(topic));
+        MetadataImage current = image;
+        Map<String, String> overrides = current.configs().configs(ConfigResource.topic(topic));
+        TopicConfigResolver resolver = topicConfigs.apply(current);
         try {
-            return topicConfigs.resolve(overrides);
+            return resolver.resolve(overrides);
         } catch (RuntimeException e) {
             LOG.warn("Topic {} has unusable config overrides {}; using the broker defaults: {}", topic, overrides,
                     e.getMessage());
-            return topicConfigs.resolve(Map.of());
+            return resolver.resolve(Map.of());
         }
     }
 

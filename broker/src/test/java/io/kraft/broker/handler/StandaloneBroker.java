@@ -9,10 +9,7 @@ import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
-import io.kraft.config.BrokerLogSettings;
-import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
-import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ProducerIdBlock;
@@ -64,15 +61,10 @@ public final class StandaloneBroker implements AutoCloseable {
         this.logDir = logDir;
         this.properties = new HashMap<>(extraProperties);
         properties.putIfAbsent(LogConfigs.LOG_DIRS, logDir.toString());
-        Map<String, String> logKeys = new HashMap<>();
-        properties.forEach((key, value) -> {
-            if (LogConfigs.definition().contains(key)) {
-                logKeys.put(key, value);
-            }
-        });
-        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
-                LogConfigs.definition().parse(logKeys, ConfigSource.STATIC_BROKER_CONFIG)));
-        replicaManager = new ReplicaManager(BROKER_ID, ReplicaManagerConfig.fromProperties(properties), topicConfigs);
+        // As BrokerServer does: topic settings follow dynamic broker defaults as well as topic overrides.
+        EffectiveConfigs configs = new EffectiveConfigs(BROKER_ID, properties);
+        replicaManager = new ReplicaManager(BROKER_ID, ReplicaManagerConfig.fromProperties(properties), configs::topics,
+                System::currentTimeMillis);
         replicaManager.startup();
         ProducerIdManager producerIds = new ProducerIdManager(BROKER_ID, () -> 1L, new BlockSource(), 5_000);
         List<RequestHandler> handlers = List.of(new ApiVersionsHandler(),
@@ -170,6 +162,13 @@ public final class StandaloneBroker implements AutoCloseable {
     public void setTopicConfig(String topic, String key, String value) {
         publish(List.of(MetadataRecords.of(ConfigRecord.newBuilder()
                 .setResourceType(ConfigResourceType.CONFIG_RESOURCE_TYPE_TOPIC).setResourceName(topic)
+                .setName(key).setValue(value).build())));
+    }
+
+    /** Sets a cluster-wide dynamic broker default (as IncrementalAlterConfigs on broker "" would). */
+    public void setBrokerDefault(String key, String value) {
+        publish(List.of(MetadataRecords.of(ConfigRecord.newBuilder()
+                .setResourceType(ConfigResourceType.CONFIG_RESOURCE_TYPE_BROKER).setResourceName("")
                 .setName(key).setValue(value).build())));
     }
 

@@ -207,6 +207,17 @@ class ReplicaManagerTest {
     }
 
     @Test
+    void dynamicBrokerDefaultsReachLogsWithoutTheirOwnOverride() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", 1, Map.of());
+        broker.createTopic("pinned", 1, Map.of("retention.ms", "7200000"));
+        broker.setBrokerDefault("log.retention.ms", "3600000");
+        assertEquals(3_600_000L, rm.partition(TP).orElseThrow().log().config().retentionMs());
+        assertEquals(7_200_000L, rm.partition(new TopicPartition("pinned", 0)).orElseThrow().log().config()
+                .retentionMs(), "a topic override wins over the broker default");
+    }
+
+    @Test
     void newPartitionsGoToTheLogDirectoryWithFewestLogs() throws Exception {
         Path second = Files.createDirectories(logDir.resolve("second"));
         Path first = Files.createDirectories(logDir.resolve("first"));
