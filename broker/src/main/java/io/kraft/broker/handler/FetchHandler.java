@@ -17,6 +17,7 @@ import io.kraft.broker.replica.FetchPartitionRequest;
 import io.kraft.broker.replica.PartitionRead;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
@@ -26,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -109,7 +112,7 @@ public final class FetchHandler implements AsyncRequestHandler {
                         ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
             }
             return HandlerResponse.of(response(fetchContext.responseSessionId(), fetchContext.select(byKey),
-                    readCommitted, image));
+                    readCommitted, image, context.listenerName()));
         });
     }
 
@@ -136,11 +139,12 @@ public final class FetchHandler implements AsyncRequestHandler {
     }
 
     private static Struct response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,
-                                   boolean readCommitted, MetadataImage image) {
+                                   boolean readCommitted, MetadataImage image, String listenerName) {
         Struct response = FetchMessages.RESPONSE.newStruct();
         response.set("error_code", ErrorCode.NONE.code());
         response.set("session_id", sessionId);
         Map<Object, Struct> topics = new LinkedHashMap<>();
+        Set<Integer> leaders = new TreeSet<>();
         carried.forEach((key, read) -> {
             Object topicKey = key.usesTopicId() ? key.topicId() : key.topic();
             Struct topic = topics.computeIfAbsent(topicKey, k -> {
@@ -154,12 +158,31 @@ public final class FetchHandler implements AsyncRequestHandler {
                 }
                 return added;
             });
-            addPartition(topic.addStruct("partitions"), key.partition(), read, readCommitted);
+            String name = key.usesTopicId() ? nameOf(image, key) : key.topic();
+            addPartition(topic.addStruct("partitions"), key.partition(), withLeader(read, image, name, key.partition()),
+                    readCommitted, leaders);
         });
+        LeaderEndpoints.addNodeEndpoints(response, image, leaders, listenerName);
         return response;
     }
 
-    private static void addPartition(Struct out, int partition, PartitionRead read, boolean readCommitted) {
+    private static String nameOf(MetadataImage image, FetchPartitionKey key) {
+        TopicImage topic = image.topics().topic(key.topicId());
+        return topic == null ? null : topic.name();
+    }
+
+    /** A not-leader answer from a broker that does not host the partition still names the leader it knows. */
+    private static PartitionRead withLeader(PartitionRead read, MetadataImage image, String topic, int partition) {
+        if (read.error() != ErrorCode.NOT_LEADER_OR_FOLLOWER || read.leaderId() >= 0) {
+            return read;
+        }
+        PartitionRegistration registration = LeaderEndpoints.registration(image, topic, partition);
+        return registration == null || !registration.hasLeader() ? read
+                : PartitionRead.failed(read.error(), registration.leader(), registration.leaderEpoch());
+    }
+
+    private static void addPartition(Struct out, int partition, PartitionRead read, boolean readCommitted,
+                                     Set<Integer> leaders) {
         out.set("partition_index", partition);
         out.set("error_code", read.error().code());
         out.set("high_watermark", read.highWatermark());
@@ -175,6 +198,7 @@ public final class FetchHandler implements AsyncRequestHandler {
             Struct leader = out.getStruct("current_leader");
             leader.set("leader_id", read.leaderId());
             leader.set("leader_epoch", read.leaderEpoch());
+            leaders.add(read.leaderId());
         }
         // Without transactions nothing is aborted; read_committed clients still expect a (empty) list.
         out.set("aborted_transactions", readCommitted ? new ArrayList<Struct>() : null);

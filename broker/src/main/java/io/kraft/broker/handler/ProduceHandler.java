@@ -11,11 +11,8 @@ import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.RecordError;
 import io.kraft.broker.replica.ReplicaManager;
-import io.kraft.metadata.image.BrokerRegistration;
-import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
-import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -139,7 +136,8 @@ public final class ProduceHandler implements AsyncRequestHandler {
                 }
             }
             if (result.error() == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
-                PartitionRegistration registration = registration(image, requested);
+                PartitionRegistration registration = LeaderEndpoints.registration(image, requested.topic(),
+                        requested.partition());
                 if (registration != null && registration.hasLeader()) {
                     Struct leader = out.getStruct("current_leader");
                     leader.set("leader_id", registration.leader());
@@ -148,35 +146,8 @@ public final class ProduceHandler implements AsyncRequestHandler {
                 }
             }
         });
-        if (listenerName != null) {
-            for (int brokerId : leadersToDescribe) {
-                addEndpoint(response, image, brokerId, listenerName);
-            }
-        }
+        LeaderEndpoints.addNodeEndpoints(response, image, leadersToDescribe, listenerName);
         return response;
-    }
-
-    private static PartitionRegistration registration(MetadataImage image, RequestedPartition requested) {
-        TopicImage topic = requested.topic() == null ? null : image.topics().topic(requested.topic());
-        return topic == null ? null : topic.partition(requested.partition());
-    }
-
-    /** KIP-951: the new leader's endpoint, so the client need not refresh its metadata first. */
-    private static void addEndpoint(Struct response, MetadataImage image, int brokerId, String listenerName) {
-        BrokerRegistration broker = image.cluster().broker(brokerId);
-        if (broker == null || broker.fenced()) {
-            return;
-        }
-        for (Endpoint endpoint : broker.listeners()) {
-            if (endpoint.name().equals(listenerName)) {
-                Struct out = response.addStruct("node_endpoints");
-                out.set("node_id", brokerId);
-                out.set("host", endpoint.host());
-                out.set("port", endpoint.port());
-                out.set("rack", broker.rack().orElse(null));
-                return;
-            }
-        }
     }
 
     /** A partition as the request names it (possibly not a valid topic partition). */

@@ -165,6 +165,18 @@ public final class StandaloneBroker implements AutoCloseable {
                 .setName(key).setValue(value).build())));
     }
 
+    /** Registers another (unfenced) broker on the PLAINTEXT listener at 127.0.0.1:{@code port}. */
+    public void registerBroker(int brokerId, int port) {
+        publish(List.of(MetadataRecords.of(RegisterBrokerRecord.newBuilder()
+                .setBrokerId(brokerId)
+                .setIncarnationId(Uuids.toProto(new UUID(0L, brokerId)))
+                .setBrokerEpoch(1)
+                .addListeners(BrokerEndpoint.newBuilder().setName("PLAINTEXT").setHost("127.0.0.1").setPort(port)
+                        .setSecurityProtocol("PLAINTEXT"))
+                .setFenced(false)
+                .build())));
+    }
+
     /** Sets a cluster-wide dynamic broker default (as IncrementalAlterConfigs on broker "" would). */
     public void setBrokerDefault(String key, String value) {
         publish(List.of(MetadataRecords.of(ConfigRecord.newBuilder()

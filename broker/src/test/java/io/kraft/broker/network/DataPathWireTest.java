@@ -492,4 +492,29 @@ class DataPathWireTest {
             assertEquals(9, partitions.get(1).highWatermark());
         }
     }
+
+    @Test
+    void requestsForAPartitionLedElsewhereNameTheLeaderAndHowToReachIt() throws Exception {
+        UUID topicId = broker.createTopic("moved", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        broker.registerBroker(2, 19_092);
+        broker.moveLeader(topicId, 0, 2);
+        try (KafkaWireClient client = connect()) {
+            int id = client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("moved", 0, (short) 1, records(1, "m")));
+            ProduceResponseData produced = new ProduceResponseData(client.receive(ApiKeys.PRODUCE, (short) 12, id),
+                    (short) 12);
+            ProduceResponseData.PartitionProduceResponse partition =
+                    produced.responses().iterator().next().partitionResponses().get(0);
+            assertEquals(Errors.NOT_LEADER_OR_FOLLOWER.code(), partition.errorCode());
+            assertEquals(2, partition.currentLeader().leaderId());
+            assertEquals(1, partition.currentLeader().leaderEpoch());
+            assertEquals(19_092, produced.nodeEndpoints().find(2).port());
+
+            FetchResponseData fetched = fetch(client, (short) 17, fetchRequest("moved", topicId, 0, 0, -1));
+            FetchResponseData.PartitionData read = fetched.responses().get(0).partitions().get(0);
+            assertEquals(Errors.NOT_LEADER_OR_FOLLOWER.code(), read.errorCode());
+            assertEquals(2, read.currentLeader().leaderId());
+            assertEquals(1, read.currentLeader().leaderEpoch());
+            assertEquals(19_092, fetched.nodeEndpoints().find(2).port());
+        }
+    }
 }
