@@ -10,6 +10,9 @@ import java.util.concurrent.CompletableFuture;
  * Serves one API whose answer may come later than the call: {@link #handle} runs on the handler pool and
  * returns at once with a future, so a long poll or a wait for replication never holds a handler thread.
  * The server still sends the connection's responses in request order. Must be thread-safe.
+ *
+ * <p>BYTES and RECORDS values of the request body are views of the connection's network buffer, valid until
+ * {@link #handle} returns: copy what the answer needs later.
  */
 public interface AsyncRequestHandler {
 

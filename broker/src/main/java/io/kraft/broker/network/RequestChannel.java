@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * When requests pile up or the pool is full, the connection stops reading (back-pressure instead of an
  * unbounded queue).
  *
- * <p>A request's frame buffer (pooled) is held until its response is built, since parsed bodies are
- * slices of it (zero copy); a handler that fails gets its API's error response where one exists, else
- * the connection is closed with one log line naming the client and API.
+ * <p>A request's frame buffer (pooled) is held until its handler returns, since parsed bodies are slices of
+ * it (zero copy); a handler that fails gets its API's error response where one exists, else the connection
+ * is closed with one log line naming the client and API.
  */
 final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
@@ -116,6 +116,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             // Like Kafka's request handlers: whatever a handler throws becomes that request's failure, so the
             // connection's next requests still run and the pool thread survives.
             answer = CompletableFuture.failedFuture(e);
+        } finally {
+            // Bytes and records of the body are views of this buffer, valid until handle returns: a long poll
+            // must not pin the connection's read buffer while it waits.
+            release(requestFrame);
         }
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
         // (a long poll, a replication wait) may still be pending.
@@ -125,7 +129,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            OutboundResponse outbound = safeOutbound(handler, request, response, failure, requestFrame);
+            OutboundResponse outbound = safeOutbound(handler, request, response, failure);
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -137,15 +141,13 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     /** The response to send; never throws, since the request's turn must pass or the connection would stall. */
     private OutboundResponse safeOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,
-                                          Throwable failure, ByteBuf requestFrame) {
+                                          Throwable failure) {
         try {
             return toOutbound(handler, request, response, failure);
         } catch (Throwable e) {
             LOG.error("Closing connection from {}: {} v{} response for client {} could not be built",
                     context.clientAddress(), request.api().apiName(), request.version(), request.header().clientId(), e);
             return OutboundResponse.CLOSE;
-        } finally {
-            release(requestFrame);
         }
     }
 

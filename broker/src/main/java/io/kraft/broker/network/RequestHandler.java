@@ -9,6 +9,7 @@ import java.util.Optional;
  * Serves one API: turns a parsed request into the response body at the request's version. Runs on the
  * handler pool, possibly concurrently for several connections, so implementations must be thread-safe.
  * An API whose answer may wait (a long poll, a replication wait) implements {@link AsyncRequestHandler}.
+ * BYTES and RECORDS values of the request body are views of the network buffer, valid during the call only.
  */
 public interface RequestHandler {
 
