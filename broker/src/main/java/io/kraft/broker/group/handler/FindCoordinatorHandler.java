@@ -24,7 +24,9 @@ import java.util.function.Supplier;
  * Answers FindCoordinator (v0-6; several keys per request from v4): a group's coordinator is the leader of its
  * {@code __consumer_offsets} partition, reached on the listener the request came in on. The first lookup creates
  * the topic and answers COORDINATOR_NOT_AVAILABLE, which clients retry. Transaction coordinators do not exist
- * yet (transactions are future work): TRANSACTION keys get COORDINATOR_NOT_AVAILABLE.
+ * yet (transactions are future work): TRANSACTION keys get INVALID_REQUEST with a message, which a Java
+ * transactional producer treats as fatal and reports at once (a retriable error would leave it retrying until
+ * max.block.ms with nothing to tell the user).
  */
 public final class FindCoordinatorHandler implements RequestHandler {
     static final byte GROUP_KEY_TYPE = 0;
@@ -84,7 +86,7 @@ public final class FindCoordinatorHandler implements RequestHandler {
 
     private Coordinator find(MetadataImage image, String key, byte keyType, String listenerName) {
         if (keyType == TRANSACTION_KEY_TYPE) {
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "transactions are not supported yet");
+            return Coordinator.failed(GroupError.INVALID_REQUEST, "transactions are not supported by this broker yet");
         }
         if (keyType != GROUP_KEY_TYPE) {
             return Coordinator.failed(GroupError.INVALID_REQUEST, "unknown coordinator key type " + keyType);
