@@ -69,7 +69,7 @@ public final class FetchHandler implements AsyncRequestHandler {
         LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> requested = new LinkedHashMap<>();
         for (Struct topic : body.getStructs("topics")) {
             for (Struct partition : topic.getStructs("partitions")) {
-                requested.put(key(topic, "topic", partition.getInt("partition"), usesTopicIds),
+                requested.put(key(topic, partition.getInt("partition"), usesTopicIds),
                         new FetchPartitionRequest(partition.getLong("fetch_offset"),
                                 partition.getInt("current_leader_epoch"), partition.getInt("last_fetched_epoch"),
                                 partition.getInt("partition_max_bytes")));
@@ -79,7 +79,7 @@ public final class FetchHandler implements AsyncRequestHandler {
         if (version >= 7) {
             for (Struct topic : body.getStructs("forgotten_topics_data")) {
                 for (Object partition : topic.getList("partitions")) {
-                    forgotten.add(key(topic, "topic", (Integer) partition, usesTopicIds));
+                    forgotten.add(key(topic, (Integer) partition, usesTopicIds));
                 }
             }
         }
@@ -121,9 +121,9 @@ public final class FetchHandler implements AsyncRequestHandler {
         return state == null ? FetchParams.CONSUMER_REPLICA_ID : state.getInt("replica_id");
     }
 
-    private static FetchPartitionKey key(Struct topic, String nameField, int partition, boolean usesTopicIds) {
+    private static FetchPartitionKey key(Struct topic, int partition, boolean usesTopicIds) {
         return usesTopicIds ? FetchPartitionKey.byId(topic.getUuid("topic_id"), partition)
-                : FetchPartitionKey.byName(topic.getString(nameField), partition);
+                : FetchPartitionKey.byName(topic.getString("topic"), partition);
     }
 
     private static Optional<TopicPartition> resolve(MetadataImage image, FetchPartitionKey key) {
