@@ -60,6 +60,7 @@ class MetadataShellCommandTest {
         int controllerPort = freePort();
         Map<String, String> properties = new HashMap<>(extraProperties);
         properties.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+        properties.put("log.dirs", dir.resolve("logs").toString()); // not Kafka's default /tmp/kafka-logs
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
         MetaProperties.forNewDirectory(CLUSTER_ID, 1).write(metadataDir()); // what 'kraft-cli format' writes

@@ -332,15 +332,16 @@ class GroupApisWireTest {
     }
 
     @Test
-    void transactionCoordinatorsAreNotAvailableYet() throws Exception {
+    void transactionCoordinatorLookupsAreRefusedWithAReason() throws Exception {
         try (GroupWireClient client = new GroupWireClient(node.port())) {
             ApiKey api = ApiKey.FIND_COORDINATOR;
             Struct request = GroupWireClient.request(api);
             request.setByte(request.field("key_type"), (byte) 1);
             request.addToList(request.field("coordinator_keys"), "txn-id");
             Struct response = client.send(api, highest(api), request);
-            assertEquals(GroupError.COORDINATOR_NOT_AVAILABLE.code(),
-                    response.getStructs("coordinators").get(0).getShort("error_code"));
+            Struct coordinator = response.getStructs("coordinators").get(0);
+            assertEquals(GroupError.INVALID_REQUEST.code(), coordinator.getShort("error_code"));
+            assertEquals("transactions are not supported by this broker yet", coordinator.getString("error_message"));
         }
     }
 }
