@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's {@code __consumer_offsets} partitions through the broker's {@link ReplicaManager}: appends
  * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), loads read a
- * partition's log from its start to its end on a loader thread. As leader this broker's log is the truth, so a
- * load reads to the log end: records above the high watermark are committed by the followers in time.
+ * partition's log from its start to its high watermark on a loader thread. A new leader's tail above the high
+ * watermark may not be committed (its followers have not confirmed it), so a load never reads it.
  */
 public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaCoordinatorLog.class);
@@ -105,10 +105,10 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
         Log log = hosted.log();
         List<CoordinatorRecord> records = new ArrayList<>();
         long offset = log.logStartOffset();
-        long endOffset = log.logEndOffset();
+        long endOffset = hosted.highWatermark();
         int skipped = 0;
         while (offset < endOffset) {
-            LogReadResult read = log.read(offset, READ_CHUNK_BYTES, true);
+            LogReadResult read = log.read(offset, READ_CHUNK_BYTES, endOffset, true);
             ByteBuffer bytes;
             try {
                 bytes = read.records().readFully();

@@ -18,6 +18,7 @@ import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.Endpoint;
@@ -71,6 +72,8 @@ public final class BrokerServer implements AutoCloseable {
         // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis);
+        replicaManager.enableReplication(ReplicationConfig.fromProperties(properties), controller::alterPartition,
+                this::brokerEpoch);
         metadata.register(replicaManager);
         List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
         asyncHandlers.add(new ProduceHandler(replicaManager));

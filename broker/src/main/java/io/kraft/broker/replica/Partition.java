@@ -13,10 +13,15 @@ import io.kraft.storage.record.Record;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -26,6 +31,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * in-sync replicas (followers report theirs through Fetch requests), so with a single-replica ISR it
  * follows every append. Consumers read only below it. Appends and reads hold the read side of the
  * role lock; role changes hold the write side, so no append lands with a stale epoch.
+ *
+ * <p>As leader it also decides ISR changes (it proposes them; the controller commits them): a follower
+ * outside the ISR joins once its log end reaches the high watermark and the start of this leader's epoch,
+ * an ISR member leaves once it has not caught up to the leader's log end for {@code replica.lag.time.max.ms}.
+ * One change is in flight at a time, and while it is the high watermark counts the members of both the
+ * current and the proposed ISR, so a replica joining is never behind a watermark committed without it.
+ * As follower its log is written only by the replica fetcher ({@link #appendAsFollower}, truncations).
  */
 public final class Partition {
     public static final long LATEST_TIMESTAMP = -1L;
@@ -40,14 +52,23 @@ public final class Partition {
     private final int localBrokerId;
     private final Log log;
     private final ReentrantReadWriteLock roleLock = new ReentrantReadWriteLock();
-    /** Followers' log end offsets, as their fetch offsets report them; absent = unknown since this term. */
-    private final Map<Integer, Long> followerEndOffsets = new ConcurrentHashMap<>();
+    /** Followers' fetch positions and catch-up times; absent = not fetched since this term began. */
+    private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
     private final Object highWatermarkLock = new Object();
     private final UUID topicId;
     private volatile PartitionRegistration registration;
     private volatile boolean leader;
     private volatile long highWatermark;
     private volatile int minInsyncReplicas = 1;
+    /** When this broker became leader (followers count as caught up then). */
+    private volatile long leaderSinceMs;
+    /** The log end offset at which this leader's epoch began: joining the ISR needs at least this. */
+    private volatile long leaderEpochStartOffset;
+    /** The ISR change sent to the controller and not answered yet, or null. */
+    private volatile IsrChange pendingIsrChange;
+    /** After a refused ISR change no other is proposed before this time (the metadata may be catching up). */
+    private volatile long isrChangeRetryAfterMs;
+    static final long ISR_CHANGE_RETRY_BACKOFF_MS = 100;
 
     Partition(TopicPartition topicPartition, UUID topicId, int localBrokerId, Log log, long checkpointedHighWatermark) {
         this.topicPartition = topicPartition;
@@ -110,13 +131,16 @@ public final class Partition {
      *
      * @return true if the high watermark moved
      */
-    boolean makeLeader(PartitionRegistration newRegistration) {
+    boolean makeLeader(PartitionRegistration newRegistration, long nowMs) {
         Lock lock = roleLock.writeLock();
         lock.lock();
         try {
             registration = newRegistration;
             leader = true;
-            followerEndOffsets.clear();
+            followers.clear();
+            pendingIsrChange = null;
+            leaderSinceMs = nowMs;
+            leaderEpochStartOffset = log.logEndOffset();
             log.leaderEpochCache().assign(newRegistration.leaderEpoch(), log.logEndOffset());
             return maybeIncrementHighWatermark();
         } finally {
@@ -124,14 +148,15 @@ public final class Partition {
         }
     }
 
-    /** Becomes a follower of the registration's leader (fetching from it is not this broker's job yet). */
+    /** Becomes a follower of the registration's leader (the replica fetcher then fetches from it). */
     void makeFollower(PartitionRegistration newRegistration) {
         Lock lock = roleLock.writeLock();
         lock.lock();
         try {
             registration = newRegistration;
             leader = false;
-            followerEndOffsets.clear();
+            followers.clear();
+            pendingIsrChange = null;
             synchronized (highWatermarkLock) {
                 highWatermark = Math.min(highWatermark, log.logEndOffset());
             }
@@ -149,8 +174,13 @@ public final class Partition {
         Lock lock = roleLock.writeLock();
         lock.lock();
         try {
+            PartitionRegistration current = registration;
+            if (current != null && current.leaderEpoch() == newRegistration.leaderEpoch()
+                    && current.partitionEpoch() > newRegistration.partitionEpoch()) {
+                return false; // an older state than one already applied (a controller answer may overtake the log)
+            }
             registration = newRegistration;
-            followerEndOffsets.keySet().retainAll(newRegistration.replicas());
+            followers.keySet().retainAll(newRegistration.replicas());
             return leader && maybeIncrementHighWatermark();
         } finally {
             lock.unlock();
@@ -181,12 +211,13 @@ public final class Partition {
     }
 
     /**
-     * Records a follower's fetch position as its log end offset.
+     * Records a follower's fetch position as its log end offset, and when it last caught up: now if it asks
+     * for the leader's log end, else the time of its previous fetch if it has reached the log end that fetch saw.
      *
      * @return true if the high watermark moved
      * @throws ReplicaException NOT_LEADER_OR_FOLLOWER if this broker does not lead, or the fetcher is no replica
      */
-    boolean updateFollowerFetchState(int replicaId, long fetchOffset) {
+    boolean updateFollowerFetchState(int replicaId, long fetchOffset, long nowMs) {
         Lock lock = roleLock.readLock();
         lock.lock();
         try {
@@ -195,11 +226,117 @@ public final class Partition {
                 throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + replicaId
                         + " is not a follower of partition " + topicPartition + " (replicas " + current.replicas() + ")");
             }
-            followerEndOffsets.put(replicaId, fetchOffset);
+            long leaderEnd = log.logEndOffset();
+            followers.compute(replicaId, (id, before) -> {
+                long caughtUpMs = before == null ? leaderSinceMs : before.lastCaughtUpTimeMs();
+                if (fetchOffset >= leaderEnd) {
+                    caughtUpMs = nowMs;
+                } else if (before != null && fetchOffset >= before.leaderEndOffsetAtLastFetch()) {
+                    caughtUpMs = Math.max(caughtUpMs, before.lastFetchTimeMs());
+                }
+                return new FollowerState(fetchOffset, caughtUpMs, leaderEnd, nowMs);
+            });
             return maybeIncrementHighWatermark();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The ISR expansion to propose after {@code replicaId} fetched: when it is a replica outside the ISR whose
+     * log end reached the high watermark and the start of this leader's epoch, and {@code eligible} (its broker
+     * is unfenced). Empty while another change is in flight or shortly after one was refused. The returned
+     * change is then in flight.
+     */
+    Optional<IsrChange> maybeExpandIsr(int replicaId, IntPredicate eligible, long nowMs) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            PartitionRegistration current = registration;
+            FollowerState state = followers.get(replicaId);
+            if (!leader || current == null || pendingIsrChange != null || nowMs < isrChangeRetryAfterMs || state == null
+                    || current.isr().contains(replicaId) || !current.replicas().contains(replicaId)
+                    || state.logEndOffset() < highWatermark || state.logEndOffset() < leaderEpochStartOffset
+                    || !eligible.test(replicaId)) {
+                return Optional.empty();
+            }
+            List<Integer> newIsr = new ArrayList<>(current.isr());
+            newIsr.add(replicaId);
+            return Optional.of(propose(current, newIsr));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The ISR shrink to propose at {@code nowMs}: without the members (never this leader) that have not caught up
+     * to the leader's log end for longer than {@code lagTimeMaxMs}. Empty if none lag or a change is in flight.
+     */
+    Optional<IsrChange> maybeShrinkIsr(long nowMs, long lagTimeMaxMs) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            PartitionRegistration current = registration;
+            if (!leader || current == null || pendingIsrChange != null || nowMs < isrChangeRetryAfterMs) {
+                return Optional.empty();
+            }
+            long leaderEnd = log.logEndOffset();
+            List<Integer> newIsr = new ArrayList<>();
+            for (int member : current.isr()) {
+                if (member == localBrokerId || !isLagging(member, nowMs, lagTimeMaxMs, leaderEnd)) {
+                    newIsr.add(member);
+                }
+            }
+            if (newIsr.size() == current.isr().size()) {
+                return Optional.empty();
+            }
+            return Optional.of(propose(current, newIsr));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean isLagging(int member, long nowMs, long lagTimeMaxMs, long leaderEnd) {
+        FollowerState state = followers.get(member);
+        if (state != null && state.logEndOffset() >= leaderEnd) {
+            return false; // caught up now, even if it has not fetched lately (nothing new to fetch)
+        }
+        long caughtUpMs = state == null ? leaderSinceMs : state.lastCaughtUpTimeMs();
+        return nowMs - caughtUpMs > lagTimeMaxMs;
+    }
+
+    private IsrChange propose(PartitionRegistration current, List<Integer> newIsr) {
+        IsrChange change = new IsrChange(topicPartition, topicId, current.leaderEpoch(), current.partitionEpoch(),
+                List.copyOf(newIsr));
+        pendingIsrChange = change;
+        return change;
+    }
+
+    /**
+     * The controller answered {@code change}: it is no longer in flight, and the answer (the partition as the
+     * controller now has it, if it succeeded) is applied when it is newer than what this broker has.
+     *
+     * @return true if the high watermark moved
+     */
+    boolean completeIsrChange(IsrChange change, Optional<PartitionRegistration> answer, long nowMs) {
+        if (pendingIsrChange == change) {
+            pendingIsrChange = null;
+            if (answer.isEmpty()) {
+                isrChangeRetryAfterMs = nowMs + ISR_CHANGE_RETRY_BACKOFF_MS;
+            }
+        }
+        PartitionRegistration current = registration;
+        if (answer.isPresent() && current != null && answer.get().leaderEpoch() == current.leaderEpoch()
+                && answer.get().partitionEpoch() > current.partitionEpoch()) {
+            return updateRegistration(answer.get());
+        }
+        // A refused change held the watermark on the union of both ISRs: it may move now.
+        return leader && maybeIncrementHighWatermark();
+    }
+
+    /** The ISR change in flight, if any. */
+    Optional<IsrChange> pendingIsrChange() {
+        return Optional.ofNullable(pendingIsrChange);
     }
 
     /** Whether {@code requiredOffset} is below the high watermark, i.e. replicated to the whole ISR. */
@@ -220,21 +357,126 @@ public final class Partition {
         }
         synchronized (highWatermarkLock) {
             long candidate = log.logEndOffset();
-            for (int replica : current.isr()) {
+            for (int replica : maximalIsr(current)) {
                 if (replica == localBrokerId) {
                     continue;
                 }
-                Long followerEnd = followerEndOffsets.get(replica);
-                if (followerEnd == null) {
+                FollowerState follower = followers.get(replica);
+                if (follower == null) {
                     return false; // a member whose position is unknown holds the watermark where it is
                 }
-                candidate = Math.min(candidate, followerEnd);
+                candidate = Math.min(candidate, follower.logEndOffset());
             }
             if (candidate > highWatermark) {
                 highWatermark = candidate;
                 return true;
             }
             return false;
+        }
+    }
+
+    /** The ISR and the members of a change in flight: the watermark waits for all of them. */
+    private Set<Integer> maximalIsr(PartitionRegistration current) {
+        IsrChange pending = pendingIsrChange;
+        if (pending == null) {
+            return Set.copyOf(current.isr());
+        }
+        Set<Integer> union = new LinkedHashSet<>(current.isr());
+        union.addAll(pending.newIsr());
+        return union;
+    }
+
+    // ---- follower ----------------------------------------------------------------------------------
+
+    /**
+     * Appends batches fetched from the leader of {@code leaderEpoch}, keeping their offsets and epochs.
+     *
+     * @throws ReplicaException NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH if this replica is no longer a follower
+     *                          in that epoch (the fetcher's state is stale)
+     */
+    public AppendInfo appendAsFollower(ByteBuffer records, int leaderEpoch, long nowMs) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            requireFollower(leaderEpoch);
+            return log.appendAsFollower(records, nowMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Truncates a follower's log to {@code offset} (it diverged from the leader), and its high watermark with it.
+     *
+     * @throws ReplicaException if this replica is no longer a follower in {@code leaderEpoch}
+     */
+    public void truncateTo(long offset, int leaderEpoch) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            requireFollower(leaderEpoch);
+            log.truncateTo(offset);
+            lowerHighWatermarkToLogEnd();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Empties a follower's log and restarts it at {@code offset} (the leader's log start is past its end).
+     *
+     * @throws ReplicaException if this replica is no longer a follower in {@code leaderEpoch}
+     */
+    public void truncateFullyAndStartAt(long offset, int leaderEpoch) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            requireFollower(leaderEpoch);
+            log.truncateFullyAndStartAt(offset);
+            synchronized (highWatermarkLock) {
+                highWatermark = offset;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A follower learned the leader's high watermark and log start: its own watermark becomes the leader's
+     * bounded by its log end, and its log start follows the leader's (DeleteRecords, retention).
+     */
+    public void updateFollowerOffsets(long leaderHighWatermark, long leaderLogStartOffset, int leaderEpoch) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            requireFollower(leaderEpoch);
+            long logEnd = log.logEndOffset();
+            if (leaderLogStartOffset > log.logStartOffset()) {
+                log.deleteRecordsBefore(Math.min(leaderLogStartOffset, logEnd));
+            }
+            synchronized (highWatermarkLock) {
+                highWatermark = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, logEnd));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void lowerHighWatermarkToLogEnd() {
+        synchronized (highWatermarkLock) {
+            highWatermark = Math.max(log.logStartOffset(), Math.min(highWatermark, log.logEndOffset()));
+        }
+    }
+
+    private void requireFollower(int leaderEpoch) {
+        PartitionRegistration current = registration;
+        if (leader || current == null) {
+            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + localBrokerId
+                    + " is not a follower of partition " + topicPartition);
+        }
+        if (current.leaderEpoch() != leaderEpoch) {
+            throw new ReplicaException(ErrorCode.FENCED_LEADER_EPOCH, "partition " + topicPartition + " on broker "
+                    + localBrokerId + " follows leader epoch " + current.leaderEpoch() + ", not " + leaderEpoch);
         }
     }
 
@@ -301,7 +543,7 @@ public final class Partition {
         long hw = highWatermark;
         long logStart = log.logStartOffset();
         long logEnd = log.logEndOffset();
-        if (lastFetchedEpoch >= 0) {
+        if (lastFetchedEpoch >= 0 && log.leaderEpochCache().latestEntry().isPresent()) {
             EpochEndOffset epochEnd = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, logEnd);
             if (epochEnd.epoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset) {
                 return new PartitionRead(ErrorCode.NONE, FileSlice.empty(), hw, hw, logStart, logEnd,
@@ -309,7 +551,9 @@ public final class Partition {
             }
         }
         if (fetchOffset < logStart || fetchOffset > logEnd) {
-            return PartitionRead.failed(ErrorCode.OFFSET_OUT_OF_RANGE, current.leader(), current.leaderEpoch());
+            // The offsets tell a follower where to restart (log start) or truncate to (high watermark).
+            return new PartitionRead(ErrorCode.OFFSET_OUT_OF_RANGE, FileSlice.empty(), hw, hw, logStart, logEnd,
+                    Optional.empty(), current.leader(), current.leaderEpoch());
         }
         long maxOffset = isolation == FetchIsolation.LOG_END ? logEnd : hw;
         FileSlice records = FileSlice.empty();

@@ -1,8 +1,12 @@
 package io.kraft.broker.replica;
 
+import io.kraft.broker.replica.fetcher.ReplicaFetcherManager;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.AlterPartitionRequest;
+import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.config.TopicLogSettings;
 import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.LocalReplicaChanges;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
@@ -17,6 +21,7 @@ import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
 import io.kraft.storage.log.TopicPartition;
 import io.netty.util.HashedWheelTimer;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,6 +36,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -48,8 +55,10 @@ import org.slf4j.LoggerFactory;
  * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs. Each log's
  * settings are the topic's overrides over the broker defaults and follow topic config changes. High
  * watermarks are checkpointed per directory ({@code replication-offset-checkpoint}) periodically and on close.
- * A follower fetcher is not part of this broker yet: followers keep their logs and answer as followers, and
- * leaders advance their high watermark with followers' fetch positions when a follower fetches.
+ * With replication enabled ({@link #enableReplication}) followers fetch from their leaders (a
+ * {@link ReplicaFetcherManager}), and leaders advance their high watermark with followers' fetch positions and
+ * propose ISR changes to the controller: expansions when a follower catches up, shrinks (checked every half
+ * {@code replica.lag.time.max.ms}) when one falls behind. Without it followers only keep their logs.
  */
 public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
@@ -73,6 +82,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** Serializes metadata changes with close. */
     private final Object stateLock = new Object();
     private volatile MetadataImage image = MetadataImage.EMPTY;
+    /** Set by {@link #enableReplication}; null when followers do not fetch (single-node tests). */
+    private volatile ReplicaFetcherManager fetchers;
+    private volatile ReplicationConfig replication;
+    private volatile Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition;
+    private volatile LongSupplier brokerEpoch = () -> -1L;
+    private ScheduledExecutorService isrScheduler;
     private boolean started;
     private boolean closed;
 
@@ -106,7 +121,29 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 clock, brokerId);
     }
 
-    /** Starts retention, cleaning and checkpoints. */
+    /**
+     * Makes followers fetch from their leaders and leaders manage their ISR. Call before the metadata is first
+     * published; fetching starts with {@link #startup()}.
+     *
+     * @param alterPartition sends an ISR change to the active controller, answering the partition as committed
+     * @param brokerEpoch    this broker's registration epoch, -1 before it registered
+     */
+    public void enableReplication(ReplicationConfig replicationConfig,
+                                  Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
+                                  LongSupplier brokerEpoch) {
+        synchronized (stateLock) {
+            if (fetchers != null) {
+                throw new IllegalStateException("replication is already enabled on broker " + brokerId);
+            }
+            this.replication = replicationConfig;
+            this.alterPartition = alterPartition;
+            this.brokerEpoch = brokerEpoch;
+            this.fetchers = new ReplicaFetcherManager(brokerId, replicationConfig, this::replicationEndpoint,
+                    brokerEpoch, clock);
+        }
+    }
+
+    /** Starts retention, cleaning, checkpoints and, with replication enabled, the fetchers and ISR checks. */
     public void startup() {
         synchronized (stateLock) {
             if (started || closed) {
@@ -114,7 +151,35 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
             started = true;
             maintenance.start();
+            if (fetchers != null) {
+                fetchers.start();
+                isrScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "kraft-isr-shrink-" + brokerId);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                long periodMs = Math.max(1, replication.lagTimeMaxMs() / 2);
+                isrScheduler.scheduleAtFixedRate(this::maybeShrinkIsrs, periodMs, periodMs, TimeUnit.MILLISECONDS);
+            }
         }
+    }
+
+    /** The follower fetchers, when replication is enabled. */
+    public Optional<ReplicaFetcherManager> fetchers() {
+        return Optional.ofNullable(fetchers);
+    }
+
+    /** Where to fetch from a broker: its inter-broker listener (else its first) in the current metadata. */
+    private Optional<InetSocketAddress> replicationEndpoint(int sourceBrokerId) {
+        BrokerRegistration broker = image.cluster().broker(sourceBrokerId);
+        if (broker == null || broker.listeners().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> wanted = replication.interBrokerListenerName();
+        Endpoint endpoint = broker.listeners().stream()
+                .filter(listener -> wanted.isEmpty() || wanted.get().equals(listener.name()))
+                .findFirst().orElse(null);
+        return endpoint == null ? Optional.empty() : Optional.of(new InetSocketAddress(endpoint.host(), endpoint.port()));
     }
 
     public int brokerId() {
@@ -231,8 +296,13 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 partition = createPartition(tp, id.topicId());
             }
             boolean wasLeader = partition.isLeader();
+            ReplicaFetcherManager currentFetchers = fetchers;
+            if (currentFetchers != null) {
+                // Before the role changes: afterwards no fetcher writes this log with a stale epoch.
+                currentFetchers.removePartitions(Set.of(tp));
+            }
             if (lead) {
-                partition.makeLeader(registration);
+                partition.makeLeader(registration, clock.getAsLong());
                 LOG.info("Broker {} leads {} in epoch {} from offset {} (high watermark {})", brokerId, tp,
                         registration.leaderEpoch(), partition.logEndOffset(), partition.highWatermark());
                 for (PartitionLeadershipListener listener : leadershipListeners) {
@@ -242,6 +312,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 partition.makeFollower(registration);
                 LOG.info("Broker {} follows leader {} of {} in epoch {}", brokerId, registration.leader(), tp,
                         registration.leaderEpoch());
+                if (currentFetchers != null && registration.hasLeader() && registration.leader() != brokerId) {
+                    currentFetchers.addPartition(partition, registration.leader(), registration.leaderEpoch());
+                }
                 if (wasLeader) {
                     for (PartitionLeadershipListener listener : leadershipListeners) {
                         notifyListener(() -> listener.onResign(tp), tp);
@@ -293,6 +366,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             return; // a newer topic of the same name lives here now
         }
         try {
+            ReplicaFetcherManager currentFetchers = fetchers;
+            if (currentFetchers != null) {
+                currentFetchers.removePartitions(Set.of(tp));
+            }
             if (partition != null) {
                 partitions.remove(tp, partition);
                 if (partition.isLeader()) {
@@ -503,6 +580,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     private void updateFollowerPositions(int replicaId, Map<TopicPartition, FetchPartitionRequest> requests,
                                          Map<TopicPartition, PartitionRead> results) {
+        long nowMs = clock.getAsLong();
         for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
             TopicPartition tp = entry.getKey();
             if (results.get(tp).error() != ErrorCode.NONE) {
@@ -513,13 +591,62 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 continue;
             }
             try {
-                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset())) {
+                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), nowMs)) {
                     completeWaitingOn(tp);
+                }
+                if (alterPartition != null) {
+                    partition.maybeExpandIsr(replicaId, this::isUsableReplica, nowMs)
+                            .ifPresent(change -> sendIsrChange(partition, change));
                 }
             } catch (ReplicaException e) {
                 results.put(tp, PartitionRead.failed(e.error(), partition.leaderId(), partition.leaderEpoch()));
             }
         }
+    }
+
+    // ---- ISR changes -------------------------------------------------------------------------------
+
+    /** A broker that may join an ISR: registered, unfenced and not shutting down, as far as this broker knows. */
+    private boolean isUsableReplica(int replicaId) {
+        BrokerRegistration broker = image.cluster().broker(replicaId);
+        return broker != null && !broker.fenced() && !broker.inControlledShutdown();
+    }
+
+    /** Proposes removing lagging followers from the ISR of every partition this broker leads. */
+    void maybeShrinkIsrs() {
+        try {
+            long nowMs = clock.getAsLong();
+            for (Partition partition : partitions.values()) {
+                partition.maybeShrinkIsr(nowMs, replication.lagTimeMaxMs())
+                        .ifPresent(change -> sendIsrChange(partition, change));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Broker {} could not check its ISRs", brokerId, e);
+        }
+    }
+
+    private void sendIsrChange(Partition partition, IsrChange change) {
+        TopicPartition tp = change.topicPartition();
+        PartitionRegistration current = partition.registration();
+        LOG.info("Broker {} proposes ISR {} for {} (was {})", brokerId, change.newIsr(), tp,
+                current == null ? List.of() : current.isr());
+        CompletableFuture<PartitionRegistration> answer;
+        try {
+            answer = alterPartition.apply(new AlterPartitionRequest(brokerId, brokerEpoch.getAsLong(), change.topicId(),
+                    tp.partition(), change.leaderEpoch(), change.newIsr(), change.partitionEpoch()));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((registration, error) -> {
+            if (error != null) {
+                LOG.info("Broker {}: the ISR change {} of {} was refused: {}", brokerId, change.newIsr(), tp,
+                        error.getMessage());
+            }
+            if (partition.completeIsrChange(change, Optional.ofNullable(error == null ? registration : null),
+                    clock.getAsLong())) {
+                completeWaitingOn(tp);
+            }
+        });
     }
 
     // ---- other partition operations ----------------------------------------------------------------
@@ -573,6 +700,15 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 return;
             }
             closed = true;
+        }
+        ReplicaFetcherManager currentFetchers = fetchers;
+        if (currentFetchers != null) {
+            currentFetchers.close();
+        }
+        synchronized (stateLock) {
+            if (isrScheduler != null) {
+                isrScheduler.shutdownNow();
+            }
         }
         maintenance.close();
         producePurgatory.completeAll();

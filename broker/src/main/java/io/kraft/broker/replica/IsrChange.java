@@ -1,0 +1,16 @@
+package io.kraft.broker.replica;
+
+import io.kraft.storage.log.TopicPartition;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * An ISR change a leader proposes to the controller (AlterPartition), stating the leader and partition
+ * epochs it was decided on, so the controller refuses it if the partition moved on meanwhile.
+ */
+public record IsrChange(TopicPartition topicPartition, UUID topicId, int leaderEpoch, int partitionEpoch,
+                        List<Integer> newIsr) {
+    public IsrChange {
+        newIsr = List.copyOf(newIsr);
+    }
+}
