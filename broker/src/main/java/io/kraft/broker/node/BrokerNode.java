@@ -1,6 +1,7 @@
 package io.kraft.broker.node;
 
 import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.controller.grpc.GrpcControllerClient;
@@ -120,6 +121,11 @@ public final class BrokerNode implements AutoCloseable {
     /** The metadata this broker has applied from the log. */
     public MetadataFollower metadata() {
         return follower;
+    }
+
+    /** The broker's partitions, logs and replication (tests and tools look inside). */
+    public ReplicaManager replicaManager() {
+        return broker.replicaManager();
     }
 
     /**
