@@ -7,7 +7,8 @@
  * partition, re-checked when that partition changes and expired by a timer wheel: no thread waits. Retention,
  * compaction and checkpoints run on one maintenance thread.
  *
- * <p>Not here yet: the follower fetcher (followers do not pull from their leader) and ISR changes through
- * AlterPartition; leaders do count followers' Fetch positions toward the high watermark.
+ * <p>Replication: followers pull from their leaders with Fetch ({@code fetcher} package) and truncate where they
+ * diverged; leaders count followers' Fetch positions toward the high watermark and propose ISR expansions and
+ * shrinks ({@link io.kraft.broker.replica.IsrChange}) to the controller through AlterPartition.
  */
 package io.kraft.broker.replica;
