@@ -5,6 +5,11 @@ import static io.kraft.config.ConfigType.LIST;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.HIGH;
 
+import io.kraft.broker.group.GroupConfig;
+import io.kraft.broker.handler.BrokerConfigs;
+import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
@@ -56,11 +61,18 @@ public final class NodeConfigs {
     private NodeConfigs() {
     }
 
-    /** Adds the controller's keys (broker.session.timeout.ms, ...) so a node file may set them without a warning. */
+    /**
+     * Adds the controller's and the broker components' keys (broker.session.timeout.ms, group.*, replica.*,
+     * socket.*, ...) so a node file may set them without an "unknown configuration" warning.
+     */
     private static ConfigDef withControllerKeys(ConfigDef definition) {
-        for (ConfigKey key : ControllerSettings.definition().keys()) {
-            if (!definition.contains(key.name())) {
-                definition.define(key);
+        for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
+                SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
+                GroupConfig.definition())) {
+            for (ConfigKey key : component.keys()) {
+                if (!definition.contains(key.name())) {
+                    definition.define(key);
+                }
             }
         }
         return definition;

@@ -9,6 +9,7 @@ import io.kraft.config.ConfigSource;
 import io.kraft.config.ParsedConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,23 @@ class NodeConfigsTest {
         ParsedConfig controller = NodeConfigs.load(SAMPLES.resolve("controller.properties"));
         assertEquals(List.of("controller"), controller.getList(NodeConfigs.PROCESS_ROLES));
         assertTrue(controller.unknownKeys().isEmpty(), controller.unknownKeys().toString());
+    }
+
+    @Test
+    void knowsTheKeysOfAKafkaBrokerConfigThatThisNodeUses() {
+        // Keys a Kafka user's server.properties typically carries; every one is read by some component here.
+        Map<String, String> props = new HashMap<>(combined());
+        props.putAll(Map.of("advertised.listeners", "PLAINTEXT://broker1.example.com:9092",
+                "controller.listener.names", "CONTROLLER",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "group.initial.rebalance.delay.ms", "0",
+                "offsets.topic.replication.factor", "1",
+                "num.io.threads", "8",
+                "replica.lag.time.max.ms", "30000",
+                "auto.create.topics.enable", "false",
+                "log.cleaner.dedupe.buffer.size", "134217728"));
+        ParsedConfig config = parse(props);
+        assertTrue(config.unknownKeys().isEmpty(), config.unknownKeys().toString());
     }
 
     @Test

@@ -1,5 +1,12 @@
 package io.kraft.broker.group;
 
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.LONG;
+import static io.kraft.config.ConfigType.SHORT;
+import static io.kraft.config.Importance.HIGH;
+import static io.kraft.config.Importance.MEDIUM;
+
+import io.kraft.config.ConfigDef;
 import java.util.Map;
 
 /**
@@ -47,6 +54,32 @@ public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int 
         requireAtLeast(OFFSETS_TOPIC_REPLICATION_FACTOR, offsetsTopicReplicationFactor, 1);
         requireAtLeast(OFFSETS_TOPIC_SEGMENT_BYTES, offsetsTopicSegmentBytes, 1);
         requireAtLeast(OFFSETS_COMMIT_TIMEOUT_MS, offsetsCommitTimeoutMs, 1);
+    }
+
+    /** The coordinator's keys, so a node's configuration knows them (types, defaults, docs). */
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(GROUP_MIN_SESSION_TIMEOUT_MS, INT, 6_000, MEDIUM,
+                        "The shortest session timeout a group member may ask for.")
+                .define(GROUP_MAX_SESSION_TIMEOUT_MS, INT, 1_800_000, MEDIUM,
+                        "The longest session timeout a group member may ask for.")
+                .define(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, 3_000, MEDIUM,
+                        "How long the first rebalance of an empty group waits for more members to join.")
+                .define(GROUP_MAX_SIZE, INT, Integer.MAX_VALUE, MEDIUM, "The most members a group may hold.")
+                .define(OFFSET_METADATA_MAX_BYTES, INT, 4_096, HIGH,
+                        "The longest metadata string an offset commit may carry.")
+                .define(OFFSETS_RETENTION_MINUTES, INT, 10_080, HIGH,
+                        "How long the committed offsets of a group without members are kept.")
+                .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600_000L, HIGH,
+                        "How often expired committed offsets are removed.")
+                .define(OFFSETS_TOPIC_NUM_PARTITIONS, INT, 50, HIGH,
+                        "The number of partitions of __consumer_offsets (fixed once it exists).")
+                .define(OFFSETS_TOPIC_REPLICATION_FACTOR, SHORT, (short) 3, HIGH,
+                        "The replication factor of __consumer_offsets, capped to the live brokers at creation.")
+                .define(OFFSETS_TOPIC_SEGMENT_BYTES, INT, 104_857_600, HIGH,
+                        "The segment size of __consumer_offsets.")
+                .define(OFFSETS_COMMIT_TIMEOUT_MS, INT, 5_000, HIGH,
+                        "How long an offset commit waits for its record to be replicated.");
     }
 
     /** Kafka's defaults. */

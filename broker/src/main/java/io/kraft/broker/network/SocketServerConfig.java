@@ -1,5 +1,13 @@
 package io.kraft.broker.network;
 
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.LIST;
+import static io.kraft.config.ConfigType.LONG;
+import static io.kraft.config.ConfigType.STRING;
+import static io.kraft.config.Importance.HIGH;
+import static io.kraft.config.Importance.MEDIUM;
+
+import io.kraft.config.ConfigDef;
 import java.util.Map;
 
 /**
@@ -18,6 +26,9 @@ public record SocketServerConfig(String listenerName, String host, int port, int
     public static final String NUM_IO_THREADS = "num.io.threads";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String ADVERTISED_LISTENERS = "advertised.listeners";
+    public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
+    public static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
 
     public static final String DEFAULT_LISTENERS = "PLAINTEXT://:9092";
     public static final int DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
@@ -40,6 +51,63 @@ public record SocketServerConfig(String listenerName, String host, int port, int
         requireRange(QUEUED_MAX_REQUESTS, queuedMaxRequests, 1, Integer.MAX_VALUE);
         if (connectionsMaxIdleMs < 1) {
             throw new InvalidServerConfigException(CONNECTIONS_MAX_IDLE_MS + " must be positive, got " + connectionsMaxIdleMs);
+        }
+    }
+
+    /** The wire server's keys, so a node's configuration knows them (types, defaults, docs). */
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(LISTENERS, LIST, DEFAULT_LISTENERS, HIGH,
+                        "The listeners to bind, NAME://host:port; the first non-controller one serves Kafka clients.")
+                .define(ADVERTISED_LISTENERS, LIST, null, HIGH,
+                        "The addresses registered for clients, NAME://host:port, when they differ from the bound ones.")
+                .define(CONTROLLER_LISTENER_NAMES, LIST, "CONTROLLER", HIGH,
+                        "The listener names of the control plane (gRPC); this node serves CONTROLLER.")
+                .define(LISTENER_SECURITY_PROTOCOL_MAP, STRING, null, MEDIUM,
+                        "Listener name to security protocol; only PLAINTEXT is served so far.")
+                .define(SOCKET_REQUEST_MAX_BYTES, INT, DEFAULT_SOCKET_REQUEST_MAX_BYTES, HIGH,
+                        "The largest request a client may send; a larger length prefix closes the connection.")
+                .define(NUM_NETWORK_THREADS, INT, DEFAULT_NUM_NETWORK_THREADS, HIGH,
+                        "The threads that read requests and write responses.")
+                .define(NUM_IO_THREADS, INT, DEFAULT_NUM_IO_THREADS, HIGH, "The threads that run request handlers.")
+                .define(QUEUED_MAX_REQUESTS, INT, DEFAULT_QUEUED_MAX_REQUESTS, MEDIUM,
+                        "Requests that may wait for a handler thread before reads pause.")
+                .define(CONNECTIONS_MAX_IDLE_MS, LONG, DEFAULT_CONNECTIONS_MAX_IDLE_MS, MEDIUM,
+                        "Connections idle this long are closed.");
+    }
+
+    /**
+     * The client-facing host and port this broker registers for {@code listenerName}: the matching entry of
+     * advertised.listeners if there is one (port 0 there means the bound port), else the bound host, or this
+     * machine's name when bound to every interface.
+     */
+    public static Map.Entry<String, Integer> advertisedAddress(Map<String, String> props, String listenerName,
+                                                               String boundHost, int boundPort) {
+        String advertised = props.get(ADVERTISED_LISTENERS);
+        if (advertised != null) {
+            for (String entry : advertised.split(",")) {
+                String listener = entry.trim();
+                int schemeEnd = listener.indexOf("://");
+                int portStart = listener.lastIndexOf(':');
+                if (schemeEnd <= 0 || portStart <= schemeEnd) {
+                    throw new InvalidServerConfigException(ADVERTISED_LISTENERS + " entry '" + listener
+                            + "' is not of the form NAME://host:port");
+                }
+                if (listener.substring(0, schemeEnd).equals(listenerName)) {
+                    String host = listener.substring(schemeEnd + 3, portStart);
+                    int port = parseInt(ADVERTISED_LISTENERS + " port", listener.substring(portStart + 1));
+                    return Map.entry(host.isEmpty() ? localHostName() : host, port == 0 ? boundPort : port);
+                }
+            }
+        }
+        return Map.entry(boundHost.isEmpty() ? localHostName() : boundHost, boundPort);
+    }
+
+    private static String localHostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
         }
     }
 

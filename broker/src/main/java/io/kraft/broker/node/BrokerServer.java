@@ -45,6 +45,7 @@ public final class BrokerServer implements AutoCloseable {
     private final Controller controller;
     private final MetadataSource metadata;
     private final SocketServerConfig clientListener;
+    private final Map<String, String> properties;
     private final KafkaServer server;
     private final ReplicaManager replicaManager;
     private final GroupCoordinatorComponents groupCoordinator;
@@ -61,6 +62,7 @@ public final class BrokerServer implements AutoCloseable {
         this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
         this.controller = Objects.requireNonNull(controller, "controller");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.properties = Map.copyOf(properties);
         Map<String, String> serverProperties = new HashMap<>(properties);
         serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
@@ -94,8 +96,11 @@ public final class BrokerServer implements AutoCloseable {
         server.start();
         int clientPort = server.boundPort();
         LOG.info("Broker {} serves Kafka clients on {} port {}", nodeId, clientListener.listenerName(), clientPort);
+        Map.Entry<String, Integer> advertised = SocketServerConfig.advertisedAddress(properties,
+                clientListener.listenerName(), clientListener.host(), clientPort);
         lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
-                clientListener.listenerName(), clientListener.host(), clientPort, "PLAINTEXT")), HEARTBEAT_INTERVAL_MS);
+                clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
+                HEARTBEAT_INTERVAL_MS);
         lifecycle.start();
     }
 

@@ -51,4 +51,21 @@ class SocketServerConfigTest {
                 () -> SocketServerConfig.fromProperties(Map.of("queued.max.requests", "0")));
         assertTrue(badQueue.getMessage().startsWith("queued.max.requests"), badQueue.getMessage());
     }
+
+    @Test
+    void registersTheAdvertisedAddressOfItsListenerWhenOneIsGiven() {
+        Map<String, String> props = Map.of("advertised.listeners",
+                "INTERNAL://10.0.0.5:19092,PLAINTEXT://broker1.example.com:9092");
+        assertEquals(Map.entry("broker1.example.com", 9092),
+                SocketServerConfig.advertisedAddress(props, "PLAINTEXT", "0.0.0.0", 45_000));
+        // No entry for this listener: the bound address, as Kafka does without advertised.listeners.
+        assertEquals(Map.entry("localhost", 45_000),
+                SocketServerConfig.advertisedAddress(Map.of(), "PLAINTEXT", "localhost", 45_000));
+        assertEquals(Map.entry("localhost", 45_000), SocketServerConfig.advertisedAddress(
+                Map.of("advertised.listeners", "PLAINTEXT://localhost:0"), "PLAINTEXT", "", 45_000));
+        InvalidServerConfigException bad = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.advertisedAddress(Map.of("advertised.listeners", "broker1:9092"),
+                        "PLAINTEXT", "", 1));
+        assertTrue(bad.getMessage().startsWith("advertised.listeners"), bad.getMessage());
+    }
 }
