@@ -24,7 +24,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Three dedicated controllers and two dedicated brokers as real processes, driven through the faults the issue
  * names: kill -9 of a broker (fenced within the connection-loss grace, its leaderships move), SIGSTOP of a broker
  * (fenced only after the session timeout, back after SIGCONT), kill -9 of the active controller (a new one serves,
- * nothing committed is lost) and a full cluster restart. The measured times are printed; the bounds asserted are
+ * nothing committed is lost, producing carries on throughout) and a full cluster restart. The measured times are printed; the bounds asserted are
  * deliberately loose, since many JVMs share two cores here.
  */
 class ClusterFaultsProcessTest {
@@ -128,11 +137,19 @@ class ClusterFaultsProcessTest {
     }
 
     private void killTheActiveControllerAndKeepCreatingTopics() throws Exception {
-        try (Admin admin = admin(BROKER_A, BROKER_B)) {
+        try (Admin admin = admin(BROKER_A, BROKER_B);
+             KafkaProducer<String, String> producer = producer(BROKER_A, BROKER_B)) {
+            createUntilItSucceeds(admin, new NewTopic("events", 3, (short) 2));
+            List<String> acknowledged = new ArrayList<>(sendAll(producer, "before-", 100));
             int active = activeController();
             long killedAtNanos = System.nanoTime();
             report("kill -9 of active controller " + active + " at " + LocalTime.now());
             running.get(active).kill(WAIT);
+            // The data path does not go through the controller: producing carries on while a new one is elected.
+            acknowledged.addAll(sendAll(producer, "after-", 100));
+            report("kill -9 of active controller " + active + " -> 100 more records acknowledged after "
+                    + elapsedMs(killedAtNanos) + " ms");
+            assertEquals(acknowledged, readAll("events", acknowledged.size(), BROKER_A, BROKER_B));
             createUntilItSucceeds(admin, new NewTopic("gamma", 2, (short) 2));
             long failoverMs = elapsedMs(killedAtNanos);
             int successor = activeController();
@@ -145,9 +162,51 @@ class ClusterFaultsProcessTest {
                 awaitProbe(broker, "gamma", view -> view.leaders().size() == 2
                         && view.liveBrokers().equals(Set.of(BROKER_A, BROKER_B)));
             }
-            assertEquals(Set.of("alpha", "beta", "gamma"),
+            assertEquals(Set.of("alpha", "beta", "events", "gamma"),
                     admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
         }
+    }
+
+    private KafkaProducer<String, String> producer(int... brokerIds) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(brokerIds),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    /** Sends {@code count} records keyed by their value, one at a time; answers the values acknowledged, in order. */
+    private static List<String> sendAll(KafkaProducer<String, String> producer, String prefix, int count)
+            throws Exception {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String value = prefix + i;
+            producer.send(new ProducerRecord<>("events", 0, value, value)).get(60, TimeUnit.SECONDS);
+            values.add(value);
+        }
+        return values;
+    }
+
+    /** Reads partition 0 of {@code topic} from the start until {@code count} records arrived. */
+    private List<String> readAll(String topic, int count, int... brokerIds) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(brokerIds),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            List<String> values = new ArrayList<>();
+            long deadline = System.currentTimeMillis() + ADMIN_WAIT_MS;
+            while (values.size() < count && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+            return values;
+        }
+    }
+
+    private String bootstrap(int... brokerIds) {
+        return java.util.Arrays.stream(brokerIds).mapToObj(id -> "127.0.0.1:" + nodes.get(id).brokerPort())
+                .collect(Collectors.joining(","));
     }
 
     private void restartTheWholeClusterAndFindEverythingBack() throws Exception {
@@ -161,7 +220,7 @@ class ClusterFaultsProcessTest {
         long restartedAtNanos = System.nanoTime();
         startAll();
         try (Admin admin = admin(BROKER_A, BROKER_B)) {
-            assertEquals(Set.of("alpha", "beta", "gamma"),
+            assertEquals(Set.of("alpha", "beta", "events", "gamma"),
                     admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
             awaitLeaders(admin, "alpha", leaders -> !leaders.contains(-1));
             report("full cluster restart -> both brokers unfenced and every alpha partition led after "
@@ -257,10 +316,8 @@ class ClusterFaultsProcessTest {
     }
 
     private Admin admin(int... brokerIds) {
-        String bootstrap = java.util.Arrays.stream(brokerIds).mapToObj(id -> "127.0.0.1:" + nodes.get(id).brokerPort())
-                .collect(Collectors.joining(","));
         return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(brokerIds),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000",
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000",
                 AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "50",
