@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's {@code __consumer_offsets} partitions through the broker's {@link ReplicaManager}: appends
  * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), loads read a
- * partition's log from its start to its high watermark on a loader thread. A new leader's tail above the high
- * watermark may not be committed (its followers have not confirmed it), so a load never reads it.
+ * partition's log from its start to its end on a loader thread. As leader this broker's log is the truth: a leader
+ * never truncates, and a new leader's high watermark lags records the old leader already acknowledged (it
+ * learns the committed point only from its followers' next fetches), so stopping at it would lose commits.
  */
 public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaCoordinatorLog.class);
@@ -105,7 +106,7 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
         Log log = hosted.log();
         List<CoordinatorRecord> records = new ArrayList<>();
         long offset = log.logStartOffset();
-        long endOffset = hosted.highWatermark();
+        long endOffset = log.logEndOffset();
         int skipped = 0;
         while (offset < endOffset) {
             LogReadResult read = log.read(offset, READ_CHUNK_BYTES, endOffset, true);
