@@ -303,7 +303,7 @@ class ReplicaManagerTest {
             append(rm, (short) 1, 1_000, 5); // timestamps from 1970: long expired
         }
         Partition partition = rm.partition(TP).orElseThrow();
-        assertTrue(partition.log().numberOfSegments() > 1);
+        // No segment-count precondition: with a 50 ms schedule retention may already have run by now.
         awaitCondition(() -> partition.logStartOffset() > 0, "retention never ran");
         assertTrue(partition.logStartOffset() <= partition.highWatermark());
     }
