@@ -46,6 +46,8 @@ public final class KafkaServer implements AutoCloseable {
                 .group(acceptorGroup, networkGroup)
                 .channel(NioServerSocketChannel.class)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() == SocketServerConfig.OS_DEFAULT_BUFFER_BYTES
+                        ? null : config.sendBufferBytes())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {

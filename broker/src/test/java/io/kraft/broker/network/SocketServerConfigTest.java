@@ -20,6 +20,19 @@ class SocketServerConfigTest {
         assertEquals(8, config.ioThreads());
         assertEquals(500, config.queuedMaxRequests());
         assertEquals(600_000L, config.connectionsMaxIdleMs());
+        assertEquals(102_400, config.sendBufferBytes());
+    }
+
+    @Test
+    void leavesTheSendBufferToTheOperatingSystemOnlyWhenAskedWithMinusOne() {
+        assertEquals(SocketServerConfig.OS_DEFAULT_BUFFER_BYTES,
+                SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "-1")).sendBufferBytes());
+        assertEquals(1_048_576,
+                SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "1048576")).sendBufferBytes());
+        InvalidServerConfigException zero = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "0")));
+        assertTrue(zero.getMessage().startsWith("socket.send.buffer.bytes"), zero.getMessage());
+        assertEquals(102_400, SocketServerConfig.defaults("PLAINTEXT", "", 0).withIoThreads(2, 4).sendBufferBytes());
     }
 
     @Test
