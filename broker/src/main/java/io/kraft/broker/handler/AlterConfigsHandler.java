@@ -1,6 +1,5 @@
 package io.kraft.broker.handler;
 
-import io.kraft.broker.handler.ControllerErrors.Outcome;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
@@ -12,15 +11,12 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -46,36 +42,7 @@ public final class AlterConfigsHandler implements RequestHandler {
 
     @Override
     public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        boolean validateOnly = body.getBoolean("validate_only");
-        MetadataImage image = images.get();
-        List<Struct> resources = body.getStructs("resources");
-        Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
-        List<CompletableFuture<Void>> answers = new ArrayList<>();
-        for (Struct resource : resources) {
-            byte type = resource.getByte("resource_type");
-            String name = resource.getString("resource_name");
-            if (duplicates.contains(ConfigResourceKeys.key(type, name))) {
-                answers.add(CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(type, name)));
-                continue;
-            }
-            try {
-                ConfigResource target = ConfigUpdates.resource(type, name);
-                answers.add(updates.submit(image, target, replacement(image, target, resource), validateOnly));
-            } catch (ControllerException e) {
-                answers.add(CompletableFuture.failedFuture(e));
-            }
-        }
-        Struct response = AlterConfigsMessages.RESPONSE.newStruct();
-        for (int i = 0; i < resources.size(); i++) {
-            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), CONTROLLER_TIMEOUT_MS);
-            Struct out = response.addStruct("responses");
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
-            out.setByte(out.field("resource_type"), resources.get(i).getByte("resource_type"));
-            out.set(out.field("resource_name"), resources.get(i).getString("resource_name"));
-        }
-        return response;
+        return updates.apply(request.body(), images.get(), AlterConfigsHandler::replacement, AlterConfigsMessages.RESPONSE.newStruct(), CONTROLLER_TIMEOUT_MS);
     }
 
     /** The changes that make the resource's set exactly the requested one (a null value deletes the key). */

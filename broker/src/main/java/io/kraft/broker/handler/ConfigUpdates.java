@@ -1,5 +1,7 @@
 package io.kraft.broker.handler;
 
+import io.kraft.broker.handler.ControllerErrors.Outcome;
+import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigType;
@@ -9,11 +11,13 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -77,6 +81,46 @@ final class ConfigUpdates {
      * Validates the changes (key → new value, empty to delete) and, unless {@code validateOnly}, asks the
      * controller to apply them. The answer fails with a {@link ControllerException} carrying the Kafka error.
      */
+    /** Reads one resource's requested changes as key → new value (empty deletes); invalid ones throw. */
+    @FunctionalInterface
+    interface ChangeReader {
+        Map<String, Optional<String>> read(MetadataImage image, ConfigResource target, Struct resource);
+    }
+
+    /**
+     * Serves an AlterConfigs-shaped request (AlterConfigs and IncrementalAlterConfigs share it): each resource
+     * is checked and submitted on its own, then {@code response}'s "responses" get one entry per resource.
+     */
+    Struct apply(Struct body, MetadataImage image, ChangeReader reader, Struct response, long timeoutMs) {
+        boolean validateOnly = body.getBoolean("validate_only");
+        List<Struct> resources = body.getStructs("resources");
+        Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
+        List<CompletableFuture<Void>> answers = new ArrayList<>();
+        for (Struct resource : resources) {
+            byte type = resource.getByte("resource_type");
+            String name = resource.getString("resource_name");
+            if (duplicates.contains(ConfigResourceKeys.key(type, name))) {
+                answers.add(CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(type, name)));
+                continue;
+            }
+            try {
+                ConfigResource target = resource(type, name);
+                answers.add(submit(image, target, reader.read(image, target, resource), validateOnly));
+            } catch (ControllerException e) {
+                answers.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        for (int i = 0; i < resources.size(); i++) {
+            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
+            Struct out = response.addStruct("responses");
+            out.setShort(out.field("error_code"), outcome.errorCode());
+            out.set(out.field("error_message"), outcome.errorMessage());
+            out.setByte(out.field("resource_type"), resources.get(i).getByte("resource_type"));
+            out.set(out.field("resource_name"), resources.get(i).getString("resource_name"));
+        }
+        return response;
+    }
+
     CompletableFuture<Void> submit(MetadataImage image, ConfigResource resource, Map<String, Optional<String>> changes,
                                    boolean validateOnly) {
         try {

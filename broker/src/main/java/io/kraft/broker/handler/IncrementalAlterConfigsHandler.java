@@ -1,6 +1,5 @@
 package io.kraft.broker.handler;
 
-import io.kraft.broker.handler.ControllerErrors.Outcome;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
@@ -20,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -51,36 +48,7 @@ public final class IncrementalAlterConfigsHandler implements RequestHandler {
 
     @Override
     public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        boolean validateOnly = body.getBoolean("validate_only");
-        MetadataImage image = images.get();
-        List<Struct> resources = body.getStructs("resources");
-        Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
-        List<CompletableFuture<Void>> answers = new ArrayList<>();
-        for (Struct resource : resources) {
-            byte type = resource.getByte("resource_type");
-            String name = resource.getString("resource_name");
-            if (duplicates.contains(ConfigResourceKeys.key(type, name))) {
-                answers.add(CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(type, name)));
-                continue;
-            }
-            try {
-                ConfigResource target = ConfigUpdates.resource(type, name);
-                answers.add(updates.submit(image, target, changes(image, target, resource), validateOnly));
-            } catch (ControllerException e) {
-                answers.add(CompletableFuture.failedFuture(e));
-            }
-        }
-        Struct response = IncrementalAlterConfigsMessages.RESPONSE.newStruct();
-        for (int i = 0; i < resources.size(); i++) {
-            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS);
-            Struct out = response.addStruct("responses");
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
-            out.setByte(out.field("resource_type"), resources.get(i).getByte("resource_type"));
-            out.set(out.field("resource_name"), resources.get(i).getString("resource_name"));
-        }
-        return response;
+        return updates.apply(request.body(), images.get(), this::changes, IncrementalAlterConfigsMessages.RESPONSE.newStruct(), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS);
     }
 
     /** The operations of one resource as key → new value (empty to delete). */
