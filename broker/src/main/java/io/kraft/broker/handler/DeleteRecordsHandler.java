@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers DeleteRecords (v0-2) on the partitions' leader: moves each log start offset up to the requested
  * offset (-1 = the high watermark; above it, OFFSET_OUT_OF_RANGE) and answers the new low watermark. The
- * leader's log start is the answer: without a follower fetcher no follower's log start is awaited.
+ * leader's log start is the answer; followers follow it on their next fetch, and the answer does not wait
+ * for them (Kafka waits for the ISR's low watermark).
  */
 public final class DeleteRecordsHandler implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(DeleteRecordsHandler.class);
