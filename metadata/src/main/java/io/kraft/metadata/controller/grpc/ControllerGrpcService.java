@@ -105,6 +105,10 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
         private int brokerId = -1;
         private boolean ended;
+        // Whether this controller accepted a heartbeat on the stream. A broker probing voters during an election
+        // opens and closes streams to controllers that answer NOT_CONTROLLER; if one of them becomes active a moment
+        // later, the end of such a stream must not count as the broker's connection loss and fence it.
+        private volatile boolean accepted;
 
         HeartbeatStream(StreamObserver<BrokerHeartbeatResponse> observer) {
             this.observer = observer;
@@ -125,6 +129,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                             request.getWantShutDown()));
             // A heartbeat without records answers at once and could overtake one waiting for its commit.
             lastSent = lastSent.thenCompose(ignored -> answer.handle((reply, failure) -> {
+                if (failure == null) {
+                    accepted = true;
+                }
                 send(toResponse(reply, failure));
                 return null;
             }));
@@ -157,8 +164,13 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             }
             ended = true;
             if (brokerId >= 0 && latestStreams.remove(brokerId, this)) {
-                LOG.info("Broker {}'s heartbeat stream to controller {} ended", brokerId, controller.nodeId());
-                controller.connectionClosed(brokerId);
+                if (accepted) {
+                    LOG.info("Broker {}'s heartbeat stream to controller {} ended", brokerId, controller.nodeId());
+                    controller.connectionClosed(brokerId);
+                } else {
+                    LOG.debug("Broker {}'s heartbeat stream to controller {} ended before any heartbeat on it was "
+                            + "accepted", brokerId, controller.nodeId());
+                }
             }
         }
     }

@@ -137,10 +137,8 @@ class ControllerGrpcServiceTest {
         return registered.get().getBrokerEpoch();
     }
 
-    /** Opens a heartbeat stream for broker 1 and heartbeats on it until the broker is unfenced. */
-    private StreamObserver<BrokerHeartbeatRequest> heartbeatUntilUnfenced(long brokerEpoch) {
-        BlockingQueue<BrokerHeartbeatResponse> replies = new LinkedBlockingQueue<>();
-        StreamObserver<BrokerHeartbeatRequest> heartbeats = async.brokerHeartbeat(new StreamObserver<>() {
+    private static StreamObserver<BrokerHeartbeatResponse> collectingInto(BlockingQueue<BrokerHeartbeatResponse> replies) {
+        return new StreamObserver<>() {
             @Override
             public void onNext(BrokerHeartbeatResponse value) {
                 replies.add(value);
@@ -153,7 +151,13 @@ class ControllerGrpcServiceTest {
             @Override
             public void onCompleted() {
             }
-        });
+        };
+    }
+
+    /** Opens a heartbeat stream for broker 1 and heartbeats on it until the broker is unfenced. */
+    private StreamObserver<BrokerHeartbeatRequest> heartbeatUntilUnfenced(long brokerEpoch) {
+        BlockingQueue<BrokerHeartbeatResponse> replies = new LinkedBlockingQueue<>();
+        StreamObserver<BrokerHeartbeatRequest> heartbeats = async.brokerHeartbeat(collectingInto(replies));
         await().atMost(WAIT).until(() -> {
             heartbeats.onNext(BrokerHeartbeatRequest.newBuilder().setBrokerId(1).setBrokerEpoch(brokerEpoch)
                     .setCurrentMetadataOffset(controller.image().offset()).build());
@@ -174,6 +178,29 @@ class ControllerGrpcServiceTest {
         blocking.deleteTopics(DeleteTopicsRequest.newBuilder().addNames("missing").build());
         assertFalse(controller.image().cluster().broker(1).fenced());
         newStream.onCompleted();
+        await().atMost(WAIT).until(() -> controller.image().cluster().broker(1).fenced());
+    }
+
+    @Test
+    void theEndOfAStreamWhoseHeartbeatsWereAllRefusedDoesNotFence() throws Exception {
+        long brokerEpoch = register();
+        heartbeatUntilUnfenced(brokerEpoch);
+        // A stream on which the controller refused every heartbeat (as a voter answering NOT_CONTROLLER would):
+        // its end says nothing of the broker's connection to the controller it does heartbeat to.
+        BlockingQueue<BrokerHeartbeatResponse> replies = new LinkedBlockingQueue<>();
+        StreamObserver<BrokerHeartbeatRequest> refused = async.brokerHeartbeat(collectingInto(replies));
+        refused.onNext(BrokerHeartbeatRequest.newBuilder().setBrokerId(1).setBrokerEpoch(brokerEpoch + 100)
+                .setCurrentMetadataOffset(controller.image().offset()).build());
+        BrokerHeartbeatResponse reply = replies.poll(10, TimeUnit.SECONDS);
+        assertEquals(Errors.STALE_BROKER_EPOCH.code(), reply.getErrorCode());
+        refused.onCompleted();
+        // Well past the 200 ms grace, and one request later so the controller's loop has seen the close.
+        Thread.sleep(600);
+        blocking.deleteTopics(DeleteTopicsRequest.newBuilder().addNames("missing").build());
+        assertFalse(controller.image().cluster().broker(1).fenced());
+
+        StreamObserver<BrokerHeartbeatRequest> live = heartbeatUntilUnfenced(brokerEpoch);
+        live.onError(new IOException("broker process killed"));
         await().atMost(WAIT).until(() -> controller.image().cluster().broker(1).fenced());
     }
 
