@@ -7,6 +7,7 @@ import static io.kraft.config.Importance.HIGH;
 
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.handler.BrokerConfigs;
+import io.kraft.broker.node.BrokerLifecycleConfig;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -68,6 +69,7 @@ public final class NodeConfigs {
     private static ConfigDef withControllerKeys(ConfigDef definition) {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
+                BrokerLifecycleConfig.definition(),
                 GroupConfig.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {

@@ -107,6 +107,20 @@ public final class ConfigDef {
         return Collections.unmodifiableSet(keys.keySet());
     }
 
+    /**
+     * Parses this definition's keys out of a whole node's properties, ignoring (without warning) the keys other
+     * components define: how one component reads its settings from a shared properties file.
+     */
+    public ParsedConfig parseOwn(Map<String, String> properties, ConfigSource source) {
+        Map<String, String> own = new LinkedHashMap<>();
+        properties.forEach((key, value) -> {
+            if (contains(key)) {
+                own.put(key, value);
+            }
+        });
+        return parse(own, source);
+    }
+
     /** Parses raw values that all come from one source; see {@link #parse(List)}. */
     public ParsedConfig parse(Map<String, String> values, ConfigSource source) {
         return parse(List.of(new ConfigLayer(source, values)));

@@ -176,6 +176,18 @@ class ConfigDefTest {
     }
 
     @Test
+    void parseOwnTakesOnlyItsKeysFromASharedFileWithoutWarning() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("node.id", "7");
+        values.put("another.components.key", "x");
+        ParsedConfig[] parsed = new ParsedConfig[1];
+        String log = StderrCapture.during(() -> parsed[0] = sample().parseOwn(values, ConfigSource.STATIC_BROKER_CONFIG));
+        assertEquals(7, parsed[0].getInt("node.id"));
+        assertEquals(Set.of(), parsed[0].unknownKeys());
+        assertFalse(log.contains("another.components.key"), log);
+    }
+
+    @Test
     void laterLayersWinAndKeepTheirOwnSource() {
         ParsedConfig config = sample().parse(List.of(
                 new ConfigLayer(ConfigSource.STATIC_BROKER_CONFIG, Map.of("node.id", "1", "segment.bytes", "100",

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,27 +31,35 @@ import org.slf4j.LoggerFactory;
 final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
     private static final long ANSWER_TIMEOUT_MS = 5_000;
-    /** How long a controlled shutdown waits for the controller before the broker stops anyway. */
-    static final long CONTROLLED_SHUTDOWN_TIMEOUT_MS = 5_000;
     private static final long CONTROLLED_SHUTDOWN_POLL_MS = 50;
 
     private final Controller controller;
     private final MetadataSource metadata;
     private final BrokerRegistrationRequest registration;
     private final long heartbeatIntervalMs;
+    private final long controlledShutdownTimeoutMs;
+    private final LongConsumer onFirstUnfenced;
+    private boolean unfencedOnce;
     private final ScheduledExecutorService timer;
     private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
     private ScheduledFuture<?> heartbeats;
 
+    /**
+     * @param onFirstUnfenced runs on the lifecycle thread once, when the controller first unfences this incarnation,
+     *                        with the metadata offset the broker reported: its metadata up to there includes everything
+     *                        committed before it registered
+     */
     BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
-                    long heartbeatIntervalMs) {
+                    BrokerLifecycleConfig config, LongConsumer onFirstUnfenced) {
         this.controller = controller;
         this.metadata = metadata;
         // A fresh incarnation id per process start, as a restarted Kafka broker sends.
         this.registration = new BrokerRegistrationRequest(clusterId, brokerId, UUID.randomUUID(), listeners,
-                Optional.empty());
-        this.heartbeatIntervalMs = heartbeatIntervalMs;
+                config.rack());
+        this.heartbeatIntervalMs = config.heartbeatIntervalMs();
+        this.controlledShutdownTimeoutMs = config.controlledShutdownTimeoutMs();
+        this.onFirstUnfenced = onFirstUnfenced;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "broker-lifecycle-" + brokerId);
             thread.setDaemon(true);
@@ -78,12 +87,17 @@ final class BrokerLifecycle implements AutoCloseable {
                 brokerEpoch = controller.registerBroker(registration).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
             }
+            long metadataOffset = metadata.image().offset();
             BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
-                    brokerEpoch, metadata.image().offset(), false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    brokerEpoch, metadataOffset, false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             if (fenced && !reply.isFenced()) {
                 LOG.info("Broker {} is unfenced", registration.brokerId());
             }
             fenced = reply.isFenced();
+            if (!fenced && !unfencedOnce) {
+                unfencedOnce = true;
+                runFirstUnfenced(metadataOffset);
+            }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ControllerException ce) {
                 if (ce.error() == Errors.STALE_BROKER_EPOCH || ce.error() == Errors.BROKER_ID_NOT_REGISTERED) {
@@ -101,8 +115,16 @@ final class BrokerLifecycle implements AutoCloseable {
         }
     }
 
+    private void runFirstUnfenced(long metadataOffset) {
+        try {
+            onFirstUnfenced.accept(metadataOffset);
+        } catch (RuntimeException e) {
+            LOG.error("Broker {}: the work after its first unfencing failed", registration.brokerId(), e);
+        }
+    }
+
     /**
-     * Controlled shutdown, bounded by {@link #CONTROLLED_SHUTDOWN_TIMEOUT_MS}: the periodic heartbeats stop and
+     * Controlled shutdown, bounded by {@code controlled.shutdown.timeout.ms}: the periodic heartbeats stop and
      * heartbeats asking to shut down follow each other until the controller answers that this broker's leaderships
      * have moved and it is fenced. A broker that never registered has nothing to hand over.
      *
@@ -114,7 +136,7 @@ final class BrokerLifecycle implements AutoCloseable {
         }
         try {
             // On the lifecycle thread, after any heartbeat in progress, so the two never interleave.
-            return timer.submit(this::shutDownWithController).get(CONTROLLED_SHUTDOWN_TIMEOUT_MS + ANSWER_TIMEOUT_MS,
+            return timer.submit(this::shutDownWithController).get(controlledShutdownTimeoutMs + ANSWER_TIMEOUT_MS,
                     TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -129,7 +151,12 @@ final class BrokerLifecycle implements AutoCloseable {
         if (brokerEpoch < 0) {
             return true;
         }
-        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONTROLLED_SHUTDOWN_TIMEOUT_MS);
+        if (controlledShutdownTimeoutMs == 0) {
+            LOG.info("Broker {} stops without a controlled shutdown (controlled.shutdown.timeout.ms=0)",
+                    registration.brokerId());
+            return false;
+        }
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controlledShutdownTimeoutMs);
         LOG.info("Broker {} asks the controller for a controlled shutdown", registration.brokerId());
         while (System.nanoTime() - deadlineNanos < 0) {
             long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
@@ -154,7 +181,7 @@ final class BrokerLifecycle implements AutoCloseable {
             Thread.sleep(CONTROLLED_SHUTDOWN_POLL_MS);
         }
         LOG.warn("Broker {} stops without a confirmed controlled shutdown: no answer within {} ms",
-                registration.brokerId(), CONTROLLED_SHUTDOWN_TIMEOUT_MS);
+                registration.brokerId(), controlledShutdownTimeoutMs);
         return false;
     }
 

@@ -38,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerServer.class);
-    private static final long HEARTBEAT_INTERVAL_MS = 1_000;
 
     private final int nodeId;
     private final String clusterId;
@@ -48,6 +47,7 @@ public final class BrokerServer implements AutoCloseable {
     private final Map<String, String> properties;
     private final KafkaServer server;
     private final ReplicaManager replicaManager;
+    private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
@@ -66,6 +66,7 @@ public final class BrokerServer implements AutoCloseable {
         Map<String, String> serverProperties = new HashMap<>(properties);
         serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
+        this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<RequestHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler());
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
@@ -100,7 +101,7 @@ public final class BrokerServer implements AutoCloseable {
                 clientListener.listenerName(), clientListener.host(), clientPort);
         lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
                 clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
-                HEARTBEAT_INTERVAL_MS);
+                lifecycleConfig, replicaManager::deleteStrayLogsOnceAt);
         lifecycle.start();
     }
 

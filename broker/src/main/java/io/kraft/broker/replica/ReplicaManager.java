@@ -82,6 +82,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** Serializes metadata changes with close. */
     private final Object stateLock = new Object();
     private volatile MetadataImage image = MetadataImage.EMPTY;
+    /** The image offset at which to look for stray logs, or -1 (see {@link #deleteStrayLogsOnceAt}). */
+    private long strayCheckOffset = -1;
     /** Set by {@link #enableReplication}; null when followers do not fetch (single-node tests). */
     private volatile ReplicaFetcherManager fetchers;
     private volatile ReplicationConfig replication;
@@ -241,6 +243,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                     applyTopicChanges(delta.topicsDelta(), newImage);
                 }
                 applyConfigChanges(delta);
+                if (strayCheckOffset >= 0 && newImage.offset() >= strayCheckOffset) {
+                    deleteStrayLogs();
+                }
             } catch (RuntimeException e) {
                 // The metadata thread serves the whole node: a failure here must not stop it.
                 LOG.error("Broker {} could not apply metadata at offset {}", brokerId, newImage.offset(), e);
@@ -391,6 +396,74 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("Broker {} could not delete the log of {}", brokerId, tp, e);
         }
+    }
+
+    /**
+     * Deletes the logs this broker holds but no longer hosts (their topic was deleted, or deleted and recreated, while
+     * the broker was down, or the partition's replicas no longer include it) once this replica manager has applied the
+     * metadata up to {@code completeAtOffset}: now if it has, else at the publish that gets there. Pass an offset at
+     * which the broker's metadata is known to be complete, e.g. the one it reported when the controller first unfenced
+     * it; before that a missing topic may only be one the metadata has not caught up with, and deleting its log would
+     * lose data.
+     */
+    public void deleteStrayLogsOnceAt(long completeAtOffset) {
+        synchronized (stateLock) {
+            if (image.offset() >= completeAtOffset) {
+                deleteStrayLogs();
+            } else {
+                strayCheckOffset = completeAtOffset;
+            }
+        }
+    }
+
+    /** Deletes the stray logs against the current image; see {@link #deleteStrayLogsOnceAt}. */
+    List<TopicPartition> deleteStrayLogs() {
+        List<TopicPartition> deleted = new ArrayList<>();
+        synchronized (stateLock) {
+            strayCheckOffset = -1;
+            if (closed || image == MetadataImage.EMPTY) {
+                return deleted;
+            }
+            for (Map.Entry<TopicPartition, Log> entry : logDirs.logs().entrySet()) {
+                TopicPartition tp = entry.getKey();
+                if (partitions.containsKey(tp)) {
+                    continue;
+                }
+                String reason = strayReason(tp, entry.getValue(), image);
+                if (reason == null) {
+                    continue;
+                }
+                try {
+                    logDirs.delete(tp);
+                    checkpointedHighWatermarks.remove(tp);
+                    deleted.add(tp);
+                    LOG.info("Broker {} deleted the stray log {}: {}", brokerId, entry.getValue().dir(), reason);
+                } catch (RuntimeException e) {
+                    LOG.error("Broker {} could not delete the stray log of {}", brokerId, tp, e);
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** Why the log is stray in {@code current}, or null if this broker still hosts it there. */
+    private String strayReason(TopicPartition tp, Log log, MetadataImage current) {
+        TopicImage topic = current.topics().topic(tp.topic());
+        if (topic == null) {
+            return "topic " + tp.topic() + " no longer exists";
+        }
+        Optional<UUID> recorded = PartitionMetadataFile.read(log.dir());
+        if (recorded.isPresent() && !recorded.get().equals(topic.id())) {
+            return "it belonged to topic id " + recorded.get() + ", the topic now has id " + topic.id();
+        }
+        PartitionRegistration registration = topic.partition(tp.partition());
+        if (registration == null) {
+            return "topic " + tp.topic() + " has no partition " + tp.partition();
+        }
+        if (!registration.replicas().contains(brokerId)) {
+            return "its replicas are now " + registration.replicas();
+        }
+        return null;
     }
 
     private void applyConfigChanges(MetadataDelta delta) {

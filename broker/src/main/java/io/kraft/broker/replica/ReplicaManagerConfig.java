@@ -75,13 +75,7 @@ public record ReplicaManagerConfig(List<Path> logDirs, long retentionCheckInterv
      */
     public static ReplicaManagerConfig fromProperties(Map<String, String> properties) {
         ConfigDef definition = LogConfigs.addTo(definition());
-        Map<String, String> ours = new HashMap<>();
-        properties.forEach((key, value) -> {
-            if (definition.contains(key)) {
-                ours.put(key, value);
-            }
-        });
-        ParsedConfig config = definition.parse(ours, ConfigSource.STATIC_BROKER_CONFIG);
+        ParsedConfig config = definition.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
         BrokerLogSettings log = BrokerLogSettings.from(config);
         return new ReplicaManagerConfig(
                 log.logDirs().stream().map(Path::of).toList(),

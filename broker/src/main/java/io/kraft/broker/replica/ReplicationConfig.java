@@ -10,7 +10,6 @@ import static io.kraft.config.Validator.atLeast;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.ParsedConfig;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -77,13 +76,7 @@ public record ReplicationConfig(int numReplicaFetchers, int fetchMaxBytes, int f
      */
     public static ReplicationConfig fromProperties(Map<String, String> properties) {
         ConfigDef definition = definition();
-        Map<String, String> ours = new HashMap<>();
-        properties.forEach((key, value) -> {
-            if (definition.contains(key)) {
-                ours.put(key, value);
-            }
-        });
-        ParsedConfig config = definition.parse(ours, ConfigSource.STATIC_BROKER_CONFIG);
+        ParsedConfig config = definition.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
         String listener = config.getString(INTER_BROKER_LISTENER_NAME);
         return new ReplicationConfig(config.getInt(NUM_REPLICA_FETCHERS), config.getInt(REPLICA_FETCH_MAX_BYTES),
                 config.getInt(REPLICA_FETCH_WAIT_MAX_MS), config.getInt(REPLICA_FETCH_MIN_BYTES),

@@ -79,6 +79,26 @@ class ReplicaManagerTest {
     }
 
     @Test
+    void strayLogsGoOnlyOnceTheImageReachesTheOffsetAtWhichTheMetadataIsComplete() throws Exception {
+        start(Map.of());
+        UUID keptId = broker.createTopic("kept", 1, Map.of());
+        broker.createTopic("gone", 1, Map.of());
+        broker.close();
+
+        // Restarted: the logs load from disk, the new image knows no topic yet.
+        ReplicaManager rm = start(Map.of());
+        rm.deleteStrayLogsOnceAt(2);
+        assertTrue(Files.exists(logDir.resolve("gone-0")), "the image (offset 0) may only be behind");
+        assertTrue(Files.exists(logDir.resolve("kept-0")));
+
+        broker.createTopic("kept", keptId, 1, Map.of(), List.of(StandaloneBroker.BROKER_ID),
+                List.of(StandaloneBroker.BROKER_ID));
+        assertFalse(Files.exists(logDir.resolve("gone-0")), "at offset 2 a topic still missing was deleted");
+        assertTrue(rm.partition(new TopicPartition("kept", 0)).isPresent());
+        assertTrue(Files.exists(logDir.resolve("kept-0")));
+    }
+
+    @Test
     void aWaitingFetchCompletesWhenRecordsAreAppended() throws Exception {
         ReplicaManager rm = start(Map.of());
         broker.createTopic("t", 1, Map.of());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.node.BrokerLifecycleConfig;
 import io.kraft.broker.node.BrokerNode;
 import io.kraft.broker.node.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
@@ -100,9 +101,14 @@ class ReplicationEndToEndTest {
     }
 
     private void startBroker(int nodeId) throws Exception {
+        startBroker(nodeId, Map.of());
+    }
+
+    private void startBroker(int nodeId, Map<String, String> overrides) throws Exception {
         int port = brokerPorts.computeIfAbsent(nodeId, id -> freePortUnchecked());
         Map<String, String> brokerProperties = new HashMap<>(properties);
         brokerProperties.put("log.dirs", logDir(nodeId).toString());
+        brokerProperties.putAll(overrides);
         BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId).resolve("metadata"),
                 "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs);
         brokers.put(nodeId, broker);
@@ -270,6 +276,27 @@ class ReplicationEndToEndTest {
         strict.send(new ProducerRecord<>("payments", "k", "v20")).get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertEquals(values(0, 21), readAll("payments", 21));
         assertNotEquals(-1, leader("payments"));
+    }
+
+    @Test
+    void aRestartedBrokerDeletesTheLogOfATopicDeletedWhileItWasDownAndRegistersItsRack() throws Exception {
+        startCluster(30_000);
+        createTopic("doomed", 1);
+        produce(producer("all", true), "doomed", 0, 100);
+        int down = BROKER_IDS.get(0);
+        brokers.remove(down).close();
+
+        admin.deleteTopics(List.of("doomed")).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        for (int id : brokers.keySet()) {
+            awaitTrue(() -> !Files.exists(logDir(id).resolve("doomed-0")), "broker " + id + " to delete its log");
+        }
+        assertTrue(Files.exists(logDir(down).resolve("doomed-0")), "the stopped broker cannot know yet");
+
+        startBroker(down, Map.of(BrokerLifecycleConfig.BROKER_RACK, "rack-b"));
+        awaitTrue(() -> !Files.exists(logDir(down).resolve("doomed-0")), "the restarted broker to delete the stray log");
+        Node restarted = admin.describeCluster().nodes().get(WAIT_MS, TimeUnit.MILLISECONDS).stream()
+                .filter(node -> node.id() == down).findFirst().orElseThrow();
+        assertEquals("rack-b", restarted.rack(), "broker.rack reaches the registration and Metadata");
     }
 
     private Set<Long> logEndOffsets(String topic) {

@@ -6,7 +6,6 @@ import io.kraft.config.ConfigType;
 import io.kraft.config.Importance;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -84,13 +83,7 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
      * @throws io.kraft.config.ConfigException naming the key when a value is invalid
      */
     public static ControllerSettings fromProperties(String clusterId, Map<String, String> properties) {
-        Map<String, String> own = new HashMap<>();
-        properties.forEach((key, value) -> {
-            if (DEFINITION.contains(key)) {
-                own.put(key, value);
-            }
-        });
-        ParsedConfig parsed = DEFINITION.parse(own, ConfigSource.STATIC_BROKER_CONFIG);
+        ParsedConfig parsed = DEFINITION.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
         return new ControllerSettings(clusterId, parsed.getLong(BROKER_SESSION_TIMEOUT_MS),
                 parsed.getLong(BROKER_CONNECTION_LOSS_GRACE_MS), parsed.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
                 parsed.getInt(NUM_PARTITIONS), parsed.getInt(DEFAULT_REPLICATION_FACTOR));
