@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import io.kraft.config.ConfigException;
+import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties.MetaPropertiesException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -50,7 +51,8 @@ public final class KraftCli implements Runnable {
         return failure instanceof ConfigException
                 || failure instanceof MetaPropertiesException
                 || failure instanceof AlreadyFormattedException
-                || failure instanceof UncheckedIOException;
+                || failure instanceof UncheckedIOException
+                || failure instanceof DirectoryLock.DirectoryInUseException;
     }
 
     /** Without a subcommand there is nothing to do: say what there is. */

@@ -6,6 +6,7 @@ import io.kraft.broker.node.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,24 +71,46 @@ final class StartCommand implements Runnable {
         }
     }
 
-    /** A started node of any role: its id, what it listens on (for the start line), and how to stop it. */
-    record RunningNode(int nodeId, String listening, AutoCloseable node) {
+    /**
+     * A started node of any role: its id, what it listens on (for the start line), how to stop it, and the locks on
+     * its directories, released once it is closed.
+     */
+    record RunningNode(int nodeId, String listening, AutoCloseable node, List<DirectoryLock> locks) {
         /** Closes the node; a failure to close is reported, since the process is ending anyway. */
         void close() {
             try {
                 node.close();
             } catch (Exception e) {
                 System.err.println("kraft node " + nodeId + " did not close cleanly: " + e);
+            } finally {
+                locks.forEach(DirectoryLock::close);
             }
         }
     }
 
-    /** Verifies the directories and starts the node in the roles its configuration names. */
+    /**
+     * Verifies and locks the directories and starts the node in the roles its configuration names.
+     *
+     * @throws DirectoryLock.DirectoryInUseException if another node uses one of the directories
+     */
     static RunningNode startNode(ParsedConfig config, Path file) {
+        List<Path> directories = NodeConfigs.allDirectories(config);
+        Map<Path, MetaProperties> identities = MetaProperties.verify(directories, config.getInt(NodeConfigs.NODE_ID),
+                file);
+        String clusterId = identities.values().iterator().next().clusterId();
+        // Before any file is opened for writing: two nodes on one directory would corrupt each other's logs.
+        List<DirectoryLock> locks = DirectoryLock.acquireAll(directories);
+        try {
+            return startLocked(config, clusterId, locks);
+        } catch (RuntimeException e) {
+            locks.forEach(DirectoryLock::close);
+            throw e;
+        }
+    }
+
+    private static RunningNode startLocked(ParsedConfig config, String clusterId, List<DirectoryLock> locks) {
         List<String> roles = config.getList(NodeConfigs.PROCESS_ROLES);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
-        Map<Path, MetaProperties> identities = MetaProperties.verify(NodeConfigs.allDirectories(config), nodeId, file);
-        String clusterId = identities.values().iterator().next().clusterId();
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(config));
         boolean broker = roles.contains(NodeConfigs.ROLE_BROKER);
         boolean controller = roles.contains(NodeConfigs.ROLE_CONTROLLER);
@@ -97,17 +120,17 @@ final class StartCommand implements Runnable {
                         config.originals(), topicConfigs);
                 return new RunningNode(nodeId, node.clientListener().listenerName() + " "
                         + node.clientListener().host() + ":" + node.clientPort() + ", "
-                        + controllerListening(config, node.controllerPort()), node);
+                        + controllerListening(config, node.controllerPort()), node, locks);
             }
             if (controller) {
                 ControllerNode node = ControllerNode.start(nodeId, clusterId, metadataLogDir(config), config.originals(),
                         topicConfigs);
-                return new RunningNode(nodeId, controllerListening(config, node.controllerPort()), node);
+                return new RunningNode(nodeId, controllerListening(config, node.controllerPort()), node, locks);
             }
             BrokerNode node = BrokerNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
                     config.originals(), topicConfigs);
             return new RunningNode(nodeId, node.clientListener().listenerName() + " " + node.clientListener().host()
-                    + ":" + node.clientPort(), node);
+                    + ":" + node.clientPort(), node, locks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + nodeId, e);

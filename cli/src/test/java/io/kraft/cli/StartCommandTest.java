@@ -1,10 +1,12 @@
 package io.kraft.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.node.BrokerNode;
 import io.kraft.broker.node.CombinedNode;
+import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -88,9 +90,17 @@ class StartCommandTest {
             assertEquals(clientPort, node.clientPort());
             assertEquals(controllerPort, node.controllerPort());
             awaitTrue(node::isBrokerUnfenced, "the broker was not unfenced within 30 s");
+
+            // A second node on the same directories is refused before it opens anything.
+            DirectoryLock.DirectoryInUseException refused = assertThrows(DirectoryLock.DirectoryInUseException.class,
+                    () -> StartCommand.startNode(NodeConfigs.load(config), config));
+            assertTrue(refused.getMessage().contains(DirectoryLock.FILE_NAME), refused.getMessage());
+            assertTrue(node.isBrokerUnfenced(), "the running node is untouched");
         } finally {
             running.close();
         }
+        // Closed, the node released its directories: it starts again on them.
+        StartCommand.startNode(NodeConfigs.load(config), config).close();
     }
 
     private static void awaitTrue(BooleanSupplier condition, String failure) throws InterruptedException {

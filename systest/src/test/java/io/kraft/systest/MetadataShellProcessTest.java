@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -62,7 +63,19 @@ class MetadataShellProcessTest {
                 metadataDir.toString(), "ls", "/topics"), WAIT);
         assertEquals(1, refused.waitForExit(WAIT), refused.describeLogs());
         assertTrue(refused.stderr().contains("Error: the node using " + metadataDir + " is running (process "
-                + running.pid() + " holds controller-state/LOCK)"), refused.describeLogs());
+                + running.pid() + " holds .lock)"), refused.describeLogs());
+
+        // A second node started on the same directories is refused in one line, and the first serves on.
+        JvmProcess twice = processes.run(JvmSpec.kraftCli("start-twice", "start", "--config", config.toString()),
+                WAIT);
+        assertEquals(1, twice.waitForExit(WAIT), twice.describeLogs());
+        assertTrue(twice.stderr().lines().anyMatch(line -> line.startsWith("Error: the directory ")
+                && line.contains(" is in use by another process")), twice.describeLogs());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:" + node.brokerPort(), AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"))) {
+            assertEquals(Set.of("orders"), admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
+        }
 
         int exitCode = running.stop(WAIT);
         assertTrue(exitCode == 0 || exitCode == 143, "exit code " + exitCode + running.describeLogs());

@@ -15,6 +15,7 @@ import io.kraft.raft.file.CorruptQuorumStateException;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLogReader;
 import io.kraft.raft.file.SnapshotCatalog;
+import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -175,12 +176,16 @@ public final class MetadataLoader {
             if (!Files.isDirectory(directory)) {
                 throw new MetadataShellException("no metadata log directory at " + directory);
             }
-            Path lockFile = directory.resolve(CONTROLLER_STATE).resolve(LOCK_FILE);
-            Optional<String> holder = LockHolder.of(lockFile);
-            if (holder.isPresent()) {
-                throw new MetadataShellException("the node using " + directory + " is running (" + holder.get()
-                        + " holds " + directory.relativize(lockFile) + "): stop it first, or inspect a copy of "
-                        + "the directory");
+            // A node started by kraft-cli locks every directory (a broker-only node keeps no RocksDB store);
+            // a controller's RocksDB store is locked by any node that opened it.
+            for (Path lockFile : List.of(directory.resolve(DirectoryLock.FILE_NAME),
+                    directory.resolve(CONTROLLER_STATE).resolve(LOCK_FILE))) {
+                Optional<String> holder = LockHolder.of(lockFile);
+                if (holder.isPresent()) {
+                    throw new MetadataShellException("the node using " + directory + " is running (" + holder.get()
+                            + " holds " + directory.relativize(lockFile) + "): stop it first, or inspect a copy of "
+                            + "the directory");
+                }
             }
             SnapshotCatalog catalog;
             FileRaftLogReader reader;

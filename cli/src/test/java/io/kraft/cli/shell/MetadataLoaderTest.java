@@ -13,6 +13,7 @@ import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.storage.DirectoryLock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -204,6 +205,14 @@ class MetadataLoaderTest {
             assertEquals("the node using " + dir() + " is running (process " + ProcessHandle.current().pid()
                     + " holds controller-state/LOCK): stop it first, or inspect a copy of the directory",
                     refused.getMessage());
+        }
+        MetadataLoader.fromDirectory(dir());
+        // A broker-only node keeps no RocksDB store: the directory lock kraft-cli start takes tells instead.
+        try (DirectoryLock running = DirectoryLock.acquire(dir())) {
+            MetadataShellException refused = assertThrows(MetadataShellException.class,
+                    () -> MetadataLoader.fromDirectory(dir()));
+            assertEquals("the node using " + dir() + " is running (process " + ProcessHandle.current().pid()
+                    + " holds .lock): stop it first, or inspect a copy of the directory", refused.getMessage());
         }
         MetadataLoader.fromDirectory(dir());
 
