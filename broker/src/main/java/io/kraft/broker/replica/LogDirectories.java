@@ -20,20 +20,35 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's log directories ({@code log.dirs}): one storage {@link LogManager} each, the placement of
  * new partitions on the directory holding the fewest logs, and each directory's high watermark checkpoint
- * ({@code replication-offset-checkpoint}).
+ * ({@code replication-offset-checkpoint}) and log cleaner checkpoint ({@code cleaner-offset-checkpoint}: where the
+ * next compaction pass of each compacted log starts, so a restart does not recompact from the start).
  */
 final class LogDirectories implements AutoCloseable {
     static final String HIGH_WATERMARK_CHECKPOINT = "replication-offset-checkpoint";
+    static final String CLEANER_CHECKPOINT = "cleaner-offset-checkpoint";
     private static final Logger LOG = LoggerFactory.getLogger(LogDirectories.class);
 
     private final List<LogManager> managers;
     private final List<OffsetCheckpointFile> highWatermarkFiles;
+    private final List<OffsetCheckpointFile> cleanerFiles;
+    /** Entries exist only while their log does: a new log of the same name must be compacted from its start. */
+    private final Map<TopicPartition, Long> cleanerOffsets = new HashMap<>();
 
     private LogDirectories(List<LogManager> managers) {
         this.managers = managers;
-        this.highWatermarkFiles = managers.stream()
-                .map(m -> new OffsetCheckpointFile(m.logDir().resolve(HIGH_WATERMARK_CHECKPOINT)))
-                .toList();
+        this.highWatermarkFiles = checkpointFiles(managers, HIGH_WATERMARK_CHECKPOINT);
+        this.cleanerFiles = checkpointFiles(managers, CLEANER_CHECKPOINT);
+        Map<TopicPartition, Long> logs = new HashMap<>();
+        logs().keySet().forEach(tp -> logs.put(tp, 0L));
+        readAll(cleanerFiles, "log cleaner").forEach((tp, offset) -> {
+            if (logs.containsKey(tp)) {
+                cleanerOffsets.put(tp, offset);
+            }
+        });
+    }
+
+    private static List<OffsetCheckpointFile> checkpointFiles(List<LogManager> managers, String name) {
+        return managers.stream().map(m -> new OffsetCheckpointFile(m.logDir().resolve(name))).toList();
     }
 
     /** Opens every directory's logs (recovering them after an unclean stop). */
@@ -81,9 +96,28 @@ final class LogDirectories implements AutoCloseable {
         return emptiest.getOrCreateLog(tp);
     }
 
-    /** Deletes the partition's log and its directory, if it has one. */
+    /** Deletes the partition's log and its directory, if it has one, and its cleaner checkpoint entry. */
     synchronized void delete(TopicPartition tp) {
         managerOf(tp).ifPresent(manager -> manager.deleteLog(tp));
+        if (cleanerOffsets.remove(tp) != null) {
+            writePerDirectory(cleanerFiles, cleanerOffsets);
+        }
+    }
+
+    /** Where the next cleaning pass of the partition's log starts, 0 if it was never cleaned. */
+    synchronized long cleanerOffset(TopicPartition tp) {
+        return cleanerOffsets.getOrDefault(tp, 0L);
+    }
+
+    /** Records (durably) where the next cleaning pass of the partition's log starts. */
+    synchronized void checkpointCleanerOffset(TopicPartition tp, long firstDirtyOffset) {
+        if (log(tp).isEmpty()) {
+            return; // deleted meanwhile
+        }
+        Long previous = cleanerOffsets.put(tp, firstDirtyOffset);
+        if (previous == null || previous != firstDirtyOffset) {
+            writePerDirectory(cleanerFiles, cleanerOffsets);
+        }
     }
 
     /** Every open log. */
@@ -97,28 +131,38 @@ final class LogDirectories implements AutoCloseable {
 
     /** The high watermarks checkpointed in every directory; a corrupt file counts as empty. */
     Map<TopicPartition, Long> readHighWatermarks() {
+        return readAll(highWatermarkFiles, "high watermark");
+    }
+
+    /** Writes each directory's file with the high watermarks of the partitions whose logs it holds. */
+    void writeHighWatermarks(Map<TopicPartition, Long> highWatermarks) {
+        writePerDirectory(highWatermarkFiles, highWatermarks);
+    }
+
+    private static Map<TopicPartition, Long> readAll(List<OffsetCheckpointFile> files, String what) {
         Map<TopicPartition, Long> all = new HashMap<>();
-        for (OffsetCheckpointFile file : highWatermarkFiles) {
+        for (OffsetCheckpointFile file : files) {
             try {
                 file.read().forEach(all::putIfAbsent);
             } catch (CorruptCheckpointException e) {
-                LOG.warn("ignoring corrupt high watermark checkpoint: {}", e.getMessage());
+                // Both kinds are safe to lose: a high watermark is learned again, a log is compacted from its start.
+                LOG.warn("ignoring corrupt {} checkpoint: {}", what, e.getMessage());
             }
         }
         return all;
     }
 
-    /** Writes each directory's file with the high watermarks of the partitions whose logs it holds. */
-    void writeHighWatermarks(Map<TopicPartition, Long> highWatermarks) {
+    /** Writes each directory's file (one per manager, in order) with the entries of the logs that directory holds. */
+    private void writePerDirectory(List<OffsetCheckpointFile> files, Map<TopicPartition, Long> offsets) {
         for (int i = 0; i < managers.size(); i++) {
             Map<TopicPartition, Long> inDir = new HashMap<>();
             for (TopicPartition tp : managers.get(i).logs().keySet()) {
-                Long highWatermark = highWatermarks.get(tp);
-                if (highWatermark != null) {
-                    inDir.put(tp, highWatermark);
+                Long offset = offsets.get(tp);
+                if (offset != null) {
+                    inDir.put(tp, offset);
                 }
             }
-            highWatermarkFiles.get(i).write(inDir);
+            files.get(i).write(inDir);
         }
     }
 

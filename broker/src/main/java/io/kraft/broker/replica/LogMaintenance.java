@@ -5,8 +5,6 @@ import io.kraft.storage.cleaner.LogCleaner;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.TopicPartition;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +28,6 @@ final class LogMaintenance implements AutoCloseable {
     private final Runnable checkpointHighWatermarks;
     private final LongSupplier clock;
     private final ScheduledExecutorService scheduler;
-    /** Where each compacted log's next cleaning pass starts (in memory: a restart recompacts from the start). */
-    private final Map<TopicPartition, Long> firstDirtyOffsets = new HashMap<>();
     private LogCleaner cleaner;
 
     LogMaintenance(ReplicaManagerConfig config, Supplier<Collection<Partition>> partitions, LogDirectories logDirs,
@@ -99,7 +95,10 @@ final class LogMaintenance implements AutoCloseable {
                 continue;
             }
             TopicPartition tp = partition.topicPartition();
-            long firstDirty = Math.max(firstDirtyOffsets.getOrDefault(tp, 0L), log.logStartOffset());
+            long checkpointed = logDirs.cleanerOffset(tp);
+            // A follower may have truncated below where the last pass ended: what it appends again is dirty.
+            long firstDirty = checkpointed > log.logEndOffset() ? log.logStartOffset()
+                    : Math.max(checkpointed, log.logStartOffset());
             long uncleanable = partition.highWatermark();
             try {
                 if (LogCleaner.dirtyRatio(log, firstDirty, uncleanable, nowMs) < log.config().minCleanableDirtyRatio()) {
@@ -109,12 +108,11 @@ final class LogMaintenance implements AutoCloseable {
                     cleaner = new LogCleaner(config.cleanerDedupeBufferBytes());
                 }
                 CleanResult result = cleaner.clean(log, firstDirty, uncleanable, nowMs);
-                firstDirtyOffsets.put(tp, result.nextDirtyOffset());
+                logDirs.checkpointCleanerOffset(tp, result.nextDirtyOffset());
             } catch (RuntimeException e) {
                 LOG.error("cleaning {} failed", tp, e);
             }
         }
-        firstDirtyOffsets.keySet().removeIf(tp -> partitions.get().stream().noneMatch(p -> p.topicPartition().equals(tp)));
     }
 
     void flushDueLogs() {

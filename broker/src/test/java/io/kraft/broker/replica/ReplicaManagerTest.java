@@ -8,6 +8,7 @@ import io.kraft.broker.handler.StandaloneBroker;
 import io.kraft.config.LogConfigs;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
+import io.kraft.storage.log.OffsetCheckpointFile;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -347,5 +348,18 @@ class ReplicaManagerTest {
             }
         }, "the cleaner never compacted the log");
         assertEquals(200, log.logEndOffset(), "compaction keeps offsets");
+
+        // Where the next pass starts is checkpointed, survives a restart, and goes with the log.
+        OffsetCheckpointFile checkpoint = new OffsetCheckpointFile(logDir.resolve(LogDirectories.CLEANER_CHECKPOINT));
+        awaitCondition(() -> checkpoint.read().getOrDefault(TP, 0L) > 0, "no cleaner checkpoint was written");
+        UUID topicId = broker.image().topics().topic("t").id();
+        broker.close();
+        long firstDirty = checkpoint.read().get(TP);
+        start(Map.of("log.cleaner.backoff.ms", "50"));
+        broker.createTopic("t", topicId, 1, Map.of("cleanup.policy", "compact", "segment.bytes", "1024"),
+                List.of(StandaloneBroker.BROKER_ID), List.of(StandaloneBroker.BROKER_ID));
+        assertEquals(firstDirty, checkpoint.read().get(TP));
+        broker.deleteTopic(topicId);
+        assertFalse(checkpoint.read().containsKey(TP), "a later log of the same name starts dirty");
     }
 }
