@@ -4,7 +4,6 @@ import io.kraft.cli.client.ClientFailures;
 import io.kraft.cli.client.ClientProperties;
 import io.kraft.cli.client.ConfigAssignments;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,7 @@ import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.common.config.ConfigResource;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -35,9 +35,8 @@ final class ConfigsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
-            description = "The Kafka listener(s) to connect to, comma-separated.")
-    private String bootstrapServer;
+    @Mixin
+    private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
             description = "topics or brokers.")
@@ -59,9 +58,6 @@ final class ConfigsCommand implements Callable<Integer> {
 
     @Option(names = "--all", description = "With --describe: every config, not only the dynamic ones.")
     private boolean all;
-
-    @Option(names = "--command-config", paramLabel = "FILE", description = "Admin client properties.")
-    private Path commandConfig;
 
     /** A named entity or, for brokers, the cluster-wide default. */
     static final class Entity {
@@ -97,7 +93,7 @@ final class ConfigsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ClientProperties.quietClientLogging();
-        try (Admin admin = Admin.create(ClientProperties.of(bootstrapServer, commandConfig, List.of()))) {
+        try (Admin admin = Admin.create(connection.adminProperties())) {
             if (action.describe) {
                 describe(admin, resource, out);
             } else {

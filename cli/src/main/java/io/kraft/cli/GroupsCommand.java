@@ -12,7 +12,6 @@ import io.kraft.cli.groups.ResetDatetime;
 import io.kraft.cli.groups.TextTable;
 import io.kraft.cli.groups.TopicSelection;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -33,6 +32,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -53,9 +53,8 @@ final class GroupsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
-            description = "The Kafka listener(s) to connect to, comma-separated.")
-    private String bootstrapServer;
+    @Mixin
+    private AdminConnectionOptions connection;
 
     @Option(names = "--list", description = "List the consumer groups.")
     private boolean list;
@@ -119,9 +118,6 @@ final class GroupsCommand implements Callable<Integer> {
     @Option(names = "--execute", description = "Commit the new offsets.")
     private boolean execute;
 
-    @Option(names = "--command-config", paramLabel = "FILE", description = "Admin client properties.")
-    private Path commandConfig;
-
     @Option(names = "--timeout", paramLabel = "MS", defaultValue = "" + DEFAULT_TIMEOUT_MS,
             description = "How long each call to the cluster may take, in milliseconds (default: ${DEFAULT-VALUE}).")
     private long timeoutMs;
@@ -173,7 +169,7 @@ final class GroupsCommand implements Callable<Integer> {
     }
 
     private Map<String, Object> adminProperties() {
-        Map<String, Object> properties = ClientProperties.of(bootstrapServer, commandConfig, List.of());
+        Map<String, Object> properties = connection.adminProperties();
         properties.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         properties.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         return properties;

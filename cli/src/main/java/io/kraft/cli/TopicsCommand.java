@@ -3,7 +3,6 @@ package io.kraft.cli;
 import io.kraft.cli.client.ClientFailures;
 import io.kraft.cli.client.ClientProperties;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +25,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,9 +41,8 @@ final class TopicsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-server", required = true, paramLabel = "HOST:PORT",
-            description = "The Kafka listener(s) to connect to, comma-separated.")
-    private String bootstrapServer;
+    @Mixin
+    private AdminConnectionOptions connection;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     private Action action;
@@ -71,9 +70,6 @@ final class TopicsCommand implements Callable<Integer> {
             + "topic does not exist.")
     private boolean ifExists;
 
-    @Option(names = "--command-config", paramLabel = "FILE", description = "Admin client properties.")
-    private Path commandConfig;
-
     /** Exactly one of the actions. */
     static final class Action {
         @Option(names = "--create", required = true, description = "Create a topic.")
@@ -100,7 +96,7 @@ final class TopicsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ClientProperties.quietClientLogging();
-        try (Admin admin = Admin.create(ClientProperties.of(bootstrapServer, commandConfig, List.of()))) {
+        try (Admin admin = Admin.create(connection.adminProperties())) {
             if (action.create) {
                 create(admin, overrides, out);
             } else if (action.list) {
