@@ -7,9 +7,9 @@ import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.ListOffsetsMessages;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.broker.replica.ErrorCode;
-import io.kraft.broker.replica.ErrorMapping;
 import io.kraft.broker.replica.FetchIsolation;
 import io.kraft.broker.replica.FetchParams;
+import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.TimestampAndOffset;
 import io.kraft.storage.log.TopicPartition;
@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ListOffsetsHandler implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListOffsetsHandler.class);
+    private static final PartitionRequests PARTITIONS = new PartitionRequests("ListOffsets", "name",
+            "partition_index");
 
     private final ReplicaManager replicaManager;
 
@@ -46,57 +48,30 @@ public final class ListOffsetsHandler implements RequestHandler {
         int replicaId = body.getInt("replica_id");
         FetchIsolation isolation = FetchIsolation.of(replicaId);
         boolean fetchOnlyFromLeader = replicaId != FetchParams.DEBUGGING_REPLICA_ID;
-        Struct response = ListOffsetsMessages.RESPONSE.newStruct();
         Set<TopicPartition> seen = new HashSet<>();
-        for (Struct topic : body.getStructs("topics")) {
-            String name = topic.getString("name");
-            Struct topicOut = response.addStruct("topics");
-            topicOut.set("name", name);
-            for (Struct partition : topic.getStructs("partitions")) {
-                int index = partition.getInt("partition_index");
-                Struct out = topicOut.addStruct("partitions");
-                out.set("partition_index", index);
-                TimestampAndOffset answer = TimestampAndOffset.NOT_FOUND;
-                ErrorCode error;
-                Optional<TopicPartition> tp = TopicPartitions.of(name, index);
-                try {
-                    if (tp.isEmpty()) {
-                        error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-                    } else if (!seen.add(tp.get())) {
-                        error = ErrorCode.INVALID_REQUEST;
-                    } else {
-                        answer = replicaManager.partitionOrError(tp.get()).offsetForTimestamp(
-                                partition.getLong("timestamp"), partition.getInt("current_leader_epoch"), isolation,
-                                fetchOnlyFromLeader);
-                        error = ErrorCode.NONE;
-                    }
-                } catch (RuntimeException e) {
-                    error = ErrorMapping.toErrorCode(e);
-                    if (error == ErrorCode.UNKNOWN_SERVER_ERROR) {
-                        LOG.error("ListOffsets for {}-{} failed", name, index, e);
-                    }
-                }
-                out.set("error_code", error.code());
-                out.set("timestamp", answer.timestampMs());
-                out.set("offset", answer.offset());
-                out.set("leader_epoch", answer.leaderEpoch());
+        return PARTITIONS.respond(body, ListOffsetsMessages.RESPONSE.newStruct(), (tp, partition, out) -> {
+            if (!seen.add(tp)) {
+                throw new ReplicaException(ErrorCode.INVALID_REQUEST, tp + " is named twice");
             }
-        }
-        return response;
+            TimestampAndOffset answer = replicaManager.partitionOrError(tp).offsetForTimestamp(
+                    partition.getLong("timestamp"), partition.getInt("current_leader_epoch"), isolation,
+                    fetchOnlyFromLeader);
+            out.set("timestamp", answer.timestampMs());
+            out.set("offset", answer.offset());
+            out.set("leader_epoch", answer.leaderEpoch());
+        }, ListOffsetsHandler::failed, LOG);
     }
 
     @Override
     public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = ListOffsetsMessages.RESPONSE.newStruct();
-        for (Struct topic : request.body().getStructs("topics")) {
-            Struct topicOut = response.addStruct("topics");
-            topicOut.set("name", topic.getString("name"));
-            for (Struct partition : topic.getStructs("partitions")) {
-                Struct out = topicOut.addStruct("partitions");
-                out.set("partition_index", partition.getInt("partition_index"));
-                out.set("error_code", errorCode);
-            }
-        }
-        return Optional.of(response);
+        return PARTITIONS.errorResponse(request.body(), ListOffsetsMessages.RESPONSE.newStruct(), errorCode,
+                ListOffsetsHandler::failed);
+    }
+
+    private static void failed(Struct out, short errorCode) {
+        out.set("error_code", errorCode);
+        out.set("timestamp", TimestampAndOffset.NOT_FOUND.timestampMs());
+        out.set("offset", TimestampAndOffset.NOT_FOUND.offset());
+        out.set("leader_epoch", TimestampAndOffset.NOT_FOUND.leaderEpoch());
     }
 }

@@ -6,11 +6,8 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.OffsetForLeaderEpochMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
-import io.kraft.broker.replica.ErrorMapping;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.storage.log.EpochEndOffset;
-import io.kraft.storage.log.TopicPartition;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -23,6 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OffsetForLeaderEpochHandler implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(OffsetForLeaderEpochHandler.class);
+    private static final PartitionRequests PARTITIONS = new PartitionRequests("OffsetForLeaderEpoch", "topic",
+            "partition");
 
     private final ReplicaManager replicaManager;
 
@@ -37,51 +36,24 @@ public final class OffsetForLeaderEpochHandler implements RequestHandler {
 
     @Override
     public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct response = OffsetForLeaderEpochMessages.RESPONSE.newStruct();
-        for (Struct topic : request.body().getStructs("topics")) {
-            String name = topic.getString("topic");
-            Struct topicOut = response.addStruct("topics");
-            topicOut.set("topic", name);
-            for (Struct partition : topic.getStructs("partitions")) {
-                int index = partition.getInt("partition");
-                Struct out = topicOut.addStruct("partitions");
-                out.set("partition", index);
-                EpochEndOffset answer = EpochEndOffset.UNDEFINED;
-                ErrorCode error = ErrorCode.NONE;
-                Optional<TopicPartition> tp = TopicPartitions.of(name, index);
-                try {
-                    if (tp.isEmpty()) {
-                        error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-                    } else {
-                        answer = replicaManager.partitionOrError(tp.get()).endOffsetForEpoch(
-                                partition.getInt("current_leader_epoch"), partition.getInt("leader_epoch"), true);
-                    }
-                } catch (RuntimeException e) {
-                    error = ErrorMapping.toErrorCode(e);
-                    if (error == ErrorCode.UNKNOWN_SERVER_ERROR) {
-                        LOG.error("OffsetForLeaderEpoch for {}-{} failed", name, index, e);
-                    }
-                }
-                out.set("error_code", error.code());
-                out.set("leader_epoch", answer.epoch());
-                out.set("end_offset", answer.endOffset());
-            }
-        }
-        return response;
+        return PARTITIONS.respond(request.body(), OffsetForLeaderEpochMessages.RESPONSE.newStruct(),
+                (tp, partition, out) -> {
+                    EpochEndOffset answer = replicaManager.partitionOrError(tp).endOffsetForEpoch(
+                            partition.getInt("current_leader_epoch"), partition.getInt("leader_epoch"), true);
+                    out.set("leader_epoch", answer.epoch());
+                    out.set("end_offset", answer.endOffset());
+                }, OffsetForLeaderEpochHandler::failed, LOG);
     }
 
     @Override
     public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = OffsetForLeaderEpochMessages.RESPONSE.newStruct();
-        for (Struct topic : request.body().getStructs("topics")) {
-            Struct topicOut = response.addStruct("topics");
-            topicOut.set("topic", topic.getString("topic"));
-            for (Struct partition : topic.getStructs("partitions")) {
-                Struct out = topicOut.addStruct("partitions");
-                out.set("partition", partition.getInt("partition"));
-                out.set("error_code", errorCode);
-            }
-        }
-        return Optional.of(response);
+        return PARTITIONS.errorResponse(request.body(), OffsetForLeaderEpochMessages.RESPONSE.newStruct(), errorCode,
+                OffsetForLeaderEpochHandler::failed);
+    }
+
+    private static void failed(Struct out, short errorCode) {
+        out.set("error_code", errorCode);
+        out.set("leader_epoch", EpochEndOffset.UNDEFINED.epoch());
+        out.set("end_offset", EpochEndOffset.UNDEFINED.endOffset());
     }
 }
