@@ -1,6 +1,7 @@
 package io.kraft.raft.grpc;
 
 import io.grpc.BindableService;
+import io.grpc.ConnectivityState;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
@@ -134,7 +135,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         if (message instanceof RaftMessage.VoteRequest m) {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
-                stub.vote(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                stub.vote(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
                     if (response.getErrorCode() == ProtoMessages.NONE) {
                         deliver(ProtoMessages.fromProto(response, nodeId));
                     }
@@ -145,7 +146,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         } else if (message instanceof RaftMessage.BeginQuorumEpoch m) {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
-                stub.beginQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                stub.beginQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
                     if (response.getErrorCode() == ProtoMessages.NONE) {
                         deliver(ProtoMessages.fromProto(response, nodeId));
                     }
@@ -156,12 +157,12 @@ public final class GrpcRaftTransport implements RaftTransport {
         } else if (message instanceof RaftMessage.EndQuorumEpoch m) {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
-                stub.endQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(response -> { }));
+                stub.endQuorumEpoch(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> { }));
             }
         } else if (message instanceof RaftMessage.FetchRequest m) {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
-                stub.fetch(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                stub.fetch(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
                     if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
                             && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
                         deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
@@ -173,7 +174,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         } else if (message instanceof RaftMessage.FetchSnapshotRequest m) {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
-                stub.fetchSnapshot(ProtoMessages.toProto(clusterId, m), callback(response -> {
+                stub.fetchSnapshot(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
                     if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
                             && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
                         deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
@@ -224,6 +225,19 @@ public final class GrpcRaftTransport implements RaftTransport {
         return RaftServiceGrpc.newStub(channel).withDeadlineAfter(requestTimeoutMs, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Lets the next message to {@code destination} connect at once. A channel that failed to connect waits out
+     * gRPC's exponential reconnect backoff (up to two minutes) and fails every call meanwhile, so a voter restarted
+     * after a long stop was unreachable long after it was up, slowing elections and fetches; Raft's own timers
+     * already pace the messages, one reconnect attempt each.
+     */
+    private void reconnectAtOnce(int destination) {
+        ManagedChannel channel = channels.get(destination);
+        if (channel != null && channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+            channel.resetConnectBackoff();
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private <T> void reply(PendingKey key, T response) {
         StreamObserver<T> observer = (StreamObserver<T>) pendingReplies.remove(key);
@@ -251,15 +265,15 @@ public final class GrpcRaftTransport implements RaftTransport {
         }
     }
 
-    private <T> StreamObserver<T> callback(Consumer<T> onResponse) {
-        return callback(onResponse, () -> { });
+    private <T> StreamObserver<T> callback(int destination, Consumer<T> onResponse) {
+        return callback(destination, onResponse, () -> { });
     }
 
     /**
      * As above; {@code onUnreachable} runs when the peer could not be reached at all or dropped the call
      * (UNAVAILABLE, or CANCELLED by a server shutting down), as opposed to a slow answer (DEADLINE_EXCEEDED).
      */
-    private <T> StreamObserver<T> callback(Consumer<T> onResponse, Runnable onUnreachable) {
+    private <T> StreamObserver<T> callback(int destination, Consumer<T> onResponse, Runnable onUnreachable) {
         return new StreamObserver<>() {
             @Override
             public void onNext(T value) {
@@ -271,6 +285,9 @@ public final class GrpcRaftTransport implements RaftTransport {
                 // Raft retries on its own timers; a failed call is just a lost message.
                 LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
                 Status.Code code = Status.fromThrowable(t).getCode();
+                if (code == Status.Code.UNAVAILABLE) {
+                    reconnectAtOnce(destination);
+                }
                 if (code == Status.Code.UNAVAILABLE || code == Status.Code.CANCELLED) {
                     onUnreachable.run();
                 }
