@@ -45,6 +45,11 @@ final class FetchSession {
         inFlight = false; // the failed request is not coming back; the next tick may try again
     }
 
+    /** The request in flight went to a peer that could not be reached: another may be tried by {@code tick}. */
+    void retryBy(long tick) {
+        requestDeadlineTick = Math.min(requestDeadlineTick, tick);
+    }
+
     boolean contactExpired(long nowTick) {
         return nowTick >= contactDeadlineTick;
     }

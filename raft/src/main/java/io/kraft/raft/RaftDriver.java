@@ -59,7 +59,7 @@ public final class RaftDriver implements AutoCloseable {
     /** Starts ticking and accepting messages, and answers describe-quorum requests the transport receives. */
     public void start() {
         transport.serveDescribeQuorum(this::describe);
-        transport.start(this::deliver, peerId -> enqueue(() -> node.leaderUnreachable(peerId)));
+        transport.start(this::deliver, peerId -> enqueue(() -> node.peerUnreachable(peerId)));
         run(this::processReady);
         thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
         thread.scheduleAtFixedRate(() -> step(this::applyRetention), RETENTION_CHECK_INTERVAL_MS,

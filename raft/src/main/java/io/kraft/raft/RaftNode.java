@@ -49,6 +49,8 @@ public final class RaftNode {
     private SnapshotId loadSnapshotOut;
     /** The newest snapshot the state machine made or this node installed: what a lagging fetcher is sent. */
     private SnapshotId latestSnapshot;
+    /** The voter an observer last failed to reach while looking for the leader (its next probe avoids it), or -1. */
+    private int unreachableVoter = -1;
     /** The snapshot a follower or observer is fetching from its leader, or null. */
     private SnapshotId fetchingSnapshot;
     /** Where the stream answering the outstanding snapshot request ends (unless the snapshot ends first). */
@@ -280,12 +282,19 @@ public final class RaftNode {
 
     /**
      * The driver's transport could not reach node {@code peerId} at all (connection refused or unavailable, as when
-     * its process died), unlike a slow answer. If it is our leader we give up on it after a short grace instead of
+     * its process died), unlike a slow answer. An observer looking for the leader asks another voter soon instead of
+     * waiting out the request timeout. If it is our leader we give up on it after a short grace instead of
      * the full fetch timeout, then run a pre-vote; a leader that is alive keeps
      * its followers, since voters that still hear from it refuse the pre-vote. The grace is a fifth of the election
      * timeout plus a random part of up to half of it.
      */
-    public void leaderUnreachable(int peerId) {
+    public void peerUnreachable(int peerId) {
+        if (state instanceof ObserverState o && o.leaderId().isEmpty()) {
+            // A discovery fetch to a voter that is down: ask another one shortly instead of after the request timeout.
+            unreachableVoter = peerId;
+            o.fetch().retryBy(nowTick + Math.max(1, config.electionTimeoutTicks() / 20));
+            return;
+        }
         if (!state.leaderId().equals(OptionalInt.of(peerId))) {
             return;
         }
@@ -760,6 +769,9 @@ public final class RaftNode {
 
     private OptionalInt randomVoter() {
         List<Integer> candidates = config.voterIds().stream().filter(id -> id != nodeId).sorted().toList();
+        if (candidates.size() > 1 && candidates.contains(unreachableVoter)) {
+            candidates = candidates.stream().filter(id -> id != unreachableVoter).toList();
+        }
         return candidates.isEmpty() ? OptionalInt.empty()
                 : OptionalInt.of(candidates.get(random.nextInt(candidates.size())));
     }

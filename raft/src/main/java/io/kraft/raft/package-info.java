@@ -47,7 +47,7 @@
  *
  * <p><b>Dead leaders.</b> The fetch timeout covers a leader that is silent or slow. When the transport sees the
  * leader's connection refused or dropped (the process died), the driver reports
- * {@link io.kraft.raft.RaftNode#leaderUnreachable}; the follower then stops vouching for that leader and runs a
+ * {@link io.kraft.raft.RaftNode#peerUnreachable}; the follower then stops vouching for that leader and runs a
  * pre-vote after a short randomized grace, so a killed leader is replaced in a few hundred milliseconds with
  * default timeouts while a leader that is merely slow keeps its followers.
  *

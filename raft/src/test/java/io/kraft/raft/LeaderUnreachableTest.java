@@ -9,7 +9,10 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A follower whose leader refuses connections gives up on it after a short grace, not the fetch timeout. */
+/**
+ * A follower whose leader refuses connections gives up on it after a short grace, not the fetch timeout; an observer
+ * looking for the leader moves on from a voter that refuses connections.
+ */
 class LeaderUnreachableTest {
     private static final int ELECTION_TIMEOUT_TICKS = 10;
     private static final int FETCH_TIMEOUT_TICKS = 20;
@@ -37,16 +40,51 @@ class LeaderUnreachableTest {
     @Test
     void unreachableLeaderIsGivenUpAfterAShortGrace() {
         RaftNode node = followerOfNodeOne();
-        node.leaderUnreachable(1);
+        node.peerUnreachable(1);
         int ticks = ticksUntilProspective(node);
         assertTrue(ticks <= ELECTION_TIMEOUT_TICKS / 5 + ELECTION_TIMEOUT_TICKS / 2,
                 "pre-vote after " + ticks + " ticks, within the grace");
     }
 
     @Test
+    void anObserverLookingForTheLeaderAsksAnotherVoterSoonWhenTheOneItAskedIsDown() {
+        int requestTimeoutTicks = 200;
+        RaftNode observer = new RaftNode(new RaftConfig(9, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS,
+                FETCH_TIMEOUT_TICKS, 10, requestTimeoutTicks, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL,
+                new Random(5));
+        int probed = nextFetchTarget(observer, requestTimeoutTicks);
+        observer.peerUnreachable(probed);
+        int ticks = 0;
+        int next = -1;
+        while (next < 0 && ticks < requestTimeoutTicks) {
+            ticks++;
+            observer.tick();
+            next = fetchTarget(observer.ready());
+        }
+        assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
+        assertTrue(next != probed, "voter " + probed + " was refused, yet probed again");
+    }
+
+    private static int nextFetchTarget(RaftNode node, int maxTicks) {
+        for (int tick = 0; tick < maxTicks; tick++) {
+            node.tick();
+            int target = fetchTarget(node.ready());
+            if (target >= 0) {
+                return target;
+            }
+        }
+        throw new AssertionError("no fetch was sent");
+    }
+
+    private static int fetchTarget(Ready ready) {
+        return ready.messages().stream().filter(m -> m instanceof RaftMessage.FetchRequest)
+                .mapToInt(m -> ((RaftMessage.FetchRequest) m).destination()).findFirst().orElse(-1);
+    }
+
+    @Test
     void anUnreachableNonLeaderChangesNothing() {
         RaftNode node = followerOfNodeOne();
-        node.leaderUnreachable(3);
+        node.peerUnreachable(3);
         assertTrue(ticksUntilProspective(node) >= FETCH_TIMEOUT_TICKS,
                 "only the fetch timeout ends a leader nobody reported unreachable");
     }

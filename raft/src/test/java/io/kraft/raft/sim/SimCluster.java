@@ -86,7 +86,7 @@ final class SimCluster {
             node.deliver(corruptSometimes(message));
         } else if (node != null && message instanceof RaftMessage.FetchRequest && refuseConnections) {
             // A dead process refuses connections: the fetcher learns at once, as a real transport would.
-            nodes.get(message.source()).leaderUnreachable(message.destination());
+            nodes.get(message.source()).peerUnreachable(message.destination());
         }
     }
 
@@ -218,7 +218,7 @@ final class SimCluster {
             for (SimNode peer : nodes.values()) {
                 if (peer.id() != nodeId) {
                     scheduler.schedule(1 + random.nextInt(TICK_UNITS), "connection to " + nodeId + " lost at node "
-                            + peer.id(), () -> peer.leaderUnreachable(nodeId));
+                            + peer.id(), () -> peer.peerUnreachable(nodeId));
                 }
             }
         }

@@ -193,9 +193,9 @@ final class SimNode {
     }
 
     /** The simulated transport found {@code peerId} down (connection refused). */
-    void leaderUnreachable(int peerId) {
+    void peerUnreachable(int peerId) {
         if (raft != null) {
-            raft.leaderUnreachable(peerId);
+            raft.peerUnreachable(peerId);
             processReady();
         }
     }
