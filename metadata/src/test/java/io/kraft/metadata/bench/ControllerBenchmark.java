@@ -18,8 +18,13 @@ import io.kraft.metadata.controller.grpc.ControllerGrpcService;
 import io.kraft.metadata.controller.grpc.GrpcControllerClient;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.loader.MetadataFollower;
+import io.kraft.metadata.loader.MetadataLoader;
+import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
+import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
@@ -47,7 +52,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * (3 replicas each) with 64 requests in flight and report records committed per second and the p50/p99 latency of
  * one CreateTopics; then grow the image to 100,000 partitions and measure a controller failover as a broker sees
  * it: from stopping the active controller (its connections drop, as after kill -9) until a new topic creation
- * succeeds. Not a test; run (after {@code mvn -B -q -pl metadata -am install -DskipTests}):
+ * succeeds. At both sizes it reports the snapshot (size, and time to save and to load it) and the time a new broker
+ * (a Raft observer with an empty directory) takes to catch up with the image; after the failover, the time the
+ * stopped controller takes, restarted on its directory, to catch up again. Not a test; run (after {@code mvn -B -q -pl metadata -am install -DskipTests}):
  * {@code mvn -B -q -pl metadata test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=io.kraft.metadata.bench.ControllerBenchmark}
  * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}).
@@ -99,6 +106,8 @@ public final class ControllerBenchmark {
                 percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
                 latenciesNanos[latenciesNanos.length - 1] / 1e6);
 
+        measureImage(dir, topics + " topics");
+
         int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - topics);
         long growStart = System.nanoTime();
         createTopics("grow-", 0, growTopics);
@@ -117,10 +126,79 @@ public final class ControllerBenchmark {
         System.out.printf("controller failover with %,d partitions in the image: active controller %d stopped, "
                 + "a topic created through controller %d after %,d ms%n", partitions, active, client.currentTarget(),
                 failoverMs);
+        measureImage(dir, "grown");
+
+        long restartedAt = System.nanoTime();
+        start(active, dir);
+        long target = latestImage().offset();
+        while (controllers.get(active).image().offset() < target) {
+            Thread.sleep(10);
+        }
+        System.out.printf("controller %d restarted on its directory (its snapshots and log) caught up to offset %,d "
+                + "in %,d ms%n", active, target, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt));
 
         client.close();
         for (int id : List.copyOf(drivers.keySet())) {
             stop(id);
+        }
+    }
+
+    /**
+     * Snapshots the current image the way a controller does (a RocksDB checkpoint of the state holding it), loads it
+     * back as a restarting node does, and times a new broker (an observer with an empty directory) catching up.
+     */
+    private void measureImage(Path dir, String label) throws Exception {
+        MetadataImage image = latestImage();
+        Path work = dir.resolve("measure-" + label);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(work);
+        List<byte[]> records = image.toRecords().stream().map(MetadataRecord::toByteArray).toList();
+        long sizeOfRecords = records.stream().mapToLong(r -> r.length).sum();
+        SnapshotId id;
+        long saveNanos;
+        try (MetadataLoader writer = new MetadataLoader("bench", work.resolve("state"), snapshots,
+                new SnapshotPolicy(1, 1))) {
+            writer.applyCommitted(new CommittedBatch(0, 1, records));
+            long started = System.nanoTime();
+            id = writer.maybeSnapshot(System.currentTimeMillis()).orElseThrow();
+            saveNanos = System.nanoTime() - started;
+        }
+        long loadNanos;
+        try (MetadataLoader reader = new MetadataLoader("bench", work.resolve("loaded"), snapshots,
+                SnapshotPolicy.from(Map.of()))) {
+            long started = System.nanoTime();
+            reader.loadSnapshot(id);
+            loadNanos = System.nanoTime() - started;
+            if (reader.image().topics().topicsByName().size() != image.topics().topicsByName().size()) {
+                throw new IllegalStateException("the loaded snapshot lost topics");
+            }
+        }
+        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms, "
+                + "loaded in %,d ms%n", label, records.size(), sizeOfRecords, snapshots.sizeBytes(id),
+                TimeUnit.NANOSECONDS.toMillis(saveNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
+
+        int observerId = 200 + label.length();
+        Path observerDir = dir.resolve("observer-" + label);
+        FileSnapshotStore observerSnapshots = FileSnapshotStore.open(observerDir);
+        FileRaftLog log = FileRaftLog.open(observerDir, 64 * 1024 * 1024);
+        MetadataFollower follower = new MetadataFollower(observerId, observerDir.resolve("broker-state"),
+                observerSnapshots, SnapshotPolicy.from(Map.of()));
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, 500), TICK_MS, log,
+                observerSnapshots, MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(observerDir),
+                new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs()),
+                follower, observerId);
+        long started = System.nanoTime();
+        follower.start(driver);
+        driver.start();
+        try {
+            while (follower.image().offset() < image.offset()) {
+                Thread.sleep(10);
+            }
+            System.out.printf("[%s] a new broker (observer, empty directory) caught up to offset %,d in %,d ms%n",
+                    label, image.offset(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        } finally {
+            driver.close();
+            follower.close();
+            log.close();
         }
     }
 
