@@ -116,9 +116,17 @@ public final class MetadataDelta {
      * position the snapshot was taken at; snapshot records have no offsets of their own.
      */
     public static MetadataImage imageOf(List<MetadataRecord> snapshotRecords, MetadataProvenance provenance) {
+        return fromSnapshot(snapshotRecords, provenance.epoch()).apply(provenance);
+    }
+
+    /**
+     * The delta from the empty image to what snapshot records describe: what a loaded snapshot publishes (every
+     * broker, topic and config is new). Apply it at the snapshot's position with {@link #apply(MetadataProvenance)}.
+     */
+    public static MetadataDelta fromSnapshot(List<MetadataRecord> snapshotRecords, int epoch) {
         MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
-        delta.replayBatch(snapshotRecords, 0, provenance.epoch());
-        return delta.apply(provenance);
+        delta.replayBatch(snapshotRecords, 0, epoch);
+        return delta;
     }
 
     /** The image with every replayed record applied, at the last record's offset and epoch. */
@@ -126,7 +134,8 @@ public final class MetadataDelta {
         return apply(new MetadataProvenance(offset, epoch));
     }
 
-    private MetadataImage apply(MetadataProvenance provenance) {
+    /** The image with every replayed record applied, tagged with {@code provenance} (a snapshot's position). */
+    public MetadataImage apply(MetadataProvenance provenance) {
         return new MetadataImage(
                 provenance,
                 clusterDelta == null ? image.cluster() : clusterDelta.apply(),

@@ -5,6 +5,7 @@ import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.store.MetadataStateStore;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -124,9 +125,10 @@ public final class MetadataLoader implements AutoCloseable {
         deleteRecursively(stateDirectory);
         copyRecursively(snapshots.directory(snapshotId), stateDirectory);
         stateStore = MetadataStateStore.open(stateDirectory);
-        MetadataImage loaded = stateStore.loadImage();
-        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
-        delta.replayBatch(loaded.toRecords(), 0, Math.max(1, loaded.epoch()));
+        // One replay gives both the image and the delta the publishers get (everything in it is new to them).
+        MetadataProvenance position = stateStore.appliedPosition();
+        MetadataDelta delta = MetadataDelta.fromSnapshot(stateStore.snapshotRecords(), Math.max(1, position.epoch()));
+        MetadataImage loaded = delta.apply(position);
         image = loaded;
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = System.currentTimeMillis();

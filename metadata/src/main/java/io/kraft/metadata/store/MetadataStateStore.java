@@ -191,21 +191,21 @@ public final class MetadataStateStore implements AutoCloseable {
 
     /** Rebuilds the image the store holds, at its applied position. */
     public MetadataImage loadImage() {
+        return MetadataDelta.imageOf(snapshotRecords(), appliedPosition);
+    }
+
+    /**
+     * The records that rebuild the state the store holds (see {@link MetadataImage#toRecords()}): every topic's record
+     * comes before its partitions'.
+     */
+    public List<MetadataRecord> snapshotRecords() {
         List<MetadataRecord> records = new ArrayList<>();
         forEach(features, (key, value) -> records.add(MetadataRecords.of(FeatureLevelRecord.newBuilder()
                 .setName(StoreKeys.string(key)).setLevel(StoreKeys.int32(value)).build())));
         forEach(brokers, (key, value) -> records.add(MetadataRecords.of(RegisterBrokerRecord.parseFrom(value))));
-        forEach(topics, (key, value) -> {
-            records.add(MetadataRecords.of(TopicRecord.parseFrom(value)));
-            UUID topicId = Uuids.fromProto(TopicRecord.parseFrom(value).getTopicId());
-            try (RocksIterator iterator = db.newIterator(partitions)) {
-                byte[] end = StoreKeys.partitionsEnd(topicId);
-                for (iterator.seek(StoreKeys.partition(topicId, 0));
-                     iterator.isValid() && Arrays.compareUnsigned(iterator.key(), end) < 0; iterator.next()) {
-                    records.add(MetadataRecords.of(PartitionRecord.parseFrom(iterator.value())));
-                }
-            }
-        });
+        // All topics, then all partitions in one pass (not one iterator per topic): a topic still precedes its own.
+        forEach(topics, (key, value) -> records.add(MetadataRecords.of(TopicRecord.parseFrom(value))));
+        forEach(partitions, (key, value) -> records.add(MetadataRecords.of(PartitionRecord.parseFrom(value))));
         forEach(configs, (key, value) -> {
             StoreKeys.ConfigKey config = StoreKeys.parseConfig(key);
             records.add(MetadataRecords.of(ConfigRecord.newBuilder()
@@ -220,7 +220,7 @@ public final class MetadataStateStore implements AutoCloseable {
             records.add(MetadataRecords.of(ProducerIdsRecord.newBuilder()
                     .setBrokerId(-1).setBrokerEpoch(-1).setNextProducerId(StoreKeys.int64(nextProducerId)).build()));
         }
-        return MetadataDelta.imageOf(records, appliedPosition);
+        return records;
     }
 
     private interface EntryConsumer {
