@@ -86,7 +86,11 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     /** How long a request is retried against the voters before it fails with NOT_CONTROLLER. */
     public static final long DEFAULT_REQUEST_DEADLINE_MS = 30_000;
     private static final long INITIAL_BACKOFF_MS = 20;
-    private static final long MAX_BACKOFF_MS = 1_000;
+    // Kafka's clients retry NOT_CONTROLLER every retry.backoff.ms (100 ms). A cap of 1 s here made a request issued
+    // during an election reach the new controller up to a second after it became active.
+    private static final long MAX_BACKOFF_MS = 200;
+    /** How often a controller that names itself active but does not serve yet is asked again. */
+    private static final long CLAIMING_RETRY_MS = 50;
 
     private final Map<Integer, InetSocketAddress> voters;
     private final List<Integer> voterIds;
@@ -358,21 +362,25 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         OptionalInt hint = redirect.hint().isPresent() ? redirect.hint() : leaderHint.get();
         boolean hinted = hint.isPresent() && hint.getAsInt() != controllerId && voters.containsKey(hint.getAsInt());
         int next;
+        // Elected but not yet serving (it is catching up or rebuilding its state from the image): it will be
+        // active shortly, so it is asked again at a short fixed pace rather than after a growing backoff that
+        // would overshoot the moment it starts serving by up to a second.
+        boolean claiming = !hinted && hint.isPresent() && hint.getAsInt() == controllerId;
         if (hinted) {
             next = hint.getAsInt();
-        } else if (hint.isPresent() && hint.getAsInt() == controllerId) {
-            next = controllerId; // elected but not yet serving: ask it again shortly
+        } else if (claiming) {
+            next = controllerId;
         } else {
             next = voterIds.get((voterIds.indexOf(controllerId) + 1) % voterIds.size());
         }
         target = next;
         // The first hop to a named controller goes at once; anything else backs off, so that voters naming
         // each other during an election cannot make a request spin.
-        long delayMs = hinted && hops == 0 ? 0 : backoffMs;
+        long delayMs = hinted && hops == 0 ? 0 : claiming ? Math.min(backoffMs, CLAIMING_RETRY_MS) : backoffMs;
+        long nextBackoffMs = claiming ? backoffMs : Math.min(backoffMs * 2, MAX_BACKOFF_MS);
         String reason = "controller " + controllerId + ": " + redirect.reason();
         LOG.debug("{} goes from controller {} to {} in {} ms ({})", rpc, controllerId, next, delayMs, reason);
-        Runnable retry = () -> attempt(rpc, deadlineNanos, next, hops + 1, Math.min(backoffMs * 2, MAX_BACKOFF_MS),
-                reason, result, attempt);
+        Runnable retry = () -> attempt(rpc, deadlineNanos, next, hops + 1, nextBackoffMs, reason, result, attempt);
         if (delayMs == 0) {
             retry.run();
             return;

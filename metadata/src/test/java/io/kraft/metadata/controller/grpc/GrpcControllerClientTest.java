@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.stub.StreamObserver;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
@@ -29,6 +33,8 @@ import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.controller.ControllerServiceGrpc;
+import io.kraft.proto.controller.RegisterBrokerResponse;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.file.FileQuorumStateStore;
@@ -50,6 +56,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -276,6 +283,41 @@ class GrpcControllerClientTest {
         assertEquals(Errors.NOT_CONTROLLER, error.error());
         assertTrue(error.getMessage().contains("No active controller among [1, 2] answered CreateTopics in time"),
                 error.getMessage());
+    }
+
+    @Test
+    void aControllerThatNamesItselfButDoesNotServeYetIsAskedAgainAtAShortPace() throws Exception {
+        // A controller elected but still rebuilding its state answers NOT_CONTROLLER naming itself; the client
+        // must not back off exponentially (up to 1 s a hop) while waiting for it, or it overshoots its start.
+        int refusals = 30;
+        AtomicInteger calls = new AtomicInteger();
+        Server server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+                .addService(new ControllerServiceGrpc.ControllerServiceImplBase() {
+                    @Override
+                    public void registerBroker(io.kraft.proto.controller.RegisterBrokerRequest request,
+                                               StreamObserver<RegisterBrokerResponse> observer) {
+                        RegisterBrokerResponse.Builder response = RegisterBrokerResponse.newBuilder();
+                        if (calls.incrementAndGet() <= refusals) {
+                            response.setErrorCode(Errors.NOT_CONTROLLER.code()).setActiveControllerId(1);
+                        } else {
+                            response.setBrokerEpoch(7);
+                        }
+                        observer.onNext(response.build());
+                        observer.onCompleted();
+                    }
+                }).build().start();
+        try {
+            client = new GrpcControllerClient(Map.of(1, new InetSocketAddress("localhost", server.getPort())),
+                    60_000, 2_000, OptionalInt::empty);
+            long started = System.nanoTime();
+            assertEquals(7L, client.registerBroker(registration(1)).get(60, TimeUnit.SECONDS));
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertEquals(refusals + 1, calls.get());
+            // The growing backoff (capped at 200 ms) spends about 5.5 s on 30 refusals; a 50 ms pace about 1.5 s.
+            assertTrue(elapsedMs < 3_500, refusals + " refusals took " + elapsedMs + " ms");
+        } finally {
+            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
     }
 
     @Test
