@@ -292,7 +292,7 @@ public final class RaftNode {
         if (state instanceof ObserverState o && o.leaderId().isEmpty()) {
             // A discovery fetch to a voter that is down: ask another one shortly instead of after the request timeout.
             unreachableVoter = peerId;
-            o.fetch().retryBy(nowTick + Math.max(1, config.electionTimeoutTicks() / 20));
+            o.fetch().retryBy(nowTick + discoveryRetryTicks());
             return;
         }
         if (!state.leaderId().equals(OptionalInt.of(peerId))) {
@@ -767,6 +767,11 @@ public final class RaftNode {
         session.sent(nowTick + config.requestTimeoutTicks());
     }
 
+    /** How soon an observer looking for the leader asks again after a voter could not tell it. */
+    private long discoveryRetryTicks() {
+        return Math.max(1, config.electionTimeoutTicks() / 20);
+    }
+
     private OptionalInt randomVoter() {
         List<Integer> candidates = config.voterIds().stream().filter(id -> id != nodeId).sorted().toList();
         if (candidates.size() > 1 && candidates.contains(unreachableVoter)) {
@@ -796,6 +801,11 @@ public final class RaftNode {
             return;
         }
         if (!fromLeader) {
+            if (state instanceof ObserverState o && o.leaderId().isEmpty()) {
+                // The voter asked knows no leader either (an election is on): ask again soon, not after the
+                // request timeout, or the observer learns the new leader seconds after it was elected.
+                o.fetch().retryBy(nowTick + discoveryRetryTicks());
+            }
             return;
         }
         if (response.error() != FetchError.NONE) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.raft.RaftMessage.BeginQuorumEpoch;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
@@ -63,6 +64,26 @@ class LeaderUnreachableTest {
         }
         assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
         assertTrue(next != probed, "voter " + probed + " was refused, yet probed again");
+    }
+
+    @Test
+    void anObserverAsksAgainSoonWhenTheVoterItAskedKnowsNoLeaderYet() {
+        int requestTimeoutTicks = 200;
+        RaftNode observer = new RaftNode(new RaftConfig(9, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS,
+                FETCH_TIMEOUT_TICKS, 10, requestTimeoutTicks, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL,
+                new Random(5));
+        int probed = nextFetchTarget(observer, requestTimeoutTicks);
+        // A voter in the middle of an election: not the leader, and it knows none.
+        observer.handle(new RaftMessage.FetchResponse(probed, 9, 0, RaftMessage.NO_LEADER, RaftMessage.FetchError.NOT_LEADER, 0,
+                0, 0, -1, -1, List.of()));
+        int ticks = 0;
+        int next = -1;
+        while (next < 0 && ticks < requestTimeoutTicks) {
+            ticks++;
+            observer.tick();
+            next = fetchTarget(observer.ready());
+        }
+        assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
     }
 
     private static int nextFetchTarget(RaftNode node, int maxTicks) {
