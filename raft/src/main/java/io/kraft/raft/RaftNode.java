@@ -282,13 +282,32 @@ public final class RaftNode {
 
     /**
      * The driver's transport could not reach node {@code peerId} at all (connection refused or unavailable, as when
-     * its process died), unlike a slow answer. An observer looking for the leader asks another voter soon instead of
-     * waiting out the request timeout. If it is our leader we give up on it after a short grace instead of
+     * its process died), unlike a slow answer. A prospective or candidate counts it as refusing its vote. An observer
+     * looking for the leader asks another voter soon instead of waiting out the request timeout. If it is our leader we give up on it after a short grace instead of
      * the full fetch timeout, then run a pre-vote; a leader that is alive keeps
      * its followers, since voters that still hear from it refuse the pre-vote. The grace is a fifth of the election
      * timeout plus a random part of up to half of it.
      */
     public void peerUnreachable(int peerId) {
+        if (config.voterIds().contains(peerId) && peerId != nodeId) {
+            // A voter that cannot be reached cannot grant this round. Counting it as a refusal ends a round that can
+            // no longer be won (two candidates that split the vote while the third voter is down) after the
+            // election backoff instead of the whole election timeout; a later grant from it still counts.
+            if (state instanceof ProspectiveState p) {
+                p.tally().record(peerId, false);
+                if (p.tally().lost()) {
+                    p.retryAt(Math.min(p.retryTick(), nowTick + 1 + random.nextInt(config.electionBackoffMaxTicks())));
+                }
+                return;
+            }
+            if (state instanceof CandidateState c) {
+                c.tally().record(peerId, false);
+                if (c.tally().lost()) {
+                    c.backOffUntil(nowTick + 1 + random.nextInt(config.electionBackoffMaxTicks()));
+                }
+                return;
+            }
+        }
         if (state instanceof ObserverState o && o.leaderId().isEmpty()) {
             // A discovery fetch to a voter that is down: ask another one shortly instead of after the request timeout.
             unreachableVoter = peerId;

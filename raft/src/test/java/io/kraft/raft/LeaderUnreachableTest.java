@@ -86,6 +86,34 @@ class LeaderUnreachableTest {
         assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
     }
 
+    @Test
+    void aCandidateWhoseVoteIsSplitWhileTheThirdVoterIsDownBacksOffInsteadOfWaitingOutItsTimeout() {
+        int electionTimeoutTicks = 100;
+        int backoffMaxTicks = 10;
+        RaftNode node = new RaftNode(new RaftConfig(2, Set.of(1, 2, 3), electionTimeoutTicks, 200, backoffMaxTicks,
+                50, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL, new Random(3));
+        int ticks = 0;
+        while (node.role() != Role.PROSPECTIVE && ticks++ < 10 * electionTimeoutTicks) {
+            node.tick();
+            node.ready();
+        }
+        node.handle(new RaftMessage.VoteResponse(3, 2, 0, RaftMessage.NO_LEADER, true, true, 1));
+        node.ready();
+        assertEquals(Role.CANDIDATE, node.role());
+        // Voter 3 stood too and voted for itself; voter 1 is down.
+        node.handle(new RaftMessage.VoteResponse(3, 2, 1, RaftMessage.NO_LEADER, false, false, 1));
+        node.peerUnreachable(1);
+        node.ready();
+        int waited = 0;
+        while (node.role() == Role.CANDIDATE && waited < 10 * electionTimeoutTicks) {
+            waited++;
+            node.tick();
+            node.ready();
+        }
+        assertTrue(waited <= backoffMaxTicks + 1, "the lost round ended after " + waited + " ticks, not within the "
+                + "election backoff (" + backoffMaxTicks + ")");
+    }
+
     private static int nextFetchTarget(RaftNode node, int maxTicks) {
         for (int tick = 0; tick < maxTicks; tick++) {
             node.tick();

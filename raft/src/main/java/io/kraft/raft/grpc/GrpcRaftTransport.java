@@ -139,7 +139,7 @@ public final class GrpcRaftTransport implements RaftTransport {
                     if (response.getErrorCode() == ProtoMessages.NONE) {
                         deliver(ProtoMessages.fromProto(response, nodeId));
                     }
-                }));
+                }, () -> unreachablePeer.accept(m.destination())));
             }
         } else if (message instanceof RaftMessage.VoteResponse m) {
             reply(new PendingKey(m.destination(), Kind.VOTE), ProtoMessages.toProto(m));

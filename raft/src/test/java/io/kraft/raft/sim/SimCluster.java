@@ -84,8 +84,9 @@ final class SimCluster {
         SimNode node = nodes.get(message.destination());
         if (node != null && node.isUp()) {
             node.deliver(corruptSometimes(message));
-        } else if (node != null && message instanceof RaftMessage.FetchRequest && refuseConnections) {
-            // A dead process refuses connections: the fetcher learns at once, as a real transport would.
+        } else if (node != null && refuseConnections
+                && (message instanceof RaftMessage.FetchRequest || message instanceof RaftMessage.VoteRequest)) {
+            // A dead process refuses connections: the sender learns at once, as a real transport would.
             nodes.get(message.source()).peerUnreachable(message.destination());
         }
     }
