@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An exclusive lock on a data directory, held through a {@code .lock} file inside it (Kafka's name) for as long as a
@@ -64,15 +66,19 @@ public final class DirectoryLock implements AutoCloseable {
     }
 
     /**
-     * Locks every directory, in order; if one is in use, releases those already locked and rethrows.
+     * Locks every directory, in order, each once however it is spelled (./data and data are one directory); if one is
+     * in use, releases those already locked and rethrows.
      *
      * @throws DirectoryInUseException naming the first directory in use
      */
     public static List<DirectoryLock> acquireAll(List<Path> dirs) {
         List<DirectoryLock> locks = new ArrayList<>();
+        Set<Path> seen = new HashSet<>();
         try {
             for (Path dir : dirs) {
-                locks.add(acquire(dir));
+                if (seen.add(dir.toAbsolutePath().normalize())) {
+                    locks.add(acquire(dir));
+                }
             }
             return locks;
         } catch (RuntimeException e) {
