@@ -48,6 +48,9 @@ public final class KafkaServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() == SocketServerConfig.OS_DEFAULT_BUFFER_BYTES
                         ? null : config.sendBufferBytes())
+                .childOption(ChannelOption.SO_RCVBUF,
+                        config.receiveBufferBytes() == SocketServerConfig.OS_DEFAULT_BUFFER_BYTES
+                                ? null : config.receiveBufferBytes())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {

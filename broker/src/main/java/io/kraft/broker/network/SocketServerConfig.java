@@ -18,9 +18,11 @@ import java.util.Map;
  * @param host host to bind; empty binds every interface
  * @param port port to bind; 0 picks an ephemeral port
  * @param sendBufferBytes SO_SNDBUF of client connections, or -1 for the operating system's (auto-tuned) default
+ * @param receiveBufferBytes SO_RCVBUF of client connections, or -1 for the operating system's (auto-tuned) default
  */
 public record SocketServerConfig(String listenerName, String host, int port, int requestMaxBytes, int networkThreads,
-                                 int ioThreads, int queuedMaxRequests, long connectionsMaxIdleMs, int sendBufferBytes) {
+                                 int ioThreads, int queuedMaxRequests, long connectionsMaxIdleMs, int sendBufferBytes,
+                                 int receiveBufferBytes) {
     public static final String LISTENERS = "listeners";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
@@ -28,6 +30,7 @@ public record SocketServerConfig(String listenerName, String host, int port, int
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
     public static final String ADVERTISED_LISTENERS = "advertised.listeners";
     public static final String CONTROLLER_LISTENER_NAMES = "controller.listener.names";
     public static final String LISTENER_SECURITY_PROTOCOL_MAP = "listener.security.protocol.map";
@@ -44,6 +47,8 @@ public record SocketServerConfig(String listenerName, String host, int port, int
      * system CPU per consumed GiB fell by about a third in ConsumerPerformance runs (1 KiB records, 6 partitions).
      */
     public static final int DEFAULT_SOCKET_SEND_BUFFER_BYTES = 102_400;
+    /** Kafka's default. */
+    public static final int DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES = 102_400;
     /** The value that leaves a socket buffer size to the operating system. */
     public static final int OS_DEFAULT_BUFFER_BYTES = -1;
 
@@ -64,6 +69,10 @@ public record SocketServerConfig(String listenerName, String host, int port, int
         }
         if (sendBufferBytes != OS_DEFAULT_BUFFER_BYTES) {
             requireRange(SOCKET_SEND_BUFFER_BYTES + " (or -1 for the OS default)", sendBufferBytes, 1, Integer.MAX_VALUE);
+        }
+        if (receiveBufferBytes != OS_DEFAULT_BUFFER_BYTES) {
+            requireRange(SOCKET_RECEIVE_BUFFER_BYTES + " (or -1 for the OS default)", receiveBufferBytes, 1,
+                    Integer.MAX_VALUE);
         }
     }
 
@@ -88,7 +97,9 @@ public record SocketServerConfig(String listenerName, String host, int port, int
                 .define(CONNECTIONS_MAX_IDLE_MS, LONG, DEFAULT_CONNECTIONS_MAX_IDLE_MS, MEDIUM,
                         "Connections idle this long are closed.")
                 .define(SOCKET_SEND_BUFFER_BYTES, INT, DEFAULT_SOCKET_SEND_BUFFER_BYTES, MEDIUM,
-                        "SO_SNDBUF of client connections; -1 leaves it to the operating system.");
+                        "SO_SNDBUF of client connections; -1 leaves it to the operating system.")
+                .define(SOCKET_RECEIVE_BUFFER_BYTES, INT, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES, MEDIUM,
+                        "SO_RCVBUF of client connections; -1 leaves it to the operating system.");
     }
 
     /**
@@ -147,29 +158,30 @@ public record SocketServerConfig(String listenerName, String host, int port, int
                 intProp(props, NUM_IO_THREADS, DEFAULT_NUM_IO_THREADS),
                 intProp(props, QUEUED_MAX_REQUESTS, DEFAULT_QUEUED_MAX_REQUESTS),
                 longProp(props, CONNECTIONS_MAX_IDLE_MS, DEFAULT_CONNECTIONS_MAX_IDLE_MS),
-                intProp(props, SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_SEND_BUFFER_BYTES));
+                intProp(props, SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_SEND_BUFFER_BYTES),
+                intProp(props, SOCKET_RECEIVE_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES));
     }
 
     /** Kafka's defaults on the given listener. */
     public static SocketServerConfig defaults(String listenerName, String host, int port) {
         return new SocketServerConfig(listenerName, host, port, DEFAULT_SOCKET_REQUEST_MAX_BYTES,
                 DEFAULT_NUM_NETWORK_THREADS, DEFAULT_NUM_IO_THREADS, DEFAULT_QUEUED_MAX_REQUESTS,
-                DEFAULT_CONNECTIONS_MAX_IDLE_MS, DEFAULT_SOCKET_SEND_BUFFER_BYTES);
+                DEFAULT_CONNECTIONS_MAX_IDLE_MS, DEFAULT_SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES);
     }
 
     public SocketServerConfig withRequestMaxBytes(int newRequestMaxBytes) {
         return new SocketServerConfig(listenerName, host, port, newRequestMaxBytes, networkThreads, ioThreads,
-                queuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes);
+                queuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
     }
 
     public SocketServerConfig withConnectionsMaxIdleMs(long newConnectionsMaxIdleMs) {
         return new SocketServerConfig(listenerName, host, port, requestMaxBytes, networkThreads, ioThreads,
-                queuedMaxRequests, newConnectionsMaxIdleMs, sendBufferBytes);
+                queuedMaxRequests, newConnectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
     }
 
     public SocketServerConfig withIoThreads(int newIoThreads, int newQueuedMaxRequests) {
         return new SocketServerConfig(listenerName, host, port, requestMaxBytes, networkThreads, newIoThreads,
-                newQueuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes);
+                newQueuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
     }
 
     private static int intProp(Map<String, String> props, String name, int defaultValue) {

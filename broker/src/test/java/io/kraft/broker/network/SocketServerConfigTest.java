@@ -21,6 +21,20 @@ class SocketServerConfigTest {
         assertEquals(500, config.queuedMaxRequests());
         assertEquals(600_000L, config.connectionsMaxIdleMs());
         assertEquals(102_400, config.sendBufferBytes());
+        assertEquals(102_400, config.receiveBufferBytes());
+    }
+
+    @Test
+    void leavesTheReceiveBufferToTheOperatingSystemOnlyWhenAskedWithMinusOne() {
+        assertEquals(SocketServerConfig.OS_DEFAULT_BUFFER_BYTES,
+                SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "-1")).receiveBufferBytes());
+        assertEquals(65_536,
+                SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "65536")).receiveBufferBytes());
+        InvalidServerConfigException zero = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "0")));
+        assertTrue(zero.getMessage().startsWith("socket.receive.buffer.bytes"), zero.getMessage());
+        assertEquals(65_536, SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "65536"))
+                .withConnectionsMaxIdleMs(5_000).receiveBufferBytes());
     }
 
     @Test
