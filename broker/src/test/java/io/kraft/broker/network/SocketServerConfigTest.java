@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 /** Kafka-named properties become wire-server settings, with Kafka's defaults and clear errors. */
@@ -25,28 +26,22 @@ class SocketServerConfigTest {
     }
 
     @Test
-    void leavesTheReceiveBufferToTheOperatingSystemOnlyWhenAskedWithMinusOne() {
-        assertEquals(SocketServerConfig.OS_DEFAULT_BUFFER_BYTES,
-                SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "-1")).receiveBufferBytes());
-        assertEquals(65_536,
-                SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "65536")).receiveBufferBytes());
-        InvalidServerConfigException zero = assertThrows(InvalidServerConfigException.class,
-                () -> SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "0")));
-        assertTrue(zero.getMessage().startsWith("socket.receive.buffer.bytes"), zero.getMessage());
-        assertEquals(65_536, SocketServerConfig.fromProperties(Map.of("socket.receive.buffer.bytes", "65536"))
-                .withConnectionsMaxIdleMs(5_000).receiveBufferBytes());
+    void leavesEachSocketBufferToTheOperatingSystemOnlyWhenAskedWithMinusOne() {
+        assertBufferSetting("socket.send.buffer.bytes", SocketServerConfig::sendBufferBytes);
+        assertBufferSetting("socket.receive.buffer.bytes", SocketServerConfig::receiveBufferBytes);
     }
 
-    @Test
-    void leavesTheSendBufferToTheOperatingSystemOnlyWhenAskedWithMinusOne() {
+    private static void assertBufferSetting(String key, ToIntFunction<SocketServerConfig> setting) {
         assertEquals(SocketServerConfig.OS_DEFAULT_BUFFER_BYTES,
-                SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "-1")).sendBufferBytes());
-        assertEquals(1_048_576,
-                SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "1048576")).sendBufferBytes());
+                setting.applyAsInt(SocketServerConfig.fromProperties(Map.of(key, "-1"))));
+        SocketServerConfig set = SocketServerConfig.fromProperties(Map.of(key, "1048576"));
+        assertEquals(1_048_576, setting.applyAsInt(set));
+        assertEquals(1_048_576, setting.applyAsInt(set.withConnectionsMaxIdleMs(5_000).withIoThreads(2, 4)),
+                "copies keep it");
         InvalidServerConfigException zero = assertThrows(InvalidServerConfigException.class,
-                () -> SocketServerConfig.fromProperties(Map.of("socket.send.buffer.bytes", "0")));
-        assertTrue(zero.getMessage().startsWith("socket.send.buffer.bytes"), zero.getMessage());
-        assertEquals(102_400, SocketServerConfig.defaults("PLAINTEXT", "", 0).withIoThreads(2, 4).sendBufferBytes());
+                () -> SocketServerConfig.fromProperties(Map.of(key, "0")));
+        assertTrue(zero.getMessage().startsWith(key), zero.getMessage());
+        assertEquals(102_400, setting.applyAsInt(SocketServerConfig.defaults("PLAINTEXT", "", 0)));
     }
 
     @Test
