@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.log.InvalidRecordException;
 import io.kraft.storage.log.InvalidTimestampException;
 import io.kraft.storage.log.LogStorageException;
 import io.kraft.storage.log.OffsetOutOfRangeException;
@@ -27,6 +28,9 @@ public final class ErrorMapping {
         }
         if (failure instanceof InvalidTimestampException) {
             return ErrorCode.INVALID_TIMESTAMP;
+        }
+        if (failure instanceof InvalidRecordException) {
+            return ErrorCode.INVALID_RECORD;
         }
         if (failure instanceof OutOfOrderSequenceException) {
             return ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER;

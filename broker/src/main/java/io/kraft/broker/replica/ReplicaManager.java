@@ -584,8 +584,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         } else {
             LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
         }
-        List<RecordError> recordErrors = error == ErrorCode.INVALID_TIMESTAMP && partition != null
-                ? InvalidTimestamps.find(records, partition.log().config(), nowMs) : List.of();
+        List<RecordError> recordErrors = partition == null ? List.of() : switch (error) {
+            case INVALID_TIMESTAMP -> RecordErrors.timestamps(records, partition.log().config(), nowMs);
+            case INVALID_RECORD -> RecordErrors.missingKeys(records);
+            default -> List.of();
+        };
         return PartitionProduceResult.failed(error, e.getMessage(), recordErrors);
     }
 

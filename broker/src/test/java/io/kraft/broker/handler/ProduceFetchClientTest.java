@@ -1,6 +1,8 @@
 package io.kraft.broker.handler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.log.Log;
@@ -11,9 +13,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,5 +133,19 @@ class ProduceFetchClientTest {
         try (KafkaConsumer<byte[], byte[]> consumer = ClientRecords.consumer(broker.bootstrapServers(), Map.of())) {
             ClientRecords.consumeAndVerify(consumer, "acks-one", 2, 2_000, partitions);
         }
+    }
+
+    @Test
+    void aCompactedTopicRefusesARecordWithoutAKeyAndKeepsTheKeyedOnes() throws Exception {
+        broker.createTopic("compacted", 1, Map.of("cleanup.policy", "compact"));
+        try (KafkaProducer<byte[], byte[]> producer = ClientRecords.producer(broker.bootstrapServers(), Map.of())) {
+            producer.send(new ProducerRecord<>("compacted", "k".getBytes(), "v1".getBytes())).get(30, TimeUnit.SECONDS);
+            ExecutionException refused = assertThrows(ExecutionException.class, () -> producer.send(
+                    new ProducerRecord<>("compacted", null, "no key".getBytes())).get(30, TimeUnit.SECONDS));
+            assertInstanceOf(InvalidRecordException.class, refused.getCause());
+            producer.send(new ProducerRecord<>("compacted", "k".getBytes(), "v2".getBytes())).get(30, TimeUnit.SECONDS);
+        }
+        Log log = broker.replicaManager().partition(new TopicPartition("compacted", 0)).orElseThrow().log();
+        assertEquals(2, log.logEndOffset(), "only the keyed records were written");
     }
 }

@@ -251,8 +251,9 @@ public final class Log implements AutoCloseable {
 
     /**
      * Appends producer batches as the leader: validates every batch (nothing is written if one is bad:
-     * CRC and sizes, record timestamps (KIP-937), then the idempotent producer state), re-compresses
-     * batches whose codec differs from the topic's compression.type, then assigns consecutive offsets,
+     * CRC and sizes, record timestamps (KIP-937), keys in a compacted topic, then the idempotent producer
+     * state), re-compresses batches whose codec differs from the topic's compression.type, then assigns
+     * consecutive offsets,
      * the leader epoch and, if configured, the log-append time in place, rolls if needed and writes.
      * Batches that need no conversion are written as received.
      *
@@ -262,6 +263,7 @@ public final class Log implements AutoCloseable {
      * @throws CorruptRecordException        a batch fails validation, or its record count disagrees with its offsets
      * @throws RecordTooLargeException       a batch exceeds max.message.bytes or the append exceeds segment.bytes
      * @throws InvalidTimestampException     a CreateTime record is outside the topic's timestamp bounds
+     * @throws InvalidRecordException        a record of a compacted topic has no key
      * @throws OutOfOrderSequenceException   a producer batch's sequence does not follow its producer's last
      * @throws InvalidProducerEpochException a producer batch carries a fenced (older) epoch
      * @throws UnknownProducerIdException    a producer without state does not start at sequence 0
@@ -271,6 +273,7 @@ public final class Log implements AutoCloseable {
         LogConfig cfg = config;
         int batchCount = validate(records, cfg, true);
         TimestampBounds.check(records, cfg, nowMs, dir);
+        CompactedKeys.check(records, cfg, dir);
         // The batches as they will be stored (one for one): the caller's buffer itself unless the topic's
         // codec differs.
         ByteBuffer batches = TopicCompression.apply(records, cfg);
