@@ -32,12 +32,16 @@ import java.util.function.Consumer;
  * Loads a stopped node's metadata from its metadata log directory without changing it: the newest complete
  * snapshot (a RocksDB checkpoint, opened read-only), then the log entries after it up to the commit point, replayed
  * into a {@link MetadataImage}. Raft does not persist its high watermark; the commit point is the position the
- * node's controller state store ({@value #CONTROLLER_STATE}) had applied, which only ever holds committed records.
- * Without one, every entry is replayed and a note says that uncommitted ones may be among them.
+ * node's state store had applied ({@value #CONTROLLER_STATE} on a controller, {@value #BROKER_STATE} on a broker-only
+ * node), which only ever holds committed records. Without one, every entry is replayed and a note says that
+ * uncommitted ones may be among them.
  */
 public final class MetadataLoader {
     /** The controller's RocksDB state store inside the metadata log directory. */
     static final String CONTROLLER_STATE = "controller-state";
+    /** A broker-only node's RocksDB state store inside its metadata log directory. */
+    static final String BROKER_STATE = "broker-state";
+    private static final List<String> STATE_STORES = List.of(CONTROLLER_STATE, BROKER_STATE);
     /** RocksDB's lock file, held while the node runs. */
     private static final String LOCK_FILE = "LOCK";
 
@@ -166,8 +170,8 @@ public final class MetadataLoader {
                 notes.add("skipped an incomplete snapshot: " + skipped);
             }
             if (commitEnd.isEmpty()) {
-                notes.add("the commit point is unknown (no readable " + CONTROLLER_STATE + " in " + directory
-                        + "): entries not yet committed may be included");
+                notes.add("the commit point is unknown (no readable " + String.join(" or ", STATE_STORES) + " in "
+                        + directory + "): entries not yet committed may be included");
             }
         }
 
@@ -176,10 +180,10 @@ public final class MetadataLoader {
             if (!Files.isDirectory(directory)) {
                 throw new MetadataShellException("no metadata log directory at " + directory);
             }
-            // A node started by kraft-cli locks every directory (a broker-only node keeps no RocksDB store);
-            // a controller's RocksDB store is locked by any node that opened it.
-            for (Path lockFile : List.of(directory.resolve(DirectoryLock.FILE_NAME),
-                    directory.resolve(CONTROLLER_STATE).resolve(LOCK_FILE))) {
+            // A node started by kraft-cli locks every directory; a state store is locked by any node that opened it.
+            List<Path> lockFiles = new ArrayList<>(List.of(directory.resolve(DirectoryLock.FILE_NAME)));
+            STATE_STORES.forEach(store -> lockFiles.add(directory.resolve(store).resolve(LOCK_FILE)));
+            for (Path lockFile : lockFiles) {
                 Optional<String> holder = LockHolder.of(lockFile);
                 if (holder.isPresent()) {
                     throw new MetadataShellException("the node using " + directory + " is running (" + holder.get()
@@ -195,7 +199,13 @@ public final class MetadataLoader {
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 throw new MetadataShellException(e.getMessage(), e);
             }
-            OptionalLong applied = appliedEnd(directory.resolve(CONTROLLER_STATE));
+            OptionalLong applied = OptionalLong.empty();
+            for (String store : STATE_STORES) {
+                OptionalLong end = appliedEnd(directory.resolve(store));
+                if (end.isPresent() && (applied.isEmpty() || end.getAsLong() > applied.getAsLong())) {
+                    applied = end;
+                }
+            }
             OptionalLong commitEnd = applied;
             if (applied.isPresent() && catalog.latest().isPresent()) {
                 // A snapshot holds only committed records, even if the state store was being rebuilt.
@@ -204,7 +214,7 @@ public final class MetadataLoader {
             return new CommittedLog(directory, catalog, reader, commitEnd);
         }
 
-        /** The offset after the last record the controller state store applied, if it holds any. */
+        /** The offset after the last record a state store applied, if it holds any. */
         private static OptionalLong appliedEnd(Path stateDirectory) {
             if (!Files.isRegularFile(stateDirectory.resolve("CURRENT"))) {
                 return OptionalLong.empty();

@@ -112,6 +112,19 @@ class MetadataLoaderTest {
     }
 
     @Test
+    void aBrokerOnlyNodesStateStoreGivesTheCommitPointToo() {
+        List<MetadataRecord> records = withAudit();
+        writeLog(records);
+        // A broker-only node keeps its state store in broker-state; it applied all but the last entry.
+        writeStateStore(dir().resolve(MetadataLoader.BROKER_STATE), records.subList(0, records.size() - 1));
+
+        LoadedMetadata loaded = MetadataLoader.fromDirectory(dir());
+        assertEquals(Long.toString(records.size()), file(treeOf(loaded), "quorum", "committedEndOffset"));
+        assertEquals(List.of("1 log entries from offset " + records.size()
+                + " on are not known to be committed and were left out"), loaded.notes());
+    }
+
+    @Test
     void snapshotThenTheLogAfterItUpToWhatTheControllerApplied() {
         List<MetadataRecord> records = withAudit();
         writeLog(records);
