@@ -42,8 +42,9 @@ class ReconnectTest {
             while (!received.await(MESSAGE_INTERVAL_MS, TimeUnit.MILLISECONDS) && sent < 200) {
                 sender.send(vote(1_000 + sent++));
             }
-            // One message may still find the channel failed (it resets the backoff); the next one connects.
-            assertTrue(sent <= 5, "peer 2 was reached only after " + sent + " messages");
+            // One message may still find the channel failed (it resets the backoff); the next one connects. Without
+            // the reset the channel sits out a backoff of seconds: 40 messages and more.
+            assertTrue(sent <= 15, "peer 2 was reached only after " + sent + " messages");
         } finally {
             sender.close();
             late.close();
