@@ -1,7 +1,5 @@
 package io.kraft.cli;
 
-import io.kraft.cli.client.ClientFailures;
-import io.kraft.cli.client.ClientProperties;
 import io.kraft.cli.client.ConfigAssignments;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -92,8 +90,7 @@ final class ConfigsCommand implements Callable<Integer> {
         List<AlterConfigOp> operations = action.alter ? operations() : List.of();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ClientProperties.quietClientLogging();
-        try (Admin admin = Admin.create(connection.adminProperties())) {
+        return AdminConnectionOptions.run(connection.adminProperties(), out, err, admin -> {
             if (action.describe) {
                 describe(admin, resource, out);
             } else {
@@ -101,18 +98,8 @@ final class ConfigsCommand implements Callable<Integer> {
                 out.println("Completed updating " + (resource.name().isEmpty() ? "default config for brokers in the"
                         + " cluster." : "config for " + entityNoun(resource) + " " + resource.name() + "."));
             }
-            out.flush();
             return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("Error: interrupted");
-            return KraftCli.EXIT_FAILURE;
-        } catch (ExecutionException | RuntimeException e) {
-            out.flush();
-            err.println("Error: " + ClientFailures.message(e));
-            err.flush();
-            return KraftCli.EXIT_FAILURE;
-        }
+        });
     }
 
     private ConfigResource resource() {

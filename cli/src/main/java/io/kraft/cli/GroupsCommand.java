@@ -1,7 +1,6 @@
 package io.kraft.cli;
 
 import io.kraft.cli.client.ClientFailures;
-import io.kraft.cli.client.ClientProperties;
 import io.kraft.cli.groups.ConsumerGroupAdmin;
 import io.kraft.cli.groups.GroupCommandException;
 import io.kraft.cli.groups.GroupOptionsException;
@@ -139,8 +138,7 @@ final class GroupsCommand implements Callable<Integer> {
             err.flush();
             return KraftCli.EXIT_USAGE;
         }
-        ClientProperties.quietClientLogging();
-        try (Admin admin = Admin.create(adminProperties())) {
+        return AdminConnectionOptions.run(adminProperties(), out, err, admin -> {
             ConsumerGroupAdmin cluster = new ConsumerGroupAdmin(admin);
             int exitCode;
             if (list) {
@@ -152,20 +150,8 @@ final class GroupsCommand implements Callable<Integer> {
             } else {
                 exitCode = delete(cluster, out, err);
             }
-            out.flush();
-            err.flush();
             return exitCode;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("Error: interrupted");
-            err.flush();
-            return KraftCli.EXIT_FAILURE;
-        } catch (ExecutionException | RuntimeException e) {
-            out.flush();
-            err.println("Error: " + ClientFailures.message(e));
-            err.flush();
-            return KraftCli.EXIT_FAILURE;
-        }
+        });
     }
 
     private Map<String, Object> adminProperties() {

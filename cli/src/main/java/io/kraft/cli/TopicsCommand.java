@@ -1,6 +1,5 @@
 package io.kraft.cli;
 
-import io.kraft.cli.client.ClientFailures;
 import io.kraft.cli.client.ClientProperties;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -95,8 +94,7 @@ final class TopicsCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ClientProperties.quietClientLogging();
-        try (Admin admin = Admin.create(connection.adminProperties())) {
+        return AdminConnectionOptions.run(connection.adminProperties(), out, err, admin -> {
             if (action.create) {
                 create(admin, overrides, out);
             } else if (action.list) {
@@ -110,18 +108,8 @@ final class TopicsCommand implements Callable<Integer> {
             } else if (exists(admin)) {
                 admin.deleteTopics(List.of(topic)).all().get();
             }
-            out.flush();
             return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("Error: interrupted");
-            return KraftCli.EXIT_FAILURE;
-        } catch (ExecutionException | RuntimeException e) {
-            out.flush();
-            err.println("Error: " + ClientFailures.message(e));
-            err.flush();
-            return KraftCli.EXIT_FAILURE;
-        }
+        });
     }
 
     private void checkOptions() {
