@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class LeaderUnreachableTest {
     private static final int ELECTION_TIMEOUT_TICKS = 10;
     private static final int FETCH_TIMEOUT_TICKS = 20;
+    private static final int REQUEST_TIMEOUT_TICKS = 200;
 
     private static RaftNode followerOfNodeOne() {
         RaftNode node = new RaftNode(new RaftConfig(2, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS,
@@ -49,41 +50,45 @@ class LeaderUnreachableTest {
 
     @Test
     void anObserverLookingForTheLeaderAsksAnotherVoterSoonWhenTheOneItAskedIsDown() {
-        int requestTimeoutTicks = 200;
-        RaftNode observer = new RaftNode(new RaftConfig(9, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS,
-                FETCH_TIMEOUT_TICKS, 10, requestTimeoutTicks, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL,
-                new Random(5));
-        int probed = nextFetchTarget(observer, requestTimeoutTicks);
+        RaftNode observer = observer();
+        int probed = nextProbe(observer).target();
         observer.peerUnreachable(probed);
-        int ticks = 0;
-        int next = -1;
-        while (next < 0 && ticks < requestTimeoutTicks) {
-            ticks++;
-            observer.tick();
-            next = fetchTarget(observer.ready());
-        }
-        assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
-        assertTrue(next != probed, "voter " + probed + " was refused, yet probed again");
+        Probe next = nextProbe(observer);
+        assertTrue(next.ticks() < REQUEST_TIMEOUT_TICKS, "the next probe waited for the request timeout");
+        assertTrue(next.target() != probed, "voter " + probed + " was refused, yet probed again");
     }
 
     @Test
     void anObserverAsksAgainSoonWhenTheVoterItAskedKnowsNoLeaderYet() {
-        int requestTimeoutTicks = 200;
-        RaftNode observer = new RaftNode(new RaftConfig(9, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS,
-                FETCH_TIMEOUT_TICKS, 10, requestTimeoutTicks, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL,
-                new Random(5));
-        int probed = nextFetchTarget(observer, requestTimeoutTicks);
+        RaftNode observer = observer();
+        int probed = nextProbe(observer).target();
         // A voter in the middle of an election: not the leader, and it knows none.
-        observer.handle(new RaftMessage.FetchResponse(probed, 9, 0, RaftMessage.NO_LEADER, RaftMessage.FetchError.NOT_LEADER, 0,
-                0, 0, -1, -1, List.of()));
-        int ticks = 0;
-        int next = -1;
-        while (next < 0 && ticks < requestTimeoutTicks) {
-            ticks++;
-            observer.tick();
-            next = fetchTarget(observer.ready());
+        observer.handle(new RaftMessage.FetchResponse(probed, 9, 0, RaftMessage.NO_LEADER,
+                RaftMessage.FetchError.NOT_LEADER, 0, 0, 0, -1, -1, List.of()));
+        assertTrue(nextProbe(observer).ticks() < REQUEST_TIMEOUT_TICKS,
+                "the next probe waited for the request timeout");
+    }
+
+    /** Observer 9 of voters 1-3, knowing no leader yet, with a long request timeout. */
+    private static RaftNode observer() {
+        return new RaftNode(new RaftConfig(9, Set.of(1, 2, 3), ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS, 10,
+                REQUEST_TIMEOUT_TICKS, 4, 100), new InMemoryRaftLog(), QuorumState.INITIAL, new Random(5));
+    }
+
+    /** A fetch the node sent: to whom, and after how many ticks (target -1 if none within the request timeout). */
+    private record Probe(int ticks, int target) {
+    }
+
+    private static Probe nextProbe(RaftNode node) {
+        for (int tick = 1; tick <= REQUEST_TIMEOUT_TICKS; tick++) {
+            node.tick();
+            int target = node.ready().messages().stream().filter(m -> m instanceof RaftMessage.FetchRequest)
+                    .mapToInt(m -> ((RaftMessage.FetchRequest) m).destination()).findFirst().orElse(-1);
+            if (target >= 0) {
+                return new Probe(tick, target);
+            }
         }
-        assertTrue(ticks < requestTimeoutTicks, "the next probe waited for the request timeout");
+        return new Probe(REQUEST_TIMEOUT_TICKS, -1);
     }
 
     @Test
@@ -112,22 +117,6 @@ class LeaderUnreachableTest {
         }
         assertTrue(waited <= backoffMaxTicks + 1, "the lost round ended after " + waited + " ticks, not within the "
                 + "election backoff (" + backoffMaxTicks + ")");
-    }
-
-    private static int nextFetchTarget(RaftNode node, int maxTicks) {
-        for (int tick = 0; tick < maxTicks; tick++) {
-            node.tick();
-            int target = fetchTarget(node.ready());
-            if (target >= 0) {
-                return target;
-            }
-        }
-        throw new AssertionError("no fetch was sent");
-    }
-
-    private static int fetchTarget(Ready ready) {
-        return ready.messages().stream().filter(m -> m instanceof RaftMessage.FetchRequest)
-                .mapToInt(m -> ((RaftMessage.FetchRequest) m).destination()).findFirst().orElse(-1);
     }
 
     @Test
