@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import static io.kraft.broker.TestWaits.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -276,14 +277,14 @@ class ConsumerGroupEndToEndTest {
             for (int i = 0; i < 3; i++) {
                 members.add(new Member(group, topic, assignorClass, processed, failures));
             }
-            GroupTestNode.awaitTrue(() -> processed.size() >= RECORDS / 4 || !failures.isEmpty(),
+            awaitTrue(() -> processed.size() >= RECORDS / 4 || !failures.isEmpty(),
                     "a quarter of the records to be processed");
             Member fourth = new Member(group, topic, assignorClass, processed, failures);
             members.add(fourth);
-            GroupTestNode.awaitTrue(() -> fourth.maxAssigned() > 0 || !failures.isEmpty(),
+            awaitTrue(() -> fourth.maxAssigned() > 0 || !failures.isEmpty(),
                     "the fourth member to get partitions");
             produce(topic, PARTITIONS, RECORDS / 2, RECORDS - RECORDS / 2, -1);
-            GroupTestNode.awaitTrue(() -> (processed.size() >= RECORDS && committedTotal(group) >= RECORDS)
+            awaitTrue(() -> (processed.size() >= RECORDS && committedTotal(group) >= RECORDS)
                     || !failures.isEmpty(), "every record processed and committed");
             assertTrue(failures.isEmpty(), () -> "a member failed: " + failures);
             assertTrue(fourth.processedHere() > 0, "the fourth member processed records of its partitions");
@@ -298,7 +299,7 @@ class ConsumerGroupEndToEndTest {
         Map<TopicPartition, Long> ends = endOffsets(topic, PARTITIONS);
         Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
         ends.forEach((partition, end) -> assertEquals(end, committed.get(partition).offset(), partition.toString()));
-        GroupTestNode.awaitTrue(() -> {
+        awaitTrue(() -> {
             try {
                 return describe(group).groupState() == GroupState.EMPTY;
             } catch (Exception e) {
@@ -496,7 +497,7 @@ class ConsumerGroupEndToEndTest {
         Map<TopicPartition, OffsetAndMetadata> before = committed("durable-group");
         node.restart();
         Map<TopicPartition, OffsetAndMetadata> after = new HashMap<>();
-        GroupTestNode.awaitTrue(() -> {
+        awaitTrue(() -> {
             try {
                 after.putAll(committed("durable-group"));
                 return true;

@@ -1,11 +1,12 @@
 package io.kraft.broker.node;
 
+import static io.kraft.broker.TestWaits.freePort;
+
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -77,11 +78,5 @@ final class DataPathNode implements AutoCloseable {
     @Override
     public void close() {
         stop();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
