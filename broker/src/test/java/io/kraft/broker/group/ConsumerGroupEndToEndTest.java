@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,11 +70,11 @@ class ConsumerGroupEndToEndTest {
 
     @TempDir
     static Path dir;
-    private static GroupTestNode node;
+    private static TestNode node;
 
     @BeforeAll
     static void startNode() throws Exception {
-        node = new GroupTestNode(dir, Map.of()).start();
+        node = GroupTests.node(dir).start();
     }
 
     @AfterAll

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestNode;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.schema.Struct;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
@@ -27,11 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 class GroupApisWireTest {
     @TempDir
     static Path dir;
-    private static GroupTestNode node;
+    private static TestNode node;
 
     @BeforeAll
     static void startNode() throws Exception {
-        node = new GroupTestNode(dir, Map.of()).start();
+        node = GroupTests.node(dir).start();
         node.admin().createTopics(List.of(new NewTopic("wire", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
     }
 

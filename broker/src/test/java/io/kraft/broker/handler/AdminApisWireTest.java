@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestNode;
 import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
 import io.kraft.broker.protocol.schema.MessageWriter;
 import io.kraft.broker.protocol.schema.Struct;

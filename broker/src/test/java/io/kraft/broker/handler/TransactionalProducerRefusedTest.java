@@ -3,6 +3,7 @@ package io.kraft.broker.handler;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestNode;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;

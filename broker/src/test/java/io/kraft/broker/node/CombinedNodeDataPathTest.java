@@ -1,5 +1,6 @@
 package io.kraft.broker.node;
 
+import io.kraft.broker.TestNode;
 import io.kraft.broker.handler.ClientRecords;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,11 +23,11 @@ class CombinedNodeDataPathTest {
     @TempDir
     static Path dir;
 
-    private static DataPathNode node;
+    private static TestNode node;
 
     @BeforeAll
     static void start() throws Exception {
-        node = new DataPathNode(dir).start();
+        node = new TestNode(dir, Map.of()).start();
     }
 
     @AfterAll

@@ -3,6 +3,7 @@ package io.kraft.broker.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestNode;
 import io.kraft.broker.handler.ClientRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ class CombinedNodeRestartTest {
     void everyRecordSurvivesACleanRestart() throws Exception {
         int count = 10_000;
         int[] partitions;
-        try (DataPathNode node = new DataPathNode(dir).start()) {
+        try (TestNode node = new TestNode(dir, Map.of()).start()) {
             node.createTopic("durable", 3, Map.of("segment.bytes", "65536"));
             try (KafkaProducer<byte[], byte[]> producer = ClientRecords.producer(node.bootstrap(), Map.of())) {
                 partitions = ClientRecords.produce(producer, "durable", count);

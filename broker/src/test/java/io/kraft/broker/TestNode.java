@@ -1,4 +1,4 @@
-package io.kraft.broker.handler;
+package io.kraft.broker;
 
 import static io.kraft.broker.TestWaits.awaitTrue;
 import static io.kraft.broker.TestWaits.freePort;
@@ -11,14 +11,20 @@ import io.kraft.config.TopicConfigResolver;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
-/** An in-process combined node on free ports, restartable on the same directory and ports, with an Admin client. */
-final class TestNode implements AutoCloseable {
-    static final String CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg";
-    static final long WAIT_MS = 30_000;
+/**
+ * An in-process combined node (Raft, controller, broker) with its logs and metadata under one directory, on fixed
+ * free ports so it can be closed and started again as the same node, with an Admin client.
+ */
+public final class TestNode implements AutoCloseable {
+    public static final String CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg";
+    public static final long WAIT_MS = TestWaits.WAIT_MS;
 
     private final Path dir;
     private final Map<String, String> properties;
@@ -27,7 +33,7 @@ final class TestNode implements AutoCloseable {
     private Admin admin;
 
     /** @param extraProperties node properties besides the quorum (e.g. log.retention.hours) */
-    TestNode(Path dir, Map<String, String> extraProperties) throws IOException {
+    public TestNode(Path dir, Map<String, String> extraProperties) throws IOException {
         this.dir = dir;
         this.clientPort = freePort();
         this.properties = new HashMap<>(extraProperties);
@@ -35,43 +41,45 @@ final class TestNode implements AutoCloseable {
         properties.putIfAbsent("log.dirs", dir.resolve("logs").toString());
     }
 
-    TestNode start() throws Exception {
-        Map<String, String> logKeys = new HashMap<>();
-        properties.forEach((key, value) -> {
-            if (LogConfigs.definition().contains(key)) {
-                logKeys.put(key, value);
-            }
-        });
+    public TestNode start() throws Exception {
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
-                LogConfigs.definition().parse(logKeys, ConfigSource.STATIC_BROKER_CONFIG)));
+                LogConfigs.definition().parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + clientPort,
                 properties, topicConfigs);
         awaitTrue(node::isBrokerUnfenced, "the broker to be unfenced");
         admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000"));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
         return this;
     }
 
-    void restart() throws Exception {
+    /** A clean restart: close everything, start again on the same directory and ports. */
+    public void restart() throws Exception {
         stop();
         start();
     }
 
-    Admin admin() {
+    public Admin admin() {
         return admin;
     }
 
-    int port() {
+    public int port() {
         return clientPort;
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return "localhost:" + clientPort;
     }
 
-    private void stop() {
+    /** Creates a topic with replication factor 1 and the given configs. */
+    public void createTopic(String name, int partitions, Map<String, String> configs) throws Exception {
+        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                .get(WAIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the node cleanly (logs flushed, checkpoints and clean-shutdown markers written). */
+    public void stop() {
         if (admin != null) {
             admin.close();
             admin = null;
