@@ -31,6 +31,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -294,9 +295,26 @@ class ReplicationEndToEndTest {
 
         startBroker(down, Map.of(BrokerLifecycleConfig.BROKER_RACK, "rack-b"));
         awaitTrue(() -> !Files.exists(logDir(down).resolve("doomed-0")), "the restarted broker to delete the stray log");
-        Node restarted = admin.describeCluster().nodes().get(WAIT_MS, TimeUnit.MILLISECONDS).stream()
-                .filter(node -> node.id() == down).findFirst().orElseThrow();
-        assertEquals("rack-b", restarted.rack(), "broker.rack reaches the registration and Metadata");
+        // The broker Admin asks lists the restarted one once its own metadata has the unfencing.
+        AtomicReference<Node> restarted = new AtomicReference<>();
+        awaitTrue(() -> {
+            restarted.set(liveNode(down));
+            return restarted.get() != null;
+        }, "broker " + down + " to be listed again");
+        assertEquals("rack-b", restarted.get().rack(), "broker.rack reaches the registration and Metadata");
+    }
+
+    /** The broker as DescribeCluster lists it, or null while it is not listed (or the call fails). */
+    private Node liveNode(int brokerId) {
+        try {
+            return admin.describeCluster().nodes().get(WAIT_MS, TimeUnit.MILLISECONDS).stream()
+                    .filter(node -> node.id() == brokerId).findFirst().orElse(null);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
     }
 
     private Set<Long> logEndOffsets(String topic) {
