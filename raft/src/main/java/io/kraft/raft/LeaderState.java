@@ -27,6 +27,7 @@ final class LeaderState implements RoleState {
     private final Set<Integer> fetchedThisEpoch = new HashSet<>();
     private long checkQuorumDeadlineTick;
     private long beginQuorumResendTick;
+    private boolean readyAnnounced;
 
     /** A fetch with nothing to return yet, answered when data or a new high watermark arrives or it expires. */
     record ParkedFetch(RaftMessage.FetchRequest request, long expiryTick) {
@@ -63,6 +64,15 @@ final class LeaderState implements RoleState {
     @Override
     public OptionalInt votedId() {
         return OptionalInt.of(nodeId);
+    }
+
+    /** Whether the state machine was told that this epoch's earlier records are all committed. */
+    boolean readyAnnounced() {
+        return readyAnnounced;
+    }
+
+    void markReadyAnnounced() {
+        readyAnnounced = true;
     }
 
     /** Offset of this epoch's leader-change record: nothing below it may be committed by counting replicas. */

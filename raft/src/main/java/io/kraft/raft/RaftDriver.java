@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * appends, and carries out each {@link Ready} in order (persist quorum state, send, flush the log synchronously,
  * report the flush, then call the {@link RaftListener}). All other threads only enqueue work.
  */
-public final class RaftDriver implements AutoCloseable {
+public final class RaftDriver implements RaftClient, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
     /** How often a time-based retention limit is re-checked against the latest snapshot. */
     private static final long RETENTION_CHECK_INTERVAL_MS = 60_000;
@@ -71,10 +71,15 @@ public final class RaftDriver implements AutoCloseable {
         enqueue(() -> node.handle(message));
     }
 
-    /** Appends on the leader; see {@link RaftNode#append}. Completes on the raft thread. */
-    public CompletableFuture<Long> append(List<byte[]> records) {
+    /** Appends on the leader of {@code epoch}; see {@link RaftNode#append}. Completes on the raft thread. */
+    @Override
+    public CompletableFuture<Long> append(int epoch, List<byte[]> records) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         boolean queued = enqueue(() -> {
+            if (node.role() != Role.LEADER || node.epoch() != epoch) {
+                result.completeExceptionally(new NotLeaderException(node.nodeId(), node.epoch(), node.leaderId()));
+                return;
+            }
             CompletableFuture<Long> inner = node.append(records);
             inner.whenComplete((offset, error) -> {
                 if (error != null) {
@@ -95,6 +100,7 @@ public final class RaftDriver implements AutoCloseable {
      * if the retention policy says so, deletes the log prefix it covers (the policy is asked again every minute,
      * for age limits). Completes once done on the raft thread.
      */
+    @Override
     public CompletableFuture<Void> snapshotCreated(SnapshotId id) {
         return call(() -> {
             node.snapshotCreated(id);
@@ -110,16 +116,20 @@ public final class RaftDriver implements AutoCloseable {
                 .filter(retention::deletePrefixUpTo).ifPresent(node::deleteLogPrefix);
     }
 
-    /** Asks the leader to step down gracefully (EndQuorumEpoch); a no-op elsewhere. */
-    public CompletableFuture<Void> resign() {
+    /** Asks the leader of {@code epoch} to step down gracefully (EndQuorumEpoch); a no-op elsewhere. */
+    @Override
+    public CompletableFuture<Void> resign(int epoch) {
         return call(() -> {
-            node.resign();
+            if (node.role() == Role.LEADER && node.epoch() == epoch) {
+                node.resign();
+            }
             processReady();
             return null;
         });
     }
 
     /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
+    @Override
     public CompletableFuture<QuorumDescription> describe() {
         return call(() -> {
             List<QuorumDescription.Member> members = new ArrayList<>();
@@ -140,6 +150,7 @@ public final class RaftDriver implements AutoCloseable {
         return tick < 0 ? -1 : nowMs - (node.currentTick() - tick) * tickMs;
     }
 
+    @Override
     public int nodeId() {
         return node.nodeId();
     }
@@ -232,6 +243,7 @@ public final class RaftDriver implements AutoCloseable {
                 listener.handleCommit(batch);
             }
             ready.leaderChange().ifPresent(listener::handleLeaderChange);
+            ready.leaderReady().ifPresent(listener::handleLeaderReady);
         }
     }
 }

@@ -18,4 +18,12 @@ public interface RaftListener {
 
     /** Leadership changed; the leader is absent while an election runs. */
     void handleLeaderChange(LeaderAndEpoch leaderAndEpoch);
+
+    /**
+     * This node leads {@link LeaderReady#epoch()} and every record of earlier epochs has been passed to
+     * {@link #handleCommit}: from now on the state machine's view is complete and it may append. Called once per
+     * epoch led, after the {@link #handleLeaderChange} naming this node.
+     */
+    default void handleLeaderReady(LeaderReady ready) {
+    }
 }

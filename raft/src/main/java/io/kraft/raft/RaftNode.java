@@ -47,6 +47,7 @@ public final class RaftNode {
     private boolean flushNeeded;
     private LeaderAndEpoch leaderChangeOut;
     private SnapshotId loadSnapshotOut;
+    private LeaderReady leaderReadyOut;
     /** The newest snapshot the state machine made or this node installed: what a lagging fetcher is sent. */
     private SnapshotId latestSnapshot;
     /** The voter an observer last failed to reach while looking for the leader (its next probe avoids it), or -1. */
@@ -339,7 +340,7 @@ public final class RaftNode {
     /** Whether {@link #ready()} has anything to hand out. */
     public boolean hasReady() {
         return !outbox.isEmpty() || flushNeeded || !committedOut.isEmpty() || leaderChangeOut != null
-                || loadSnapshotOut != null || !state.quorumState().equals(persistedState);
+                || loadSnapshotOut != null || leaderReadyOut != null || !state.quorumState().equals(persistedState);
     }
 
     /** Hands out the accumulated work and forgets it; see {@link Ready} for the order the driver must keep. */
@@ -350,12 +351,13 @@ public final class RaftNode {
             toPersist = Optional.of(persistedState);
         }
         Ready ready = new Ready(toPersist, outbox, flushNeeded, committedOut, Optional.ofNullable(leaderChangeOut),
-                Optional.ofNullable(loadSnapshotOut));
+                Optional.ofNullable(loadSnapshotOut), Optional.ofNullable(leaderReadyOut));
         outbox.clear();
         committedOut.clear();
         flushNeeded = false;
         leaderChangeOut = null;
         loadSnapshotOut = null;
+        leaderReadyOut = null;
         return ready;
     }
 
@@ -961,6 +963,11 @@ public final class RaftNode {
         highWatermark = newHighWatermark;
         pendingAppends.completeBelow(highWatermark);
         deliverCommitted();
+        if (state instanceof LeaderState l && !l.readyAnnounced() && highWatermark > l.epochStartOffset()) {
+            // The epoch's leader-change record committed, so every earlier record has been delivered above.
+            l.markReadyAnnounced();
+            leaderReadyOut = new LeaderReady(l.epoch(), log.endOffset());
+        }
     }
 
     /** Cuts the newly committed range into batches of consecutive data records of one epoch. */

@@ -8,11 +8,12 @@ import java.util.Optional;
  * {@code messages}, (3) if {@code flushLog}, flush the log and later report it with
  * {@link RaftNode#handleLogFlushed(long)}, (4) hand the state machine {@code loadSnapshot} (replace
  * your state with this snapshot from the {@link SnapshotStore}) before the {@code committed} batches that follow
- * it, then {@code leaderChange}. Messages may depend on the quorum state, which is why it is written first.
+ * it, then {@code leaderChange}, then {@code leaderReady}. Messages may depend on the quorum state, which is why
+ * it is written first.
  */
 public record Ready(Optional<QuorumState> quorumState, List<RaftMessage> messages, boolean flushLog,
                     List<CommittedBatch> committed, Optional<LeaderAndEpoch> leaderChange,
-                    Optional<SnapshotId> loadSnapshot) {
+                    Optional<SnapshotId> loadSnapshot, Optional<LeaderReady> leaderReady) {
 
     public Ready {
         messages = List.copyOf(messages);
@@ -21,6 +22,6 @@ public record Ready(Optional<QuorumState> quorumState, List<RaftMessage> message
 
     public boolean isEmpty() {
         return quorumState.isEmpty() && messages.isEmpty() && !flushLog && committed.isEmpty()
-                && leaderChange.isEmpty() && loadSnapshot.isEmpty();
+                && leaderChange.isEmpty() && loadSnapshot.isEmpty() && leaderReady.isEmpty();
     }
 }

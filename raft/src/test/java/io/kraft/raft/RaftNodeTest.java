@@ -60,6 +60,23 @@ class RaftNodeTest {
     }
 
     @Test
+    void leaderIsReadyOnceItsLeaderChangeRecordCommitsAndOnlyOncePerEpoch() {
+        RaftNode node = electNodeOne();
+        log.flush();
+        node.handleLogFlushed(log.endOffset());
+        assertTrue(node.ready().leaderReady().isEmpty(), "the leader-change record needs a second voter");
+        FetchRequest fetch = new FetchRequest(2, 1, 1, 1, 1);
+        node.handle(fetch);
+        Ready ready = node.ready();
+        assertEquals(new LeaderReady(1, 1), ready.leaderReady().orElseThrow());
+        node.append(List.of(new byte[] {1}));
+        log.flush();
+        node.handleLogFlushed(log.endOffset());
+        node.handle(new FetchRequest(2, 1, 1, 2, 1));
+        assertTrue(node.ready().leaderReady().isEmpty(), "announced once per epoch");
+    }
+
+    @Test
     void singleVoterCommitsOnlyAfterItsOwnFlush() {
         RaftNode node = node(1, Set.of(1));
         for (int i = 0; i < 100 && node.role() != Role.LEADER; i++) {

@@ -265,7 +265,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         pending.add(future);
         int epoch = leaderEpoch;
         List<byte[]> serialized = records.stream().map(MetadataRecord::toByteArray).toList();
-        driver.append(serialized).whenComplete((lastOffset, error) -> runEvent(() -> {
+        driver.append(epoch, serialized).whenComplete((lastOffset, error) -> runEvent(() -> {
             pending.remove(future);
             if (error == null) {
                 if (lastOffset != firstOffset + records.size() - 1) {
@@ -462,7 +462,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private void resign() {
         LOG.warn("Controller {} resigns epoch {}: an append failed", nodeId, leaderEpoch);
         managers = newManagers();
-        driver.resign();
+        driver.resign(leaderEpoch);
     }
 
     // ---- loop plumbing ---------------------------------------------------------------------------------------

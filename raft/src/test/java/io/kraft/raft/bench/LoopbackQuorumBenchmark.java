@@ -53,6 +53,7 @@ public final class LoopbackQuorumBenchmark {
             start(id, quorum, dir);
         }
         int leader = awaitLeader(0);
+        int leaderEpoch = drivers.get(leader).describe().get().epoch();
 
         byte[] payload = new byte[RECORD_BYTES];
         Arrays.fill(payload, (byte) 'x');
@@ -66,7 +67,7 @@ public final class LoopbackQuorumBenchmark {
         List<CompletableFuture<Long>> futures = new ArrayList<>();
         for (int sent = 0; sent < records; sent += batchRecords) {
             inFlight.acquire();
-            CompletableFuture<Long> f = drivers.get(leader).append(batch);
+            CompletableFuture<Long> f = drivers.get(leader).append(leaderEpoch, batch);
             f.whenComplete((o, e) -> inFlight.release());
             futures.add(f);
         }
@@ -81,7 +82,7 @@ public final class LoopbackQuorumBenchmark {
         long[] latenciesUs = new long[1000];
         for (int i = 0; i < latenciesUs.length; i++) {
             long t = System.nanoTime();
-            drivers.get(leader).append(batch.subList(0, 10)).get(10, TimeUnit.SECONDS);
+            drivers.get(leader).append(leaderEpoch, batch.subList(0, 10)).get(10, TimeUnit.SECONDS);
             latenciesUs[i] = (System.nanoTime() - t) / 1000;
         }
         Arrays.sort(latenciesUs);
@@ -90,7 +91,7 @@ public final class LoopbackQuorumBenchmark {
 
         long resignAt = System.nanoTime();
         int resignedEpoch = drivers.get(leader).describe().get().epoch();
-        drivers.get(leader).resign().get();
+        drivers.get(leader).resign(resignedEpoch).get();
         int next = awaitLeader(resignedEpoch);
         commitOne(next, payload);
         System.out.printf("failover after clean resignation: %.0f ms to the first new commit%n",
@@ -112,7 +113,7 @@ public final class LoopbackQuorumBenchmark {
     private void commitOne(int leader, byte[] payload) throws Exception {
         while (true) {
             try {
-                drivers.get(leader).append(List.of(payload)).get(10, TimeUnit.SECONDS);
+                drivers.get(leader).append(drivers.get(leader).describe().get().epoch(), List.of(payload)).get(10, TimeUnit.SECONDS);
                 return;
             } catch (java.util.concurrent.ExecutionException e) {
                 leader = awaitLeader(0);

@@ -198,7 +198,8 @@ class GrpcQuorumTest {
             for (int r = 0; r < perBatch; r++) {
                 records.add((prefix + "-" + (b * perBatch + r)).getBytes(StandardCharsets.UTF_8));
             }
-            futures.add(members.get(leaderId).driver().append(records));
+            RaftDriver leader = members.get(leaderId).driver();
+            futures.add(leader.append(leader.describe().get().epoch(), records));
         }
         long last = -1;
         for (CompletableFuture<Long> future : futures) {

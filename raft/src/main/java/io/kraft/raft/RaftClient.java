@@ -1,0 +1,30 @@
+package io.kraft.raft;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a replicated state machine sees of Raft: appends fenced by the epoch they were built for, resignation,
+ * snapshots it created, and (through its {@link RaftListener}) commits, snapshot loads and leadership. The state
+ * machine never sees the Raft implementation itself, so a simulation can put its own behind this interface.
+ */
+public interface RaftClient {
+
+    int nodeId();
+
+    /**
+     * Appends {@code records} as one batch if this node still leads {@code epoch}. Completes with the offset of the
+     * last record once committed; fails with {@link NotLeaderException} if this node does not lead that epoch or
+     * stops leading it first (the records may still be committed by a later leader).
+     */
+    CompletableFuture<Long> append(int epoch, List<byte[]> records);
+
+    /** Steps down from {@code epoch} gracefully if this node still leads it; a no-op otherwise. */
+    CompletableFuture<Void> resign(int epoch);
+
+    /** The state machine stored snapshot {@code id} in the snapshot store; older log records may be deleted. */
+    CompletableFuture<Void> snapshotCreated(SnapshotId id);
+
+    /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
+    CompletableFuture<QuorumDescription> describe();
+}
