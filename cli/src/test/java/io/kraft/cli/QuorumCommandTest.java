@@ -103,7 +103,8 @@ class QuorumCommandTest {
         }
         await().atMost(WAIT).until(() -> leader().isPresent());
         int leaderId = leader().orElseThrow();
-        long committed = drivers.get(leaderId).append(List.of("a".getBytes(StandardCharsets.UTF_8)))
+        int leaderEpoch = drivers.get(leaderId).describe().get(10, TimeUnit.SECONDS).epoch();
+        long committed = drivers.get(leaderId).append(leaderEpoch, List.of("a".getBytes(StandardCharsets.UTF_8)))
                 .get(10, TimeUnit.SECONDS);
         int followerId = leaderId == 1 ? 2 : 1;
         String follower = "localhost:" + voters.get(followerId).getPort();

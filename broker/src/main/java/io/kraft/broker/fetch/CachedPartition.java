@@ -1,8 +1,8 @@
 package io.kraft.broker.fetch;
 
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchPartitionRequest;
 import io.kraft.broker.replica.PartitionRead;
+import io.kraft.storage.errors.Errors;
 
 /**
  * A partition of an incremental fetch session (KIP-227): what the client last asked for it, and what the
@@ -31,10 +31,10 @@ final class CachedPartition {
      * remembers the offsets told.
      */
     boolean absorbChanges(PartitionRead read) {
-        boolean changed = read.sizeBytes() > 0 || read.error() != ErrorCode.NONE || read.divergingEpoch().isPresent()
+        boolean changed = read.sizeBytes() > 0 || read.error() != Errors.NONE || read.divergingEpoch().isPresent()
                 || read.highWatermark() != highWatermark || read.lastStableOffset() != lastStableOffset
                 || read.logStartOffset() != logStartOffset;
-        if (read.error() == ErrorCode.NONE) {
+        if (read.error() == Errors.NONE) {
             highWatermark = read.highWatermark();
             lastStableOffset = read.lastStableOffset();
             logStartOffset = read.logStartOffset();

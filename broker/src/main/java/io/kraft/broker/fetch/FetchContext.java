@@ -1,8 +1,8 @@
 package io.kraft.broker.fetch;
 
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchPartitionRequest;
 import io.kraft.broker.replica.PartitionRead;
+import io.kraft.storage.errors.Errors;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -13,13 +13,13 @@ import java.util.Optional;
  * read partitions the response carries (an incremental response leaves out partitions with nothing new).
  */
 public final class FetchContext {
-    private final ErrorCode error;
+    private final Errors error;
     private final String errorMessage;
     private final FetchSession session;
     private final boolean incremental;
     private final LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> toRead;
 
-    private FetchContext(ErrorCode error, String errorMessage, FetchSession session, boolean incremental,
+    private FetchContext(Errors error, String errorMessage, FetchSession session, boolean incremental,
                          LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> toRead) {
         this.error = error;
         this.errorMessage = errorMessage;
@@ -28,22 +28,22 @@ public final class FetchContext {
         this.toRead = toRead;
     }
 
-    static FetchContext failed(ErrorCode error, String message) {
+    static FetchContext failed(Errors error, String message) {
         return new FetchContext(error, message, null, false, new LinkedHashMap<>());
     }
 
     /** A full fetch; {@code session} is the session it created, or null (sessionless, or no slot free). */
     static FetchContext full(LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> requested, FetchSession session) {
-        return new FetchContext(ErrorCode.NONE, null, session, false, requested);
+        return new FetchContext(Errors.NONE, null, session, false, requested);
     }
 
     static FetchContext incremental(FetchSession session, LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> all) {
-        return new FetchContext(ErrorCode.NONE, null, session, true, all);
+        return new FetchContext(Errors.NONE, null, session, true, all);
     }
 
     /** The session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH, ...), answered with no partitions. */
-    public Optional<ErrorCode> error() {
-        return error == ErrorCode.NONE ? Optional.empty() : Optional.of(error);
+    public Optional<Errors> error() {
+        return error == Errors.NONE ? Optional.empty() : Optional.of(error);
     }
 
     public String errorMessage() {

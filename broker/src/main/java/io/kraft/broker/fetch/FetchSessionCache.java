@@ -1,7 +1,7 @@
 package io.kraft.broker.fetch;
 
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchPartitionRequest;
+import io.kraft.storage.errors.Errors;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,21 +63,21 @@ public final class FetchSessionCache {
             return FetchContext.full(requested, maybeCreate(usesTopicIds, fromFollower, requested, nowMs));
         }
         if (sessionEpoch < FINAL_EPOCH) {
-            return FetchContext.failed(ErrorCode.INVALID_FETCH_SESSION_EPOCH, "fetch session epoch " + sessionEpoch
+            return FetchContext.failed(Errors.INVALID_FETCH_SESSION_EPOCH, "fetch session epoch " + sessionEpoch
                     + " is invalid");
         }
         FetchSession session = sessions.get(sessionId);
         if (session == null) {
-            return FetchContext.failed(ErrorCode.FETCH_SESSION_ID_NOT_FOUND, "no fetch session with id " + sessionId);
+            return FetchContext.failed(Errors.FETCH_SESSION_ID_NOT_FOUND, "no fetch session with id " + sessionId);
         }
         if (session.nextEpoch() != sessionEpoch) {
-            return FetchContext.failed(ErrorCode.INVALID_FETCH_SESSION_EPOCH, "fetch session " + sessionId
+            return FetchContext.failed(Errors.INVALID_FETCH_SESSION_EPOCH, "fetch session " + sessionId
                     + " expects epoch " + session.nextEpoch() + ", got " + sessionEpoch);
         }
         if (session.usesTopicIds() != usesTopicIds) {
             // A session opened with names cannot continue with ids or vice versa (the client changed version).
             sessions.remove(sessionId);
-            return FetchContext.failed(ErrorCode.FETCH_SESSION_ID_NOT_FOUND, "fetch session " + sessionId
+            return FetchContext.failed(Errors.FETCH_SESSION_ID_NOT_FOUND, "fetch session " + sessionId
                     + " was opened with " + (session.usesTopicIds() ? "topic ids" : "topic names"));
         }
         return FetchContext.incremental(session, session.update(requested, forgotten, nowMs));

@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 
 /**
@@ -7,14 +8,14 @@ import java.util.Objects;
  * NOT_COORDINATOR when this broker no longer leads the partition, COORDINATOR_NOT_AVAILABLE otherwise.
  */
 public final class CoordinatorLogException extends RuntimeException {
-    private final GroupError error;
+    private final Errors error;
 
-    public CoordinatorLogException(GroupError error, String message) {
+    public CoordinatorLogException(Errors error, String message) {
         super(message);
         this.error = Objects.requireNonNull(error, "error");
     }
 
-    public GroupError error() {
+    public Errors error() {
         return error;
     }
 }

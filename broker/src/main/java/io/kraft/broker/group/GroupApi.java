@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,13 +41,13 @@ public final class GroupApi {
     }
 
     /** A JoinGroup answer; {@code members} is filled only for the leader. */
-    public record JoinResult(GroupError error, int generationId, String protocolType, String protocolName,
+    public record JoinResult(Errors error, int generationId, String protocolType, String protocolName,
                              String leaderId, String memberId, boolean skipAssignment, List<JoinedMember> members) {
         public JoinResult {
             members = List.copyOf(members);
         }
 
-        static JoinResult failed(GroupError error, String memberId) {
+        static JoinResult failed(Errors error, String memberId) {
             return new JoinResult(error, -1, null, null, "", memberId, false, List.of());
         }
     }
@@ -60,8 +61,8 @@ public final class GroupApi {
     }
 
     /** A SyncGroup answer: this member's assignment. */
-    public record SyncResult(GroupError error, String protocolType, String protocolName, byte[] assignment) {
-        static SyncResult failed(GroupError error) {
+    public record SyncResult(Errors error, String protocolType, String protocolName, byte[] assignment) {
+        static SyncResult failed(Errors error) {
             return new SyncResult(error, null, null, new byte[0]);
         }
     }
@@ -75,7 +76,7 @@ public final class GroupApi {
     }
 
     /** A LeaveGroup answer: a group-level error, else one error per member in request order. */
-    public record LeaveResult(GroupError error, List<GroupError> memberErrors) {
+    public record LeaveResult(Errors error, List<Errors> memberErrors) {
         public LeaveResult {
             memberErrors = List.copyOf(memberErrors);
         }
@@ -99,11 +100,11 @@ public final class GroupApi {
     }
 
     /** A committed offset as OffsetFetch reports it; offset -1 when nothing is committed. */
-    public record FetchedOffset(OffsetKey partition, long offset, int leaderEpoch, String metadata, GroupError error) {
+    public record FetchedOffset(OffsetKey partition, long offset, int leaderEpoch, String metadata, Errors error) {
     }
 
     /** An OffsetFetch answer for one group. */
-    public record OffsetFetchResult(GroupError error, List<FetchedOffset> offsets) {
+    public record OffsetFetchResult(Errors error, List<FetchedOffset> offsets) {
         public OffsetFetchResult {
             offsets = List.copyOf(offsets);
         }
@@ -114,7 +115,7 @@ public final class GroupApi {
     }
 
     /** A ListGroups answer: the error is COORDINATOR_LOAD_IN_PROGRESS while a partition still loads. */
-    public record ListGroupsResult(GroupError error, List<ListedGroup> groups) {
+    public record ListGroupsResult(Errors error, List<ListedGroup> groups) {
         public ListGroupsResult {
             groups = List.copyOf(groups);
         }
@@ -126,7 +127,7 @@ public final class GroupApi {
     }
 
     /** A DescribeGroups answer for one group. */
-    public record DescribedGroup(GroupError error, String groupId, GroupState state, String protocolType,
+    public record DescribedGroup(Errors error, String groupId, GroupState state, String protocolType,
                                  String protocolData, List<DescribedMember> members) {
         public DescribedGroup {
             members = List.copyOf(members);
@@ -134,7 +135,7 @@ public final class GroupApi {
     }
 
     /** An OffsetDelete answer: a group-level error, else one error per partition. */
-    public record OffsetDeleteResult(GroupError error, Map<OffsetKey, GroupError> partitionErrors) {
+    public record OffsetDeleteResult(Errors error, Map<OffsetKey, Errors> partitionErrors) {
         public OffsetDeleteResult {
             partitionErrors = Map.copyOf(partitionErrors);
         }

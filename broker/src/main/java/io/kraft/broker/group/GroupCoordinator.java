@@ -17,6 +17,7 @@ import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -202,7 +203,7 @@ public final class GroupCoordinator {
             return;
         }
         for (ClassicGroup group : removed.groups()) {
-            GroupMembershipManager.failAllWaiting(group, GroupError.NOT_COORDINATOR);
+            GroupMembershipManager.failAllWaiting(group, Errors.NOT_COORDINATOR);
             group.restoreState(GroupState.DEAD, timer.nowMs());
         }
         LOG.info("Unloaded {} groups of __consumer_offsets-{}", removed.groups().size(), partition);
@@ -211,19 +212,19 @@ public final class GroupCoordinator {
     // ---- routing ----------------------------------------------------------------------------------
 
     /** NONE when this coordinator serves the group now, else why not. */
-    public GroupError routeError(String groupId) {
+    public Errors routeError(String groupId) {
         if (groupId == null) {
-            return GroupError.INVALID_GROUP_ID;
+            return Errors.INVALID_GROUP_ID;
         }
         CoordinatorPartition state = partitions.get(partitionFor(groupId));
         if (state == null) {
-            return GroupError.NOT_COORDINATOR;
+            return Errors.NOT_COORDINATOR;
         }
-        return state.isLoading() ? GroupError.COORDINATOR_LOAD_IN_PROGRESS : GroupError.NONE;
+        return state.isLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
     }
 
-    private GroupError routeNonEmpty(String groupId) {
-        return groupId == null || groupId.isEmpty() ? GroupError.INVALID_GROUP_ID : routeError(groupId);
+    private Errors routeNonEmpty(String groupId) {
+        return groupId == null || groupId.isEmpty() ? Errors.INVALID_GROUP_ID : routeError(groupId);
     }
 
     private CoordinatorPartition partitionOf(String groupId) {
@@ -237,8 +238,8 @@ public final class GroupCoordinator {
     // ---- membership -------------------------------------------------------------------------------
 
     public void joinGroup(JoinRequest request, Consumer<JoinResult> done) {
-        GroupError route = routeNonEmpty(request.groupId());
-        if (route != GroupError.NONE) {
+        Errors route = routeNonEmpty(request.groupId());
+        if (route != Errors.NONE) {
             done.accept(JoinResult.failed(route, request.memberId()));
             return;
         }
@@ -247,7 +248,7 @@ public final class GroupCoordinator {
         boolean created = false;
         if (group == null) {
             if (!request.memberId().isEmpty()) {
-                done.accept(JoinResult.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
+                done.accept(JoinResult.failed(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
                 return;
             }
             group = new ClassicGroup(request.groupId(), timer.nowMs());
@@ -261,37 +262,37 @@ public final class GroupCoordinator {
     }
 
     public void syncGroup(SyncRequest request, Consumer<SyncResult> done) {
-        GroupError route = routeNonEmpty(request.groupId());
-        if (route != GroupError.NONE) {
+        Errors route = routeNonEmpty(request.groupId());
+        if (route != Errors.NONE) {
             done.accept(SyncResult.failed(route));
             return;
         }
         ClassicGroup group = group(request.groupId());
         if (group == null) {
-            done.accept(SyncResult.failed(GroupError.UNKNOWN_MEMBER_ID));
+            done.accept(SyncResult.failed(Errors.UNKNOWN_MEMBER_ID));
             return;
         }
         membership.sync(group, request, done);
     }
 
-    public GroupError heartbeat(HeartbeatRequest request) {
-        GroupError route = routeNonEmpty(request.groupId());
-        if (route != GroupError.NONE) {
+    public Errors heartbeat(HeartbeatRequest request) {
+        Errors route = routeNonEmpty(request.groupId());
+        if (route != Errors.NONE) {
             return route;
         }
         ClassicGroup group = group(request.groupId());
-        return group == null ? GroupError.UNKNOWN_MEMBER_ID : membership.heartbeat(group, request);
+        return group == null ? Errors.UNKNOWN_MEMBER_ID : membership.heartbeat(group, request);
     }
 
     public LeaveResult leaveGroup(String groupId, List<LeavingMember> members) {
-        GroupError route = routeNonEmpty(groupId);
-        if (route != GroupError.NONE) {
+        Errors route = routeNonEmpty(groupId);
+        if (route != Errors.NONE) {
             return new LeaveResult(route, List.of());
         }
         ClassicGroup group = group(groupId);
         if (group == null) {
-            return new LeaveResult(GroupError.NONE,
-                    members.stream().map(m -> GroupError.UNKNOWN_MEMBER_ID).toList());
+            return new LeaveResult(Errors.NONE,
+                    members.stream().map(m -> Errors.UNKNOWN_MEMBER_ID).toList());
         }
         return membership.leave(group, members);
     }
@@ -299,16 +300,16 @@ public final class GroupCoordinator {
     // ---- offsets ----------------------------------------------------------------------------------
 
     /** Commits offsets; {@code done} gets one error per partition (a refused commit gives every partition its error). */
-    public void commitOffsets(CommitRequest request, Consumer<Map<OffsetKey, GroupError>> done) {
-        GroupError route = routeError(request.groupId());
-        if (route != GroupError.NONE) {
+    public void commitOffsets(CommitRequest request, Consumer<Map<OffsetKey, Errors>> done) {
+        Errors route = routeError(request.groupId());
+        if (route != Errors.NONE) {
             done.accept(allPartitions(request, route));
             return;
         }
         CoordinatorPartition partition = partitionOf(request.groupId());
         ClassicGroup group = partition.group(request.groupId());
-        GroupError refused = offsets.validateCommit(group, request);
-        if (refused != GroupError.NONE) {
+        Errors refused = offsets.validateCommit(group, request);
+        if (refused != Errors.NONE) {
             done.accept(allPartitions(request, refused));
             return;
         }
@@ -319,24 +320,24 @@ public final class GroupCoordinator {
         offsets.commit(group, request, done);
     }
 
-    private static Map<OffsetKey, GroupError> allPartitions(CommitRequest request, GroupError error) {
-        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+    private static Map<OffsetKey, Errors> allPartitions(CommitRequest request, Errors error) {
+        Map<OffsetKey, Errors> results = new LinkedHashMap<>();
         request.partitions().forEach(p -> results.put(p.partition(), error));
         return results;
     }
 
     /** Committed offsets of {@code partitions} (all of the group's when null). */
     public OffsetFetchResult fetchOffsets(String groupId, List<OffsetKey> partitions, boolean requireStable) {
-        GroupError route = routeError(groupId);
-        if (route != GroupError.NONE) {
+        Errors route = routeError(groupId);
+        if (route != Errors.NONE) {
             return new OffsetFetchResult(route, List.of());
         }
         return offsets.fetch(group(groupId), partitions, requireStable);
     }
 
     public void deleteOffsets(String groupId, List<OffsetKey> partitions, Consumer<OffsetDeleteResult> done) {
-        GroupError route = routeNonEmpty(groupId);
-        if (route != GroupError.NONE) {
+        Errors route = routeNonEmpty(groupId);
+        if (route != Errors.NONE) {
             done.accept(new OffsetDeleteResult(route, Map.of()));
             return;
         }
@@ -369,7 +370,7 @@ public final class GroupCoordinator {
                 LOG.info("Expired {} offsets of group {}{}", expired.size(), group.groupId(),
                         removeGroup ? "; the group is removed" : "");
                 appendTo(partition, group.groupId(), tombstones, error -> {
-                    if (error != GroupError.NONE) {
+                    if (error != Errors.NONE) {
                         LOG.warn("Could not write expiry tombstones of group {}: {}", group.groupId(), error);
                     }
                 });
@@ -381,11 +382,11 @@ public final class GroupCoordinator {
 
     /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */
     public ListGroupsResult listGroups(Set<GroupState> states) {
-        GroupError error = GroupError.NONE;
+        Errors error = Errors.NONE;
         List<ListedGroup> listed = new ArrayList<>();
         for (CoordinatorPartition partition : partitions.values()) {
             if (partition.isLoading()) {
-                error = GroupError.COORDINATOR_LOAD_IN_PROGRESS;
+                error = Errors.COORDINATOR_LOAD_IN_PROGRESS;
                 continue;
             }
             for (ClassicGroup group : partition.groups()) {
@@ -401,13 +402,13 @@ public final class GroupCoordinator {
 
     /** A group's state and members; an unknown group is reported Dead with GROUP_ID_NOT_FOUND. */
     public DescribedGroup describeGroup(String groupId) {
-        GroupError route = routeError(groupId);
-        if (route != GroupError.NONE) {
+        Errors route = routeError(groupId);
+        if (route != Errors.NONE) {
             return new DescribedGroup(route, groupId, GroupState.DEAD, "", "", List.of());
         }
         ClassicGroup group = group(groupId);
         if (group == null || group.is(GroupState.DEAD)) {
-            return new DescribedGroup(GroupError.GROUP_ID_NOT_FOUND, groupId, GroupState.DEAD, "", "", List.of());
+            return new DescribedGroup(Errors.GROUP_ID_NOT_FOUND, groupId, GroupState.DEAD, "", "", List.of());
         }
         boolean stable = group.is(GroupState.STABLE);
         List<DescribedMember> members = new ArrayList<>();
@@ -416,26 +417,26 @@ public final class GroupCoordinator {
                     member.clientHost(), stable ? member.metadata(group.protocolName()) : new byte[0],
                     stable ? member.assignment() : new byte[0]));
         }
-        return new DescribedGroup(GroupError.NONE, groupId, group.state(),
+        return new DescribedGroup(Errors.NONE, groupId, group.state(),
                 group.protocolType() == null ? "" : group.protocolType(),
                 stable && group.protocolName() != null ? group.protocolName() : "", members);
     }
 
     /** Deletes an empty group and its offsets (tombstones); NON_EMPTY_GROUP while it has members. */
-    public void deleteGroup(String groupId, Consumer<GroupError> done) {
-        GroupError route = routeError(groupId);
-        if (route != GroupError.NONE) {
+    public void deleteGroup(String groupId, Consumer<Errors> done) {
+        Errors route = routeError(groupId);
+        if (route != Errors.NONE) {
             done.accept(route);
             return;
         }
         CoordinatorPartition partition = partitionOf(groupId);
         ClassicGroup group = partition.group(groupId);
         if (group == null || group.is(GroupState.DEAD)) {
-            done.accept(GroupError.GROUP_ID_NOT_FOUND);
+            done.accept(Errors.GROUP_ID_NOT_FOUND);
             return;
         }
         if (!group.is(GroupState.EMPTY)) {
-            done.accept(GroupError.NON_EMPTY_GROUP);
+            done.accept(Errors.NON_EMPTY_GROUP);
             return;
         }
         List<CoordinatorRecord> tombstones = new ArrayList<>();
@@ -450,17 +451,17 @@ public final class GroupCoordinator {
 
     // ---- writes -----------------------------------------------------------------------------------
 
-    private void write(ClassicGroup group, List<CoordinatorRecord> records, Consumer<GroupError> done) {
+    private void write(ClassicGroup group, List<CoordinatorRecord> records, Consumer<Errors> done) {
         CoordinatorPartition partition = partitionOf(group.groupId());
         if (partition == null || partition.isLoading()) {
-            done.accept(GroupError.NOT_COORDINATOR);
+            done.accept(Errors.NOT_COORDINATOR);
             return;
         }
         appendTo(partition, group.groupId(), records, done);
     }
 
     private void appendTo(CoordinatorPartition partition, String groupId, List<CoordinatorRecord> records,
-                          Consumer<GroupError> done) {
+                          Consumer<Errors> done) {
         CompletableFuture<Void> appended;
         try {
             appended = log.append(partition.partition(), partition.leaderEpoch(), records);
@@ -471,9 +472,9 @@ public final class GroupCoordinator {
                 .whenComplete((ignored, failure) -> timer.execute(() -> done.accept(toError(groupId, failure))));
     }
 
-    private static GroupError toError(String groupId, Throwable failure) {
+    private static Errors toError(String groupId, Throwable failure) {
         if (failure == null) {
-            return GroupError.NONE;
+            return Errors.NONE;
         }
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
@@ -482,9 +483,9 @@ public final class GroupCoordinator {
         }
         if (cause instanceof TimeoutException) {
             // Kafka answers a coordinator write that timed out this way too: the client finds the coordinator again.
-            return GroupError.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         LOG.error("Unexpected failure writing records of group {}", groupId, cause);
-        return GroupError.UNKNOWN_SERVER_ERROR;
+        return Errors.UNKNOWN_SERVER_ERROR;
     }
 }

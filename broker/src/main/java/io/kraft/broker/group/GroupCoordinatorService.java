@@ -12,6 +12,7 @@ import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,7 +72,7 @@ public final class GroupCoordinatorService implements AutoCloseable {
         return async(done -> coordinator.syncGroup(request, done));
     }
 
-    public CompletableFuture<GroupError> heartbeat(HeartbeatRequest request) {
+    public CompletableFuture<Errors> heartbeat(HeartbeatRequest request) {
         return call(c -> c.heartbeat(request));
     }
 
@@ -79,7 +80,7 @@ public final class GroupCoordinatorService implements AutoCloseable {
         return call(c -> c.leaveGroup(groupId, members));
     }
 
-    public CompletableFuture<Map<OffsetKey, GroupError>> commitOffsets(CommitRequest request) {
+    public CompletableFuture<Map<OffsetKey, Errors>> commitOffsets(CommitRequest request) {
         return async(done -> coordinator.commitOffsets(request, done));
     }
 
@@ -96,7 +97,7 @@ public final class GroupCoordinatorService implements AutoCloseable {
         return call(c -> c.describeGroup(groupId));
     }
 
-    public CompletableFuture<GroupError> deleteGroup(String groupId) {
+    public CompletableFuture<Errors> deleteGroup(String groupId) {
         return async(done -> coordinator.deleteGroup(groupId, done));
     }
 

@@ -12,6 +12,7 @@ import io.kraft.broker.group.GroupApi.LeavingMember;
 import io.kraft.broker.group.GroupApi.Protocol;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,17 +47,17 @@ final class GroupMembershipManager {
     void join(ClassicGroup group, JoinRequest request, Consumer<JoinResult> done) {
         if (request.sessionTimeoutMs() < config.minSessionTimeoutMs()
                 || request.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
-            done.accept(JoinResult.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
+            done.accept(JoinResult.failed(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
             return;
         }
         Set<String> protocolNames = new HashSet<>();
         request.protocols().forEach(p -> protocolNames.add(p.name()));
         if (request.protocolType() == null || !group.supportsProtocols(request.protocolType(), protocolNames)) {
-            done.accept(JoinResult.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            done.accept(JoinResult.failed(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             return;
         }
         if (group.is(GroupState.DEAD)) {
-            done.accept(JoinResult.failed(GroupError.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            done.accept(JoinResult.failed(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
             return;
         }
         if (request.memberId().isEmpty()) {
@@ -77,14 +78,14 @@ final class GroupMembershipManager {
             }
         }
         if (group.size() + group.pendingCount() >= config.maxGroupSize()) {
-            done.accept(JoinResult.failed(GroupError.GROUP_MAX_SIZE_REACHED, request.memberId()));
+            done.accept(JoinResult.failed(Errors.GROUP_MAX_SIZE_REACHED, request.memberId()));
             return;
         }
         if (instanceId == null && request.requireKnownMemberId()) {
             // KIP-394: hand out the id first, so a client that times out and retries does not leave a ghost member.
             group.addPending(newMemberId, timer.schedule(request.sessionTimeoutMs(),
                     () -> expirePendingMember(group, newMemberId)));
-            done.accept(new JoinResult(GroupError.MEMBER_ID_REQUIRED, -1, null, null, "", newMemberId, false,
+            done.accept(new JoinResult(Errors.MEMBER_ID_REQUIRED, -1, null, null, "", newMemberId, false,
                     List.of()));
             return;
         }
@@ -99,12 +100,12 @@ final class GroupMembershipManager {
             return;
         }
         if (group.isFencedStaticMember(memberId, request.groupInstanceId())) {
-            done.accept(JoinResult.failed(GroupError.FENCED_INSTANCE_ID, memberId));
+            done.accept(JoinResult.failed(Errors.FENCED_INSTANCE_ID, memberId));
             return;
         }
         GroupMember member = group.member(memberId);
         if (member == null) {
-            done.accept(JoinResult.failed(GroupError.UNKNOWN_MEMBER_ID, memberId));
+            done.accept(JoinResult.failed(Errors.UNKNOWN_MEMBER_ID, memberId));
             return;
         }
         switch (group.state()) {
@@ -127,7 +128,7 @@ final class GroupMembershipManager {
                     done.accept(currentJoinResult(group, member, false));
                 }
             }
-            case EMPTY, DEAD -> done.accept(JoinResult.failed(GroupError.UNKNOWN_MEMBER_ID, memberId));
+            case EMPTY, DEAD -> done.accept(JoinResult.failed(Errors.UNKNOWN_MEMBER_ID, memberId));
         }
     }
 
@@ -138,8 +139,8 @@ final class GroupMembershipManager {
      */
     private void rejoinStaticMember(ClassicGroup group, GroupMember old, String newMemberId, JoinRequest request,
                                     Consumer<JoinResult> done) {
-        old.completeJoin(JoinResult.failed(GroupError.FENCED_INSTANCE_ID, old.memberId()));
-        old.completeSync(SyncResult.failed(GroupError.FENCED_INSTANCE_ID));
+        old.completeJoin(JoinResult.failed(Errors.FENCED_INSTANCE_ID, old.memberId()));
+        old.completeSync(SyncResult.failed(Errors.FENCED_INSTANCE_ID));
         GroupMember member = group.replaceStaticMember(old, newMemberId);
         member.update(rebalanceTimeoutMs(request), request.sessionTimeoutMs(), request.protocols());
         member.heartbeat(timer.nowMs());
@@ -176,16 +177,16 @@ final class GroupMembershipManager {
                                           Consumer<JoinResult> done) {
         int generation = group.generationId();
         writer.write(group, List.of(groupRecord(group, currentAssignments(group))), error -> {
-            if (error != GroupError.NONE) {
+            if (error != Errors.NONE) {
                 done.accept(JoinResult.failed(error, member.memberId()));
                 return;
             }
             if (group.generationId() != generation || group.member(member.memberId()) != member) {
-                done.accept(JoinResult.failed(GroupError.REBALANCE_IN_PROGRESS, member.memberId()));
+                done.accept(JoinResult.failed(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
                 return;
             }
             // KIP-814: a rejoining static leader learns the members but keeps the current assignment.
-            done.accept(new JoinResult(GroupError.NONE, generation, group.protocolType(), group.protocolName(),
+            done.accept(new JoinResult(Errors.NONE, generation, group.protocolType(), group.protocolName(),
                     group.leaderId(), member.memberId(), leader, leader ? joinedMembers(group) : List.of()));
         });
     }
@@ -211,7 +212,7 @@ final class GroupMembershipManager {
         member.update(rebalanceTimeoutMs(request), request.sessionTimeoutMs(), request.protocols());
         member.heartbeat(timer.nowMs());
         // A second JoinGroup while one is held supersedes it; the first caller just retries.
-        member.completeJoin(JoinResult.failed(GroupError.REBALANCE_IN_PROGRESS, member.memberId()));
+        member.completeJoin(JoinResult.failed(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
         member.awaitJoin(done);
         maybePrepareRebalance(group, "member " + member.memberId() + " rejoined");
     }
@@ -232,7 +233,7 @@ final class GroupMembershipManager {
 
     void prepareRebalance(ClassicGroup group, String reason) {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            resetAssignmentsAndFailSyncs(group, GroupError.REBALANCE_IN_PROGRESS);
+            resetAssignmentsAndFailSyncs(group, Errors.REBALANCE_IN_PROGRESS);
         }
         group.cancelSyncTimer();
         boolean initial = group.is(GroupState.EMPTY);
@@ -284,7 +285,7 @@ final class GroupMembershipManager {
             // Static members are expected back under their instance id; they are kept (KIP-345).
             if (!member.isAwaitingJoin() && !member.isStatic()) {
                 LOG.info("Group {} drops member {}: it did not rejoin in time", group.groupId(), member.memberId());
-                removeMember(group, member, GroupError.UNKNOWN_MEMBER_ID);
+                removeMember(group, member, Errors.UNKNOWN_MEMBER_ID);
             }
         }
         long nowMs = timer.nowMs();
@@ -295,7 +296,7 @@ final class GroupMembershipManager {
             group.transitionTo(GroupState.EMPTY, nowMs);
             LOG.info("Group {} is empty at generation {}", group.groupId(), group.generationId());
             writer.write(group, List.of(groupRecord(group, Map.of())), error -> {
-                if (error != GroupError.NONE) {
+                if (error != Errors.NONE) {
                     LOG.warn("Could not store empty group {} at generation {}: {}", group.groupId(),
                             group.generationId(), error);
                 }
@@ -317,7 +318,7 @@ final class GroupMembershipManager {
                 boolean leader = group.isLeader(member.memberId());
                 member.isNew(false);
                 member.heartbeat(nowMs);
-                member.completeJoin(new JoinResult(GroupError.NONE, group.generationId(), group.protocolType(),
+                member.completeJoin(new JoinResult(Errors.NONE, group.generationId(), group.protocolType(),
                         group.protocolName(), group.leaderId(), member.memberId(), false,
                         leader ? allMembers : List.of()));
             }
@@ -340,7 +341,7 @@ final class GroupMembershipManager {
             if (member.isSyncPending()) {
                 LOG.info("Group {} drops member {}: no SyncGroup within the rebalance timeout", group.groupId(),
                         member.memberId());
-                removeMember(group, member, GroupError.UNKNOWN_MEMBER_ID);
+                removeMember(group, member, Errors.UNKNOWN_MEMBER_ID);
             }
         }
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
@@ -359,7 +360,7 @@ final class GroupMembershipManager {
 
     private JoinResult currentJoinResult(ClassicGroup group, GroupMember member, boolean skipAssignment) {
         boolean leader = group.isLeader(member.memberId());
-        return new JoinResult(GroupError.NONE, group.generationId(), group.protocolType(), group.protocolName(),
+        return new JoinResult(Errors.NONE, group.generationId(), group.protocolType(), group.protocolName(),
                 group.leaderId(), member.memberId(), skipAssignment, leader ? joinedMembers(group) : List.of());
     }
 
@@ -367,34 +368,34 @@ final class GroupMembershipManager {
 
     void sync(ClassicGroup group, SyncRequest request, Consumer<SyncResult> done) {
         if (group.is(GroupState.DEAD)) {
-            done.accept(SyncResult.failed(GroupError.COORDINATOR_NOT_AVAILABLE));
+            done.accept(SyncResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
             return;
         }
         if (group.isFencedStaticMember(request.memberId(), request.groupInstanceId())) {
-            done.accept(SyncResult.failed(GroupError.FENCED_INSTANCE_ID));
+            done.accept(SyncResult.failed(Errors.FENCED_INSTANCE_ID));
             return;
         }
         GroupMember member = group.member(request.memberId());
         if (member == null) {
-            done.accept(SyncResult.failed(GroupError.UNKNOWN_MEMBER_ID));
+            done.accept(SyncResult.failed(Errors.UNKNOWN_MEMBER_ID));
             return;
         }
         if (request.generationId() != group.generationId()) {
-            done.accept(SyncResult.failed(GroupError.ILLEGAL_GENERATION));
+            done.accept(SyncResult.failed(Errors.ILLEGAL_GENERATION));
             return;
         }
         if ((request.protocolType() != null && !request.protocolType().equals(group.protocolType()))
                 || (request.protocolName() != null && !request.protocolName().equals(group.protocolName()))) {
-            done.accept(SyncResult.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL));
+            done.accept(SyncResult.failed(Errors.INCONSISTENT_GROUP_PROTOCOL));
             return;
         }
         switch (group.state()) {
-            case EMPTY -> done.accept(SyncResult.failed(GroupError.UNKNOWN_MEMBER_ID));
-            case PREPARING_REBALANCE -> done.accept(SyncResult.failed(GroupError.REBALANCE_IN_PROGRESS));
+            case EMPTY -> done.accept(SyncResult.failed(Errors.UNKNOWN_MEMBER_ID));
+            case PREPARING_REBALANCE -> done.accept(SyncResult.failed(Errors.REBALANCE_IN_PROGRESS));
             case COMPLETING_REBALANCE -> {
                 member.syncPending(false);
                 member.heartbeat(timer.nowMs());
-                member.completeSync(SyncResult.failed(GroupError.REBALANCE_IN_PROGRESS));
+                member.completeSync(SyncResult.failed(Errors.REBALANCE_IN_PROGRESS));
                 member.awaitSync(done);
                 if (group.isLeader(member.memberId())) {
                     storeAssignment(group, request.assignments());
@@ -402,10 +403,10 @@ final class GroupMembershipManager {
             }
             case STABLE -> {
                 member.heartbeat(timer.nowMs());
-                done.accept(new SyncResult(GroupError.NONE, group.protocolType(), group.protocolName(),
+                done.accept(new SyncResult(Errors.NONE, group.protocolType(), group.protocolName(),
                         member.assignment()));
             }
-            case DEAD -> done.accept(SyncResult.failed(GroupError.COORDINATOR_NOT_AVAILABLE));
+            case DEAD -> done.accept(SyncResult.failed(Errors.COORDINATOR_NOT_AVAILABLE));
         }
     }
 
@@ -420,7 +421,7 @@ final class GroupMembershipManager {
             if (!group.is(GroupState.COMPLETING_REBALANCE) || group.generationId() != generation) {
                 return; // the rebalance moved on meanwhile, and answered the waiting members then
             }
-            if (error != GroupError.NONE) {
+            if (error != Errors.NONE) {
                 LOG.warn("Could not store the assignment of group {} generation {}: {}", group.groupId(),
                         generation, error);
                 resetAssignmentsAndFailSyncs(group, error);
@@ -431,7 +432,7 @@ final class GroupMembershipManager {
             for (GroupMember member : group.members()) {
                 member.assignment(assignments.get(member.memberId()));
                 member.syncPending(false);
-                member.completeSync(new SyncResult(GroupError.NONE, group.protocolType(), group.protocolName(),
+                member.completeSync(new SyncResult(Errors.NONE, group.protocolType(), group.protocolName(),
                         member.assignment()));
             }
             group.transitionTo(GroupState.STABLE, timer.nowMs());
@@ -439,7 +440,7 @@ final class GroupMembershipManager {
         });
     }
 
-    private static void resetAssignmentsAndFailSyncs(ClassicGroup group, GroupError error) {
+    private static void resetAssignmentsAndFailSyncs(ClassicGroup group, Errors error) {
         for (GroupMember member : group.members()) {
             member.assignment(new byte[0]);
             member.completeSync(SyncResult.failed(error));
@@ -448,57 +449,57 @@ final class GroupMembershipManager {
 
     // ---- Heartbeat and LeaveGroup -------------------------------------------------------------------
 
-    GroupError heartbeat(ClassicGroup group, HeartbeatRequest request) {
+    Errors heartbeat(ClassicGroup group, HeartbeatRequest request) {
         if (group.is(GroupState.DEAD)) {
-            return GroupError.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         if (group.isFencedStaticMember(request.memberId(), request.groupInstanceId())) {
-            return GroupError.FENCED_INSTANCE_ID;
+            return Errors.FENCED_INSTANCE_ID;
         }
         GroupMember member = group.member(request.memberId());
         if (member == null) {
-            return GroupError.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         if (request.generationId() != group.generationId()) {
-            return GroupError.ILLEGAL_GENERATION;
+            return Errors.ILLEGAL_GENERATION;
         }
         member.heartbeat(timer.nowMs());
-        return group.is(GroupState.PREPARING_REBALANCE) ? GroupError.REBALANCE_IN_PROGRESS : GroupError.NONE;
+        return group.is(GroupState.PREPARING_REBALANCE) ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
     }
 
     LeaveResult leave(ClassicGroup group, List<LeavingMember> leaving) {
         if (group.is(GroupState.DEAD)) {
-            return new LeaveResult(GroupError.COORDINATOR_NOT_AVAILABLE, List.of());
+            return new LeaveResult(Errors.COORDINATOR_NOT_AVAILABLE, List.of());
         }
-        List<GroupError> errors = new ArrayList<>();
+        List<Errors> errors = new ArrayList<>();
         for (LeavingMember identity : leaving) {
             errors.add(leaveOne(group, identity));
         }
-        return new LeaveResult(GroupError.NONE, errors);
+        return new LeaveResult(Errors.NONE, errors);
     }
 
-    private GroupError leaveOne(ClassicGroup group, LeavingMember identity) {
+    private Errors leaveOne(ClassicGroup group, LeavingMember identity) {
         String memberId = identity.memberId() == null ? "" : identity.memberId();
         if (identity.groupInstanceId() != null) {
             String registered = group.staticMemberId(identity.groupInstanceId());
             if (registered == null) {
-                return GroupError.UNKNOWN_MEMBER_ID;
+                return Errors.UNKNOWN_MEMBER_ID;
             }
             if (!memberId.isEmpty() && !memberId.equals(registered)) {
-                return GroupError.FENCED_INSTANCE_ID;
+                return Errors.FENCED_INSTANCE_ID;
             }
             memberId = registered;
         } else if (group.removePending(memberId)) {
             tryCompleteJoin(group);
-            return GroupError.NONE;
+            return Errors.NONE;
         }
         GroupMember member = group.member(memberId);
         if (member == null) {
-            return GroupError.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         LOG.info("Member {} leaves group {}", memberId, group.groupId());
         removeMemberAndUpdateGroup(group, member, "member " + memberId + " left");
-        return GroupError.NONE;
+        return Errors.NONE;
     }
 
     // ---- sessions -----------------------------------------------------------------------------------
@@ -541,7 +542,7 @@ final class GroupMembershipManager {
     }
 
     private void removeMemberAndUpdateGroup(ClassicGroup group, GroupMember member, String reason) {
-        removeMember(group, member, GroupError.UNKNOWN_MEMBER_ID);
+        removeMember(group, member, Errors.UNKNOWN_MEMBER_ID);
         switch (group.state()) {
             case STABLE, COMPLETING_REBALANCE -> prepareRebalance(group, reason);
             case PREPARING_REBALANCE -> tryCompleteJoin(group);
@@ -549,14 +550,14 @@ final class GroupMembershipManager {
         }
     }
 
-    private static void removeMember(ClassicGroup group, GroupMember member, GroupError error) {
+    private static void removeMember(ClassicGroup group, GroupMember member, Errors error) {
         member.completeJoin(JoinResult.failed(error, member.memberId()));
         member.completeSync(SyncResult.failed(error));
         group.remove(member.memberId());
     }
 
     /** Answers every held call of a group that is going away (deleted or moved with its partition). */
-    static void failAllWaiting(ClassicGroup group, GroupError error) {
+    static void failAllWaiting(ClassicGroup group, Errors error) {
         for (GroupMember member : group.members()) {
             member.completeJoin(JoinResult.failed(error, member.memberId()));
             member.completeSync(SyncResult.failed(error));

@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -8,5 +9,5 @@ import java.util.function.Consumer;
 interface GroupRecordWriter {
 
     /** {@code done} gets NONE once the records are committed, else the error a client should see. */
-    void write(ClassicGroup group, List<CoordinatorRecord> records, Consumer<GroupError> done);
+    void write(ClassicGroup group, List<CoordinatorRecord> records, Consumer<Errors> done);
 }

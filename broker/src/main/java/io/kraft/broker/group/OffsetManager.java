@@ -6,6 +6,7 @@ import io.kraft.broker.group.GroupApi.FetchedOffset;
 import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.PartitionCommit;
+import io.kraft.storage.errors.Errors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,50 +38,50 @@ final class OffsetManager {
     }
 
     /** The error that refuses a whole commit, or NONE; a null group means it does not exist yet. */
-    GroupError validateCommit(ClassicGroup group, CommitRequest request) {
+    Errors validateCommit(ClassicGroup group, CommitRequest request) {
         if (group == null) {
-            return request.generationId() < 0 ? GroupError.NONE : GroupError.ILLEGAL_GENERATION;
+            return request.generationId() < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         }
         if (group.is(GroupState.DEAD)) {
-            return GroupError.COORDINATOR_NOT_AVAILABLE;
+            return Errors.COORDINATOR_NOT_AVAILABLE;
         }
         if (group.isFencedStaticMember(request.memberId(), request.groupInstanceId())) {
-            return GroupError.FENCED_INSTANCE_ID;
+            return Errors.FENCED_INSTANCE_ID;
         }
         if (request.generationId() < 0 && group.is(GroupState.EMPTY)) {
-            return GroupError.NONE; // a simple commit: assign() consumers and admin tools
+            return Errors.NONE; // a simple commit: assign() consumers and admin tools
         }
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            return GroupError.REBALANCE_IN_PROGRESS;
+            return Errors.REBALANCE_IN_PROGRESS;
         }
         GroupMember member = group.member(request.memberId());
         if (member == null) {
-            return GroupError.UNKNOWN_MEMBER_ID;
+            return Errors.UNKNOWN_MEMBER_ID;
         }
         if (request.generationId() != group.generationId()) {
-            return GroupError.ILLEGAL_GENERATION;
+            return Errors.ILLEGAL_GENERATION;
         }
         member.heartbeat(timer.nowMs());
-        return GroupError.NONE;
+        return Errors.NONE;
     }
 
     /** Commits the request's offsets to a group that passed {@link #validateCommit}; answers per partition. */
-    void commit(ClassicGroup group, CommitRequest request, Consumer<Map<OffsetKey, GroupError>> done) {
+    void commit(ClassicGroup group, CommitRequest request, Consumer<Map<OffsetKey, Errors>> done) {
         long nowMs = timer.nowMs();
-        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+        Map<OffsetKey, Errors> results = new LinkedHashMap<>();
         List<CoordinatorRecord> records = new ArrayList<>();
         for (PartitionCommit commit : request.partitions()) {
             String metadata = commit.metadata() == null ? "" : commit.metadata();
             if (metadata.getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
-                results.put(commit.partition(), GroupError.OFFSET_METADATA_TOO_LARGE);
+                results.put(commit.partition(), Errors.OFFSET_METADATA_TOO_LARGE);
             } else if (!partitionExists.test(commit.partition())) {
-                results.put(commit.partition(), GroupError.UNKNOWN_TOPIC_OR_PARTITION);
+                results.put(commit.partition(), Errors.UNKNOWN_TOPIC_OR_PARTITION);
             } else {
                 OptionalLong expire = request.retentionTimeMs() >= 0
                         ? OptionalLong.of(nowMs + request.retentionTimeMs()) : OptionalLong.empty();
                 records.add(new OffsetCommit(group.groupId(), commit.partition(), new OffsetAndMetadata(
                         commit.offset(), commit.leaderEpoch(), metadata, nowMs, expire)));
-                results.put(commit.partition(), GroupError.NONE);
+                results.put(commit.partition(), Errors.NONE);
             }
         }
         if (records.isEmpty()) {
@@ -92,7 +93,7 @@ final class OffsetManager {
             for (CoordinatorRecord record : records) {
                 OffsetCommit commit = (OffsetCommit) record;
                 group.removePendingCommit(commit.partition());
-                if (error == GroupError.NONE) {
+                if (error == Errors.NONE) {
                     if (!group.is(GroupState.DEAD)) {
                         group.putOffset(commit.partition(), commit.value());
                     }
@@ -110,28 +111,28 @@ final class OffsetManager {
         if (partitions == null) {
             if (group != null) {
                 group.offsets().forEach((partition, offset) -> offsets.add(new FetchedOffset(partition,
-                        offset.offset(), offset.leaderEpoch(), offset.metadata(), GroupError.NONE)));
+                        offset.offset(), offset.leaderEpoch(), offset.metadata(), Errors.NONE)));
             }
-            return new OffsetFetchResult(GroupError.NONE, offsets);
+            return new OffsetFetchResult(Errors.NONE, offsets);
         }
         for (OffsetKey partition : partitions) {
             if (group != null && requireStable && group.hasPendingCommit(partition)) {
-                offsets.add(new FetchedOffset(partition, -1, -1, "", GroupError.UNSTABLE_OFFSET_COMMIT));
+                offsets.add(new FetchedOffset(partition, -1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT));
                 continue;
             }
             OffsetAndMetadata offset = group == null ? null : group.offsets().get(partition);
             offsets.add(offset == null
-                    ? new FetchedOffset(partition, -1, OffsetAndMetadata.NO_LEADER_EPOCH, "", GroupError.NONE)
+                    ? new FetchedOffset(partition, -1, OffsetAndMetadata.NO_LEADER_EPOCH, "", Errors.NONE)
                     : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(), offset.metadata(),
-                            GroupError.NONE));
+                            Errors.NONE));
         }
-        return new OffsetFetchResult(GroupError.NONE, offsets);
+        return new OffsetFetchResult(Errors.NONE, offsets);
     }
 
     /** OffsetDelete: offsets of topics the group still consumes are kept (GROUP_SUBSCRIBED_TO_TOPIC). */
     void delete(ClassicGroup group, List<OffsetKey> partitions, Consumer<OffsetDeleteResult> done) {
         if (group == null || group.is(GroupState.DEAD)) {
-            done.accept(new OffsetDeleteResult(GroupError.GROUP_ID_NOT_FOUND, Map.of()));
+            done.accept(new OffsetDeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of()));
             return;
         }
         Set<String> subscribed;
@@ -140,37 +141,37 @@ final class OffsetManager {
         } else if (ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
             Optional<Set<String>> topics = group.subscribedTopics();
             if (topics.isEmpty()) {
-                done.accept(new OffsetDeleteResult(GroupError.NON_EMPTY_GROUP, Map.of()));
+                done.accept(new OffsetDeleteResult(Errors.NON_EMPTY_GROUP, Map.of()));
                 return;
             }
             subscribed = topics.get();
         } else {
-            done.accept(new OffsetDeleteResult(GroupError.NON_EMPTY_GROUP, Map.of()));
+            done.accept(new OffsetDeleteResult(Errors.NON_EMPTY_GROUP, Map.of()));
             return;
         }
-        Map<OffsetKey, GroupError> results = new LinkedHashMap<>();
+        Map<OffsetKey, Errors> results = new LinkedHashMap<>();
         List<CoordinatorRecord> tombstones = new ArrayList<>();
         for (OffsetKey partition : partitions) {
             if (subscribed.contains(partition.topic())) {
-                results.put(partition, GroupError.GROUP_SUBSCRIBED_TO_TOPIC);
+                results.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
             } else {
-                results.put(partition, GroupError.NONE);
+                results.put(partition, Errors.NONE);
                 if (group.offsets().containsKey(partition)) {
                     tombstones.add(new OffsetCommit(group.groupId(), partition, null));
                 }
             }
         }
         if (tombstones.isEmpty()) {
-            done.accept(new OffsetDeleteResult(GroupError.NONE, results));
+            done.accept(new OffsetDeleteResult(Errors.NONE, results));
             return;
         }
         writer.write(group, tombstones, error -> {
-            if (error != GroupError.NONE) {
+            if (error != Errors.NONE) {
                 done.accept(new OffsetDeleteResult(error, Map.of()));
                 return;
             }
             tombstones.forEach(t -> group.removeOffset(((OffsetCommit) t).partition()));
-            done.accept(new OffsetDeleteResult(GroupError.NONE, results));
+            done.accept(new OffsetDeleteResult(Errors.NONE, results));
         });
     }
 

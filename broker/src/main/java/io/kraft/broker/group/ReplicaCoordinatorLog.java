@@ -1,9 +1,9 @@
 package io.kraft.broker.group;
 
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogReadResult;
 import io.kraft.storage.log.TopicPartition;
@@ -62,13 +62,13 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
         TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
         Partition hosted = replicas.partition(tp).orElse(null);
         if (hosted == null || !hosted.isLeader() || hosted.leaderEpoch() != leaderEpoch) {
-            return CompletableFuture.failedFuture(new CoordinatorLogException(GroupError.NOT_COORDINATOR,
+            return CompletableFuture.failedFuture(new CoordinatorLogException(Errors.NOT_COORDINATOR,
                     "this broker no longer leads " + tp + " at leader epoch " + leaderEpoch));
         }
         ByteBuffer batch = toBatch(records);
         return replicas.appendRecords(appendTimeoutMs, ACKS_ALL, true, Map.of(tp, batch)).thenApply(results -> {
             PartitionProduceResult result = results.get(tp);
-            if (result.error() != ErrorCode.NONE) {
+            if (result.error() != Errors.NONE) {
                 throw new CompletionException(new CoordinatorLogException(toGroupError(result.error()),
                         "append to " + tp + " failed with " + result.error() + ": " + result.errorMessage()));
             }
@@ -87,11 +87,11 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
     }
 
     /** Kafka's mapping of a failed coordinator write to what the client should do next. */
-    static GroupError toGroupError(ErrorCode error) {
+    static Errors toGroupError(Errors error) {
         return switch (error) {
-            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, FENCED_LEADER_EPOCH -> GroupError.NOT_COORDINATOR;
-            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> GroupError.INVALID_COMMIT_OFFSET_SIZE;
-            default -> GroupError.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR, FENCED_LEADER_EPOCH -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> Errors.INVALID_COMMIT_OFFSET_SIZE;
+            default -> Errors.COORDINATOR_NOT_AVAILABLE;
         };
     }
 
@@ -102,7 +102,7 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
 
     private List<CoordinatorRecord> read(TopicPartition tp) {
         Partition hosted = replicas.partition(tp).orElseThrow(() -> new CoordinatorLogException(
-                GroupError.NOT_COORDINATOR, "this broker does not host " + tp));
+                Errors.NOT_COORDINATOR, "this broker does not host " + tp));
         Log log = hosted.log();
         List<CoordinatorRecord> records = new ArrayList<>();
         long offset = log.logStartOffset();

@@ -5,6 +5,7 @@ import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 
 /**
  * Answers ApiVersions (v0-4) with the listener's served APIs and their advertised ranges. The v3+ client
@@ -19,6 +20,6 @@ public final class ApiVersionsHandler implements RequestHandler {
 
     @Override
     public Struct handle(RequestContext context, ParsedRequest request) {
-        return context.apiVersions().toApiVersionsResponse(ErrorCodes.NONE);
+        return context.apiVersions().toApiVersionsResponse(Errors.NONE.code());
     }
 }

@@ -2,8 +2,8 @@ package io.kraft.broker.handler;
 
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.controller.ControllerException;
-import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.image.ConfigResource;
+import io.kraft.storage.errors.Errors;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -2,7 +2,7 @@ package io.kraft.broker.handler;
 
 import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.ControllerException;
-import io.kraft.metadata.controller.Errors;
+import io.kraft.storage.errors.Errors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -11,21 +11,18 @@ import java.util.concurrent.TimeoutException;
 
 /** Waits for a controller answer and turns its failure into the error code and message a response carries. */
 final class ControllerErrors {
-    /** Kafka's REQUEST_TIMED_OUT, answered when the controller does not commit within the request's timeout. */
-    static final short REQUEST_TIMED_OUT = 7;
-
     private ControllerErrors() {
     }
 
     /** The answer, or the error the controller failed with, waiting at most {@code timeoutMs}. */
     static <T> Outcome<T> await(CompletableFuture<T> answer, long timeoutMs) {
         try {
-            return new Outcome<>(answer.get(Math.max(timeoutMs, 1), TimeUnit.MILLISECONDS), ErrorCodes.NONE, null);
+            return new Outcome<>(answer.get(Math.max(timeoutMs, 1), TimeUnit.MILLISECONDS), Errors.NONE.code(), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed(Errors.UNKNOWN_SERVER_ERROR.code(), "interrupted while waiting for the controller");
         } catch (TimeoutException e) {
-            return failed(REQUEST_TIMED_OUT, "the controller did not answer within " + timeoutMs + " ms");
+            return failed(Errors.REQUEST_TIMED_OUT.code(), "the controller did not answer within " + timeoutMs + " ms");
         } catch (ExecutionException | CompletionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof ControllerException ce) {
@@ -43,7 +40,7 @@ final class ControllerErrors {
     /** A controller answer: the value on success, else an error code and message. */
     record Outcome<T>(T value, short errorCode, String errorMessage) {
         boolean succeeded() {
-            return errorCode == ErrorCodes.NONE;
+            return errorCode == Errors.NONE.code();
         }
     }
 }

@@ -9,7 +9,7 @@ import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
-import io.kraft.metadata.controller.Errors;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

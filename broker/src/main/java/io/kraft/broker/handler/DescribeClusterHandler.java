@@ -6,10 +6,10 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DescribeClusterMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.storage.errors.Errors;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -19,13 +19,11 @@ import java.util.function.Supplier;
 /**
  * Answers DescribeCluster (v0-2, KIP-700) from the metadata image: the unfenced brokers' endpoints on the
  * request's listener (fenced ones too, flagged, when v2 asks for them), the cluster id and a controller id.
- * Only broker endpoints are served here: asking for controllers (endpoint type 2) is UNSUPPORTED_ENDPOINT_TYPE.
+ * Only broker endpoints are served here: asking for controllers (endpoint type 2) is Errors.UNSUPPORTED_ENDPOINT_TYPE.code().
  */
 public final class DescribeClusterHandler implements RequestHandler {
     /** Kafka's endpoint type for brokers (KIP-919); 2 is controllers. */
     static final byte ENDPOINT_TYPE_BROKERS = 1;
-    /** Kafka's UNSUPPORTED_ENDPOINT_TYPE. */
-    static final short UNSUPPORTED_ENDPOINT_TYPE = 115;
 
     private final Supplier<MetadataImage> images;
     private final String clusterId;
@@ -50,7 +48,7 @@ public final class DescribeClusterHandler implements RequestHandler {
         response.set(response.field("cluster_id"), clusterId);
         response.setInt(response.field("cluster_authorized_operations"), Integer.MIN_VALUE);
         if (endpointType != ENDPOINT_TYPE_BROKERS) {
-            response.setShort(response.field("error_code"), UNSUPPORTED_ENDPOINT_TYPE);
+            response.setShort(response.field("error_code"), Errors.UNSUPPORTED_ENDPOINT_TYPE.code());
             response.set(response.field("error_message"), "Endpoint type " + endpointType
                     + " is not served on a broker listener; only brokers (1) are described here");
             response.setInt(response.field("controller_id"), -1);

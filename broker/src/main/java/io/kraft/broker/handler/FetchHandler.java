@@ -11,7 +11,6 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.FetchMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchParams;
 import io.kraft.broker.replica.FetchPartitionRequest;
 import io.kraft.broker.replica.PartitionRead;
@@ -19,6 +18,7 @@ import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -109,7 +109,7 @@ public final class FetchHandler implements AsyncRequestHandler {
             for (FetchPartitionKey key : fetchContext.partitionsToRead().keySet()) {
                 TopicPartition tp = resolved.get(key);
                 byKey.put(key, tp != null ? results.get(tp) : PartitionRead.failed(key.usesTopicId()
-                        ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
+                        ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }
             return HandlerResponse.of(response(fetchContext.responseSessionId(), fetchContext.select(byKey),
                     readCommitted, image, context.listenerName()));
@@ -141,7 +141,7 @@ public final class FetchHandler implements AsyncRequestHandler {
     private static Struct response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,
                                    boolean readCommitted, MetadataImage image, String listenerName) {
         Struct response = FetchMessages.RESPONSE.newStruct();
-        response.set("error_code", ErrorCode.NONE.code());
+        response.set("error_code", Errors.NONE.code());
         response.set("session_id", sessionId);
         Map<Object, Struct> topics = new LinkedHashMap<>();
         Set<Integer> leaders = new TreeSet<>();
@@ -173,7 +173,7 @@ public final class FetchHandler implements AsyncRequestHandler {
 
     /** A not-leader answer from a broker that does not host the partition still names the leader it knows. */
     private static PartitionRead withLeader(PartitionRead read, MetadataImage image, String topic, int partition) {
-        if (read.error() != ErrorCode.NOT_LEADER_OR_FOLLOWER || read.leaderId() >= 0) {
+        if (read.error() != Errors.NOT_LEADER_OR_FOLLOWER || read.leaderId() >= 0) {
             return read;
         }
         PartitionRegistration registration = LeaderEndpoints.registration(image, topic, partition);
@@ -193,7 +193,7 @@ public final class FetchHandler implements AsyncRequestHandler {
             epoch.set("epoch", diverging.epoch());
             epoch.set("end_offset", diverging.endOffset());
         });
-        if ((read.error() == ErrorCode.NOT_LEADER_OR_FOLLOWER || read.error() == ErrorCode.FENCED_LEADER_EPOCH)
+        if ((read.error() == Errors.NOT_LEADER_OR_FOLLOWER || read.error() == Errors.FENCED_LEADER_EPOCH)
                 && read.leaderId() >= 0) {
             Struct leader = out.getStruct("current_leader");
             leader.set("leader_id", read.leaderId());

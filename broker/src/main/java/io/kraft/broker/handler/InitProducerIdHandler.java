@@ -8,8 +8,8 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.InitProducerIdMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * once the epoch is used up.
  *
  * <p>Error choices follow what the Java producer does with each answer: any failure to get an id (broker not
- * registered yet, controller slow or unavailable) is COORDINATOR_LOAD_IN_PROGRESS, the one error it retries;
+ * registered yet, controller slow or unavailable) is Errors.COORDINATOR_LOAD_IN_PROGRESS.code(), the one error it retries;
  * every other error ends the producer. A transactional.id is answered with UNSUPPORTED_VERSION: transactions
  * are not implemented, and that error makes {@code initTransactions()} fail at once with "The version of API is
  * not supported" (COORDINATOR_NOT_AVAILABLE would make it retry until max.block.ms, and an authorization error
@@ -29,8 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class InitProducerIdHandler implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(InitProducerIdHandler.class);
-    static final short COORDINATOR_LOAD_IN_PROGRESS = 14;
-    static final short INVALID_PRODUCER_ID_MAPPING = 49;
     /** The last epoch a producer id may be bumped to; past it the producer gets a new id (as Kafka does). */
     static final short MAX_PRODUCER_EPOCH = Short.MAX_VALUE - 1;
 
@@ -57,7 +55,7 @@ public final class InitProducerIdHandler implements RequestHandler {
         if (transactionalId != null) {
             LOG.warn("Refused InitProducerId for transactional.id {} from {}: transactions are not supported yet",
                     transactionalId, context.clientAddress());
-            return answer(response, ErrorCodes.UNSUPPORTED_VERSION, -1L, (short) -1);
+            return answer(response, Errors.UNSUPPORTED_VERSION.code(), -1L, (short) -1);
         }
         if ((producerId < 0) != (producerEpoch < 0)) {
             return answer(response, Errors.INVALID_REQUEST.code(), -1L, (short) -1);
@@ -65,7 +63,7 @@ public final class InitProducerIdHandler implements RequestHandler {
         if (producerId >= 0) {
             if (producerId >= images.get().producerIds().nextProducerId()) {
                 // Never handed out by this cluster: not a producer we can bump.
-                return answer(response, INVALID_PRODUCER_ID_MAPPING, -1L, (short) -1);
+                return answer(response, Errors.INVALID_PRODUCER_ID_MAPPING.code(), -1L, (short) -1);
             }
             if (producerEpoch < MAX_PRODUCER_EPOCH) {
                 return answer(response, Errors.NONE.code(), producerId, (short) (producerEpoch + 1));
@@ -75,7 +73,7 @@ public final class InitProducerIdHandler implements RequestHandler {
             return answer(response, Errors.NONE.code(), producerIds.nextProducerId(), (short) 0);
         } catch (ProducerIdsUnavailableException e) {
             LOG.info("No producer id for {} yet: {}", context.clientAddress(), e.getMessage());
-            return answer(response, COORDINATOR_LOAD_IN_PROGRESS, -1L, (short) -1);
+            return answer(response, Errors.COORDINATOR_LOAD_IN_PROGRESS.code(), -1L, (short) -1);
         }
     }
 

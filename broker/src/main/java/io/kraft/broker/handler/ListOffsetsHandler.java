@@ -6,12 +6,12 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.ListOffsetsMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchIsolation;
 import io.kraft.broker.replica.FetchParams;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.TimestampAndOffset;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.HashSet;
 import java.util.Objects;
@@ -51,7 +51,7 @@ public final class ListOffsetsHandler implements RequestHandler {
         Set<TopicPartition> seen = new HashSet<>();
         return PARTITIONS.respond(body, ListOffsetsMessages.RESPONSE.newStruct(), (tp, partition, out) -> {
             if (!seen.add(tp)) {
-                throw new ReplicaException(ErrorCode.INVALID_REQUEST, tp + " is named twice");
+                throw new ReplicaException(Errors.INVALID_REQUEST, tp + " is named twice");
             }
             TimestampAndOffset answer = replicaManager.partitionOrError(tp).offsetForTimestamp(
                     partition.getLong("timestamp"), partition.getInt("current_leader_epoch"), isolation,

@@ -6,13 +6,13 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.MetadataMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.controller.TopicNames;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.storage.errors.Errors;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +103,7 @@ public final class MetadataHandler implements RequestHandler {
             TopicImage topic = image.topics().topic(topicId);
             if (topic == null) {
                 Struct out = response.addStruct(response.field("topics"));
-                out.setShort(out.field("error_code"), ErrorCodes.UNKNOWN_TOPIC_ID);
+                out.setShort(out.field("error_code"), Errors.UNKNOWN_TOPIC_ID.code());
                 // The name is nullable only from v12; older versions get an empty one.
                 out.set(out.field("name"), version >= 12 ? null : "");
                 out.set(out.field("topic_id"), topicId);
@@ -117,7 +117,7 @@ public final class MetadataHandler implements RequestHandler {
         if (topic == null) {
             Struct out = response.addStruct(response.field("topics"));
             out.setShort(out.field("error_code"), autoCreate && name != null ? autoCreate(name)
-                    : ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION);
+                    : Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
             out.set(out.field("name"), name == null ? "" : name);
             out.set(out.field("topic_id"), ZERO_UUID);
             out.setInt(out.field("topic_authorized_operations"), AUTHORIZED_OPERATIONS_OMITTED);
@@ -129,18 +129,18 @@ public final class MetadataHandler implements RequestHandler {
     /** Starts creating an unknown topic; answers the error code the client gets meanwhile. */
     private short autoCreate(String name) {
         if (INTERNAL_TOPICS.contains(name)) {
-            return ErrorCodes.UNKNOWN_TOPIC_OR_PARTITION;
+            return Errors.UNKNOWN_TOPIC_OR_PARTITION.code();
         }
         if (TopicNames.invalidReason(name) != null) {
             return Errors.INVALID_TOPIC_EXCEPTION.code();
         }
         autoCreator.create(name);
-        return ErrorCodes.LEADER_NOT_AVAILABLE;
+        return Errors.LEADER_NOT_AVAILABLE.code();
     }
 
     private static void addTopic(Struct response, TopicImage topic, Set<Integer> liveBrokers) {
         Struct out = response.addStruct(response.field("topics"));
-        out.setShort(out.field("error_code"), ErrorCodes.NONE);
+        out.setShort(out.field("error_code"), Errors.NONE.code());
         out.set(out.field("name"), topic.name());
         out.set(out.field("topic_id"), topic.id());
         out.setBoolean(out.field("is_internal"), INTERNAL_TOPICS.contains(topic.name()));
@@ -152,7 +152,7 @@ public final class MetadataHandler implements RequestHandler {
     private static void addPartition(Struct out, int partitionId, PartitionRegistration partition,
                                      Set<Integer> liveBrokers) {
         boolean leaderReachable = partition.hasLeader() && liveBrokers.contains(partition.leader());
-        out.setShort(out.field("error_code"), leaderReachable ? ErrorCodes.NONE : ErrorCodes.LEADER_NOT_AVAILABLE);
+        out.setShort(out.field("error_code"), leaderReachable ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code());
         out.setInt(out.field("partition_index"), partitionId);
         out.setInt(out.field("leader_id"), partition.leader());
         out.setInt(out.field("leader_epoch"), partition.leaderEpoch());

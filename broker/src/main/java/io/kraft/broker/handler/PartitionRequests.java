@@ -1,8 +1,7 @@
 package io.kraft.broker.handler;
 
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
-import io.kraft.broker.replica.ErrorMapping;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,15 +38,15 @@ record PartitionRequests(String api, String topicName, String partitionIndex) {
                 out.set(partitionIndex, index);
                 Optional<TopicPartition> tp = TopicPartitions.of(name, index);
                 if (tp.isEmpty()) {
-                    failure.write(out, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    failure.write(out, Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
                 }
                 try {
                     answer.write(tp.get(), partition, out);
-                    out.set("error_code", ErrorCode.NONE.code());
+                    out.set("error_code", Errors.NONE.code());
                 } catch (RuntimeException e) {
-                    ErrorCode error = ErrorMapping.toErrorCode(e);
-                    if (error == ErrorCode.UNKNOWN_SERVER_ERROR) {
+                    Errors error = Errors.forException(e);
+                    if (error == Errors.UNKNOWN_SERVER_ERROR) {
                         log.error("{} for {}-{} failed", api, name, index, e);
                     }
                     failure.write(out, error.code());

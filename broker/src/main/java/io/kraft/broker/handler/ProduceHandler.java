@@ -7,12 +7,12 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.ProduceMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.RecordError;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -61,10 +61,10 @@ public final class ProduceHandler implements AsyncRequestHandler {
                 Optional<TopicPartition> tp = requested.toTopicPartition();
                 ByteBuffer records = partition.getRecords(partition.field("records"));
                 if (tp.isEmpty()) {
-                    early.put(requested, PartitionProduceResult.failed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                    early.put(requested, PartitionProduceResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                             "no topic partition " + name + "-" + requested.partition()));
                 } else if (entries.containsKey(tp.get())) {
-                    early.put(requested, PartitionProduceResult.failed(ErrorCode.INVALID_REQUEST,
+                    early.put(requested, PartitionProduceResult.failed(Errors.INVALID_REQUEST,
                             "partition " + tp.get() + " appears twice in the request"));
                 } else {
                     entries.put(tp.get(), records == null ? NO_RECORDS : records);
@@ -73,7 +73,7 @@ public final class ProduceHandler implements AsyncRequestHandler {
         }
         return replicaManager.appendRecords(timeoutMs, acks, false, entries).thenApply(results -> {
             if (acks == 0) {
-                boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != ErrorCode.NONE);
+                boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
                 return failed ? HandlerResponse.closeConnection("an acks=0 produce failed") : HandlerResponse.none();
             }
             Map<RequestedPartition, PartitionProduceResult> all = new LinkedHashMap<>();
@@ -91,7 +91,7 @@ public final class ProduceHandler implements AsyncRequestHandler {
     @Override
     public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
         Map<RequestedPartition, PartitionProduceResult> all = new LinkedHashMap<>();
-        ErrorCode error = toErrorCode(errorCode);
+        Errors error = toErrorCode(errorCode);
         for (Struct topic : request.body().getStructs("topic_data")) {
             for (Struct partition : topic.getStructs("partition_data")) {
                 all.put(new RequestedPartition(topic.getString("name"), partition.getInt("index")),
@@ -101,13 +101,13 @@ public final class ProduceHandler implements AsyncRequestHandler {
         return Optional.of(response(all, null));
     }
 
-    private static ErrorCode toErrorCode(short code) {
-        for (ErrorCode error : ErrorCode.values()) {
+    private static Errors toErrorCode(short code) {
+        for (Errors error : Errors.values()) {
             if (error.code() == code) {
                 return error;
             }
         }
-        return ErrorCode.UNKNOWN_SERVER_ERROR;
+        return Errors.UNKNOWN_SERVER_ERROR;
     }
 
     private Struct response(Map<RequestedPartition, PartitionProduceResult> results, String listenerName) {
@@ -127,7 +127,7 @@ public final class ProduceHandler implements AsyncRequestHandler {
             out.set("base_offset", result.baseOffset());
             out.set("log_append_time_ms", result.logAppendTimeMs());
             out.set("log_start_offset", result.logStartOffset());
-            if (result.error() != ErrorCode.NONE) {
+            if (result.error() != Errors.NONE) {
                 out.set("error_message", result.errorMessage());
                 for (RecordError recordError : result.recordErrors()) {
                     Struct error = out.addStruct("record_errors");
@@ -135,7 +135,7 @@ public final class ProduceHandler implements AsyncRequestHandler {
                     error.set("batch_index_error_message", recordError.message());
                 }
             }
-            if (result.error() == ErrorCode.NOT_LEADER_OR_FOLLOWER) {
+            if (result.error() == Errors.NOT_LEADER_OR_FOLLOWER) {
                 PartitionRegistration registration = LeaderEndpoints.registration(image, requested.topic(),
                         requested.partition());
                 if (registration != null && registration.hasLeader()) {

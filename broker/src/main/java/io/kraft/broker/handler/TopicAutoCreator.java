@@ -3,7 +3,7 @@ package io.kraft.broker.handler;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
-import io.kraft.metadata.controller.Errors;
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionException;

@@ -15,16 +15,15 @@ import io.kraft.broker.protocol.schema.MessageSchema;
 import io.kraft.broker.protocol.schema.MessageWriter;
 import io.kraft.broker.protocol.schema.StructSchema;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 
 /**
  * Answers Produce v0-2, which the broker advertises (old librdkafka enables compression only when the
- * range contains 0) but does not serve: every partition of the request gets UNSUPPORTED_VERSION in a
+ * range contains 0) but does not serve: every partition of the request gets Errors.UNSUPPORTED_VERSION.code() in a
  * response of the request's version, so the client fails the send instead of seeing a dropped connection.
  */
 final class LegacyProduceRejection {
-    static final short UNSUPPORTED_VERSION = 35;
-
     private static final StructSchema PARTITION = StructSchema.of("LegacyPartitionProduceData",
             field("index", INT32),
             field("records", BYTES).nullable("0+"));
@@ -73,7 +72,7 @@ final class LegacyProduceRejection {
             for (Struct partition : topic.getStructs("partition_data")) {
                 Struct out = topicOut.addStruct("partition_responses");
                 out.set("index", partition.getInt("index"));
-                out.set("error_code", UNSUPPORTED_VERSION);
+                out.set("error_code", Errors.UNSUPPORTED_VERSION.code());
                 out.set("base_offset", -1L);
             }
         }

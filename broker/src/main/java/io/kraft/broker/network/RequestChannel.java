@@ -8,6 +8,7 @@ import io.kraft.broker.protocol.RequestParseException;
 import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.UnsupportedApiVersionException;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -35,8 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
-    private static final short UNSUPPORTED_VERSION = 35;
-    private static final short UNKNOWN_SERVER_ERROR = -1;
     /** Parsed requests a connection may have waiting before it stops reading. */
     private static final int MAX_PENDING_REQUESTS = 32;
 
@@ -158,7 +157,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                     ? failure.getCause() : failure;
             Optional<Struct> errorBody = Optional.empty();
             try {
-                errorBody = handler.errorResponse(request, UNKNOWN_SERVER_ERROR);
+                errorBody = handler.errorResponse(request, Errors.UNKNOWN_SERVER_ERROR.code());
             } catch (RuntimeException e) {
                 cause.addSuppressed(e);
             }
@@ -168,7 +167,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                         request.header().clientId(), cause);
                 return OutboundResponse.CLOSE;
             }
-            LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered UNKNOWN_SERVER_ERROR",
+            LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered Errors.UNKNOWN_SERVER_ERROR.code()",
                     request.api().apiName(), request.version(), request.correlationId(), request.header().clientId(),
                     context.clientAddress(), cause);
             response = HandlerResponse.of(errorBody.get());
@@ -197,7 +196,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         ByteBuffer answer = null;
         if (e.isApiVersionsRequest()) {
             // KIP-511: answer at v0 with our ranges so the client can retry at a version we know.
-            Struct body = registry.apiVersions().toApiVersionsResponse(UNSUPPORTED_VERSION);
+            Struct body = registry.apiVersions().toApiVersionsResponse(Errors.UNSUPPORTED_VERSION.code());
             answer = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(), body);
         } else if (api == ApiKey.PRODUCE && api.advertisedVersions().contains(e.apiVersion())) {
             answer = LegacyProduceRejection.responseFrame(frame, e.apiVersion());

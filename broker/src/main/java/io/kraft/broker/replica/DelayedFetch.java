@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,7 +41,7 @@ final class DelayedFetch extends DelayedOperation {
             PartitionRead read = partition.get().read(request.fetchOffset(), request.currentLeaderEpoch(),
                     request.lastFetchedEpoch(), request.partitionMaxBytes(), true, params.isolation(),
                     params.fetchOnlyFromLeader());
-            if (read.error() != ErrorCode.NONE || read.divergingEpoch().isPresent()) {
+            if (read.error() != Errors.NONE || read.divergingEpoch().isPresent()) {
                 return forceComplete();
             }
             availableBytes += read.sizeBytes();

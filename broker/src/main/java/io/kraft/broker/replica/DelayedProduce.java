@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,12 +42,12 @@ final class DelayedProduce extends DelayedOperation {
             TopicPartition tp = waiting.getKey();
             Optional<Partition> partition = partitions.apply(tp);
             if (partition.isEmpty() || !partition.get().isLeader()) {
-                results.put(tp, results.get(tp).withError(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                results.put(tp, results.get(tp).withError(Errors.NOT_LEADER_OR_FOLLOWER,
                         "leadership of " + tp + " moved before the records were replicated"));
                 it.remove();
             } else if (partition.get().isReplicatedTo(waiting.getValue())) {
                 if (partition.get().isUnderMinIsr()) {
-                    results.put(tp, results.get(tp).withError(ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+                    results.put(tp, results.get(tp).withError(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
                             "records of " + tp + " were written but the ISR shrank below min.insync.replicas"));
                 }
                 it.remove();
@@ -58,7 +59,7 @@ final class DelayedProduce extends DelayedOperation {
     @Override
     protected void onComplete() {
         for (TopicPartition tp : requiredOffsets.keySet()) {
-            results.put(tp, results.get(tp).withError(ErrorCode.REQUEST_TIMED_OUT,
+            results.put(tp, results.get(tp).withError(Errors.REQUEST_TIMED_OUT,
                     "records of " + tp + " were not replicated to the in-sync replicas within " + delayMs() + " ms"));
         }
         onDone.accept(results);

@@ -1,6 +1,7 @@
 package io.kraft.broker.replica;
 
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.EpochEntry;
@@ -199,7 +200,7 @@ public final class Partition {
         try {
             PartitionRegistration current = requireLeader();
             if (requiredAcks == -1 && current.isr().size() < minInsyncReplicas) {
-                throw new ReplicaException(ErrorCode.NOT_ENOUGH_REPLICAS, "partition " + topicPartition + " has "
+                throw new ReplicaException(Errors.NOT_ENOUGH_REPLICAS, "partition " + topicPartition + " has "
                         + current.isr().size() + " in-sync replicas, fewer than min.insync.replicas "
                         + minInsyncReplicas);
             }
@@ -223,7 +224,7 @@ public final class Partition {
         try {
             PartitionRegistration current = requireLeader();
             if (!current.replicas().contains(replicaId) || replicaId == localBrokerId) {
-                throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + replicaId
+                throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + replicaId
                         + " is not a follower of partition " + topicPartition + " (replicas " + current.replicas() + ")");
             }
             long leaderEnd = log.logEndOffset();
@@ -471,11 +472,11 @@ public final class Partition {
     private void requireFollower(int leaderEpoch) {
         PartitionRegistration current = registration;
         if (leader || current == null) {
-            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + localBrokerId
+            throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + localBrokerId
                     + " is not a follower of partition " + topicPartition);
         }
         if (current.leaderEpoch() != leaderEpoch) {
-            throw new ReplicaException(ErrorCode.FENCED_LEADER_EPOCH, "partition " + topicPartition + " on broker "
+            throw new ReplicaException(Errors.FENCED_LEADER_EPOCH, "partition " + topicPartition + " on broker "
                     + localBrokerId + " follows leader epoch " + current.leaderEpoch() + ", not " + leaderEpoch);
         }
     }
@@ -483,7 +484,7 @@ public final class Partition {
     private PartitionRegistration requireLeader() {
         PartitionRegistration current = registration;
         if (!leader || current == null) {
-            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + localBrokerId
+            throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + localBrokerId
                     + " does not lead partition " + topicPartition
                     + (current == null ? "" : " (leader " + current.leader() + ", epoch " + current.leaderEpoch() + ")"));
         }
@@ -491,17 +492,17 @@ public final class Partition {
     }
 
     /** NONE, or FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH when the request's epoch is older / newer than ours. */
-    private ErrorCode checkLeaderEpoch(int currentLeaderEpoch, PartitionRegistration current) {
+    private Errors checkLeaderEpoch(int currentLeaderEpoch, PartitionRegistration current) {
         if (currentLeaderEpoch == NO_EPOCH || current == null) {
-            return ErrorCode.NONE;
+            return Errors.NONE;
         }
         if (currentLeaderEpoch < current.leaderEpoch()) {
-            return ErrorCode.FENCED_LEADER_EPOCH;
+            return Errors.FENCED_LEADER_EPOCH;
         }
         if (currentLeaderEpoch > current.leaderEpoch()) {
-            return ErrorCode.UNKNOWN_LEADER_EPOCH;
+            return Errors.UNKNOWN_LEADER_EPOCH;
         }
-        return ErrorCode.NONE;
+        return Errors.NONE;
     }
 
     /** Checks role and epoch for a request; throws the matching error. */
@@ -510,11 +511,11 @@ public final class Partition {
         if (requireLeader) {
             current = requireLeader();
         } else if (current == null) {
-            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "partition " + topicPartition
+            throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "partition " + topicPartition
                     + " has no role on broker " + localBrokerId + " yet");
         }
-        ErrorCode epochError = checkLeaderEpoch(currentLeaderEpoch, current);
-        if (epochError != ErrorCode.NONE) {
+        Errors epochError = checkLeaderEpoch(currentLeaderEpoch, current);
+        if (epochError != Errors.NONE) {
             throw new ReplicaException(epochError, "request for partition " + topicPartition + " names leader epoch "
                     + currentLeaderEpoch + ", the partition's is " + current.leaderEpoch());
         }
@@ -546,13 +547,13 @@ public final class Partition {
         if (lastFetchedEpoch >= 0 && log.leaderEpochCache().latestEntry().isPresent()) {
             EpochEndOffset epochEnd = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, logEnd);
             if (epochEnd.epoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset) {
-                return new PartitionRead(ErrorCode.NONE, FileSlice.empty(), hw, hw, logStart, logEnd,
+                return new PartitionRead(Errors.NONE, FileSlice.empty(), hw, hw, logStart, logEnd,
                         Optional.of(epochEnd), current.leader(), current.leaderEpoch());
             }
         }
         if (fetchOffset < logStart || fetchOffset > logEnd) {
             // The offsets tell a follower where to restart (log start) or truncate to (high watermark).
-            return new PartitionRead(ErrorCode.OFFSET_OUT_OF_RANGE, FileSlice.empty(), hw, hw, logStart, logEnd,
+            return new PartitionRead(Errors.OFFSET_OUT_OF_RANGE, FileSlice.empty(), hw, hw, logStart, logEnd,
                     Optional.empty(), current.leader(), current.leaderEpoch());
         }
         long maxOffset = isolation == FetchIsolation.LOG_END ? logEnd : hw;
@@ -562,10 +563,10 @@ public final class Partition {
                 records = log.read(fetchOffset, maxBytes, maxOffset, minOneBatch).records();
             } catch (OffsetOutOfRangeException e) {
                 // Retention or DeleteRecords moved the log start past the offset since it was checked.
-                return PartitionRead.failed(ErrorCode.OFFSET_OUT_OF_RANGE, current.leader(), current.leaderEpoch());
+                return PartitionRead.failed(Errors.OFFSET_OUT_OF_RANGE, current.leader(), current.leaderEpoch());
             }
         }
-        return new PartitionRead(ErrorCode.NONE, records, hw, hw, logStart, logEnd, Optional.empty(),
+        return new PartitionRead(Errors.NONE, records, hw, hw, logStart, logEnd, Optional.empty(),
                 current.leader(), current.leaderEpoch());
     }
 
@@ -682,13 +683,13 @@ public final class Partition {
         try {
             requireLeader();
             if (!log.config().delete()) {
-                throw new ReplicaException(ErrorCode.POLICY_VIOLATION, "records of partition " + topicPartition
+                throw new ReplicaException(Errors.POLICY_VIOLATION, "records of partition " + topicPartition
                         + " cannot be deleted: its cleanup.policy does not include delete");
             }
             long hw = highWatermark;
             long target = offset == -1L ? hw : offset;
             if (target < 0 || target > hw) {
-                throw new ReplicaException(ErrorCode.OFFSET_OUT_OF_RANGE, "cannot delete records of partition "
+                throw new ReplicaException(Errors.OFFSET_OUT_OF_RANGE, "cannot delete records of partition "
                         + topicPartition + " before offset " + offset + ": the high watermark is " + hw);
             }
             return log.deleteRecordsBefore(target);

@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 
 /**
@@ -7,25 +8,25 @@ import java.util.List;
  * original one for a retried duplicate), the log-append time stamped (-1 with CreateTime), and the log start;
  * a refusal may name the records at fault (KIP-467).
  */
-public record PartitionProduceResult(ErrorCode error, String errorMessage, long baseOffset, long logAppendTimeMs,
+public record PartitionProduceResult(Errors error, String errorMessage, long baseOffset, long logAppendTimeMs,
                                      long logStartOffset, List<RecordError> recordErrors) {
     public PartitionProduceResult {
         recordErrors = List.copyOf(recordErrors);
     }
 
     public static PartitionProduceResult succeeded(long baseOffset, long logAppendTimeMs, long logStartOffset) {
-        return new PartitionProduceResult(ErrorCode.NONE, null, baseOffset, logAppendTimeMs, logStartOffset, List.of());
+        return new PartitionProduceResult(Errors.NONE, null, baseOffset, logAppendTimeMs, logStartOffset, List.of());
     }
 
-    public static PartitionProduceResult failed(ErrorCode error, String errorMessage) {
+    public static PartitionProduceResult failed(Errors error, String errorMessage) {
         return failed(error, errorMessage, List.of());
     }
 
-    public static PartitionProduceResult failed(ErrorCode error, String errorMessage, List<RecordError> recordErrors) {
+    public static PartitionProduceResult failed(Errors error, String errorMessage, List<RecordError> recordErrors) {
         return new PartitionProduceResult(error, errorMessage, -1L, -1L, -1L, recordErrors);
     }
 
-    PartitionProduceResult withError(ErrorCode newError, String message) {
+    PartitionProduceResult withError(Errors newError, String message) {
         return new PartitionProduceResult(newError, message, baseOffset, logAppendTimeMs, logStartOffset, recordErrors);
     }
 }

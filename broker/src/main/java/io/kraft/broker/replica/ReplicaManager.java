@@ -16,6 +16,7 @@ import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
@@ -222,10 +223,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
         TopicImage topic = image.topics().topic(tp.topic());
         if (topic != null && topic.partition(tp.partition()) != null) {
-            throw new ReplicaException(ErrorCode.NOT_LEADER_OR_FOLLOWER, "broker " + brokerId + " does not host "
+            throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + brokerId + " does not host "
                     + tp + " (leader " + topic.partition(tp.partition()).leader() + ")");
         }
-        throw new ReplicaException(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "this server does not host " + tp
+        throw new ReplicaException(Errors.UNKNOWN_TOPIC_OR_PARTITION, "this server does not host " + tp
                 + " and no such topic partition exists");
     }
 
@@ -523,7 +524,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
         Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
         if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
-            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(ErrorCode.INVALID_REQUIRED_ACKS,
+            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(Errors.INVALID_REQUIRED_ACKS,
                     "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
             return CompletableFuture.completedFuture(results);
         }
@@ -536,7 +537,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             Partition partition = null;
             try {
                 if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
-                    throw new ReplicaException(ErrorCode.INVALID_TOPIC_EXCEPTION,
+                    throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
                             "clients may not produce to the internal topic " + tp.topic());
                 }
                 partition = partitionOrError(tp);
@@ -574,12 +575,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e,
                                                   ByteBuffer records, long nowMs) {
-        ErrorCode error = ErrorMapping.toErrorCode(e);
+        Errors error = Errors.forException(e);
         if (partition != null && partitions.get(tp) != partition) {
             // The partition was removed or replaced while the append ran (its log may be closed).
-            error = ErrorCode.NOT_LEADER_OR_FOLLOWER;
+            error = Errors.NOT_LEADER_OR_FOLLOWER;
         }
-        if (error == ErrorCode.UNKNOWN_SERVER_ERROR) {
+        if (error == Errors.UNKNOWN_SERVER_ERROR) {
             LOG.error("Append to {} failed", tp, e);
         } else {
             LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
@@ -610,7 +611,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         boolean answerNow = params.maxWaitMs() <= 0 || requests.isEmpty();
         for (PartitionRead read : results.values()) {
             bytes += read.sizeBytes();
-            if (read.error() != ErrorCode.NONE || read.divergingEpoch().isPresent()) {
+            if (read.error() != Errors.NONE || read.divergingEpoch().isPresent()) {
                 answerNow = true;
             }
         }
@@ -640,10 +641,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             } catch (ReplicaException e) {
                 read = PartitionRead.failed(e.error());
             } catch (RuntimeException e) {
-                ErrorCode error = ErrorMapping.toErrorCode(e);
+                Errors error = Errors.forException(e);
                 LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
-                read = PartitionRead.failed(error == ErrorCode.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
-                        ? ErrorCode.NOT_LEADER_OR_FOLLOWER : error);
+                read = PartitionRead.failed(error == Errors.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
+                        ? Errors.NOT_LEADER_OR_FOLLOWER : error);
             }
             if (read.sizeBytes() > 0) {
                 minOneBatch = false;
@@ -659,7 +660,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         long nowMs = clock.getAsLong();
         for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
             TopicPartition tp = entry.getKey();
-            if (results.get(tp).error() != ErrorCode.NONE) {
+            if (results.get(tp).error() != Errors.NONE) {
                 continue;
             }
             Partition partition = partitions.get(tp);

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.FetchPartitionRequest;
 import io.kraft.broker.replica.PartitionRead;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.FileSlice;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ class FetchSessionCacheTest {
 
     /** A read with no records and the given watermark. */
     private static PartitionRead read(long highWatermark) {
-        return new PartitionRead(ErrorCode.NONE, FileSlice.empty(), highWatermark, highWatermark, 0, highWatermark,
+        return new PartitionRead(Errors.NONE, FileSlice.empty(), highWatermark, highWatermark, 0, highWatermark,
                 Optional.empty(), 1, 0);
     }
 
@@ -79,15 +79,15 @@ class FetchSessionCacheTest {
     @Test
     void unknownSessionsAndWrongEpochsAreErrors() {
         FetchSessionCache cache = new FetchSessionCache(10, nowMs::get);
-        assertEquals(ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+        assertEquals(Errors.FETCH_SESSION_ID_NOT_FOUND,
                 cache.newContext(true, 4242, 1, false, false, requests(), List.of()).error().orElseThrow());
         int id = open(cache, false).responseSessionId();
-        assertEquals(ErrorCode.INVALID_FETCH_SESSION_EPOCH,
+        assertEquals(Errors.INVALID_FETCH_SESSION_EPOCH,
                 cache.newContext(true, id, 2, false, false, requests(), List.of()).error().orElseThrow());
-        assertEquals(ErrorCode.INVALID_FETCH_SESSION_EPOCH,
+        assertEquals(Errors.INVALID_FETCH_SESSION_EPOCH,
                 cache.newContext(true, id, -7, false, false, requests(), List.of()).error().orElseThrow());
         assertTrue(cache.newContext(true, id, 1, false, false, requests(), List.of()).error().isEmpty());
-        assertEquals(ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+        assertEquals(Errors.FETCH_SESSION_ID_NOT_FOUND,
                 cache.newContext(true, id, 2, true, false, requests(), List.of()).error().orElseThrow(),
                 "a session opened with names cannot continue with topic ids");
     }
@@ -98,7 +98,7 @@ class FetchSessionCacheTest {
         int id = open(cache, false).responseSessionId();
         cache.newContext(true, id, FetchSessionCache.FINAL_EPOCH, false, false, requests(A, 0L), List.of());
         assertEquals(0, cache.size());
-        assertEquals(ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+        assertEquals(Errors.FETCH_SESSION_ID_NOT_FOUND,
                 cache.newContext(true, id, 1, false, false, requests(), List.of()).error().orElseThrow());
     }
 
@@ -109,7 +109,7 @@ class FetchSessionCacheTest {
         open(cache, false);
         assertEquals(0, open(cache, false).responseSessionId(), "no slot: the client fetches without a session");
         assertNotEquals(0, open(cache, true).responseSessionId(), "a follower takes a consumer's slot");
-        assertEquals(ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+        assertEquals(Errors.FETCH_SESSION_ID_NOT_FOUND,
                 cache.newContext(true, oldest, 1, false, false, requests(), List.of()).error().orElseThrow());
         nowMs.addAndGet(FetchSessionCache.EVICTION_IDLE_MS);
         assertNotEquals(0, open(cache, false).responseSessionId(), "an idle session makes room");
@@ -129,9 +129,9 @@ class FetchSessionCacheTest {
         FetchContext incremental = cache.newContext(true, full.responseSessionId(), 1, false, true, requests(),
                 List.of());
         LinkedHashMap<FetchPartitionKey, PartitionRead> next = new LinkedHashMap<>();
-        next.put(A, new PartitionRead(ErrorCode.NONE, FileSlice.empty(), 10, 10, 0, 10,
+        next.put(A, new PartitionRead(Errors.NONE, FileSlice.empty(), 10, 10, 0, 10,
                 Optional.of(new EpochEndOffset(3, 7)), 1, 4));
-        next.put(B, PartitionRead.failed(ErrorCode.NOT_LEADER_OR_FOLLOWER));
+        next.put(B, PartitionRead.failed(Errors.NOT_LEADER_OR_FOLLOWER));
         assertEquals(2, incremental.select(next).size());
         assertEquals(FetchPartitionKey.byId(new UUID(1, 2), 0), FetchPartitionKey.byId(new UUID(1, 2), 0));
         assertTrue(FetchPartitionKey.byId(new UUID(1, 2), 0).usesTopicId());

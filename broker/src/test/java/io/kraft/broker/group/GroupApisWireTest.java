@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kraft.broker.TestNode;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -88,12 +89,12 @@ class GroupApisWireTest {
                 nodeId = response.getInt("node_id");
                 port = response.getInt("port");
             }
-            if (error == GroupError.NONE.code()) {
+            if (error == Errors.NONE.code()) {
                 assertEquals(1, nodeId);
                 assertEquals(node.port(), port);
                 return;
             }
-            assertEquals(GroupError.COORDINATOR_NOT_AVAILABLE.code(), error, "retriable while the topic is created");
+            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE.code(), error, "retriable while the topic is created");
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no coordinator for " + group);
             }
@@ -107,7 +108,7 @@ class GroupApisWireTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             Struct response = joinOnce(client, group, memberId, protocolType, newest);
-            if (response.getShort("error_code") != GroupError.COORDINATOR_LOAD_IN_PROGRESS.code()
+            if (response.getShort("error_code") != Errors.COORDINATOR_LOAD_IN_PROGRESS.code()
                     || System.nanoTime() > deadline) {
                 return response;
             }
@@ -136,10 +137,10 @@ class GroupApisWireTest {
         Struct joined = join(client, group, "", "consumer", newest);
         String memberId = joined.getString("member_id");
         if (newest) {
-            assertEquals(GroupError.MEMBER_ID_REQUIRED.code(), joined.getShort("error_code"), "KIP-394 from v4");
+            assertEquals(Errors.MEMBER_ID_REQUIRED.code(), joined.getShort("error_code"), "KIP-394 from v4");
             joined = join(client, group, memberId, "consumer", true);
         }
-        assertEquals(GroupError.NONE.code(), joined.getShort("error_code"));
+        assertEquals(Errors.NONE.code(), joined.getShort("error_code"));
         assertEquals(1, joined.getInt("generation_id"));
         assertEquals(memberId, joined.getString("leader"));
         assertEquals("range", joined.getString("protocol_name"));
@@ -156,7 +157,7 @@ class GroupApisWireTest {
         assignment.set("member_id", memberId);
         assignment.set("assignment", ByteBuffer.wrap(new byte[] {4, 2}));
         Struct synced = client.send(api, version(api, newest), sync);
-        assertEquals(GroupError.NONE.code(), synced.getShort("error_code"));
+        assertEquals(Errors.NONE.code(), synced.getShort("error_code"));
         ByteBuffer assigned = synced.getBytes("assignment");
         assertEquals(ByteBuffer.wrap(new byte[] {4, 2}), assigned);
         return memberId;
@@ -207,7 +208,7 @@ class GroupApisWireTest {
         List<Struct> topics = newest ? response.getStructs("groups").get(0).getStructs("topics")
                 : response.getStructs("topics");
         Struct partition = topics.get(0).getStructs("partitions").get(0);
-        assertEquals(GroupError.NONE.code(), partition.getShort("error_code"));
+        assertEquals(Errors.NONE.code(), partition.getShort("error_code"));
         return partition.getLong("committed_offset");
     }
 
@@ -226,7 +227,7 @@ class GroupApisWireTest {
             request.addToList(request.field("states_filter"), stateFilter);
         }
         Struct response = client.send(api, version(api, newest), request);
-        assertEquals(GroupError.NONE.code(), response.getShort("error_code"));
+        assertEquals(Errors.NONE.code(), response.getShort("error_code"));
         return response.getStructs("groups");
     }
 
@@ -234,8 +235,8 @@ class GroupApisWireTest {
         String group = newest ? "wire-newest" : "wire-oldest";
         try (GroupWireClient client = new GroupWireClient(node.port())) {
             String memberId = stableGroup(client, group, newest);
-            assertEquals(GroupError.NONE.code(), heartbeat(client, group, memberId, 1, newest));
-            assertEquals(GroupError.NONE.code(), commit(client, group, memberId, 1, 11, "m", newest));
+            assertEquals(Errors.NONE.code(), heartbeat(client, group, memberId, 1, newest));
+            assertEquals(Errors.NONE.code(), commit(client, group, memberId, 1, 11, "m", newest));
             assertEquals(11, fetchOffset(client, group, newest));
 
             Struct described = describe(client, group, newest);
@@ -258,13 +259,13 @@ class GroupApisWireTest {
             topic.set("name", "wire");
             topic.addStruct("partitions").setInt(topic.getStructs("partitions").get(0).field("partition_index"), 1);
             Struct deleted = client.send(offsetDelete, version(offsetDelete, newest), deleteOffsets);
-            assertEquals(GroupError.GROUP_SUBSCRIBED_TO_TOPIC.code(),
+            assertEquals(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code(),
                     deleted.getStructs("topics").get(0).getStructs("partitions").get(0).getShort("error_code"));
 
             ApiKey deleteGroups = ApiKey.DELETE_GROUPS;
             Struct deleteRequest = GroupWireClient.request(deleteGroups);
             deleteRequest.addToList(deleteRequest.field("groups_names"), group);
-            assertEquals(GroupError.NON_EMPTY_GROUP.code(), client.send(deleteGroups, version(deleteGroups, newest),
+            assertEquals(Errors.NON_EMPTY_GROUP.code(), client.send(deleteGroups, version(deleteGroups, newest),
                     deleteRequest).getStructs("results").get(0).getShort("error_code"));
 
             ApiKey leave = ApiKey.LEAVE_GROUP;
@@ -275,21 +276,21 @@ class GroupApisWireTest {
                 Struct ghost = leaveRequest.addStruct("members");
                 ghost.set("member_id", "ghost");
                 Struct left = client.send(leave, version(leave, true), leaveRequest);
-                assertEquals(GroupError.NONE.code(), left.getShort("error_code"));
-                assertEquals(GroupError.NONE.code(), left.getStructs("members").get(0).getShort("error_code"));
-                assertEquals(GroupError.UNKNOWN_MEMBER_ID.code(),
+                assertEquals(Errors.NONE.code(), left.getShort("error_code"));
+                assertEquals(Errors.NONE.code(), left.getStructs("members").get(0).getShort("error_code"));
+                assertEquals(Errors.UNKNOWN_MEMBER_ID.code(),
                         left.getStructs("members").get(1).getShort("error_code"));
             } else {
                 leaveRequest.set("member_id", memberId);
-                assertEquals(GroupError.NONE.code(), client.send(leave, version(leave, false), leaveRequest)
+                assertEquals(Errors.NONE.code(), client.send(leave, version(leave, false), leaveRequest)
                         .getShort("error_code"));
             }
             assertEquals("Empty", describe(client, group, newest).getString("group_state"));
-            assertEquals(GroupError.NONE.code(), client.send(deleteGroups, version(deleteGroups, newest),
+            assertEquals(Errors.NONE.code(), client.send(deleteGroups, version(deleteGroups, newest),
                     deleteRequest).getStructs("results").get(0).getShort("error_code"));
             Struct gone = describe(client, group, newest);
             assertEquals("Dead", gone.getString("group_state"));
-            assertEquals(newest ? GroupError.GROUP_ID_NOT_FOUND.code() : GroupError.NONE.code(),
+            assertEquals(newest ? Errors.GROUP_ID_NOT_FOUND.code() : Errors.NONE.code(),
                     gone.getShort("error_code"), "v6 reports an unknown group as GROUP_ID_NOT_FOUND");
             assertEquals(-1, fetchOffset(client, group, newest), "the group's offsets went with it");
         }
@@ -310,23 +311,23 @@ class GroupApisWireTest {
         String group = "wire-bad-input";
         try (GroupWireClient client = new GroupWireClient(node.port())) {
             String memberId = stableGroup(client, group, true);
-            assertEquals(GroupError.NONE.code(), commit(client, group, memberId, 1, 5, "", true));
+            assertEquals(Errors.NONE.code(), commit(client, group, memberId, 1, 5, "", true));
 
-            assertEquals(GroupError.UNKNOWN_MEMBER_ID.code(), commit(client, group, "ghost", 1, 9, "", true));
-            assertEquals(GroupError.ILLEGAL_GENERATION.code(), commit(client, group, memberId, 0, 9, "", true));
-            assertEquals(GroupError.OFFSET_METADATA_TOO_LARGE.code(),
+            assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), commit(client, group, "ghost", 1, 9, "", true));
+            assertEquals(Errors.ILLEGAL_GENERATION.code(), commit(client, group, memberId, 0, 9, "", true));
+            assertEquals(Errors.OFFSET_METADATA_TOO_LARGE.code(),
                     commit(client, group, memberId, 1, 9, "x".repeat(4_097), true));
             Struct otherType = join(client, group, "", "connect", true);
-            assertEquals(GroupError.INCONSISTENT_GROUP_PROTOCOL.code(), otherType.getShort("error_code"));
-            assertEquals(GroupError.ILLEGAL_GENERATION.code(), heartbeat(client, group, memberId, 7, true));
-            assertEquals(GroupError.UNKNOWN_MEMBER_ID.code(), heartbeat(client, group, "ghost", 1, true));
+            assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(), otherType.getShort("error_code"));
+            assertEquals(Errors.ILLEGAL_GENERATION.code(), heartbeat(client, group, memberId, 7, true));
+            assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), heartbeat(client, group, "ghost", 1, true));
 
             Struct described = describe(client, group, true);
             assertEquals("Stable", described.getString("group_state"));
             assertEquals(1, described.getStructs("members").size());
             assertEquals(memberId, described.getStructs("members").get(0).getString("member_id"));
             assertEquals(5, fetchOffset(client, group, true), "no refused commit changed the offset");
-            assertEquals(GroupError.NONE.code(), heartbeat(client, group, memberId, 1, true),
+            assertEquals(Errors.NONE.code(), heartbeat(client, group, memberId, 1, true),
                     "the member carries on in generation 1");
         }
     }
@@ -340,7 +341,7 @@ class GroupApisWireTest {
             request.addToList(request.field("coordinator_keys"), "txn-id");
             Struct response = client.send(api, highest(api), request);
             Struct coordinator = response.getStructs("coordinators").get(0);
-            assertEquals(GroupError.INVALID_REQUEST.code(), coordinator.getShort("error_code"));
+            assertEquals(Errors.INVALID_REQUEST.code(), coordinator.getShort("error_code"));
             assertEquals("transactions are not supported by this broker yet", coordinator.getString("error_message"));
         }
     }

@@ -21,6 +21,7 @@ import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupApi.Protocol;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ class GroupCoordinatorTest {
     /** KIP-394: the first join hands out an id; the second join with it is held. */
     private AtomicReference<JoinResult> joinNewDynamicMember() {
         JoinResult first = join("").get();
-        assertEquals(GroupError.MEMBER_ID_REQUIRED, first.error());
+        assertEquals(Errors.MEMBER_ID_REQUIRED, first.error());
         assertFalse(first.memberId().isEmpty());
         return join(first.memberId());
     }
@@ -108,17 +109,17 @@ class GroupCoordinatorTest {
         return result;
     }
 
-    private GroupError heartbeat(String memberId, int generation) {
+    private Errors heartbeat(String memberId, int generation) {
         return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, null));
     }
 
-    private Map<OffsetKey, GroupError> commit(int generation, String memberId, String metadata, long offset,
+    private Map<OffsetKey, Errors> commit(int generation, String memberId, String metadata, long offset,
                                               OffsetKey... partitions) {
         List<PartitionCommit> commits = new ArrayList<>();
         for (OffsetKey partition : partitions) {
             commits.add(new PartitionCommit(partition, offset, 3, metadata));
         }
-        AtomicReference<Map<OffsetKey, GroupError>> result = new AtomicReference<>();
+        AtomicReference<Map<OffsetKey, Errors>> result = new AtomicReference<>();
         coordinator.commitOffsets(new CommitRequest(GROUP, generation, memberId, null, -1, commits), result::set);
         timer.runPending();
         return result.get();
@@ -131,9 +132,9 @@ class GroupCoordinatorTest {
     /** One dynamic member joins and syncs; returns its id, the group at generation 1 and stable. */
     private String stableSingleMember(byte[] assignment) {
         JoinResult joined = joinNewDynamicMember().get();
-        assertEquals(GroupError.NONE, joined.error());
+        assertEquals(Errors.NONE, joined.error());
         assertEquals(joined.memberId(), joined.leaderId());
-        assertEquals(GroupError.NONE,
+        assertEquals(Errors.NONE,
                 sync(joined.memberId(), joined.generationId(), Map.of(joined.memberId(), assignment)).get().error());
         return joined.memberId();
     }
@@ -145,7 +146,7 @@ class GroupCoordinatorTest {
         AtomicReference<JoinResult> joined = joinNewDynamicMember();
         JoinResult result = joined.get();
         assertNotNull(result, "the join completes once every known member has joined");
-        assertEquals(GroupError.NONE, result.error());
+        assertEquals(Errors.NONE, result.error());
         assertEquals(1, result.generationId());
         assertEquals("range", result.protocolName());
         assertEquals(1, result.members().size(), "the leader sees every member's subscription");
@@ -153,10 +154,10 @@ class GroupCoordinatorTest {
 
         byte[] assignment = {1, 2, 3};
         SyncResult synced = sync(result.memberId(), 1, Map.of(result.memberId(), assignment)).get();
-        assertEquals(GroupError.NONE, synced.error());
+        assertEquals(Errors.NONE, synced.error());
         assertArrayEquals(assignment, synced.assignment());
         assertEquals(GroupState.STABLE, state());
-        assertEquals(GroupError.NONE, heartbeat(result.memberId(), 1));
+        assertEquals(Errors.NONE, heartbeat(result.memberId(), 1));
     }
 
     @Test
@@ -165,7 +166,7 @@ class GroupCoordinatorTest {
         AtomicReference<JoinResult> follower = joinNewDynamicMember();
         assertNull(follower.get(), "held until the leader rejoins");
         assertEquals(GroupState.PREPARING_REBALANCE, state());
-        assertEquals(GroupError.REBALANCE_IN_PROGRESS, heartbeat(leader, 1));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(leader, 1));
 
         JoinResult leaderJoin = join(leader).get();
         JoinResult followerJoin = follower.get();
@@ -207,29 +208,29 @@ class GroupCoordinatorTest {
         JoinResult c = join("", null, protocols("range", "sticky"), true).get();
         AtomicReference<JoinResult> cJoin = join(c.memberId(), null, protocols("range", "sticky"), true);
         JoinResult aRejoin = join(idA, null, protocols("roundrobin", "range"), true).get();
-        assertEquals(GroupError.NONE, aRejoin.error());
+        assertEquals(Errors.NONE, aRejoin.error());
         assertEquals("range", aRejoin.protocolName(), "sticky is not supported by all; range has two votes");
         assertEquals("range", bJoin.get().protocolName());
         assertEquals("range", cJoin.get().protocolName());
-        assertEquals(GroupError.NONE, a.get().error());
+        assertEquals(Errors.NONE, a.get().error());
     }
 
     @Test
     void aJoinWithAnUnsupportedProtocolOrTypeIsRefusedAndLeavesTheGroupAlone() {
         String leader = stableSingleMember(new byte[] {1});
         JoinResult other = join("", null, protocols("sticky"), true).get();
-        assertEquals(GroupError.INCONSISTENT_GROUP_PROTOCOL, other.error());
+        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL, other.error());
         AtomicReference<JoinResult> wrongType = new AtomicReference<>();
         coordinator.joinGroup(new JoinRequest(GROUP, "", null, "c", "/h", SESSION_MS, REBALANCE_MS, "connect",
                 protocols("range"), true, false), wrongType::set);
-        assertEquals(GroupError.INCONSISTENT_GROUP_PROTOCOL, wrongType.get().error());
+        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL, wrongType.get().error());
         assertEquals(GroupState.STABLE, state());
-        assertEquals(GroupError.NONE, heartbeat(leader, 1));
+        assertEquals(Errors.NONE, heartbeat(leader, 1));
 
         AtomicReference<JoinResult> fresh = new AtomicReference<>();
         coordinator.joinGroup(new JoinRequest("other", "", null, "c", "/h", SESSION_MS, REBALANCE_MS, "",
                 protocols("range"), true, false), fresh::set);
-        assertEquals(GroupError.INCONSISTENT_GROUP_PROTOCOL, fresh.get().error());
+        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL, fresh.get().error());
         assertTrue(coordinator.listGroups(Set.of()).groups().stream().noneMatch(g -> g.groupId().equals("other")),
                 "a refused first join creates no group");
     }
@@ -239,10 +240,10 @@ class GroupCoordinatorTest {
         AtomicReference<JoinResult> result = new AtomicReference<>();
         coordinator.joinGroup(new JoinRequest(GROUP, "", null, "c", "/h", 5_999, REBALANCE_MS, "consumer",
                 protocols("range"), true, false), result::set);
-        assertEquals(GroupError.INVALID_SESSION_TIMEOUT, result.get().error());
+        assertEquals(Errors.INVALID_SESSION_TIMEOUT, result.get().error());
         coordinator.joinGroup(new JoinRequest(GROUP, "", null, "c", "/h", 1_800_001, REBALANCE_MS, "consumer",
                 protocols("range"), true, false), result::set);
-        assertEquals(GroupError.INVALID_SESSION_TIMEOUT, result.get().error());
+        assertEquals(Errors.INVALID_SESSION_TIMEOUT, result.get().error());
     }
 
     @Test
@@ -257,12 +258,12 @@ class GroupCoordinatorTest {
 
         for (int i = 0; i < 3; i++) {
             timer.advance(3_000);
-            assertEquals(GroupError.NONE, heartbeat(leader, leaderJoin.generationId()));
+            assertEquals(Errors.NONE, heartbeat(leader, leaderJoin.generationId()));
         }
         timer.advance(3_000);
         assertEquals(GroupState.PREPARING_REBALANCE, state(), "the silent follower expired after 10 s");
-        assertEquals(GroupError.REBALANCE_IN_PROGRESS, heartbeat(leader, leaderJoin.generationId()));
-        assertEquals(GroupError.UNKNOWN_MEMBER_ID, heartbeat(followerId, 2));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(leader, leaderJoin.generationId()));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, heartbeat(followerId, 2));
         JoinResult rejoin = join(leader).get();
         assertEquals(3, rejoin.generationId());
         assertEquals(1, rejoin.members().size());
@@ -285,7 +286,7 @@ class GroupCoordinatorTest {
         }
         assertNotNull(leaderRejoin.get(), "the rebalance completes at its timeout");
         assertEquals(1, leaderRejoin.get().members().size());
-        assertEquals(GroupError.UNKNOWN_MEMBER_ID, heartbeat(followerId, 2));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, heartbeat(followerId, 2));
     }
 
     @Test
@@ -299,9 +300,9 @@ class GroupCoordinatorTest {
             timer.advance(3_000);
             heartbeat(followerId, 2);
         }
-        assertEquals(GroupError.REBALANCE_IN_PROGRESS, followerSync.get().error());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, followerSync.get().error());
         assertEquals(GroupState.PREPARING_REBALANCE, state());
-        assertEquals(GroupError.UNKNOWN_MEMBER_ID, heartbeat(leader, 2), "the leader never synced: it is gone");
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, heartbeat(leader, 2), "the leader never synced: it is gone");
     }
 
     @Test
@@ -309,10 +310,10 @@ class GroupCoordinatorTest {
         String leader = stableSingleMember(new byte[] {1});
         LeaveResult left = coordinator.leaveGroup(GROUP, List.of(new LeavingMember(leader, null)));
         timer.runPending();
-        assertEquals(List.of(GroupError.NONE), left.memberErrors());
+        assertEquals(List.of(Errors.NONE), left.memberErrors());
         assertEquals(GroupState.EMPTY, state());
         LeaveResult unknown = coordinator.leaveGroup(GROUP, List.of(new LeavingMember("nobody", null)));
-        assertEquals(List.of(GroupError.UNKNOWN_MEMBER_ID), unknown.memberErrors());
+        assertEquals(List.of(Errors.UNKNOWN_MEMBER_ID), unknown.memberErrors());
 
         coordinator.onResigned(0);
         coordinator.onElected(0, 1);
@@ -327,7 +328,7 @@ class GroupCoordinatorTest {
     @Test
     void aStaticMemberRestartingWithTheSameProtocolGetsItsAssignmentWithoutARebalance() {
         JoinResult first = join("", "instance-a", protocols("range"), true).get();
-        assertEquals(GroupError.NONE, first.error(), "static members skip MEMBER_ID_REQUIRED");
+        assertEquals(Errors.NONE, first.error(), "static members skip MEMBER_ID_REQUIRED");
         JoinResult second = join("", "instance-b", protocols("range"), true).get();
         assertNull(second, "held until the first rejoins");
         JoinResult firstRejoin = join(first.memberId(), "instance-a", protocols("range"), true).get();
@@ -344,21 +345,21 @@ class GroupCoordinatorTest {
         int appendsBefore = log.appendCount();
         List<Protocol> restartedSubscription = List.of(new Protocol("range", subscription("events", "more")));
         JoinResult restarted = join("", followerInstance, restartedSubscription, true).get();
-        assertEquals(GroupError.NONE, restarted.error());
+        assertEquals(Errors.NONE, restarted.error());
         assertEquals(2, restarted.generationId(), "no new generation");
         assertNotEquals(follower, restarted.memberId());
         assertEquals(GroupState.STABLE, state());
         assertEquals(appendsBefore + 1, log.appendCount(), "the new member id is stored");
         SyncResult synced = sync(restarted.memberId(), 2, Map.of()).get();
         assertArrayEquals(new byte[] {2}, synced.assignment());
-        assertEquals(GroupError.NONE, heartbeat(leader, 2), "the other member sees no rebalance");
+        assertEquals(Errors.NONE, heartbeat(leader, 2), "the other member sees no rebalance");
 
-        assertEquals(GroupError.FENCED_INSTANCE_ID,
+        assertEquals(Errors.FENCED_INSTANCE_ID,
                 coordinator.heartbeat(new HeartbeatRequest(GROUP, 2, follower, followerInstance)));
-        AtomicReference<Map<OffsetKey, GroupError>> fencedCommit = new AtomicReference<>();
+        AtomicReference<Map<OffsetKey, Errors>> fencedCommit = new AtomicReference<>();
         coordinator.commitOffsets(new CommitRequest(GROUP, 2, follower, followerInstance, -1,
                 List.of(new PartitionCommit(new OffsetKey("events", 0), 1, -1, ""))), fencedCommit::set);
-        assertEquals(GroupError.FENCED_INSTANCE_ID, fencedCommit.get().get(new OffsetKey("events", 0)));
+        assertEquals(Errors.FENCED_INSTANCE_ID, fencedCommit.get().get(new OffsetKey("events", 0)));
     }
 
     @Test
@@ -366,14 +367,14 @@ class GroupCoordinatorTest {
         JoinResult first = join("", "leader", protocols("range"), true).get();
         sync(first.memberId(), 1, Map.of(first.memberId(), new byte[] {7}));
         JoinResult restarted = join("", "leader", protocols("range"), true).get();
-        assertEquals(GroupError.NONE, restarted.error());
+        assertEquals(Errors.NONE, restarted.error());
         assertTrue(restarted.skipAssignment());
         assertEquals(restarted.memberId(), restarted.leaderId());
         assertEquals(1, restarted.generationId());
         assertArrayEquals(new byte[] {7}, sync(restarted.memberId(), 1, Map.of()).get().assignment());
 
         JoinResult oldClient = join("", "leader", protocols("range"), false).get();
-        assertEquals(GroupError.NONE, oldClient.error());
+        assertEquals(Errors.NONE, oldClient.error());
         assertEquals(2, oldClient.generationId(), "without KIP-814 the leader must assign again");
     }
 
@@ -384,7 +385,7 @@ class GroupCoordinatorTest {
         timer.advance(SESSION_MS + 1);
         assertEquals(GroupState.EMPTY, state());
         LeaveResult left = coordinator.leaveGroup(GROUP, List.of(new LeavingMember("", "a")));
-        assertEquals(List.of(GroupError.UNKNOWN_MEMBER_ID), left.memberErrors());
+        assertEquals(List.of(Errors.UNKNOWN_MEMBER_ID), left.memberErrors());
     }
 
     // ---- offsets ---------------------------------------------------------------------------------------------
@@ -393,16 +394,16 @@ class GroupCoordinatorTest {
     void commitsAreCheckedAgainstMemberGenerationAndRebalanceState() {
         OffsetKey p0 = new OffsetKey("events", 0);
         String leader = stableSingleMember(new byte[] {1});
-        assertEquals(GroupError.UNKNOWN_MEMBER_ID, commit(1, "stranger", "", 5, p0).get(p0));
-        assertEquals(GroupError.ILLEGAL_GENERATION, commit(0, leader, "", 5, p0).get(p0));
-        assertEquals(GroupError.NONE, commit(1, leader, "", 5, p0).get(p0));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, commit(1, "stranger", "", 5, p0).get(p0));
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(0, leader, "", 5, p0).get(p0));
+        assertEquals(Errors.NONE, commit(1, leader, "", 5, p0).get(p0));
 
         AtomicReference<JoinResult> follower = joinNewDynamicMember();
-        assertEquals(GroupError.NONE, commit(1, leader, "", 6, p0).get(p0),
+        assertEquals(Errors.NONE, commit(1, leader, "", 6, p0).get(p0),
                 "a member of the current generation may commit while the group prepares a rebalance");
         join(leader);
         assertNotNull(follower.get());
-        assertEquals(GroupError.REBALANCE_IN_PROGRESS, commit(2, leader, "", 7, p0).get(p0));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, commit(2, leader, "", 7, p0).get(p0));
 
         OffsetFetchResult fetched = coordinator.fetchOffsets(GROUP, List.of(p0, new OffsetKey("events", 1)), false);
         assertEquals(6, fetched.offsets().get(0).offset());
@@ -416,23 +417,23 @@ class GroupCoordinatorTest {
         OffsetKey p0 = new OffsetKey("events", 0);
         OffsetKey missing = new OffsetKey("missing", 0);
         String leader = stableSingleMember(new byte[] {1});
-        Map<OffsetKey, GroupError> tooLarge = commit(1, leader, "x".repeat(4_097), 5, p0);
-        assertEquals(GroupError.OFFSET_METADATA_TOO_LARGE, tooLarge.get(p0));
-        Map<OffsetKey, GroupError> mixed = commit(1, leader, "x".repeat(4_096), 5, p0, missing);
-        assertEquals(GroupError.NONE, mixed.get(p0));
-        assertEquals(GroupError.UNKNOWN_TOPIC_OR_PARTITION, mixed.get(missing));
+        Map<OffsetKey, Errors> tooLarge = commit(1, leader, "x".repeat(4_097), 5, p0);
+        assertEquals(Errors.OFFSET_METADATA_TOO_LARGE, tooLarge.get(p0));
+        Map<OffsetKey, Errors> mixed = commit(1, leader, "x".repeat(4_096), 5, p0, missing);
+        assertEquals(Errors.NONE, mixed.get(p0));
+        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, mixed.get(missing));
         assertEquals("x".repeat(4_096), coordinator.fetchOffsets(GROUP, null, false).offsets().get(0).metadata());
     }
 
     @Test
     void simpleCommitsCreateAMemberlessGroupAndARefusedWriteCommitsNothing() {
         OffsetKey p0 = new OffsetKey("events", 0);
-        assertEquals(GroupError.ILLEGAL_GENERATION, commit(4, "m", "", 5, p0).get(p0),
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(4, "m", "", 5, p0).get(p0),
                 "a generation for a group that does not exist");
-        assertEquals(GroupError.NONE, commit(-1, "", "meta", 5, p0).get(p0));
+        assertEquals(Errors.NONE, commit(-1, "", "meta", 5, p0).get(p0));
         assertEquals(GroupState.EMPTY, state());
-        log.failAppends(GroupError.NOT_COORDINATOR);
-        assertEquals(GroupError.NOT_COORDINATOR, commit(-1, "", "meta", 9, p0).get(p0));
+        log.failAppends(Errors.NOT_COORDINATOR);
+        assertEquals(Errors.NOT_COORDINATOR, commit(-1, "", "meta", 9, p0).get(p0));
         log.failAppends(null);
         assertEquals(5, coordinator.fetchOffsets(GROUP, List.of(p0), false).offsets().get(0).offset());
     }
@@ -441,17 +442,17 @@ class GroupCoordinatorTest {
     void aCommitIsAnsweredAndVisibleOnlyOnceItsRecordIsCommitted() {
         OffsetKey p0 = new OffsetKey("events", 0);
         log.holdAppends(true);
-        AtomicReference<Map<OffsetKey, GroupError>> result = new AtomicReference<>();
+        AtomicReference<Map<OffsetKey, Errors>> result = new AtomicReference<>();
         coordinator.commitOffsets(new CommitRequest(GROUP, -1, "", null, -1,
                 List.of(new PartitionCommit(p0, 42, -1, ""))), result::set);
         timer.runPending();
         assertNull(result.get());
         assertEquals(-1, coordinator.fetchOffsets(GROUP, List.of(p0), false).offsets().get(0).offset());
-        assertEquals(GroupError.UNSTABLE_OFFSET_COMMIT,
+        assertEquals(Errors.UNSTABLE_OFFSET_COMMIT,
                 coordinator.fetchOffsets(GROUP, List.of(p0), true).offsets().get(0).error());
         log.releaseHeld();
         timer.runPending();
-        assertEquals(GroupError.NONE, result.get().get(p0));
+        assertEquals(Errors.NONE, result.get().get(p0));
         assertEquals(42, coordinator.fetchOffsets(GROUP, List.of(p0), true).offsets().get(0).offset());
     }
 
@@ -463,7 +464,7 @@ class GroupCoordinatorTest {
         commit(1, leader, "", 5, p0, unsubscribed);
         for (long elapsedMs = 0; elapsedMs < RETENTION_MS; elapsedMs += 3_000) {
             timer.advance(3_000);
-            assertEquals(GroupError.NONE, heartbeat(leader, 1));
+            assertEquals(Errors.NONE, heartbeat(leader, 1));
         }
         coordinator.expireOffsets();
         timer.runPending();
@@ -478,12 +479,12 @@ class GroupCoordinatorTest {
         timer.advance(1);
         coordinator.expireOffsets();
         timer.runPending();
-        assertEquals(GroupError.GROUP_ID_NOT_FOUND, coordinator.describeGroup(GROUP).error());
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, coordinator.describeGroup(GROUP).error());
 
         coordinator.onResigned(0);
         coordinator.onElected(0, 1);
         timer.runPending();
-        assertEquals(GroupError.GROUP_ID_NOT_FOUND, coordinator.describeGroup(GROUP).error(),
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, coordinator.describeGroup(GROUP).error(),
                 "tombstones keep the group deleted after a reload");
     }
 
@@ -496,11 +497,11 @@ class GroupCoordinatorTest {
         AtomicReference<OffsetDeleteResult> deleted = new AtomicReference<>();
         coordinator.deleteOffsets(GROUP, List.of(events, other), deleted::set);
         timer.runPending();
-        assertEquals(GroupError.GROUP_SUBSCRIBED_TO_TOPIC, deleted.get().partitionErrors().get(events));
-        assertEquals(GroupError.NONE, deleted.get().partitionErrors().get(other));
+        assertEquals(Errors.GROUP_SUBSCRIBED_TO_TOPIC, deleted.get().partitionErrors().get(events));
+        assertEquals(Errors.NONE, deleted.get().partitionErrors().get(other));
         assertEquals(1, coordinator.fetchOffsets(GROUP, null, false).offsets().size());
         coordinator.deleteOffsets("nobody", List.of(events), deleted::set);
-        assertEquals(GroupError.GROUP_ID_NOT_FOUND, deleted.get().error());
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, deleted.get().error());
     }
 
     @Test
@@ -508,15 +509,15 @@ class GroupCoordinatorTest {
         OffsetKey p0 = new OffsetKey("events", 0);
         String leader = stableSingleMember(new byte[] {1});
         commit(1, leader, "", 5, p0);
-        AtomicReference<GroupError> result = new AtomicReference<>();
+        AtomicReference<Errors> result = new AtomicReference<>();
         coordinator.deleteGroup(GROUP, result::set);
-        assertEquals(GroupError.NON_EMPTY_GROUP, result.get());
+        assertEquals(Errors.NON_EMPTY_GROUP, result.get());
         coordinator.leaveGroup(GROUP, List.of(new LeavingMember(leader, null)));
         coordinator.deleteGroup(GROUP, result::set);
         timer.runPending();
-        assertEquals(GroupError.NONE, result.get());
+        assertEquals(Errors.NONE, result.get());
         coordinator.deleteGroup(GROUP, result::set);
-        assertEquals(GroupError.GROUP_ID_NOT_FOUND, result.get());
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, result.get());
         assertEquals(-1, coordinator.fetchOffsets(GROUP, List.of(p0), false).offsets().get(0).offset());
     }
 
@@ -528,19 +529,19 @@ class GroupCoordinatorTest {
         String leader = stableSingleMember(new byte[] {9});
         commit(1, leader, "m", 17, p0);
         coordinator.onResigned(0);
-        assertEquals(GroupError.NOT_COORDINATOR, heartbeat(leader, 1));
-        assertEquals(GroupError.NOT_COORDINATOR, coordinator.fetchOffsets(GROUP, null, false).error());
+        assertEquals(Errors.NOT_COORDINATOR, heartbeat(leader, 1));
+        assertEquals(Errors.NOT_COORDINATOR, coordinator.fetchOffsets(GROUP, null, false).error());
 
         log.holdAppends(false);
         coordinator.onElected(0, 1);
         DescribedGroup loaded = coordinator.describeGroup(GROUP);
-        assertEquals(GroupError.COORDINATOR_LOAD_IN_PROGRESS, loaded.error());
+        assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS, loaded.error());
         timer.runPending();
         loaded = coordinator.describeGroup(GROUP);
         assertEquals(GroupState.STABLE, loaded.state());
         assertArrayEquals(new byte[] {9}, loaded.members().get(0).assignment());
         assertEquals(17, coordinator.fetchOffsets(GROUP, List.of(p0), false).offsets().get(0).offset());
-        assertEquals(GroupError.NONE, heartbeat(leader, 1), "the member carries on with the new coordinator");
+        assertEquals(Errors.NONE, heartbeat(leader, 1), "the member carries on with the new coordinator");
 
         timer.advance(SESSION_MS + 1);
         assertEquals(GroupState.EMPTY, state(), "a restored member that never comes back expires");
@@ -552,7 +553,7 @@ class GroupCoordinatorTest {
         AtomicReference<JoinResult> held = join("", "a", protocols("range"), true);
         assertNull(held.get());
         coordinator.onResigned(0);
-        assertEquals(GroupError.NOT_COORDINATOR, held.get().error());
+        assertEquals(Errors.NOT_COORDINATOR, held.get().error());
     }
 
     @Test
@@ -575,6 +576,6 @@ class GroupCoordinatorTest {
         assertEquals(0, coordinator.listGroups(Set.of(GroupState.EMPTY)).groups().size());
         log.holdAppends(false);
         coordinator.onElected(1, 0);
-        assertEquals(GroupError.COORDINATOR_LOAD_IN_PROGRESS, coordinator.listGroups(Set.of()).error());
+        assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS, coordinator.listGroups(Set.of()).error());
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +16,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     private final Map<Integer, List<ByteBuffer[]>> partitions = new HashMap<>();
     private final List<Runnable> held = new ArrayList<>();
     private boolean holdAppends;
-    private GroupError failWith;
+    private Errors failWith;
     private int appends;
 
     @Override
@@ -62,7 +63,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     /** From now on appends fail with {@code error} (null: succeed again). */
-    synchronized void failAppends(GroupError error) {
+    synchronized void failAppends(Errors error) {
         this.failWith = error;
     }
 

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.controller.ControllerException;
-import io.kraft.metadata.controller.Errors;
 import io.kraft.metadata.controller.ProducerIdBlock;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

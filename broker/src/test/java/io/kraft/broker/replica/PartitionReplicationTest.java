@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
@@ -178,7 +179,7 @@ class PartitionReplicationTest {
         partition.makeFollower(new PartitionRegistration(List.of(FOLLOWER_A, LEADER), List.of(LEADER), LEADER, 1, 1));
 
         ReplicaException stale = assertThrows(ReplicaException.class, () -> partition.truncateTo(4, 0));
-        assertEquals(ErrorCode.FENCED_LEADER_EPOCH, stale.error());
+        assertEquals(Errors.FENCED_LEADER_EPOCH, stale.error());
         partition.truncateTo(4, 1);
         assertEquals(4, partition.logEndOffset());
         assertEquals(4, partition.highWatermark());
@@ -201,7 +202,7 @@ class PartitionReplicationTest {
 
         // The follower wrote epoch 4 past offset 8 as a leader the others never followed.
         PartitionRead read = partition.read(11, 5, 4, 1024, true, FetchIsolation.LOG_END, true);
-        assertEquals(ErrorCode.NONE, read.error());
+        assertEquals(Errors.NONE, read.error());
         assertEquals(Optional.of(new EpochEndOffset(3, 8)), read.divergingEpoch());
         assertEquals(0, read.sizeBytes());
         // With the same history it just gets records.
@@ -210,7 +211,7 @@ class PartitionReplicationTest {
         assertTrue(agreeing.sizeBytes() > 0);
         // Beyond the leader's end without epochs to compare: out of range, with offsets to recover from.
         PartitionRead beyond = partition.read(40, 5, -1, 1024, true, FetchIsolation.LOG_END, true);
-        assertEquals(ErrorCode.OFFSET_OUT_OF_RANGE, beyond.error());
+        assertEquals(Errors.OFFSET_OUT_OF_RANGE, beyond.error());
         assertEquals(0, beyond.logStartOffset());
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.handler.StandaloneBroker;
 import io.kraft.config.LogConfigs;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.OffsetCheckpointFile;
@@ -106,9 +107,9 @@ class ReplicaManagerTest {
         CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> waiting = fetch(rm, -1, 0, 60_000, -1);
         assertFalse(waiting.isDone(), "nothing to read yet: the fetch waits");
         assertEquals(1, rm.delayedFetchCount());
-        assertEquals(ErrorCode.NONE, append(rm, (short) -1, 1_000, 3).error());
+        assertEquals(Errors.NONE, append(rm, (short) -1, 1_000, 3).error());
         PartitionRead read = waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP);
-        assertEquals(ErrorCode.NONE, read.error());
+        assertEquals(Errors.NONE, read.error());
         assertTrue(read.sizeBytes() > 0);
         assertEquals(3, read.highWatermark());
         assertEquals(0, rm.delayedFetchCount());
@@ -123,18 +124,18 @@ class ReplicaManagerTest {
         assertEquals(0, fetchNow(rm, -1, 0).sizeBytes(), "consumers see nothing above the high watermark");
 
         PartitionRead followerRead = fetchNow(rm, 2, 0);
-        assertEquals(ErrorCode.NONE, followerRead.error());
+        assertEquals(Errors.NONE, followerRead.error());
         assertTrue(followerRead.sizeBytes() > 0, "followers read up to the log end");
         assertFalse(produced.isDone(), "the follower has not confirmed the records yet");
 
         fetchNow(rm, 2, 3);
         PartitionProduceResult result = produced.get(WAIT_S, TimeUnit.SECONDS).get(TP);
-        assertEquals(ErrorCode.NONE, result.error());
+        assertEquals(Errors.NONE, result.error());
         assertEquals(0, result.baseOffset());
         PartitionRead consumerRead = fetchNow(rm, -1, 0);
         assertEquals(3, consumerRead.highWatermark());
         assertTrue(consumerRead.sizeBytes() > 0);
-        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, fetchNow(rm, 3, 0).error(), "broker 3 is no replica");
+        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, fetchNow(rm, 3, 0).error(), "broker 3 is no replica");
     }
 
     @Test
@@ -142,17 +143,17 @@ class ReplicaManagerTest {
         ReplicaManager rm = start(Map.of());
         broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
         PartitionProduceResult result = append(rm, (short) -1, 50, 2);
-        assertEquals(ErrorCode.REQUEST_TIMED_OUT, result.error());
-        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 50, 2).error(), "acks=1 needs only the leader");
+        assertEquals(Errors.REQUEST_TIMED_OUT, result.error());
+        assertEquals(Errors.NONE, append(rm, (short) 1, 50, 2).error(), "acks=1 needs only the leader");
     }
 
     @Test
     void acksAllWithAnIsrBelowMinInsyncReplicasIsRefusedBeforeWriting() throws Exception {
         ReplicaManager rm = start(Map.of());
         broker.createTopic("t", UUID.randomUUID(), 1, Map.of("min.insync.replicas", "2"), List.of(1, 2), List.of(1));
-        assertEquals(ErrorCode.NOT_ENOUGH_REPLICAS, append(rm, (short) -1, 1_000, 2).error());
+        assertEquals(Errors.NOT_ENOUGH_REPLICAS, append(rm, (short) -1, 1_000, 2).error());
         assertEquals(0, rm.partition(TP).orElseThrow().logEndOffset());
-        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 1_000, 2).error());
+        assertEquals(Errors.NONE, append(rm, (short) 1, 1_000, 2).error());
     }
 
     @Test
@@ -191,13 +192,13 @@ class ReplicaManagerTest {
         CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> waiting = fetch(rm, -1, 0, 60_000, -1);
         assertFalse(waiting.isDone());
         broker.moveLeader(topicId, 0, 2);
-        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, produced.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
-        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
-        assertEquals(ErrorCode.NOT_LEADER_OR_FOLLOWER, append(rm, (short) 1, 1_000, 1).error());
+        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, produced.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
+        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
+        assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, append(rm, (short) 1, 1_000, 1).error());
         assertFalse(rm.partition(TP).orElseThrow().isLeader());
         broker.moveLeader(topicId, 0, 1);
         assertEquals(List.of("resign t-0", "lead t-0 2"), events);
-        assertEquals(ErrorCode.NONE, append(rm, (short) 1, 1_000, 1).error(), "leader again in epoch 2");
+        assertEquals(Errors.NONE, append(rm, (short) 1, 1_000, 1).error(), "leader again in epoch 2");
     }
 
     @Test
@@ -209,7 +210,7 @@ class ReplicaManagerTest {
         assertTrue(Files.exists(partitionDir.resolve("partition.metadata")));
         broker.deleteTopic(first);
         assertTrue(rm.partition(TP).isEmpty());
-        assertEquals(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, append(rm, (short) 1, 1_000, 1).error());
+        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, append(rm, (short) 1, 1_000, 1).error());
         broker.createTopic("t", 1, Map.of());
         Partition recreated = rm.partition(TP).orElseThrow();
         assertEquals(0, recreated.logEndOffset(), "nothing of the deleted topic remains");
@@ -224,7 +225,7 @@ class ReplicaManagerTest {
         assertEquals(3_600_000L, log.config().retentionMs());
         broker.setTopicConfig("t", "max.message.bytes", "200");
         assertEquals(200, log.config().maxMessageBytes());
-        assertEquals(ErrorCode.MESSAGE_TOO_LARGE, append(rm, (short) 1, 1_000, 50).error());
+        assertEquals(Errors.MESSAGE_TOO_LARGE, append(rm, (short) 1, 1_000, 50).error());
     }
 
     @Test
@@ -337,7 +338,7 @@ class ReplicaManagerTest {
         for (int i = 0; i < 200; i++) {
             Map<TopicPartition, PartitionProduceResult> result = rm.appendRecords(1_000, (short) 1, false,
                     Map.of(TP, keyedBatch("key-" + (i % 5), i))).get(WAIT_S, TimeUnit.SECONDS);
-            assertEquals(ErrorCode.NONE, result.get(TP).error());
+            assertEquals(Errors.NONE, result.get(TP).error());
         }
         Log log = rm.partition(TP).orElseThrow().log();
         awaitCondition(() -> {

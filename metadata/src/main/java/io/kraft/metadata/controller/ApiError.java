@@ -1,5 +1,6 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 
 /** An error code with a message for the client; {@link #NONE} for success. */

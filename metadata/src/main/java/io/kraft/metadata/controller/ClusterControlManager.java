@@ -10,6 +10,7 @@ import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

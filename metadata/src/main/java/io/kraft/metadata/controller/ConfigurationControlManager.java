@@ -11,6 +11,7 @@ import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.ConfigurationsImage;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

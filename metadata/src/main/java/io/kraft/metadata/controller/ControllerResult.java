@@ -1,6 +1,7 @@
 package io.kraft.metadata.controller;
 
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Objects;
 

@@ -4,6 +4,7 @@ import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.FeaturesImage;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

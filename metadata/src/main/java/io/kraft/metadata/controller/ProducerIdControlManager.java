@@ -5,6 +5,7 @@ import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.ProducerIdsImage;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.ProducerIdsRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 
 /** Hands out producer ids in blocks of {@link #BLOCK_SIZE} to brokers; an id is never handed out twice. */

@@ -18,6 +18,7 @@ import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.storage.errors.Errors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

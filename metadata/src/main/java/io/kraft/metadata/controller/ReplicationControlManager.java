@@ -14,6 +14,7 @@ import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.TopicRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -17,6 +17,6 @@
  * the active controller turns requests into appended records whose futures answer once the records commit and
  * the image holds them. A new leader serves only after its high watermark passes its log end at election, so
  * no earlier epoch's record can still arrive and conflict with the rebuilt managers; any member that is not
- * serving answers {@link io.kraft.metadata.controller.Errors#NOT_CONTROLLER}.
+ * serving answers {@link io.kraft.storage.errors.Errors#NOT_CONTROLLER}.
  */
 package io.kraft.metadata.controller;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;

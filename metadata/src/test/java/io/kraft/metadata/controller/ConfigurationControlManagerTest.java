@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.image.ConfigResource;
+import io.kraft.storage.errors.Errors;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

@@ -3,6 +3,7 @@ package io.kraft.metadata.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.storage.errors.Errors;
 import org.junit.jupiter.api.Test;
 
 class ProducerIdAndFeatureControlManagerTest {

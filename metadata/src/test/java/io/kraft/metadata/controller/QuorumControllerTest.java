@@ -18,6 +18,7 @@ import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;

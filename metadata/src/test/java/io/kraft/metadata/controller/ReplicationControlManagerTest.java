@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.storage.errors.Errors;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

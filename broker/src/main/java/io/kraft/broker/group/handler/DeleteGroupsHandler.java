@@ -1,7 +1,6 @@
 package io.kraft.broker.group.handler;
 
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -9,6 +8,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DeleteGroupsMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,7 +31,7 @@ public final class DeleteGroupsHandler implements AsyncRequestHandler {
     @Override
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
         List<String> groupIds = request.body().getList("groups_names");
-        List<CompletableFuture<GroupError>> answers = new ArrayList<>();
+        List<CompletableFuture<Errors>> answers = new ArrayList<>();
         for (String groupId : groupIds) {
             answers.add(coordinator.deleteGroup(groupId));
         }

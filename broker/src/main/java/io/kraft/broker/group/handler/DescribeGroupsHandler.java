@@ -3,7 +3,6 @@ package io.kraft.broker.group.handler;
 import io.kraft.broker.group.GroupApi.DescribedGroup;
 import io.kraft.broker.group.GroupApi.DescribedMember;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -11,6 +10,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DescribeGroupsMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,12 +54,12 @@ public final class DescribeGroupsHandler implements AsyncRequestHandler {
 
     private static void addGroup(Struct response, DescribedGroup group, short version) {
         Struct out = response.addStruct("groups");
-        GroupError error = group.error();
-        if (error == GroupError.GROUP_ID_NOT_FOUND && version < 6) {
-            error = GroupError.NONE;
+        Errors error = group.error();
+        if (error == Errors.GROUP_ID_NOT_FOUND && version < 6) {
+            error = Errors.NONE;
         }
         out.setShort(out.field("error_code"), error.code());
-        if (error == GroupError.GROUP_ID_NOT_FOUND) {
+        if (error == Errors.GROUP_ID_NOT_FOUND) {
             out.set("error_message", "group " + group.groupId() + " does not exist");
         }
         out.set("group_id", group.groupId());

@@ -1,7 +1,6 @@
 package io.kraft.broker.group.handler;
 
 import io.kraft.broker.group.GroupCoordinator;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.group.OffsetsTopic;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.network.RequestHandler;
@@ -14,6 +13,7 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -86,44 +86,44 @@ public final class FindCoordinatorHandler implements RequestHandler {
 
     private Coordinator find(MetadataImage image, String key, byte keyType, String listenerName) {
         if (keyType == TRANSACTION_KEY_TYPE) {
-            return Coordinator.failed(GroupError.INVALID_REQUEST, "transactions are not supported by this broker yet");
+            return Coordinator.failed(Errors.INVALID_REQUEST, "transactions are not supported by this broker yet");
         }
         if (keyType != GROUP_KEY_TYPE) {
-            return Coordinator.failed(GroupError.INVALID_REQUEST, "unknown coordinator key type " + keyType);
+            return Coordinator.failed(Errors.INVALID_REQUEST, "unknown coordinator key type " + keyType);
         }
         if (key == null) {
-            return Coordinator.failed(GroupError.INVALID_REQUEST, "a group id is required");
+            return Coordinator.failed(Errors.INVALID_REQUEST, "a group id is required");
         }
         TopicImage topic = image.topics().topic(OffsetsTopic.NAME);
         if (topic == null || topic.partitions().isEmpty()) {
             offsetsTopic.createIfAbsent();
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, OffsetsTopic.NAME + " is being created");
+            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, OffsetsTopic.NAME + " is being created");
         }
         int partitionId = GroupCoordinator.partitionFor(key, topic.partitions().size());
         PartitionRegistration partition = topic.partition(partitionId);
         if (partition == null || !partition.hasLeader()) {
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "the group's partition has no leader");
+            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the group's partition has no leader");
         }
         if (partition.leader() == localBrokerId && !localCoordinatorLeads.test(partitionId)) {
             // The metadata is ahead of the replica manager: answering with ourselves now would earn NOT_COORDINATOR.
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "the coordinator is starting to load");
+            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is starting to load");
         }
         BrokerRegistration leader = image.cluster().broker(partition.leader());
         if (leader == null || leader.fenced()) {
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE, "the coordinator is not available");
+            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is not available");
         }
         Optional<Endpoint> endpoint = leader.listeners().stream()
                 .filter(e -> e.name().equals(listenerName)).findFirst();
         if (endpoint.isEmpty()) {
-            return Coordinator.failed(GroupError.COORDINATOR_NOT_AVAILABLE,
+            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE,
                     "the coordinator has no " + listenerName + " listener");
         }
-        return new Coordinator(GroupError.NONE, null, leader.id(), endpoint.get().host(), endpoint.get().port());
+        return new Coordinator(Errors.NONE, null, leader.id(), endpoint.get().host(), endpoint.get().port());
     }
 
     /** One key's answer. */
-    private record Coordinator(GroupError error, String message, int nodeId, String host, int port) {
-        static Coordinator failed(GroupError error, String message) {
+    private record Coordinator(Errors error, String message, int nodeId, String host, int port) {
+        static Coordinator failed(Errors error, String message) {
             return new Coordinator(error, message, -1, "", -1);
         }
     }

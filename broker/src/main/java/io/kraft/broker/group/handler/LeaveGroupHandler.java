@@ -3,7 +3,6 @@ package io.kraft.broker.group.handler;
 import io.kraft.broker.group.GroupApi.LeaveResult;
 import io.kraft.broker.group.GroupApi.LeavingMember;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -11,6 +10,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.LeaveGroupMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -52,13 +52,13 @@ public final class LeaveGroupHandler implements AsyncRequestHandler {
     private static Struct toResponse(LeaveResult result, List<LeavingMember> members, short version) {
         Struct response = LeaveGroupMessages.RESPONSE.newStruct();
         if (version < 3) {
-            GroupError error = result.error() != GroupError.NONE || result.memberErrors().isEmpty()
+            Errors error = result.error() != Errors.NONE || result.memberErrors().isEmpty()
                     ? result.error() : result.memberErrors().get(0);
             response.setShort(response.field("error_code"), error.code());
             return response;
         }
         response.setShort(response.field("error_code"), result.error().code());
-        if (result.error() == GroupError.NONE) {
+        if (result.error() == Errors.NONE) {
             for (int i = 0; i < members.size(); i++) {
                 Struct out = response.addStruct("members");
                 out.set("member_id", members.get(i).memberId() == null ? "" : members.get(i).memberId());

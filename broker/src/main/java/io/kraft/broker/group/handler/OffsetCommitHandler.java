@@ -3,7 +3,6 @@ package io.kraft.broker.group.handler;
 import io.kraft.broker.group.GroupApi.CommitRequest;
 import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.group.OffsetKey;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
@@ -12,6 +11,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.OffsetCommitMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +57,7 @@ public final class OffsetCommitHandler implements AsyncRequestHandler {
         return Requests.respond(coordinator.commitOffsets(commit), errors -> toResponse(body, errors));
     }
 
-    private static Struct toResponse(Struct body, Map<OffsetKey, GroupError> errors) {
+    private static Struct toResponse(Struct body, Map<OffsetKey, Errors> errors) {
         Struct response = OffsetCommitMessages.RESPONSE.newStruct();
         for (Struct topic : body.getStructs("topics")) {
             String name = topic.getString("name");
@@ -67,7 +67,7 @@ public final class OffsetCommitHandler implements AsyncRequestHandler {
                 int index = partition.getInt("partition_index");
                 Struct out = outTopic.addStruct("partitions");
                 out.setInt(out.field("partition_index"), index);
-                GroupError error = errors.getOrDefault(new OffsetKey(name, index), GroupError.UNKNOWN_SERVER_ERROR);
+                Errors error = errors.getOrDefault(new OffsetKey(name, index), Errors.UNKNOWN_SERVER_ERROR);
                 out.setShort(out.field("error_code"), error.code());
             }
         }

@@ -2,7 +2,6 @@ package io.kraft.broker.group.handler;
 
 import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.group.OffsetKey;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
@@ -11,6 +10,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.OffsetDeleteMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -49,7 +49,7 @@ public final class OffsetDeleteHandler implements AsyncRequestHandler {
     private static Struct toResponse(Struct body, OffsetDeleteResult result) {
         Struct response = OffsetDeleteMessages.RESPONSE.newStruct();
         response.setShort(response.field("error_code"), result.error().code());
-        if (result.error() != GroupError.NONE) {
+        if (result.error() != Errors.NONE) {
             return response;
         }
         for (Struct topic : body.getStructs("topics")) {
@@ -61,7 +61,7 @@ public final class OffsetDeleteHandler implements AsyncRequestHandler {
                 Struct out = outTopic.addStruct("partitions");
                 out.setInt(out.field("partition_index"), index);
                 out.setShort(out.field("error_code"), result.partitionErrors()
-                        .getOrDefault(new OffsetKey(name, index), GroupError.NONE).code());
+                        .getOrDefault(new OffsetKey(name, index), Errors.NONE).code());
             }
         }
         return response;

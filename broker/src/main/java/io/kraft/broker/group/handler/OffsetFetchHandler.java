@@ -3,7 +3,6 @@ package io.kraft.broker.group.handler;
 import io.kraft.broker.group.GroupApi.FetchedOffset;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.group.GroupError;
 import io.kraft.broker.group.OffsetKey;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
@@ -12,6 +11,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.OffsetFetchMessages;
 import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +61,7 @@ public final class OffsetFetchHandler implements AsyncRequestHandler {
                 Struct out = response.addStruct("groups");
                 out.set("group_id", group.getString("group_id"));
                 out.setShort(out.field("error_code"), result.error().code());
-                if (result.error() == GroupError.NONE) {
+                if (result.error() == Errors.NONE) {
                     addTopics(out, result.offsets());
                 }
             }
@@ -85,7 +85,7 @@ public final class OffsetFetchHandler implements AsyncRequestHandler {
 
     private static Struct singleGroupResponse(OffsetFetchResult result, List<OffsetKey> requested, short version) {
         Struct response = OffsetFetchMessages.RESPONSE.newStruct();
-        if (result.error() != GroupError.NONE) {
+        if (result.error() != Errors.NONE) {
             if (version >= 2) {
                 response.setShort(response.field("error_code"), result.error().code());
                 return response;

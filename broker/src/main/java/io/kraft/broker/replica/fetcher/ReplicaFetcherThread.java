@@ -3,10 +3,10 @@ package io.kraft.broker.replica.fetcher;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.messages.FetchMessages;
 import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.replica.ErrorCode;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicationConfig;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.TopicPartition;
@@ -218,7 +218,7 @@ final class ReplicaFetcherThread extends Thread {
 
     private void apply(Map<TopicPartition, FollowerPartition> batch, Struct response) {
         short topError = response.getShort("error_code");
-        if (topError != ErrorCode.NONE.code()) {
+        if (topError != Errors.NONE.code()) {
             LOG.info("Broker {} fetch from broker {} failed with error code {}", localBrokerId, sourceBrokerId,
                     topError);
             backOff(batch);
@@ -255,7 +255,7 @@ final class ReplicaFetcherThread extends Thread {
     private boolean applyPartition(FollowerPartition follower, Struct answer) {
         Partition partition = follower.partition();
         int epoch = follower.leaderEpoch();
-        ErrorCode error = errorOf(answer.getShort("error_code"));
+        Errors error = errorOf(answer.getShort("error_code"));
         long fetchOffset = partition.logEndOffset();
         try {
             switch (error) {
@@ -339,13 +339,13 @@ final class ReplicaFetcherThread extends Thread {
         return records.slice(records.position(), end - records.position());
     }
 
-    private static ErrorCode errorOf(short code) {
-        for (ErrorCode error : ErrorCode.values()) {
+    private static Errors errorOf(short code) {
+        for (Errors error : Errors.values()) {
             if (error.code() == code) {
                 return error;
             }
         }
-        return ErrorCode.UNKNOWN_SERVER_ERROR;
+        return Errors.UNKNOWN_SERVER_ERROR;
     }
 
     /** Backs the partitions off, unless they were re-added (a newer state) meanwhile. */

@@ -1,14 +1,17 @@
 package io.kraft.storage.log.producer;
 
+import io.kraft.storage.errors.ApiException;
+import io.kraft.storage.errors.Errors;
+
 /**
  * A leader append was refused because a batch does not fit its producer's state (KIP-98); nothing
  * of the append was written. Each subclass is one Kafka error code.
  */
-public abstract class ProducerStateException extends RuntimeException {
+public abstract class ProducerStateException extends ApiException {
     private final long producerId;
 
-    protected ProducerStateException(long producerId, String message) {
-        super(message);
+    protected ProducerStateException(Errors error, long producerId, String message) {
+        super(error, message);
         this.producerId = producerId;
     }
 
