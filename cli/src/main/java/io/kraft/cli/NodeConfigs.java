@@ -7,7 +7,7 @@ import static io.kraft.config.Importance.HIGH;
 
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.handler.BrokerConfigs;
-import io.kraft.broker.node.BrokerLifecycleConfig;
+import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;

@@ -1,8 +1,8 @@
 package io.kraft.cli;
 
-import io.kraft.broker.node.BrokerNode;
-import io.kraft.broker.node.CombinedNode;
-import io.kraft.broker.node.ControllerNode;
+import io.kraft.server.BrokerNode;
+import io.kraft.server.CombinedNode;
+import io.kraft.server.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;

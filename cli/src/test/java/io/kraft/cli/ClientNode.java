@@ -1,6 +1,6 @@
 package io.kraft.cli;
 
-import io.kraft.broker.node.CombinedNode;
+import io.kraft.server.CombinedNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;

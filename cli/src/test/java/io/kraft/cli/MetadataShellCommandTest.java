@@ -4,7 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.node.CombinedNode;
+import io.kraft.server.CombinedNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;

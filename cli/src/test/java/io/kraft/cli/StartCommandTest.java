@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.node.BrokerNode;
-import io.kraft.broker.node.CombinedNode;
+import io.kraft.server.BrokerNode;
+import io.kraft.server.CombinedNode;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
 import java.net.ServerSocket;

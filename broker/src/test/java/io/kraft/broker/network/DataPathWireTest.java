@@ -3,6 +3,7 @@ package io.kraft.broker.network;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.WireClient;
 import io.kraft.broker.handler.StandaloneBroker;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
@@ -62,8 +63,8 @@ class DataPathWireTest {
         }
     }
 
-    private static KafkaWireClient connect() throws Exception {
-        return new KafkaWireClient(broker.port());
+    private static WireClient connect() throws Exception {
+        return new WireClient(broker.port());
     }
 
     static MemoryRecords records(int count, String prefix) {
@@ -84,7 +85,7 @@ class DataPathWireTest {
         return request;
     }
 
-    static ProduceResponseData.PartitionProduceResponse produce(KafkaWireClient client, short version, String topic,
+    static ProduceResponseData.PartitionProduceResponse produce(WireClient client, short version, String topic,
                                                                 int partition, short acks, MemoryRecords records)
             throws Exception {
         int id = client.send(ApiKeys.PRODUCE, version, produceRequest(topic, partition, acks, records));
@@ -102,7 +103,7 @@ class DataPathWireTest {
         return request;
     }
 
-    static FetchResponseData fetch(KafkaWireClient client, short version, FetchRequestData request) throws Exception {
+    static FetchResponseData fetch(WireClient client, short version, FetchRequestData request) throws Exception {
         int id = client.send(ApiKeys.FETCH, version, request);
         return new FetchResponseData(client.receive(ApiKeys.FETCH, version, id), version);
     }
@@ -120,7 +121,7 @@ class DataPathWireTest {
 
     /** Another client produces and reads back, proving the broker still serves. */
     private static void assertStillServing() throws Exception {
-        try (KafkaWireClient other = connect()) {
+        try (WireClient other = connect()) {
             long before = logEnd(ALIVE);
             ProduceResponseData.PartitionProduceResponse produced = produce(other, (short) 12, ALIVE, 0, (short) 1,
                     records(1, "alive"));
@@ -132,7 +133,7 @@ class DataPathWireTest {
     @Test
     void produceAtBothEndsOfItsRangeAndFetchAtBothEnds() throws Exception {
         UUID topicId = broker.createTopic("ends", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             for (short version : new short[] {3, 12}) {
                 ProduceResponseData.PartitionProduceResponse response = produce(client, version, "ends", 0, (short) -1,
                         records(3, "v" + version));
@@ -171,7 +172,7 @@ class DataPathWireTest {
     void produceVersionsBelowThreeAreAnsweredWithUnsupportedVersion() throws Exception {
         broker.createTopic("legacy", 1, Map.of());
         byte[] records = records(1, "old").buffer().array();
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             for (short version : new short[] {0, 2}) {
                 byte[] clientId = "old-client".getBytes(StandardCharsets.UTF_8);
                 byte[] topic = "legacy".getBytes(StandardCharsets.UTF_8);
@@ -199,7 +200,7 @@ class DataPathWireTest {
     @Test
     void listOffsetsOffsetForLeaderEpochAndDeleteRecordsAtBothEnds() throws Exception {
         broker.createTopic("lookups", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             produce(client, (short) 12, "lookups", 0, (short) 1, records(10, "a"));
             for (short version : new short[] {1, 10}) {
                 ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1);
@@ -255,7 +256,7 @@ class DataPathWireTest {
     @Test
     void fetchSessionErrors() throws Exception {
         UUID topicId = broker.createTopic("sessions", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             FetchRequestData unknown = fetchRequest("sessions", topicId, 0, 0, -1).setSessionId(12_345).setSessionEpoch(3);
             assertEquals(Errors.FETCH_SESSION_ID_NOT_FOUND.code(), fetch(client, (short) 17, unknown).errorCode());
 
@@ -288,7 +289,7 @@ class DataPathWireTest {
     @Test
     void fetchErrorsForOffsetsEpochsAndUnknownTopics() throws Exception {
         UUID topicId = broker.createTopic("epochs", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             produce(client, (short) 12, "epochs", 0, (short) 1, records(2, "e"));
             broker.bumpLeaderEpoch(topicId, 0);
             FetchResponseData.PartitionData outOfRange = fetch(client, (short) 17,
@@ -320,7 +321,7 @@ class DataPathWireTest {
         ByteBuffer bytes = records.buffer();
         int lastByte = bytes.limit() - 1;
         bytes.put(lastByte, (byte) (bytes.get(lastByte) ^ 0x5A));
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "corrupt", 0, (short) -1,
                     MemoryRecords.readableRecords(bytes));
             assertEquals(Errors.CORRUPT_MESSAGE.code(), response.errorCode());
@@ -334,7 +335,7 @@ class DataPathWireTest {
     void anOversizeBatchIsRejectedWithMessageTooLarge() throws Exception {
         broker.createTopic("small", 1, Map.of("max.message.bytes", "1000"));
         SimpleRecord big = new SimpleRecord(1L, null, new byte[5_000]);
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "small", 0, (short) 1,
                     MemoryRecords.withRecords(Compression.NONE, big));
             assertEquals(Errors.MESSAGE_TOO_LARGE.code(), response.errorCode());
@@ -347,7 +348,7 @@ class DataPathWireTest {
     void invalidAcksInternalTopicsAndUnknownTopicsAreRefused() throws Exception {
         broker.createTopic("acks", 1, Map.of());
         broker.createTopic("__consumer_offsets", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             assertEquals(Errors.INVALID_REQUIRED_ACKS.code(),
                     produce(client, (short) 12, "acks", 0, (short) 5, records(1, "x")).errorCode());
             assertEquals(Errors.INVALID_TOPIC_EXCEPTION.code(),
@@ -364,7 +365,7 @@ class DataPathWireTest {
     @Test
     void acksZeroGetsNoResponseAndAFailedOneClosesTheConnection() throws Exception {
         broker.createTopic("fire-and-forget", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("fire-and-forget", 0, (short) 0, records(2, "z")));
             // The next response on the connection answers the next request: acks=0 got none.
             ProduceResponseData.PartitionProduceResponse next = produce(client, (short) 12, "fire-and-forget", 0,
@@ -372,12 +373,12 @@ class DataPathWireTest {
             assertEquals(Errors.NONE.code(), next.errorCode());
             assertEquals(2, next.baseOffset(), "the acks=0 records were written first");
         }
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("missing", 0, (short) 0, records(1, "z")));
             assertTrue(client.closedByServer(), "a failed acks=0 produce closes its connection");
         }
         // A producer may send acks=0 requests and hang up at once: what arrived is still written.
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             for (int i = 0; i < 5; i++) {
                 client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("fire-and-forget", 0, (short) 0,
                         records(2, "q" + i)));
@@ -403,7 +404,7 @@ class DataPathWireTest {
     @Test
     void idempotentProduceErrorsAndDuplicatesOnTheWire() throws Exception {
         broker.createTopic("idempotent", 1, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             ProduceResponseData.PartitionProduceResponse first = produce(client, (short) 12, "idempotent", 0, (short) -1,
                     idempotent(7_000, (short) 0, 0, 3));
             assertEquals(Errors.NONE.code(), first.errorCode());
@@ -433,7 +434,7 @@ class DataPathWireTest {
     void logAppendTimeTopicsStampTheBrokersTime() throws Exception {
         UUID topicId = broker.createTopic("stamped", 1, Map.of("message.timestamp.type", "LogAppendTime"));
         long before = System.currentTimeMillis();
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "stamped", 0,
                     (short) 1, records(2, "t"));
             assertEquals(Errors.NONE.code(), response.errorCode());
@@ -455,7 +456,7 @@ class DataPathWireTest {
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
                 new SimpleRecord(now, "fresh".getBytes(StandardCharsets.UTF_8), null),
                 new SimpleRecord(now - 3_600_000L, "stale".getBytes(StandardCharsets.UTF_8), null));
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             ProduceResponseData.PartitionProduceResponse response = produce(client, (short) 12, "bounded", 0,
                     (short) 1, records);
             assertEquals(Errors.INVALID_TIMESTAMP.code(), response.errorCode());
@@ -469,7 +470,7 @@ class DataPathWireTest {
     @Test
     void theFirstBatchIsSentWholeWhateverTheByteLimitsAndTheLimitsHoldAfterIt() throws Exception {
         UUID topicId = broker.createTopic("limits", 2, Map.of());
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             for (int partition = 0; partition < 2; partition++) {
                 for (int batch = 0; batch < 3; batch++) {
                     assertEquals(Errors.NONE.code(), produce(client, (short) 12, "limits", partition, (short) 1,
@@ -498,7 +499,7 @@ class DataPathWireTest {
         UUID topicId = broker.createTopic("moved", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
         broker.registerBroker(2, 19_092);
         broker.moveLeader(topicId, 0, 2);
-        try (KafkaWireClient client = connect()) {
+        try (WireClient client = connect()) {
             int id = client.send(ApiKeys.PRODUCE, (short) 12, produceRequest("moved", 0, (short) 1, records(1, "m")));
             ProduceResponseData produced = new ProduceResponseData(client.receive(ApiKeys.PRODUCE, (short) 12, id),
                     (short) 12);

@@ -3,6 +3,7 @@ package io.kraft.broker.network;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.WireClient;
 import io.kraft.broker.handler.ApiVersionsHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
@@ -85,8 +86,8 @@ class HandlerFailureTest {
     @Test
     void aFailingHandlerGetsItsApisErrorResponseOrClosesOnlyItsConnection() throws Exception {
         int port = start();
-        try (KafkaWireClient bystander = new KafkaWireClient(port)) {
-            try (KafkaWireClient client = new KafkaWireClient(port)) {
+        try (WireClient bystander = new WireClient(port)) {
+            try (WireClient client = new WireClient(port)) {
                 ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1);
                 request.topics().add(new ListOffsetsRequestData.ListOffsetsTopic().setName("t").setPartitions(
                         new ArrayList<>(List.of(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(3)))));
@@ -106,7 +107,7 @@ class HandlerFailureTest {
         }
     }
 
-    private static void assertApiVersionsAnswered(KafkaWireClient client) throws Exception {
+    private static void assertApiVersionsAnswered(WireClient client) throws Exception {
         int id = client.send(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
                 .setClientSoftwareName("test").setClientSoftwareVersion("1"));
         ApiVersionsResponseData response = new ApiVersionsResponseData(

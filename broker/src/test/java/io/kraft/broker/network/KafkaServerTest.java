@@ -3,6 +3,7 @@ package io.kraft.broker.network;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.WireClient;
 import io.kraft.broker.handler.ApiVersionsHandler;
 import io.kraft.broker.handler.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
@@ -70,7 +71,7 @@ class KafkaServerTest {
             throws IOException {
         RequestHeader header = apiVersionsHeader(version, correlationId);
         client.send(new ApiVersionsRequest.Builder().build(version), header);
-        return (ApiVersionsResponse) AbstractResponse.parseResponse(client.receive(), header);
+        return (ApiVersionsResponse) AbstractResponse.parseResponse(client.receiveFrame(), header);
     }
 
     @Test
@@ -99,7 +100,7 @@ class KafkaServerTest {
                 .putShort((short) clientId.length).put(clientId).put((byte) 0)
                 .put(new byte[] {1, 2, 3}).flip();
         client.sendRaw(frame);
-        ByteBuffer response = client.receive();
+        ByteBuffer response = client.receiveFrame();
         assertEquals(77, response.getInt(), "response header v0 is only the correlation id");
         ApiVersionsResponse parsed = ApiVersionsResponse.parse(new ByteBufferAccessor(response), (short) 0);
         assertEquals(Errors.UNSUPPORTED_VERSION.code(), parsed.data().errorCode());
@@ -145,7 +146,7 @@ class KafkaServerTest {
         }
         for (RequestHeader header : headers) {
             // parseResponse checks that the response's correlation id is this request's.
-            AbstractResponse response = AbstractResponse.parseResponse(client.receive(), header);
+            AbstractResponse response = AbstractResponse.parseResponse(client.receiveFrame(), header);
             assertEquals(Errors.NONE.code(), ((ApiVersionsResponse) response).data().errorCode());
         }
         assertEquals(0, laterOnesHandled.getCount(), "the later requests were handled before the first was answered");
@@ -182,7 +183,7 @@ class KafkaServerTest {
             client.send(new ApiVersionsRequest.Builder().build((short) 3), header);
         }
         for (RequestHeader header : headers) {
-            AbstractResponse.parseResponse(client.receive(), header);
+            AbstractResponse.parseResponse(client.receiveFrame(), header);
         }
         assertEquals(1, maxRunning.get(), "requests of one connection overlapped");
         List<Integer> expected = new ArrayList<>();
@@ -219,7 +220,7 @@ class KafkaServerTest {
         }
         release.countDown();
         for (RequestHeader header : headers) {
-            ApiVersionsResponse response = (ApiVersionsResponse) AbstractResponse.parseResponse(client.receive(), header);
+            ApiVersionsResponse response = (ApiVersionsResponse) AbstractResponse.parseResponse(client.receiveFrame(), header);
             assertEquals(Errors.NONE.code(), response.data().errorCode());
         }
     }

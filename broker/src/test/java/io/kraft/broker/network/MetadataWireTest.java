@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.kraft.broker.WireClient;
 import io.kraft.broker.handler.ApiVersionsHandler;
 import io.kraft.broker.handler.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
@@ -68,7 +69,7 @@ class MetadataWireTest {
             MetadataRequest.Builder builder = topics == null ? MetadataRequest.Builder.allTopics()
                     : new MetadataRequest.Builder(topics, version < 4);
             client.send(builder.build(version), header);
-            return ((MetadataResponse) AbstractResponse.parseResponse(client.receive(), header)).data();
+            return ((MetadataResponse) AbstractResponse.parseResponse(client.receiveFrame(), header)).data();
         }
         Struct body = MetadataMessages.REQUEST.newStruct();
         if (topics == null) {
@@ -80,7 +81,7 @@ class MetadataWireTest {
             }
         }
         client.sendRaw(RequestFrame.toBuffer(ApiKey.METADATA, version, id, "wire-test", body));
-        ByteBuffer response = client.receive();
+        ByteBuffer response = client.receiveFrame();
         assertEquals(id, ResponseHeader.parse(response, ApiKeys.METADATA.responseHeaderVersion(version)).correlationId());
         return new MetadataResponseData(new ByteBufferAccessor(response), version);
     }
@@ -165,7 +166,7 @@ class MetadataWireTest {
         Uuid unknown = Uuid.randomUuid();
         client.send(MetadataRequest.Builder.forTopicIds(java.util.Set.of(unknown)).build(version), header);
         MetadataResponseData response =
-                ((MetadataResponse) AbstractResponse.parseResponse(client.receive(), header)).data();
+                ((MetadataResponse) AbstractResponse.parseResponse(client.receiveFrame(), header)).data();
         assertEquals(-1, response.controllerId());
         assertEquals(0, response.brokers().size());
         MetadataResponseTopic topic = response.topics().iterator().next();

@@ -1,0 +1,159 @@
+package io.kraft.broker;
+
+import io.kraft.broker.fetch.FetchSessionCache;
+import io.kraft.broker.handler.AdminHandlers;
+import io.kraft.broker.lifecycle.BrokerLifecycle;
+import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.handler.ApiVersionsHandler;
+import io.kraft.broker.handler.DeleteRecordsHandler;
+import io.kraft.broker.handler.DeleteTopicsHandler;
+import io.kraft.broker.handler.EffectiveConfigs;
+import io.kraft.broker.handler.FetchHandler;
+import io.kraft.broker.handler.ListOffsetsHandler;
+import io.kraft.broker.handler.OffsetForLeaderEpochHandler;
+import io.kraft.broker.handler.ProduceHandler;
+import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.KafkaServer;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.RequestHandlerRegistry;
+import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.ReplicationConfig;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.MetadataSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker role of a node: the Kafka wire server and its handlers, answering from the node's committed
+ * metadata and asking the active controller for changes, plus the broker's registration and heartbeats.
+ * Built before the metadata log is replayed (so its components see the whole state), started after.
+ */
+public final class BrokerServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerServer.class);
+
+    private final int nodeId;
+    private final String clusterId;
+    private final Controller controller;
+    private final MetadataSource metadata;
+    private final SocketServerConfig clientListener;
+    private final Map<String, String> properties;
+    private final KafkaServer server;
+    private final ReplicaManager replicaManager;
+    private final BrokerLifecycleConfig lifecycleConfig;
+    private final GroupCoordinatorComponents groupCoordinator;
+    private volatile BrokerLifecycle lifecycle;
+    private boolean closed;
+
+    /**
+     * @param clientListener the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param properties     the node's Kafka-named settings (socket.*, num.io.threads, log.*)
+     */
+    public BrokerServer(int nodeId, String clusterId, Controller controller, MetadataSource metadata,
+                        String clientListener, Map<String, String> properties, TopicConfigResolver topicConfigs) {
+        this.nodeId = nodeId;
+        this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
+        this.controller = Objects.requireNonNull(controller, "controller");
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.properties = Map.copyOf(properties);
+        Map<String, String> serverProperties = new HashMap<>(properties);
+        serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
+        this.clientListener = SocketServerConfig.fromProperties(serverProperties);
+        this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
+        List<RequestHandler> handlers = new ArrayList<>();
+        handlers.add(new ApiVersionsHandler());
+        handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
+        handlers.add(new DeleteTopicsHandler(controller, metadata::image));
+        // Registered before the metadata log is replayed, so the replica manager sees every partition.
+        // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
+        this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
+                new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis);
+        replicaManager.enableReplication(ReplicationConfig.fromProperties(properties), controller::alterPartition,
+                this::brokerEpoch);
+        metadata.register(replicaManager);
+        List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
+        asyncHandlers.add(new ProduceHandler(replicaManager));
+        asyncHandlers.add(new FetchHandler(replicaManager,
+                new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
+        handlers.add(new ListOffsetsHandler(replicaManager));
+        handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
+        handlers.add(new DeleteRecordsHandler(replicaManager));
+        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        handlers.add(groupCoordinator.findCoordinatorHandler());
+        asyncHandlers.addAll(groupCoordinator.asyncHandlers());
+        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers, asyncHandlers));
+    }
+
+    /** Binds the client listener, then registers the broker and starts heartbeating. */
+    public void start() throws InterruptedException {
+        replicaManager.startup();
+        server.start();
+        int clientPort = server.boundPort();
+        LOG.info("Broker {} serves Kafka clients on {} port {}", nodeId, clientListener.listenerName(), clientPort);
+        Map.Entry<String, Integer> advertised = SocketServerConfig.advertisedAddress(properties,
+                clientListener.listenerName(), clientListener.host(), clientPort);
+        lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
+                clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
+                lifecycleConfig, replicaManager::deleteStrayLogsOnceAt);
+        lifecycle.start();
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** The port Kafka clients connect to (the bound one when the configured port was 0). */
+    public int clientPort() {
+        return server.boundPort();
+    }
+
+    public SocketServerConfig clientListener() {
+        return clientListener;
+    }
+
+    /** The broker's partitions and their logs (for coordinators that keep state in a partition). */
+    public ReplicaManager replicaManager() {
+        return replicaManager;
+    }
+
+    /** The broker's current registration epoch, or -1 before it has registered. */
+    public long brokerEpoch() {
+        BrokerLifecycle current = lifecycle;
+        return current == null ? -1 : current.brokerEpoch();
+    }
+
+    /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
+    public boolean isUnfenced() {
+        BrokerLifecycle current = lifecycle;
+        return current != null && !current.isFenced();
+    }
+
+    /** Controlled shutdown (bounded), then stops serving clients and heartbeating. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (lifecycle != null) {
+            // Leaderships move while clients are still served here, as in Kafka's controlled shutdown.
+            lifecycle.controlledShutdown();
+        }
+        server.close();
+        groupCoordinator.close();
+        if (lifecycle != null) {
+            lifecycle.close();
+        }
+        // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.
+        replicaManager.close();
+    }
+}

@@ -1,0 +1,197 @@
+package io.kraft.broker.lifecycle;
+
+import io.kraft.metadata.controller.BrokerHeartbeatReply;
+import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.image.MetadataSource;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.storage.errors.Errors;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node's broker registered and unfenced with the active controller (in-process or over the control plane): registers once the
+ * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch. At the end
+ * it runs the controlled shutdown: heartbeats asking to shut down until the controller has moved this broker's
+ * leaderships and fenced it.
+ */
+public final class BrokerLifecycle implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
+    private static final long ANSWER_TIMEOUT_MS = 5_000;
+    private static final long CONTROLLED_SHUTDOWN_POLL_MS = 50;
+
+    private final Controller controller;
+    private final MetadataSource metadata;
+    private final BrokerRegistrationRequest registration;
+    private final long heartbeatIntervalMs;
+    private final long controlledShutdownTimeoutMs;
+    private final LongConsumer onFirstUnfenced;
+    private boolean unfencedOnce;
+    private final ScheduledExecutorService timer;
+    private volatile long brokerEpoch = -1;
+    private volatile boolean fenced = true;
+    private ScheduledFuture<?> heartbeats;
+
+    /**
+     * @param onFirstUnfenced runs on the lifecycle thread once, when the controller first unfences this incarnation,
+     *                        with the metadata offset the broker reported: its metadata up to there includes everything
+     *                        committed before it registered
+     */
+    public BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
+                    BrokerLifecycleConfig config, LongConsumer onFirstUnfenced) {
+        this.controller = controller;
+        this.metadata = metadata;
+        // A fresh incarnation id per process start, as a restarted Kafka broker sends.
+        this.registration = new BrokerRegistrationRequest(clusterId, brokerId, UUID.randomUUID(), listeners,
+                config.rack());
+        this.heartbeatIntervalMs = config.heartbeatIntervalMs();
+        this.controlledShutdownTimeoutMs = config.controlledShutdownTimeoutMs();
+        this.onFirstUnfenced = onFirstUnfenced;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "broker-lifecycle-" + brokerId);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    public void start() {
+        heartbeats = timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the last heartbeat left this broker fenced (true until the first unfencing heartbeat). */
+    public boolean isFenced() {
+        return fenced;
+    }
+
+    /** The epoch of the current registration, or -1 while unregistered. */
+    public long brokerEpoch() {
+        return brokerEpoch;
+    }
+
+    private void tick() {
+        try {
+            if (brokerEpoch < 0) {
+                brokerEpoch = controller.registerBroker(registration).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
+            }
+            long metadataOffset = metadata.image().offset();
+            BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
+                    brokerEpoch, metadataOffset, false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            if (fenced && !reply.isFenced()) {
+                LOG.info("Broker {} is unfenced", registration.brokerId());
+            }
+            fenced = reply.isFenced();
+            if (!fenced && !unfencedOnce) {
+                unfencedOnce = true;
+                runFirstUnfenced(metadataOffset);
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ControllerException ce) {
+                if (ce.error() == Errors.STALE_BROKER_EPOCH || ce.error() == Errors.BROKER_ID_NOT_REGISTERED) {
+                    brokerEpoch = -1;
+                }
+                // NOT_CONTROLLER while the single voter elects itself: the next tick retries.
+                LOG.debug("Broker heartbeat refused: {}", ce.getMessage());
+            } else {
+                LOG.warn("Broker heartbeat failed: {}", e.getCause().toString());
+            }
+        } catch (TimeoutException e) {
+            LOG.warn("The controller did not answer a broker heartbeat within {} ms", ANSWER_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void runFirstUnfenced(long metadataOffset) {
+        try {
+            onFirstUnfenced.accept(metadataOffset);
+        } catch (RuntimeException e) {
+            LOG.error("Broker {}: the work after its first unfencing failed", registration.brokerId(), e);
+        }
+    }
+
+    /**
+     * Controlled shutdown, bounded by {@code controlled.shutdown.timeout.ms}: the periodic heartbeats stop and
+     * heartbeats asking to shut down follow each other until the controller answers that this broker's leaderships
+     * have moved and it is fenced. A broker that never registered has nothing to hand over.
+     *
+     * @return whether the controller confirmed the shutdown in time
+     */
+    public boolean controlledShutdown() {
+        if (heartbeats != null) {
+            heartbeats.cancel(false);
+        }
+        try {
+            // On the lifecycle thread, after any heartbeat in progress, so the two never interleave.
+            return timer.submit(this::shutDownWithController).get(controlledShutdownTimeoutMs + ANSWER_TIMEOUT_MS,
+                    TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            LOG.warn("Broker {} controlled shutdown failed: {}", registration.brokerId(), e.toString());
+            return false;
+        }
+    }
+
+    private boolean shutDownWithController() throws InterruptedException {
+        if (brokerEpoch < 0) {
+            return true;
+        }
+        if (controlledShutdownTimeoutMs == 0) {
+            LOG.info("Broker {} stops without a controlled shutdown (controlled.shutdown.timeout.ms=0)",
+                    registration.brokerId());
+            return false;
+        }
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(controlledShutdownTimeoutMs);
+        LOG.info("Broker {} asks the controller for a controlled shutdown", registration.brokerId());
+        while (System.nanoTime() - deadlineNanos < 0) {
+            long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+            try {
+                BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
+                        brokerEpoch, metadata.image().offset(), false, true))
+                        .get(Math.min(remainingMs, ANSWER_TIMEOUT_MS), TimeUnit.MILLISECONDS);
+                fenced = reply.isFenced();
+                if (reply.shouldShutDown()) {
+                    LOG.info("Broker {} completed its controlled shutdown", registration.brokerId());
+                    return true;
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof ControllerException ce && (ce.error() == Errors.STALE_BROKER_EPOCH
+                        || ce.error() == Errors.BROKER_ID_NOT_REGISTERED)) {
+                    return true; // the controller no longer counts this incarnation: nothing to hand over
+                }
+                LOG.debug("Controlled shutdown heartbeat failed: {}", e.getCause().toString());
+            } catch (TimeoutException e) {
+                // asked again below while time remains
+            }
+            Thread.sleep(CONTROLLED_SHUTDOWN_POLL_MS);
+        }
+        LOG.warn("Broker {} stops without a confirmed controlled shutdown: no answer within {} ms",
+                registration.brokerId(), controlledShutdownTimeoutMs);
+        return false;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

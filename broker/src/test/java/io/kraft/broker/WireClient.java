@@ -1,0 +1,177 @@
+package io.kraft.broker;
+
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.RequestHeader;
+import io.kraft.broker.protocol.ResponseHeader;
+import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.schema.MessageReader;
+import io.kraft.broker.protocol.schema.MessageSchema;
+import io.kraft.broker.protocol.schema.MessageWriter;
+import io.kraft.broker.protocol.schema.Struct;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+
+/**
+ * The one blocking raw-socket Kafka client of the tests: sends requests written by kafka-clients (at any version,
+ * including ones the Java client would not pick), by our own codec, or as raw bytes, and reads responses as
+ * kafka-clients or our codec parses them, or as raw frames; it also notices a connection the server closed.
+ */
+public final class WireClient implements AutoCloseable {
+    private static final int READ_TIMEOUT_MS = 15_000;
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private int nextCorrelationId = 1;
+
+    public WireClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(READ_TIMEOUT_MS);
+        socket.setTcpNoDelay(true);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    // ---- kafka-clients' requests ------------------------------------------------------------------------------
+
+    /** Sends the request at its own version and returns the response as kafka-clients parses it. */
+    @SuppressWarnings("unchecked")
+    public <T extends AbstractResponse> T send(AbstractRequest request) throws IOException {
+        org.apache.kafka.common.requests.RequestHeader header = new org.apache.kafka.common.requests.RequestHeader(
+                request.apiKey(), request.version(), "wire-test", nextCorrelationId++);
+        send(request, header);
+        return (T) AbstractResponse.parseResponse(receiveFrame(), header);
+    }
+
+    /** Sends a request with the header given; the caller reads the response with {@link #receiveFrame}. */
+    public void send(AbstractRequest request, org.apache.kafka.common.requests.RequestHeader header)
+            throws IOException {
+        ByteBuffer headerAndBody = request.serializeWithHeader(header);
+        ByteBuffer frame = ByteBuffer.allocate(4 + headerAndBody.remaining());
+        frame.putInt(headerAndBody.remaining()).put(headerAndBody).flip();
+        sendRaw(frame);
+    }
+
+    /** Sends {@code body} as a request of {@code api} at {@code version}; returns its correlation id. */
+    public int send(ApiKeys api, short version, ApiMessage body) throws IOException {
+        int correlationId = nextCorrelationId++;
+        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
+                .setCorrelationId(correlationId).setClientId("wire-test");
+        short headerVersion = api.requestHeaderVersion(version);
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        int size = header.size(cache, headerVersion) + body.size(cache, version);
+        ByteBuffer frame = ByteBuffer.allocate(4 + size).putInt(size);
+        header.write(new ByteBufferAccessor(frame), cache, headerVersion);
+        body.write(new ByteBufferAccessor(frame), cache, version);
+        sendRaw(frame.flip());
+        return correlationId;
+    }
+
+    /**
+     * Reads the next response, checks it answers {@code correlationId}, and returns its body (positioned after the
+     * response header) for a kafka-clients data class to parse.
+     */
+    public ByteBufferAccessor receive(ApiKeys api, short version, int correlationId) throws IOException {
+        ByteBuffer frame = receiveFrame();
+        ResponseHeaderData header = new ResponseHeaderData(new ByteBufferAccessor(frame),
+                api.responseHeaderVersion(version));
+        if (header.correlationId() != correlationId) {
+            throw new AssertionError("response to correlation id " + header.correlationId() + ", expected "
+                    + correlationId);
+        }
+        return new ByteBufferAccessor(frame);
+    }
+
+    /**
+     * Sends a body written elsewhere at a non-flexible version, with a v1 request header, and returns the response
+     * as kafka-clients parses it.
+     */
+    @SuppressWarnings("unchecked")
+    public <T extends AbstractResponse> T sendUnflexible(ApiKeys api, short version, ByteBuffer body)
+            throws IOException {
+        org.apache.kafka.common.requests.RequestHeader header = new org.apache.kafka.common.requests.RequestHeader(
+                api, version, "wire-test", nextCorrelationId++);
+        byte[] clientId = header.clientId().getBytes(StandardCharsets.UTF_8);
+        int size = 2 + 2 + 4 + 2 + clientId.length + body.remaining();
+        ByteBuffer frame = ByteBuffer.allocate(4 + size);
+        frame.putInt(size).putShort(api.id).putShort(version).putInt(header.correlationId())
+                .putShort((short) clientId.length).put(clientId).put(body.duplicate()).flip();
+        sendRaw(frame);
+        return (T) AbstractResponse.parseResponse(receiveFrame(), header);
+    }
+
+    // ---- our codec -----------------------------------------------------------------------------------------------
+
+    /** A new request body of {@code api} in our codec. */
+    public static Struct request(ApiKey api) {
+        return ApiMessages.requestSchema(api).newStruct();
+    }
+
+    /** Sends {@code body} at {@code version} with our codec and reads the response body at the same version. */
+    public Struct send(ApiKey api, short version, Struct body) throws IOException {
+        MessageSchema requestSchema = ApiMessages.requestSchema(api);
+        int correlationId = nextCorrelationId++;
+        RequestHeader header = new RequestHeader(api.id(), version, correlationId, "wire-test",
+                api.requestHeaderVersion(version));
+        int size = header.sizeOf() + MessageWriter.sizeOf(requestSchema, body, version);
+        ByteBuffer frame = ByteBuffer.allocate(4 + size);
+        frame.putInt(size);
+        header.write(frame);
+        MessageWriter.write(requestSchema, body, version, frame);
+        sendRaw(frame.flip());
+        ByteBuffer bytes = receiveFrame();
+        ResponseHeader responseHeader = ResponseHeader.read(bytes, api.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != correlationId) {
+            throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
+        }
+        return MessageReader.read(ApiMessages.responseSchema(api), version, bytes);
+    }
+
+    // ---- raw bytes -------------------------------------------------------------------------------------------------
+
+    public void sendRaw(ByteBuffer bytes) throws IOException {
+        byte[] array = new byte[bytes.remaining()];
+        bytes.duplicate().get(array);
+        out.write(array);
+        out.flush();
+    }
+
+    /** The next response frame without its size prefix. */
+    public ByteBuffer receiveFrame() throws IOException {
+        int size = in.readInt();
+        byte[] frame = new byte[size];
+        in.readFully(frame);
+        return ByteBuffer.wrap(frame);
+    }
+
+    /** Whether the server closed the connection (end of stream or reset) before the read timeout. */
+    public boolean closedByServer() throws IOException {
+        try {
+            return in.read() == -1;
+        } catch (EOFException | SocketException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,149 @@
+package io.kraft.server;
+
+import io.kraft.broker.BrokerServer;
+import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.metadata.loader.MetadataFollower;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.RaftDriver;
+import io.kraft.raft.file.FileQuorumStateStore;
+import io.kraft.raft.file.FileRaftLog;
+import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.raft.grpc.GrpcRaftTransport;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A dedicated broker (process.roles=broker): a Raft observer that follows the controllers' metadata log into its own
+ * image ({@link MetadataFollower}), the Kafka wire server answering from that image ({@link BrokerServer}), and a
+ * {@link GrpcControllerClient} through which it registers, heartbeats on one stream and forwards admin requests to
+ * the active controller. Closing it runs a controlled shutdown first (its leaderships move, bounded by a timeout).
+ */
+public final class BrokerNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerNode.class);
+
+    private final int nodeId;
+    private final FileRaftLog log;
+    private final MetadataFollower follower;
+    private final RaftDriver driver;
+    private final GrpcControllerClient controllerClient;
+    private final BrokerServer broker;
+    private boolean closed;
+
+    private BrokerNode(int nodeId, FileRaftLog log, MetadataFollower follower, RaftDriver driver,
+                       GrpcControllerClient controllerClient, BrokerServer broker) {
+        this.nodeId = nodeId;
+        this.log = log;
+        this.follower = follower;
+        this.driver = driver;
+        this.controllerClient = controllerClient;
+        this.broker = broker;
+    }
+
+    /**
+     * Opens the metadata log in {@code metadataLogDir}, starts following the quorum, then binds the client listener
+     * and registers with the active controller.
+     *
+     * @param clientListener the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param properties     the node's Kafka-named settings (controller.quorum.*, metadata.log.*, socket.*)
+     * @throws IllegalArgumentException if the node is one of the voters (a broker-only node is not), or a setting is
+     *                                  invalid
+     * @throws InterruptedException     if interrupted while binding the client listener
+     */
+    public static BrokerNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
+                                   Map<String, String> properties, TopicConfigResolver topicConfigs)
+            throws InterruptedException {
+        Objects.requireNonNull(clusterId, "clusterId");
+        QuorumConfig quorum = QuorumConfig.from(properties);
+        if (quorum.voters().containsKey(nodeId)) {
+            throw new IllegalArgumentException("node " + nodeId + " is among the voters " + quorum.voters().keySet()
+                    + " but runs only the broker role: give it another node.id or the controller role too");
+        }
+        FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
+        Map<String, String> logProperties = new HashMap<>(properties);
+        logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
+        FileRaftLog log = FileRaftLog.open(logProperties);
+        MetadataFollower follower = new MetadataFollower(nodeId, metadataLogDir.resolve("broker-state"), snapshots,
+                SnapshotPolicy.from(properties));
+        // An observer serves nothing: it only fetches from the voters.
+        GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
+                quorum.requestTimeoutMs());
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
+                ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir), transport,
+                follower, nodeId);
+        GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
+                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
+        // The broker registers its publishers before Raft replays the log, so it sees the whole state.
+        BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
+                topicConfigs);
+        follower.start(driver);
+        driver.start();
+        LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());
+        try {
+            broker.start();
+        } catch (InterruptedException | RuntimeException e) {
+            broker.close();
+            controllerClient.close();
+            driver.close();
+            follower.close();
+            log.close();
+            throw e;
+        }
+        return new BrokerNode(nodeId, log, follower, driver, controllerClient, broker);
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** The port Kafka clients connect to (the bound one when the configured port was 0). */
+    public int clientPort() {
+        return broker.clientPort();
+    }
+
+    public SocketServerConfig clientListener() {
+        return broker.clientListener();
+    }
+
+    /** Whether the broker has been unfenced by the active controller, so Metadata lists it. */
+    public boolean isBrokerUnfenced() {
+        return broker.isUnfenced();
+    }
+
+    /** The metadata this broker has applied from the log. */
+    public MetadataFollower metadata() {
+        return follower;
+    }
+
+    /** The broker's partitions, logs and replication (tests and tools look inside). */
+    public ReplicaManager replicaManager() {
+        return broker.replicaManager();
+    }
+
+    /**
+     * Controlled shutdown (the controller moves this broker's leaderships and fences it), then stops serving clients,
+     * ends the heartbeat stream, stops following the log and closes it.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        broker.close();
+        controllerClient.close();
+        driver.close();
+        follower.close();
+        log.close();
+        LOG.info("Node {} stopped", nodeId);
+    }
+}

@@ -1,0 +1,117 @@
+package io.kraft.server;
+
+import io.kraft.broker.BrokerServer;
+import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.QuorumController;
+import io.kraft.server.grpc.GrpcControllerClient;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A combined node (process.roles=broker,controller): a {@link ControllerNode} (Raft voter, quorum controller and
+ * the controller's gRPC service on the CONTROLLER listener) and the Kafka wire server on the client listener
+ * answering from the controller's published image. When the node is the only voter its broker talks to the
+ * controller in-process; in a larger quorum it goes through a {@link GrpcControllerClient} like any broker, so it
+ * reaches whichever voter is active and its heartbeat stream lets that controller fence it fast.
+ */
+public final class CombinedNode implements AutoCloseable {
+    /** The metadata.version range this build supports. */
+    public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ControllerNode.SUPPORTED_FEATURES;
+    private static final Logger LOG = LoggerFactory.getLogger(CombinedNode.class);
+
+    private final ControllerNode controllerNode;
+    private final Optional<GrpcControllerClient> controllerClient;
+    private final BrokerServer broker;
+    private boolean closed;
+
+    private CombinedNode(ControllerNode controllerNode, Optional<GrpcControllerClient> controllerClient,
+                         BrokerServer broker) {
+        this.controllerNode = controllerNode;
+        this.controllerClient = controllerClient;
+        this.broker = broker;
+    }
+
+    /**
+     * Opens the metadata log in {@code metadataLogDir}, starts Raft and the controller, then the client listener.
+     *
+     * @param clientListener   the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param properties       the node's Kafka-named settings (controller.quorum.*, metadata.log.*, socket.*)
+     * @throws InterruptedException if interrupted while binding the client listener
+     */
+    public static CombinedNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
+                                     Map<String, String> properties, TopicConfigResolver topicConfigs)
+            throws InterruptedException {
+        Objects.requireNonNull(clusterId, "clusterId");
+        ControllerNode controllerNode = ControllerNode.create(nodeId, clusterId, metadataLogDir, properties,
+                topicConfigs);
+        QuorumController controller = controllerNode.controller();
+        Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
+                : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),
+                        GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, controllerNode.quorum().requestTimeoutMs(),
+                        () -> controller.leader().leaderId()));
+        Controller brokerController = client.isPresent() ? client.get() : controller;
+        // The broker registers its publishers before Raft replays the log, so it sees the whole state.
+        BrokerServer broker = new BrokerServer(nodeId, clusterId, brokerController, controller, clientListener,
+                properties, topicConfigs);
+        controllerNode.start();
+        try {
+            broker.start();
+        } catch (InterruptedException | RuntimeException e) {
+            broker.close();
+            client.ifPresent(GrpcControllerClient::close);
+            controllerNode.close();
+            throw e;
+        }
+        return new CombinedNode(controllerNode, client, broker);
+    }
+
+    public int nodeId() {
+        return controllerNode.nodeId();
+    }
+
+    /** The port Kafka clients connect to (the bound one when the configured port was 0). */
+    public int clientPort() {
+        return broker.clientPort();
+    }
+
+    public SocketServerConfig clientListener() {
+        return broker.clientListener();
+    }
+
+    public int controllerPort() {
+        return controllerNode.controllerPort();
+    }
+
+    /** Whether this node's controller leads the quorum (so it is, or is about to be, the active controller). */
+    public boolean isQuorumLeader() {
+        return controllerNode.isQuorumLeader();
+    }
+
+    /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
+    public boolean isBrokerUnfenced() {
+        return broker.isUnfenced();
+    }
+
+    /**
+     * Controlled shutdown of the broker, then stops serving clients and heartbeating, then Raft, the controller and
+     * the metadata log.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        broker.close();
+        controllerClient.ifPresent(GrpcControllerClient::close);
+        controllerNode.close();
+        LOG.info("Node {} stopped", controllerNode.nodeId());
+    }
+}

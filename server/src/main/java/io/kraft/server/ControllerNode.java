@@ -1,0 +1,145 @@
+package io.kraft.server;
+
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.server.grpc.ControllerGrpcService;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.RaftDriver;
+import io.kraft.raft.file.FileQuorumStateStore;
+import io.kraft.raft.file.FileRaftLog;
+import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.raft.grpc.GrpcRaftTransport;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A dedicated controller (process.roles=controller), and the controller half of a combined node: a voter of the
+ * Raft metadata quorum with its log in metadata.log.dir, the {@link QuorumController}, and the controller's gRPC
+ * service next to Raft on the CONTROLLER listener, where brokers register, heartbeat and forward admin requests.
+ *
+ * <p>{@link #create} builds it without starting Raft, so a combined node can register its broker's publishers
+ * before the log is replayed; {@link #start()} then starts it.
+ */
+public final class ControllerNode implements AutoCloseable {
+    /** The metadata.version range this build supports. */
+    public static final Map<String, SupportedRange> SUPPORTED_FEATURES =
+            Map.of("metadata.version", new SupportedRange(1, 3));
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerNode.class);
+    static final long TICK_MS = 10;
+    static final int FETCH_MAX_ENTRIES = 500;
+
+    private final int nodeId;
+    private final QuorumConfig quorum;
+    private final FileRaftLog log;
+    private final QuorumController controller;
+    private final RaftDriver driver;
+    private final int controllerPort;
+    private boolean started;
+    private boolean closed;
+
+    private ControllerNode(int nodeId, QuorumConfig quorum, FileRaftLog log, QuorumController controller,
+                           RaftDriver driver, int controllerPort) {
+        this.nodeId = nodeId;
+        this.quorum = quorum;
+        this.log = log;
+        this.controller = controller;
+        this.driver = driver;
+        this.controllerPort = controllerPort;
+    }
+
+    /**
+     * Opens the metadata log and builds the controller, its Raft voter and its gRPC services, without starting them.
+     *
+     * @param properties the node's Kafka-named settings (controller.quorum.*, metadata.log.*, broker.session.timeout.ms)
+     * @throws IllegalArgumentException if the node is not among the voters, or a setting is invalid
+     */
+    public static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
+                                        TopicConfigResolver topicConfigs) {
+        Objects.requireNonNull(clusterId, "clusterId");
+        QuorumConfig quorum = QuorumConfig.from(properties);
+        if (!quorum.voters().containsKey(nodeId)) {
+            throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
+        }
+        int controllerPort = quorum.voters().get(nodeId).getPort();
+        ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
+        SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(properties);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
+        Map<String, String> logProperties = new HashMap<>(properties);
+        logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
+        FileRaftLog log = FileRaftLog.open(logProperties);
+        QuorumController controller = new QuorumController(nodeId, settings, topicConfigs, SUPPORTED_FEATURES,
+                metadataLogDir.resolve("controller-state"), snapshots, snapshotPolicy, nodeId);
+        GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
+                quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
+                snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir),
+                transport, controller, nodeId);
+        transport.serveDescribeQuorum(driver::describe);
+        return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort);
+    }
+
+    /** Builds and starts a dedicated controller; see {@link #create}. */
+    public static ControllerNode start(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
+                                       TopicConfigResolver topicConfigs) {
+        ControllerNode node = create(nodeId, clusterId, metadataLogDir, properties, topicConfigs);
+        node.start();
+        return node;
+    }
+
+    /** Starts the controller and Raft: the log replays, and the CONTROLLER listener serves Raft and ControllerService. */
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("controller node " + nodeId + " is already started");
+        }
+        started = true;
+        controller.start(driver);
+        driver.start();
+        LOG.info("Node {} serves Raft and the controller on CONTROLLER port {}", nodeId, controllerPort);
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    /** The port of the CONTROLLER listener (this voter's entry in controller.quorum.voters). */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    public QuorumConfig quorum() {
+        return quorum;
+    }
+
+    /** Whether this voter leads the Raft quorum, which makes its controller the active one (once caught up). */
+    public boolean isQuorumLeader() {
+        return controller.leader().leaderId().equals(OptionalInt.of(nodeId));
+    }
+
+    /** The quorum controller, active while this voter leads. */
+    public QuorumController controller() {
+        return controller;
+    }
+
+    /** Stops Raft and the CONTROLLER listener (brokers' streams end and they move on), the controller and the log. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        driver.close();
+        controller.close();
+        log.close();
+        LOG.info("Controller {} stopped", nodeId);
+    }
+}

@@ -1,0 +1,398 @@
+package io.kraft.server.grpc;
+
+import io.grpc.stub.StreamObserver;
+import io.kraft.metadata.Uuids;
+import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.BrokerHeartbeatReply;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.CreateTopicRequest;
+import io.kraft.metadata.controller.CreateTopicResult;
+import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AllocateProducerIdsResponse;
+import io.kraft.proto.controller.AlterConfigsResource;
+import io.kraft.proto.controller.AlterConfigsResourceResult;
+import io.kraft.proto.controller.AlterPartitionRequest;
+import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AlterableConfig;
+import io.kraft.proto.controller.BrokerHeartbeatRequest;
+import io.kraft.proto.controller.BrokerHeartbeatResponse;
+import io.kraft.proto.controller.CreatableTopic;
+import io.kraft.proto.controller.CreatableTopicResult;
+import io.kraft.proto.controller.CreatePartitionsRequest;
+import io.kraft.proto.controller.CreatePartitionsResponse;
+import io.kraft.proto.controller.CreatePartitionsTopic;
+import io.kraft.proto.controller.CreatePartitionsTopicResult;
+import io.kraft.proto.controller.CreateTopicsRequest;
+import io.kraft.proto.controller.CreateTopicsResponse;
+import io.kraft.proto.controller.ControllerServiceGrpc;
+import io.kraft.proto.controller.DeletableTopicResult;
+import io.kraft.proto.controller.DeleteTopicsRequest;
+import io.kraft.proto.controller.DeleteTopicsResponse;
+import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
+import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
+import io.kraft.proto.controller.RegisterBrokerRequest;
+import io.kraft.proto.controller.RegisterBrokerResponse;
+import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.storage.errors.Errors;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves {@code ControllerService} from a {@link QuorumController}: converts each request, waits for the
+ * controller's answer without blocking a gRPC thread, and reports the end of a broker's heartbeat stream as
+ * {@link QuorumController#connectionClosed}. NOT_CONTROLLER answers name the controller this member believes
+ * active ({@code active_controller_id}), so callers go there directly.
+ */
+public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
+    private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);
+    private final QuorumController controller;
+    /** Each broker's newest heartbeat stream: the end of a stream it already replaced says nothing of its health. */
+    private final ConcurrentHashMap<Integer, HeartbeatStream> latestStreams = new ConcurrentHashMap<>();
+
+    public ControllerGrpcService(QuorumController controller) {
+        this.controller = controller;
+    }
+
+    @Override
+    public void registerBroker(RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> observer) {
+        CompletableFuture<Long> answer;
+        try {
+            List<Endpoint> listeners = request.getListenersList().stream()
+                    .map(e -> new Endpoint(e.getName(), e.getHost(), e.getPort(), e.getSecurityProtocol())).toList();
+            answer = controller.registerBroker(new BrokerRegistrationRequest(request.getClusterId(),
+                    request.getBrokerId(), Uuids.fromProto(request.getIncarnationId()), listeners,
+                    request.hasRack() ? Optional.of(request.getRack()) : Optional.empty()));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        reply(observer, answer, (epoch, error) -> {
+            RegisterBrokerResponse.Builder response = RegisterBrokerResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (epoch != null) {
+                response.setBrokerEpoch(epoch);
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
+        return new HeartbeatStream(observer);
+    }
+
+    /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
+    private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatRequest> {
+        private final StreamObserver<BrokerHeartbeatResponse> observer;
+        private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
+        private int brokerId = -1;
+        private boolean ended;
+        // Whether this controller accepted a heartbeat on the stream. A broker probing voters during an election
+        // opens and closes streams to controllers that answer NOT_CONTROLLER; if one of them becomes active a moment
+        // later, the end of such a stream must not count as the broker's connection loss and fence it.
+        private volatile boolean accepted;
+
+        HeartbeatStream(StreamObserver<BrokerHeartbeatResponse> observer) {
+            this.observer = observer;
+        }
+
+        @Override
+        public synchronized void onNext(BrokerHeartbeatRequest request) {
+            if (brokerId != request.getBrokerId()) {
+                if (brokerId >= 0) {
+                    latestStreams.remove(brokerId, this);
+                }
+                brokerId = request.getBrokerId();
+            }
+            latestStreams.put(brokerId, this);
+            CompletableFuture<BrokerHeartbeatReply> answer = controller.heartbeat(
+                    new io.kraft.metadata.controller.BrokerHeartbeatRequest(request.getBrokerId(),
+                            request.getBrokerEpoch(), request.getCurrentMetadataOffset(), request.getWantFence(),
+                            request.getWantShutDown()));
+            // A heartbeat without records answers at once and could overtake one waiting for its commit.
+            lastSent = lastSent.thenCompose(ignored -> answer.handle((reply, failure) -> {
+                if (failure == null) {
+                    accepted = true;
+                }
+                send(toResponse(reply, failure));
+                return null;
+            }));
+        }
+
+        private synchronized void send(BrokerHeartbeatResponse response) {
+            if (!ended) {
+                observer.onNext(response);
+            }
+        }
+
+        @Override
+        public synchronized void onError(Throwable t) {
+            end();
+        }
+
+        @Override
+        public synchronized void onCompleted() {
+            end();
+            lastSent.whenComplete((ignored, failure) -> {
+                synchronized (this) {
+                    observer.onCompleted();
+                }
+            });
+        }
+
+        private void end() {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            if (brokerId >= 0 && latestStreams.remove(brokerId, this)) {
+                if (accepted) {
+                    LOG.info("Broker {}'s heartbeat stream to controller {} ended", brokerId, controller.nodeId());
+                    controller.connectionClosed(brokerId);
+                } else {
+                    LOG.debug("Broker {}'s heartbeat stream to controller {} ended before any heartbeat on it was "
+                            + "accepted", brokerId, controller.nodeId());
+                }
+            }
+        }
+    }
+
+    private BrokerHeartbeatResponse toResponse(BrokerHeartbeatReply reply, Throwable failure) {
+        ApiError error = errorOf(failure);
+        BrokerHeartbeatResponse.Builder response = BrokerHeartbeatResponse.newBuilder()
+                .setErrorCode(error.error().code()).setErrorMessage(message(error));
+        if (reply != null) {
+            response.setIsCaughtUp(reply.isCaughtUp()).setIsFenced(reply.isFenced())
+                    .setShouldShutDown(reply.shouldShutDown());
+        }
+        hintIfNotController(error, response::setActiveControllerId);
+        return response.build();
+    }
+
+    @Override
+    public void createTopics(CreateTopicsRequest request, StreamObserver<CreateTopicsResponse> observer) {
+        List<CompletableFuture<CreatableTopicResult>> results = new ArrayList<>();
+        for (CreatableTopic topic : request.getTopicsList()) {
+            CompletableFuture<CreateTopicResult> answer;
+            try {
+                Map<Integer, List<Integer>> assignments = new TreeMap<>();
+                topic.getAssignmentsMap().forEach((partition, replicas) ->
+                        assignments.put(partition, replicas.getBrokerIdsList()));
+                CreateTopicRequest create = new CreateTopicRequest(topic.getName(), topic.getNumPartitions(),
+                        topic.getReplicationFactor(), assignments, topic.getConfigsMap());
+                answer = request.getValidateOnly() ? controller.validateCreateTopic(create)
+                        : controller.createTopic(create);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(invalid(e));
+            }
+            results.add(answer.handle((created, failure) -> {
+                ApiError error = errorOf(failure);
+                CreatableTopicResult.Builder result = CreatableTopicResult.newBuilder().setName(topic.getName())
+                        .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                if (created != null) {
+                    result.setTopicId(Uuids.toProto(created.topicId())).setNumPartitions(created.numPartitions())
+                            .setReplicationFactor(created.replicationFactor());
+                }
+                return result.build();
+            }));
+        }
+        replyAll(observer, results, list -> {
+            CreateTopicsResponse.Builder response = CreateTopicsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(CreatableTopicResult::getErrorCode), response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void deleteTopics(DeleteTopicsRequest request, StreamObserver<DeleteTopicsResponse> observer) {
+        List<CompletableFuture<DeletableTopicResult>> results = new ArrayList<>();
+        for (String name : request.getNamesList()) {
+            results.add(controller.deleteTopic(name).handle((topicId, failure) -> {
+                ApiError error = errorOf(failure);
+                DeletableTopicResult.Builder result = DeletableTopicResult.newBuilder().setName(name)
+                        .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                if (topicId != null) {
+                    result.setTopicId(Uuids.toProto(topicId));
+                }
+                return result.build();
+            }));
+        }
+        replyAll(observer, results, list -> {
+            DeleteTopicsResponse.Builder response = DeleteTopicsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(DeletableTopicResult::getErrorCode), response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void createPartitions(CreatePartitionsRequest request, StreamObserver<CreatePartitionsResponse> observer) {
+        List<CompletableFuture<CreatePartitionsTopicResult>> results = new ArrayList<>();
+        for (CreatePartitionsTopic topic : request.getTopicsList()) {
+            List<List<Integer>> assignments = topic.getNewAssignmentsList().stream()
+                    .map(BrokerIdList::getBrokerIdsList).toList();
+            CompletableFuture<Void> answer = request.getValidateOnly()
+                    ? controller.validateCreatePartitions(topic.getName(), topic.getTotalCount(), assignments)
+                    : controller.createPartitions(topic.getName(), topic.getTotalCount(), assignments);
+            results.add(answer.handle((ignored, failure) -> {
+                ApiError error = errorOf(failure);
+                return CreatePartitionsTopicResult.newBuilder().setName(topic.getName())
+                        .setErrorCode(error.error().code()).setErrorMessage(message(error)).build();
+            }));
+        }
+        replyAll(observer, results, list -> {
+            CreatePartitionsResponse.Builder response = CreatePartitionsResponse.newBuilder().addAllTopics(list);
+            hintIfAnyNotController(list.stream().map(CreatePartitionsTopicResult::getErrorCode),
+                    response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void alterPartition(AlterPartitionRequest request, StreamObserver<AlterPartitionResponse> observer) {
+        CompletableFuture<PartitionRegistration> answer;
+        try {
+            answer = controller.alterPartition(new io.kraft.metadata.controller.AlterPartitionRequest(
+                    request.getBrokerId(), request.getBrokerEpoch(), Uuids.fromProto(request.getTopicId()),
+                    request.getPartitionId(), request.getLeaderEpoch(), request.getNewIsrList(),
+                    request.getPartitionEpoch()));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        reply(observer, answer, (partition, error) -> {
+            AlterPartitionResponse.Builder response = AlterPartitionResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (partition != null) {
+                response.setLeader(partition.leader()).setLeaderEpoch(partition.leaderEpoch())
+                        .addAllIsr(partition.isr()).setPartitionEpoch(partition.partitionEpoch())
+                        .addAllReplicas(partition.replicas());
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void incrementalAlterConfigs(IncrementalAlterConfigsRequest request,
+                                        StreamObserver<IncrementalAlterConfigsResponse> observer) {
+        List<CompletableFuture<AlterConfigsResourceResult>> results = new ArrayList<>();
+        for (AlterConfigsResource resource : request.getResourcesList()) {
+            CompletableFuture<Void> answer;
+            try {
+                ConfigResource target = new ConfigResource(ConfigResource.Type.fromProto(resource.getResourceType()),
+                        resource.getResourceName());
+                Map<String, Optional<String>> changes = new LinkedHashMap<>();
+                for (AlterableConfig config : resource.getConfigsList()) {
+                    changes.put(config.getName(), config.hasValue() ? Optional.of(config.getValue()) : Optional.empty());
+                }
+                answer = controller.incrementalAlterConfigs(target, changes);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(invalid(e));
+            }
+            results.add(answer.handle((ignored, failure) -> {
+                ApiError error = errorOf(failure);
+                return AlterConfigsResourceResult.newBuilder().setResourceType(resource.getResourceType())
+                        .setResourceName(resource.getResourceName()).setErrorCode(error.error().code())
+                        .setErrorMessage(message(error)).build();
+            }));
+        }
+        replyAll(observer, results, list -> {
+            IncrementalAlterConfigsResponse.Builder response = IncrementalAlterConfigsResponse.newBuilder()
+                    .addAllResources(list);
+            hintIfAnyNotController(list.stream().map(AlterConfigsResourceResult::getErrorCode),
+                    response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void allocateProducerIds(AllocateProducerIdsRequest request,
+                                    StreamObserver<AllocateProducerIdsResponse> observer) {
+        reply(observer, controller.allocateProducerIds(request.getBrokerId(), request.getBrokerEpoch()),
+                (block, error) -> {
+                    AllocateProducerIdsResponse.Builder response = AllocateProducerIdsResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (block != null) {
+                        response.setFirstProducerId(block.firstProducerId()).setSize(block.size());
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------------
+
+    /** Builds a response from the answer (null on failure) and its error ({@link ApiError#NONE} on success). */
+    private interface ResponseBuilder<T, R> {
+        R build(T answer, ApiError error);
+    }
+
+    private static <T, R> void reply(StreamObserver<R> observer, CompletableFuture<T> answer, ResponseBuilder<T, R> builder) {
+        answer.whenComplete((value, failure) -> {
+            observer.onNext(builder.build(failure == null ? value : null, errorOf(failure)));
+            observer.onCompleted();
+        });
+    }
+
+    private static <T, R> void replyAll(StreamObserver<R> observer, List<CompletableFuture<T>> results,
+                                        Function<List<T>, R> builder) {
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((ignored, failure) -> {
+            observer.onNext(builder.apply(results.stream().map(CompletableFuture::join).toList()));
+            observer.onCompleted();
+        });
+    }
+
+    /** Names the controller this member believes active when the answer is NOT_CONTROLLER and it knows one. */
+    private void hintIfNotController(ApiError error, IntConsumer setHint) {
+        if (error.error() == Errors.NOT_CONTROLLER) {
+            activeControllerHint().ifPresent(setHint);
+        }
+    }
+
+    private void hintIfAnyNotController(Stream<Integer> errorCodes, IntConsumer setHint) {
+        if (errorCodes.anyMatch(code -> code == Errors.NOT_CONTROLLER.code())) {
+            activeControllerHint().ifPresent(setHint);
+        }
+    }
+
+    /** The Raft leader this member last heard of: the active controller, or about to be once it has caught up. */
+    private OptionalInt activeControllerHint() {
+        return controller.leader().leaderId();
+    }
+
+    private static ControllerException invalid(RuntimeException e) {
+        return new ControllerException(Errors.INVALID_REQUEST, e.getMessage());
+    }
+
+    private static ApiError errorOf(Throwable failure) {
+        if (failure == null) {
+            return ApiError.NONE;
+        }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ControllerException controllerError) {
+            return controllerError.apiError();
+        }
+        return ApiError.of(Errors.UNKNOWN_SERVER_ERROR, String.valueOf(cause.getMessage()));
+    }
+
+    private static String message(ApiError error) {
+        return error.message() == null ? "" : error.message();
+    }
+}

@@ -1,0 +1,635 @@
+package io.kraft.server.grpc;
+
+import io.grpc.ConnectivityState;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.kraft.metadata.Uuids;
+import io.kraft.metadata.controller.AlterPartitionRequest;
+import io.kraft.metadata.controller.BrokerHeartbeatReply;
+import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.CreateTopicRequest;
+import io.kraft.metadata.controller.CreateTopicResult;
+import io.kraft.metadata.controller.ProducerIdBlock;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AllocateProducerIdsResponse;
+import io.kraft.proto.controller.AlterConfigsResource;
+import io.kraft.proto.controller.AlterConfigsResourceResult;
+import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AlterableConfig;
+import io.kraft.proto.controller.BrokerHeartbeatResponse;
+import io.kraft.proto.controller.CreatableTopic;
+import io.kraft.proto.controller.CreatableTopicResult;
+import io.kraft.proto.controller.CreatePartitionsRequest;
+import io.kraft.proto.controller.CreatePartitionsResponse;
+import io.kraft.proto.controller.CreatePartitionsTopic;
+import io.kraft.proto.controller.CreatePartitionsTopicResult;
+import io.kraft.proto.controller.CreateTopicsRequest;
+import io.kraft.proto.controller.CreateTopicsResponse;
+import io.kraft.proto.controller.ControllerServiceGrpc;
+import io.kraft.proto.controller.DeletableTopicResult;
+import io.kraft.proto.controller.DeleteTopicsRequest;
+import io.kraft.proto.controller.DeleteTopicsResponse;
+import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
+import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
+import io.kraft.proto.controller.RegisterBrokerRequest;
+import io.kraft.proto.controller.RegisterBrokerResponse;
+import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.storage.errors.Errors;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link Controller} over the gRPC control plane, for nodes whose broker does not run next to the active
+ * controller. It sends each request to the controller it believes active; a NOT_CONTROLLER answer names the one
+ * the answering voter believes active, and the request goes there, otherwise (no hint, or an unreachable voter)
+ * to the next voter after a growing backoff, until the request's deadline. Answers and failures are the same
+ * values and {@link ControllerException}s (with the same {@link Errors}) the in-process controller gives; a
+ * request no active controller answered in time fails with {@link Errors#NOT_CONTROLLER}, which callers treat as
+ * retriable.
+ *
+ * <p>Heartbeats travel on one long-lived bidirectional stream to the active controller, so the controller sees the
+ * broker's death the moment its connection closes. A stream that breaks after it had worked is re-opened at once
+ * with the last heartbeat, so a controller failover does not leave the broker without a stream for a whole
+ * heartbeat interval.
+ */
+public final class GrpcControllerClient implements Controller, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GrpcControllerClient.class);
+    /** How long a request is retried against the voters before it fails with NOT_CONTROLLER. */
+    public static final long DEFAULT_REQUEST_DEADLINE_MS = 30_000;
+    private static final long INITIAL_BACKOFF_MS = 20;
+    // Kafka's clients retry NOT_CONTROLLER every retry.backoff.ms (100 ms). A cap of 1 s here made a request issued
+    // during an election reach the new controller up to a second after it became active.
+    private static final long MAX_BACKOFF_MS = 200;
+    /** How often a controller that names itself active but does not serve yet is asked again. */
+    private static final long CLAIMING_RETRY_MS = 50;
+
+    private final Map<Integer, InetSocketAddress> voters;
+    private final List<Integer> voterIds;
+    private final long requestDeadlineMs;
+    private final long heartbeatDeadlineMs;
+    private final Supplier<OptionalInt> leaderHint;
+    private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService retryTimer;
+    /** The controller requests go to first: the last one that answered, or the last one named active. */
+    private volatile int target;
+    private final Object heartbeatLock = new Object();
+    private HeartbeatStream heartbeatStream;
+    private volatile BrokerHeartbeatRequest lastHeartbeat;
+    private volatile boolean closed;
+
+    /**
+     * @param voters              the controllers ({@code controller.quorum.voters})
+     * @param requestDeadlineMs   how long a request is retried against the voters before it fails
+     * @param heartbeatDeadlineMs the same for a heartbeat (a later heartbeat supersedes it anyway)
+     * @param leaderHint          this node's own view of the Raft leader (e.g. its metadata follower's), asked when
+     *                            a voter gives no hint; may answer empty
+     */
+    public GrpcControllerClient(Map<Integer, InetSocketAddress> voters, long requestDeadlineMs, long heartbeatDeadlineMs,
+                                Supplier<OptionalInt> leaderHint) {
+        if (voters.isEmpty()) {
+            throw new IllegalArgumentException("a controller client needs at least one voter");
+        }
+        if (requestDeadlineMs <= 0 || heartbeatDeadlineMs <= 0) {
+            throw new IllegalArgumentException("deadlines must be positive: request " + requestDeadlineMs
+                    + " ms, heartbeat " + heartbeatDeadlineMs + " ms");
+        }
+        this.voters = new TreeMap<>(voters);
+        this.voterIds = List.copyOf(this.voters.keySet());
+        this.requestDeadlineMs = requestDeadlineMs;
+        this.heartbeatDeadlineMs = heartbeatDeadlineMs;
+        this.leaderHint = leaderHint;
+        this.target = leaderHint.get().stream().filter(voters::containsKey).findFirst().orElse(voterIds.get(0));
+        this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "controller-client-retries");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** A client with the default request deadline, heartbeats retried for 2 s, and no leader hint of its own. */
+    public GrpcControllerClient(Map<Integer, InetSocketAddress> voters) {
+        this(voters, DEFAULT_REQUEST_DEADLINE_MS, 2_000, OptionalInt::empty);
+    }
+
+    /** The controller the next request goes to first (for logs and tests). */
+    public int currentTarget() {
+        return target;
+    }
+
+    // ---- requests -------------------------------------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Long> registerBroker(BrokerRegistrationRequest request) {
+        RegisterBrokerRequest.Builder proto = RegisterBrokerRequest.newBuilder().setClusterId(request.clusterId())
+                .setBrokerId(request.brokerId()).setIncarnationId(Uuids.toProto(request.incarnationId()));
+        request.listeners().forEach(endpoint -> proto.addListeners(endpoint.toProto()));
+        request.rack().ifPresent(proto::setRack);
+        RegisterBrokerRequest message = proto.build();
+        return withRetries("RegisterBroker", requestDeadlineMs, (stub, observer) -> stub.registerBroker(message, observer),
+                (RegisterBrokerResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
+                        response.hasActiveControllerId(), response.getActiveControllerId(), response::getBrokerEpoch));
+    }
+
+    @Override
+    public CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request) {
+        lastHeartbeat = request;
+        io.kraft.proto.controller.BrokerHeartbeatRequest message = io.kraft.proto.controller.BrokerHeartbeatRequest
+                .newBuilder().setBrokerId(request.brokerId()).setBrokerEpoch(request.brokerEpoch())
+                .setCurrentMetadataOffset(request.currentMetadataOffset()).setWantFence(request.wantFence())
+                .setWantShutDown(request.wantShutDown()).build();
+        CompletableFuture<BrokerHeartbeatReply> result = new CompletableFuture<>();
+        attempt("BrokerHeartbeat", deadlineNanos(heartbeatDeadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result,
+                (controllerId, deadline) -> heartbeatStreamTo(controllerId).send(message)
+                        .orTimeout(remainingMs(deadline), TimeUnit.MILLISECONDS)
+                        .thenApply(response -> decode(response.getErrorCode(), response.getErrorMessage(),
+                                response.hasActiveControllerId(), response.getActiveControllerId(),
+                                () -> new BrokerHeartbeatReply(response.getIsCaughtUp(), response.getIsFenced(),
+                                        response.getShouldShutDown()))));
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request) {
+        return createTopic(request, false);
+    }
+
+    @Override
+    public CompletableFuture<CreateTopicResult> validateCreateTopic(CreateTopicRequest request) {
+        return createTopic(request, true);
+    }
+
+    private CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request, boolean validateOnly) {
+        CreatableTopic.Builder topic = CreatableTopic.newBuilder().setName(request.name())
+                .setNumPartitions(request.numPartitions()).setReplicationFactor(request.replicationFactor())
+                .putAllConfigs(request.configs());
+        request.assignments().forEach((partition, replicas) ->
+                topic.putAssignments(partition, BrokerIdList.newBuilder().addAllBrokerIds(replicas).build()));
+        CreateTopicsRequest message = CreateTopicsRequest.newBuilder().addTopics(topic).setValidateOnly(validateOnly)
+                .build();
+        return withRetries("CreateTopics", requestDeadlineMs, (stub, observer) -> stub.createTopics(message, observer),
+                (CreateTopicsResponse response) -> {
+                    CreatableTopicResult result = single(response.getTopicsList(), "CreateTopics");
+                    return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
+                            response.getActiveControllerId(), () -> new CreateTopicResult(
+                                    Uuids.fromProto(result.getTopicId()), result.getNumPartitions(),
+                                    result.getReplicationFactor()));
+                });
+    }
+
+    @Override
+    public CompletableFuture<UUID> deleteTopic(String topicName) {
+        DeleteTopicsRequest message = DeleteTopicsRequest.newBuilder().addNames(topicName).build();
+        return withRetries("DeleteTopics", requestDeadlineMs, (stub, observer) -> stub.deleteTopics(message, observer),
+                (DeleteTopicsResponse response) -> {
+                    DeletableTopicResult result = single(response.getTopicsList(), "DeleteTopics");
+                    return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
+                            response.getActiveControllerId(), () -> Uuids.fromProto(result.getTopicId()));
+                });
+    }
+
+    @Override
+    public CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
+        return createPartitions(topicName, totalCount, newAssignments, false);
+    }
+
+    @Override
+    public CompletableFuture<Void> validateCreatePartitions(String topicName, int totalCount,
+                                                            List<List<Integer>> newAssignments) {
+        return createPartitions(topicName, totalCount, newAssignments, true);
+    }
+
+    private CompletableFuture<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments,
+                                                     boolean validateOnly) {
+        CreatePartitionsTopic.Builder topic = CreatePartitionsTopic.newBuilder().setName(topicName)
+                .setTotalCount(totalCount);
+        newAssignments.forEach(replicas -> topic.addNewAssignments(BrokerIdList.newBuilder().addAllBrokerIds(replicas)));
+        CreatePartitionsRequest message = CreatePartitionsRequest.newBuilder().addTopics(topic)
+                .setValidateOnly(validateOnly).build();
+        return withRetries("CreatePartitions", requestDeadlineMs,
+                (stub, observer) -> stub.createPartitions(message, observer),
+                (CreatePartitionsResponse response) -> {
+                    CreatePartitionsTopicResult result = single(response.getTopicsList(), "CreatePartitions");
+                    return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
+                            response.getActiveControllerId(), () -> null);
+                });
+    }
+
+    @Override
+    public CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
+        io.kraft.proto.controller.AlterPartitionRequest message = io.kraft.proto.controller.AlterPartitionRequest
+                .newBuilder().setBrokerId(request.brokerId()).setBrokerEpoch(request.brokerEpoch())
+                .setTopicId(Uuids.toProto(request.topicId())).setPartitionId(request.partitionId())
+                .setLeaderEpoch(request.leaderEpoch()).addAllNewIsr(request.newIsr())
+                .setPartitionEpoch(request.partitionEpoch()).build();
+        return withRetries("AlterPartition", requestDeadlineMs, (stub, observer) -> stub.alterPartition(message, observer),
+                (AlterPartitionResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
+                        response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> new PartitionRegistration(response.getReplicasList(), response.getIsrList(),
+                                response.getLeader(), response.getLeaderEpoch(), response.getPartitionEpoch())));
+    }
+
+    @Override
+    public CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
+        AlterConfigsResource.Builder proto = AlterConfigsResource.newBuilder()
+                .setResourceType(resource.type().toProto()).setResourceName(resource.name());
+        changes.forEach((key, value) -> {
+            AlterableConfig.Builder config = AlterableConfig.newBuilder().setName(key);
+            value.ifPresent(config::setValue);
+            proto.addConfigs(config);
+        });
+        IncrementalAlterConfigsRequest message = IncrementalAlterConfigsRequest.newBuilder().addResources(proto).build();
+        return withRetries("IncrementalAlterConfigs", requestDeadlineMs,
+                (stub, observer) -> stub.incrementalAlterConfigs(message, observer),
+                (IncrementalAlterConfigsResponse response) -> {
+                    AlterConfigsResourceResult result = single(response.getResourcesList(), "IncrementalAlterConfigs");
+                    return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
+                            response.getActiveControllerId(), () -> null);
+                });
+    }
+
+    @Override
+    public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
+        AllocateProducerIdsRequest message = AllocateProducerIdsRequest.newBuilder().setBrokerId(brokerId)
+                .setBrokerEpoch(brokerEpoch).build();
+        return withRetries("AllocateProducerIds", requestDeadlineMs,
+                (stub, observer) -> stub.allocateProducerIds(message, observer),
+                (AllocateProducerIdsResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
+                        response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> new ProducerIdBlock(brokerId, response.getFirstProducerId(), response.getSize())));
+    }
+
+    // ---- retries --------------------------------------------------------------------------------------------
+
+    /** What one attempt at one controller came to. */
+    private sealed interface Attempt<T> {
+    }
+
+    /** The controller answered (a value, or null for requests that answer nothing). */
+    private record Answered<T>(T value) implements Attempt<T> {
+    }
+
+    /** The active controller refused the request: final. */
+    private record Refused<T>(ControllerException error) implements Attempt<T> {
+    }
+
+    /** Not the active controller, or unreachable: try {@code hint} if present, else another voter. */
+    private record Redirect<T>(OptionalInt hint, String reason) implements Attempt<T> {
+    }
+
+    /** One attempt at the given controller, given the request's deadline (System.nanoTime based). */
+    @FunctionalInterface
+    private interface AttemptAt<T> {
+        CompletableFuture<Attempt<T>> at(int controllerId, long deadlineNanos);
+    }
+
+    /** A unary RPC retried as described in the class comment. */
+    private <R, T> CompletableFuture<T> withRetries(String rpc, long deadlineMs,
+                                                    BiConsumer<ControllerServiceGrpc.ControllerServiceStub, StreamObserver<R>> call,
+                                                    Function<R, Attempt<T>> decoder) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(rpc, deadlineNanos(deadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result, (controllerId, deadline) -> {
+            CompletableFuture<R> response = new CompletableFuture<>();
+            call.accept(ControllerServiceGrpc.newStub(channel(controllerId))
+                    .withDeadlineAfter(remainingMs(deadline), TimeUnit.MILLISECONDS), unaryObserver(response));
+            return response.thenApply(decoder);
+        });
+        return result;
+    }
+
+    private <T> void attempt(String rpc, long deadlineNanos, int controllerId, int hops, long backoffMs, String lastReason,
+                             CompletableFuture<T> result, AttemptAt<T> attempt) {
+        if (closed) {
+            result.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER,
+                    rpc + " not sent: the controller client is closed"));
+            return;
+        }
+        if (remainingMs(deadlineNanos) <= 0) {
+            result.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER, "No active controller among "
+                    + voterIds + " answered " + rpc + " in time" + (lastReason.isEmpty() ? "" : ": " + lastReason)));
+            return;
+        }
+        CompletableFuture<Attempt<T>> answer;
+        try {
+            answer = attempt.at(controllerId, deadlineNanos);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((outcome, failure) -> {
+            Attempt<T> settled = failure == null ? outcome : transportFailure(controllerId, failure);
+            if (settled instanceof Answered<T> answered) {
+                target = controllerId;
+                result.complete(answered.value());
+            } else if (settled instanceof Refused<T> refused) {
+                target = controllerId;
+                result.completeExceptionally(refused.error());
+            } else if (settled instanceof Redirect<T> redirect) {
+                retryElsewhere(rpc, deadlineNanos, controllerId, hops, backoffMs, redirect, result, attempt);
+            }
+        });
+    }
+
+    private <T> void retryElsewhere(String rpc, long deadlineNanos, int controllerId, int hops, long backoffMs,
+                                    Redirect<T> redirect, CompletableFuture<T> result, AttemptAt<T> attempt) {
+        OptionalInt hint = redirect.hint().isPresent() ? redirect.hint() : leaderHint.get();
+        boolean hinted = hint.isPresent() && hint.getAsInt() != controllerId && voters.containsKey(hint.getAsInt());
+        int next;
+        // Elected but not yet serving (it is catching up or rebuilding its state from the image): it will be
+        // active shortly, so it is asked again at a short fixed pace rather than after a growing backoff that
+        // would overshoot the moment it starts serving by up to a second.
+        boolean claiming = !hinted && hint.isPresent() && hint.getAsInt() == controllerId;
+        if (hinted) {
+            next = hint.getAsInt();
+        } else if (claiming) {
+            next = controllerId;
+        } else {
+            next = voterIds.get((voterIds.indexOf(controllerId) + 1) % voterIds.size());
+        }
+        target = next;
+        // The first hop to a named controller goes at once; anything else backs off, so that voters naming
+        // each other during an election cannot make a request spin.
+        long delayMs = hinted && hops == 0 ? 0 : claiming ? Math.min(backoffMs, CLAIMING_RETRY_MS) : backoffMs;
+        long nextBackoffMs = claiming ? backoffMs : Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+        String reason = "controller " + controllerId + ": " + redirect.reason();
+        LOG.debug("{} goes from controller {} to {} in {} ms ({})", rpc, controllerId, next, delayMs, reason);
+        Runnable retry = () -> attempt(rpc, deadlineNanos, next, hops + 1, nextBackoffMs, reason, result, attempt);
+        if (delayMs == 0) {
+            retry.run();
+            return;
+        }
+        try {
+            retryTimer.schedule(retry, Math.min(delayMs, Math.max(1, remainingMs(deadlineNanos))), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER,
+                    rpc + " abandoned: the controller client is closed"));
+        }
+    }
+
+    /** A failed call: an unreachable or vanished controller means "try elsewhere"; running out of time is final. */
+    private <T> Attempt<T> transportFailure(int controllerId, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ControllerException e) {
+            return new Refused<>(e);
+        }
+        if (cause instanceof TimeoutException) {
+            return new Redirect<>(OptionalInt.empty(), "no answer in time");
+        }
+        Status status = Status.fromThrowable(cause);
+        if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+            return new Redirect<>(OptionalInt.empty(), "no answer in time");
+        }
+        if (status.getCode() == Status.Code.UNAVAILABLE) {
+            // Let the next attempt at this controller connect at once instead of after gRPC's own (long) backoff.
+            ManagedChannel channel = channels.get(controllerId);
+            if (channel != null && channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+                channel.resetConnectBackoff();
+            }
+        }
+        return new Redirect<>(OptionalInt.empty(), status.getCode() + " " + String.valueOf(status.getDescription()));
+    }
+
+    /** An answer's error code: NONE gives the value, NOT_CONTROLLER redirects, anything else is the controller's refusal. */
+    private static <T> Attempt<T> decode(int errorCode, String errorMessage, boolean hasHint, int hint, Supplier<T> value) {
+        if (errorCode == Errors.NONE.code()) {
+            return new Answered<>(value.get());
+        }
+        if (errorCode == Errors.NOT_CONTROLLER.code()) {
+            return new Redirect<>(hasHint ? OptionalInt.of(hint) : OptionalInt.empty(), errorMessage);
+        }
+        return new Refused<>(new ControllerException(errorFor(errorCode), errorMessage.isEmpty() ? null : errorMessage));
+    }
+
+    /** The {@link Errors} value of a Kafka error code; a code this build does not know is an unknown server error. */
+    static Errors errorFor(int code) {
+        for (Errors error : Errors.values()) {
+            if (error.code() == code) {
+                return error;
+            }
+        }
+        return Errors.UNKNOWN_SERVER_ERROR;
+    }
+
+    private static <E> E single(List<E> results, String rpc) {
+        if (results.size() != 1) {
+            throw new ControllerException(Errors.UNKNOWN_SERVER_ERROR, rpc + " answered " + results.size()
+                    + " results to a request for one");
+        }
+        return results.get(0);
+    }
+
+    private static long deadlineNanos(long deadlineMs) {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs);
+    }
+
+    private static long remainingMs(long deadlineNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+
+    private static <R> StreamObserver<R> unaryObserver(CompletableFuture<R> response) {
+        return new StreamObserver<>() {
+            @Override
+            public void onNext(R value) {
+                response.complete(value);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                response.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                if (!response.isDone()) {
+                    response.completeExceptionally(Status.INTERNAL.withDescription("the call ended without an answer")
+                            .asRuntimeException());
+                }
+            }
+        };
+    }
+
+    private ManagedChannel channel(int controllerId) {
+        InetSocketAddress address = voters.get(controllerId);
+        return channels.computeIfAbsent(controllerId, id -> Grpc.newChannelBuilderForAddress(address.getHostString(),
+                address.getPort(), InsecureChannelCredentials.create()).build());
+    }
+
+    // ---- the heartbeat stream -------------------------------------------------------------------------------
+
+    /** The open heartbeat stream to {@code controllerId}, opening one (and closing any other) if needed. */
+    private HeartbeatStream heartbeatStreamTo(int controllerId) {
+        HeartbeatStream replaced = null;
+        HeartbeatStream current;
+        synchronized (heartbeatLock) {
+            if (heartbeatStream == null || heartbeatStream.ended() || heartbeatStream.controllerId != controllerId) {
+                replaced = heartbeatStream;
+                heartbeatStream = new HeartbeatStream(controllerId);
+            }
+            current = heartbeatStream;
+        }
+        if (replaced != null) {
+            replaced.close();
+        }
+        return current;
+    }
+
+    /** A stream that had worked broke: re-open one at once with the last heartbeat rather than at the next interval. */
+    private void heartbeatStreamBroke(HeartbeatStream stream) {
+        BrokerHeartbeatRequest last = lastHeartbeat;
+        synchronized (heartbeatLock) {
+            if (closed || last == null || heartbeatStream != stream) {
+                return;
+            }
+        }
+        try {
+            retryTimer.execute(() -> heartbeat(last));
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    /** One heartbeat stream to one controller: answers come back in request order. */
+    private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatResponse> {
+        final int controllerId;
+        private final StreamObserver<io.kraft.proto.controller.BrokerHeartbeatRequest> requests;
+        private final ArrayDeque<CompletableFuture<BrokerHeartbeatResponse>> waiting = new ArrayDeque<>();
+        private boolean answeredOnce;
+        private boolean ended;
+        private boolean closedByUs;
+
+        HeartbeatStream(int controllerId) {
+            this.controllerId = controllerId;
+            this.requests = ControllerServiceGrpc.newStub(channel(controllerId)).brokerHeartbeat(this);
+        }
+
+        synchronized boolean ended() {
+            return ended;
+        }
+
+        CompletableFuture<BrokerHeartbeatResponse> send(io.kraft.proto.controller.BrokerHeartbeatRequest request) {
+            CompletableFuture<BrokerHeartbeatResponse> answer = new CompletableFuture<>();
+            synchronized (this) {
+                if (!ended) {
+                    waiting.add(answer);
+                    requests.onNext(request);
+                    return answer;
+                }
+            }
+            answer.completeExceptionally(Status.UNAVAILABLE.withDescription("heartbeat stream to controller "
+                    + controllerId + " has ended").asRuntimeException());
+            return answer;
+        }
+
+        @Override
+        public void onNext(BrokerHeartbeatResponse response) {
+            CompletableFuture<BrokerHeartbeatResponse> answer;
+            synchronized (this) {
+                answeredOnce = true;
+                answer = waiting.poll();
+            }
+            if (answer != null) {
+                answer.complete(response);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            end(t);
+        }
+
+        @Override
+        public void onCompleted() {
+            end(Status.UNAVAILABLE.withDescription("controller " + controllerId + " ended the heartbeat stream")
+                    .asRuntimeException());
+        }
+
+        /** Half-closes the stream from this side (the broker moved to another controller or shuts down). */
+        void close() {
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                closedByUs = true;
+                requests.onCompleted();
+            }
+            end(Status.CANCELLED.withDescription("heartbeat stream to controller " + controllerId + " closed")
+                    .asRuntimeException());
+        }
+
+        private void end(Throwable cause) {
+            List<CompletableFuture<BrokerHeartbeatResponse>> failed;
+            boolean broke;
+            synchronized (this) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+                failed = new ArrayList<>(waiting);
+                waiting.clear();
+                broke = answeredOnce && !closedByUs;
+            }
+            // Complete outside the lock: a failed answer may retry, which opens another stream.
+            failed.forEach(answer -> answer.completeExceptionally(cause));
+            if (broke) {
+                LOG.info("Heartbeat stream to controller {} broke: {}", controllerId, cause.toString());
+                heartbeatStreamBroke(this);
+            }
+        }
+    }
+
+    /** Ends the heartbeat stream (the controller then sees this broker's connection close) and the channels. */
+    @Override
+    public void close() {
+        HeartbeatStream stream;
+        synchronized (heartbeatLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            stream = heartbeatStream;
+            heartbeatStream = null;
+        }
+        if (stream != null) {
+            stream.close();
+        }
+        retryTimer.shutdownNow();
+        for (ManagedChannel channel : channels.values()) {
+            channel.shutdownNow();
+        }
+        for (ManagedChannel channel : channels.values()) {
+            try {
+                channel.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

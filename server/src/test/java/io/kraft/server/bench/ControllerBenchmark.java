@@ -1,0 +1,328 @@
+package io.kraft.server.bench;
+
+import io.kraft.config.BrokerLogSettings;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.LogConfigs;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.BrokerHeartbeatReply;
+import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.CreateTopicRequest;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.server.grpc.ControllerGrpcService;
+import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.metadata.image.Endpoint;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.loader.MetadataFollower;
+import io.kraft.metadata.loader.MetadataLoader;
+import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.raft.CommittedBatch;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.RaftDriver;
+import io.kraft.raft.SnapshotId;
+import io.kraft.raft.file.FileQuorumStateStore;
+import io.kraft.raft.file.FileRaftLog;
+import io.kraft.raft.file.FileSnapshotStore;
+import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.storage.errors.Errors;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Three quorum controllers on loopback gRPC with file logs, RocksDB state and Kafka's default timeouts, driven
+ * through the control plane a broker uses ({@link GrpcControllerClient}): create 1,000 topics x 10 partitions
+ * (3 replicas each) with 64 requests in flight and report records committed per second and the p50/p99 latency of
+ * one CreateTopics; then grow the image to 100,000 partitions and measure a controller failover as a broker sees
+ * it: from stopping the active controller (its connections drop, as after kill -9) until a new topic creation
+ * succeeds. At both sizes it reports the snapshot (size, and time to save and to load it) and the time a new broker
+ * (a Raft observer with an empty directory) takes to catch up with the image; after the failover, the time the
+ * stopped controller takes, restarted on its directory, to catch up again. Not a test; run (after {@code mvn -B -q -pl server -am install -DskipTests}):
+ * {@code mvn -B -q -pl server test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=io.kraft.server.bench.ControllerBenchmark}
+ * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}).
+ */
+public final class ControllerBenchmark {
+    private static final String CLUSTER_ID = "controller-bench";
+    private static final long TICK_MS = 10;
+    private static final int PARTITIONS_PER_TOPIC = 10;
+    private static final int REPLICATION_FACTOR = 3;
+    private static final int IN_FLIGHT = 64;
+
+    private final Map<Integer, QuorumController> controllers = new TreeMap<>();
+    private final Map<Integer, RaftDriver> drivers = new TreeMap<>();
+    private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
+    private QuorumConfig quorum;
+    private GrpcControllerClient client;
+
+    public static void main(String[] args) throws Exception {
+        int topics = Integer.getInteger("bench.topics", 1_000);
+        int totalPartitions = Integer.getInteger("bench.totalPartitions", 100_000);
+        new ControllerBenchmark().run(topics, totalPartitions);
+        System.exit(0);
+    }
+
+    private void run(int topics, int totalPartitions) throws Exception {
+        Path dir = Files.createTempDirectory("kraft-controller-bench");
+        quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS,
+                "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort()));
+        for (int id = 1; id <= 3; id++) {
+            start(id, dir);
+        }
+        client = new GrpcControllerClient(quorum.voters());
+        for (int broker = 1; broker <= REPLICATION_FACTOR; broker++) {
+            startBroker(100 + broker);
+        }
+
+        long firstOffset = latestImage().offset();
+        long[] latenciesNanos = createTopics("bench-", 0, topics);
+        long createdOffset = awaitAllImagesAt(topics);
+        long records = createdOffset - firstOffset;
+        long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
+        latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
+        Arrays.sort(latenciesNanos);
+        System.out.printf("created %,d topics x %d partitions (RF %d) through the gRPC control plane, %d in flight%n",
+                topics, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR, IN_FLIGHT);
+        System.out.printf("  %,d records committed in %,d ms: %,.0f records/s, %,.0f topics/s%n", records,
+                TimeUnit.NANOSECONDS.toMillis(elapsedNanos), records * 1e9 / elapsedNanos, topics * 1e9 / elapsedNanos);
+        System.out.printf("  CreateTopics latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
+                latenciesNanos[latenciesNanos.length - 1] / 1e6);
+
+        measureImage(dir, topics + " topics");
+
+        int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - topics);
+        long growStart = System.nanoTime();
+        createTopics("grow-", 0, growTopics);
+        awaitAllImagesAt(topics + growTopics);
+        MetadataImage grown = latestImage();
+        int partitions = grown.topics().topicsByName().values().stream().mapToInt(t -> t.partitions().size()).sum();
+        System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n", partitions,
+                grown.topics().topicsByName().size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart),
+                grown.offset());
+
+        int active = client.currentTarget();
+        long stoppedAt = System.nanoTime();
+        stop(active);
+        createUntilDone("after-failover");
+        long failoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+        System.out.printf("controller failover with %,d partitions in the image: active controller %d stopped, "
+                + "a topic created through controller %d after %,d ms%n", partitions, active, client.currentTarget(),
+                failoverMs);
+        measureImage(dir, "grown");
+
+        long restartedAt = System.nanoTime();
+        start(active, dir);
+        long target = latestImage().offset();
+        while (controllers.get(active).image().offset() < target) {
+            Thread.sleep(10);
+        }
+        System.out.printf("controller %d restarted on its directory (its snapshots and log) caught up to offset %,d "
+                + "in %,d ms%n", active, target, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt));
+
+        client.close();
+        for (int id : List.copyOf(drivers.keySet())) {
+            stop(id);
+        }
+    }
+
+    /**
+     * Snapshots the current image the way a controller does (a RocksDB checkpoint of the state holding it), loads it
+     * back as a restarting node does, and times a new broker (an observer with an empty directory) catching up.
+     */
+    private void measureImage(Path dir, String label) throws Exception {
+        MetadataImage image = latestImage();
+        Path work = dir.resolve("measure-" + label);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(work);
+        List<byte[]> records = image.toRecords().stream().map(MetadataRecord::toByteArray).toList();
+        long sizeOfRecords = records.stream().mapToLong(r -> r.length).sum();
+        SnapshotId id;
+        long saveNanos;
+        try (MetadataLoader writer = new MetadataLoader("bench", work.resolve("state"), snapshots,
+                new SnapshotPolicy(1, 1))) {
+            writer.applyCommitted(new CommittedBatch(0, 1, records));
+            long started = System.nanoTime();
+            id = writer.maybeSnapshot(System.currentTimeMillis()).orElseThrow();
+            saveNanos = System.nanoTime() - started;
+        }
+        long loadNanos;
+        try (MetadataLoader reader = new MetadataLoader("bench", work.resolve("loaded"), snapshots,
+                SnapshotPolicy.from(Map.of()))) {
+            long started = System.nanoTime();
+            reader.loadSnapshot(id);
+            loadNanos = System.nanoTime() - started;
+            if (reader.image().topics().topicsByName().size() != image.topics().topicsByName().size()) {
+                throw new IllegalStateException("the loaded snapshot lost topics");
+            }
+        }
+        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms, "
+                + "loaded in %,d ms%n", label, records.size(), sizeOfRecords, snapshots.sizeBytes(id),
+                TimeUnit.NANOSECONDS.toMillis(saveNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
+
+        int observerId = 200 + label.length();
+        Path observerDir = dir.resolve("observer-" + label);
+        FileSnapshotStore observerSnapshots = FileSnapshotStore.open(observerDir);
+        FileRaftLog log = FileRaftLog.open(observerDir, 64 * 1024 * 1024);
+        MetadataFollower follower = new MetadataFollower(observerId, observerDir.resolve("broker-state"),
+                observerSnapshots, SnapshotPolicy.from(Map.of()));
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, 500), TICK_MS, log,
+                observerSnapshots, MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(observerDir),
+                new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs()),
+                follower, observerId);
+        long started = System.nanoTime();
+        follower.start(driver);
+        driver.start();
+        try {
+            while (follower.image().offset() < image.offset()) {
+                Thread.sleep(10);
+            }
+            System.out.printf("[%s] a new broker (observer, empty directory) caught up to offset %,d in %,d ms%n",
+                    label, image.offset(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        } finally {
+            driver.close();
+            follower.close();
+            log.close();
+        }
+    }
+
+    private void start(int nodeId, Path dir) {
+        Path nodeDir = dir.resolve("node-" + nodeId);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
+        FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024 * 1024);
+        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+                LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
+        // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
+        ControllerSettings settings = new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
+                ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
+        QuorumController controller = new QuorumController(nodeId, settings, topicConfigs,
+                Map.of("metadata.version", new SupportedRange(1, 3)), nodeDir.resolve("state"), snapshots,
+                SnapshotPolicy.from(Map.of()), nodeId);
+        GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
+                quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs(),
+                List.of(new ControllerGrpcService(controller)));
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log, snapshots,
+                MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(nodeDir), transport, controller,
+                nodeId);
+        controller.start(driver);
+        driver.start();
+        controllers.put(nodeId, controller);
+        drivers.put(nodeId, driver);
+        logs.put(nodeId, log);
+    }
+
+    /** Stops a controller the way its peers and clients see a killed process: its connections drop at once. */
+    private void stop(int nodeId) {
+        drivers.remove(nodeId).close();
+        controllers.remove(nodeId).close();
+        logs.remove(nodeId).close();
+    }
+
+    private void startBroker(int brokerId) throws Exception {
+        long epoch = client.registerBroker(new BrokerRegistrationRequest(CLUSTER_ID, brokerId, UUID.randomUUID(),
+                List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + brokerId, "PLAINTEXT")), Optional.empty()))
+                .get(60, TimeUnit.SECONDS);
+        while (true) {
+            BrokerHeartbeatReply reply = client.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch,
+                    latestImage().offset(), false, false)).get(60, TimeUnit.SECONDS);
+            if (!reply.isFenced()) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Creates {@code count} topics with at most {@link #IN_FLIGHT} requests outstanding.
+     *
+     * @return each creation's latency in nanoseconds, then the whole run's duration as the last element
+     */
+    private long[] createTopics(String prefix, int first, int count) throws Exception {
+        long[] latencies = new long[count + 1];
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            int index = i;
+            long sent = System.nanoTime();
+            all[i] = client.createTopic(CreateTopicRequest.of(prefix + (first + i), PARTITIONS_PER_TOPIC,
+                    REPLICATION_FACTOR)).whenComplete((result, error) -> {
+                        latencies[index] = System.nanoTime() - sent;
+                        if (error != null) {
+                            failure.compareAndSet(null, error);
+                        }
+                        inFlight.release();
+                    });
+        }
+        CompletableFuture.allOf(all).exceptionally(e -> null).get(10, TimeUnit.MINUTES);
+        latencies[count] = System.nanoTime() - start;
+        if (failure.get() != null) {
+            throw new IllegalStateException("a topic creation failed", failure.get());
+        }
+        return latencies;
+    }
+
+    private void createUntilDone(String name) throws Exception {
+        while (true) {
+            try {
+                client.createTopic(CreateTopicRequest.of(name, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR))
+                        .get(60, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof ControllerException ce) || ce.error() != Errors.NOT_CONTROLLER) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Waits until every running controller's image holds {@code topics} benchmark topics; returns its offset. */
+    private long awaitAllImagesAt(int topics) throws InterruptedException {
+        while (true) {
+            boolean all = controllers.values().stream().allMatch(c -> benchTopics(c.image()) >= topics);
+            if (all) {
+                return latestImage().offset();
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static long benchTopics(MetadataImage image) {
+        return image.topics().topicsByName().keySet().stream()
+                .filter(name -> name.startsWith("bench-") || name.startsWith("grow-")).count();
+    }
+
+    private MetadataImage latestImage() {
+        return controllers.values().stream().map(QuorumController::image)
+                .max((a, b) -> Long.compare(a.offset(), b.offset())).orElseThrow();
+    }
+
+    private static double percentileMs(long[] sortedNanos, double percentile) {
+        int index = (int) Math.min(sortedNanos.length - 1, Math.ceil(percentile * sortedNanos.length) - 1);
+        return sortedNanos[Math.max(0, index)] / 1e6;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
