@@ -1,17 +1,17 @@
 package io.kraft.broker;
 
 import io.kraft.broker.fetch.FetchSessionCache;
-import io.kraft.broker.handler.AdminHandlers;
+import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
-import io.kraft.broker.handler.ApiVersionsHandler;
-import io.kraft.broker.handler.DeleteRecordsHandler;
-import io.kraft.broker.handler.DeleteTopicsHandler;
-import io.kraft.broker.handler.EffectiveConfigs;
-import io.kraft.broker.handler.FetchHandler;
-import io.kraft.broker.handler.ListOffsetsHandler;
-import io.kraft.broker.handler.OffsetForLeaderEpochHandler;
-import io.kraft.broker.handler.ProduceHandler;
+import io.kraft.broker.api.data.ApiVersionsHandler;
+import io.kraft.broker.api.data.DeleteRecordsHandler;
+import io.kraft.broker.api.admin.DeleteTopicsHandler;
+import io.kraft.broker.config.EffectiveConfigs;
+import io.kraft.broker.fetch.FetchHandler;
+import io.kraft.broker.api.data.ListOffsetsHandler;
+import io.kraft.broker.api.data.OffsetForLeaderEpochHandler;
+import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.group.GroupCoordinatorComponents;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.server.TestNode;
-import io.kraft.broker.handler.ClientRecords;
+import io.kraft.broker.ClientRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.kraft.broker.fetch;
 
-import io.kraft.broker.replica.FetchPartitionRequest;
-import io.kraft.broker.replica.PartitionRead;
+import io.kraft.broker.fetch.FetchPartitionRequest;
+import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.storage.errors.Errors;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.kraft.broker.fetch;
 
-import io.kraft.broker.replica.FetchPartitionRequest;
+import io.kraft.broker.fetch.FetchPartitionRequest;
 import io.kraft.storage.errors.Errors;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.kraft.broker.group;
 
-import io.kraft.broker.group.handler.FindCoordinatorHandler;
-import io.kraft.broker.group.handler.GroupHandlers;
+import io.kraft.broker.api.group.FindCoordinatorHandler;
+import io.kraft.broker.api.group.GroupHandlers;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.replica.ReplicaManager;

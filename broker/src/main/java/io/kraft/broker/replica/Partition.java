@@ -1,5 +1,7 @@
 package io.kraft.broker.replica;
 
+import io.kraft.broker.fetch.FetchIsolation;
+import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;

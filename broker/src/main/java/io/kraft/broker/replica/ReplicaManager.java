@@ -1,6 +1,10 @@
 package io.kraft.broker.replica;
 
-import io.kraft.broker.replica.fetcher.ReplicaFetcherManager;
+import io.kraft.broker.fetch.DelayedFetch;
+import io.kraft.broker.fetch.FetchParams;
+import io.kraft.broker.fetch.FetchPartitionRequest;
+import io.kraft.broker.fetch.PartitionRead;
+import io.kraft.broker.fetch.follower.ReplicaFetcherManager;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.image.BrokerRegistration;
@@ -624,7 +628,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     }
 
     /** Reads every requested partition once, without waiting. */
-    LinkedHashMap<TopicPartition, PartitionRead> readFromLocalLog(
+    public LinkedHashMap<TopicPartition, PartitionRead> readFromLocalLog(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
         LinkedHashMap<TopicPartition, PartitionRead> results = new LinkedHashMap<>();
         int remainingBytes = Math.min(params.maxBytes(), config.fetchMaxBytes());

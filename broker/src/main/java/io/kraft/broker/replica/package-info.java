@@ -7,7 +7,7 @@
  * partition, re-checked when that partition changes and expired by a timer wheel: no thread waits. Retention,
  * compaction and checkpoints run on one maintenance thread.
  *
- * <p>Replication: followers pull from their leaders with Fetch ({@code fetcher} package) and truncate where they
+ * <p>Replication: followers pull from their leaders with Fetch ({@code fetch.follower} package) and truncate where they
  * diverged; leaders count followers' Fetch positions toward the high watermark and propose ISR expansions and
  * shrinks ({@link io.kraft.broker.replica.IsrChange}) to the controller through AlterPartition.
  */

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.replica.FetchPartitionRequest;
-import io.kraft.broker.replica.PartitionRead;
+import io.kraft.broker.fetch.FetchPartitionRequest;
+import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.FileSlice;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kraft.broker.handler.ApiVersionsHandler;
-import io.kraft.broker.handler.MetadataHandler;
+import io.kraft.broker.api.data.ApiVersionsHandler;
+import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.metadata.image.MetadataImage;
 import java.util.Collection;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
-import io.kraft.broker.handler.StandaloneBroker;
+import io.kraft.broker.StandaloneBroker;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
-import io.kraft.broker.handler.ApiVersionsHandler;
+import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.ListOffsetsMessages;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.kraft.broker.WireClient;
-import io.kraft.broker.handler.ApiVersionsHandler;
-import io.kraft.broker.handler.MetadataHandler;
+import io.kraft.broker.api.data.ApiVersionsHandler;
+import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.messages.MetadataMessages;

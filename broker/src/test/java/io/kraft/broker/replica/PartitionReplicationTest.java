@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.fetch.FetchIsolation;
+import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;

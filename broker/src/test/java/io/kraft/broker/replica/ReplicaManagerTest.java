@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.handler.StandaloneBroker;
+import io.kraft.broker.StandaloneBroker;
+import io.kraft.broker.fetch.FetchParams;
+import io.kraft.broker.fetch.FetchPartitionRequest;
+import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.config.LogConfigs;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;

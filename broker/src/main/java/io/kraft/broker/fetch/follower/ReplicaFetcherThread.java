@@ -1,0 +1,387 @@
+package io.kraft.broker.fetch.follower;
+
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.messages.FetchMessages;
+import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.replica.Partition;
+import io.kraft.broker.replica.ReplicaException;
+import io.kraft.broker.replica.ReplicationConfig;
+import io.kraft.storage.errors.Errors;
+import io.kraft.storage.log.EpochEndOffset;
+import io.kraft.storage.log.Log;
+import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.record.RecordBatch;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One fetcher thread for a set of partitions led by one source broker: sends a Fetch (v17, replica state =
+ * this broker's id and epoch, no fetch session) for every partition not backing off, waits for the answer,
+ * and applies it per partition: appends records, takes the leader's high watermark and log start, truncates
+ * on a diverging epoch or an offset out of the leader's range, backs off on errors until the metadata moves
+ * the partition. Partitions are added and removed by the metadata thread; a removal waits for an answer being
+ * applied, so afterwards the fetcher no longer writes that partition's log.
+ */
+final class ReplicaFetcherThread extends Thread {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcherThread.class);
+    static final short FETCH_VERSION = 17;
+    /** Response frames beyond the records limit carry headers and offsets of every partition. */
+    private static final int RESPONSE_OVERHEAD_BYTES = 1024 * 1024;
+    private static final int NO_EPOCH = -1;
+
+    private final int sourceBrokerId;
+    private final int localBrokerId;
+    private final ReplicationConfig config;
+    private final IntFunction<Optional<InetSocketAddress>> endpoints;
+    private final LongSupplier brokerEpoch;
+    private final LongSupplier clockMs;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<TopicPartition, FollowerPartition> partitions = new LinkedHashMap<>();
+    private volatile boolean running = true;
+    private volatile BlockingWireClient client;
+
+    ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
+                         IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
+                         LongSupplier clockMs) {
+        super(name);
+        setDaemon(true);
+        this.sourceBrokerId = sourceBrokerId;
+        this.localBrokerId = localBrokerId;
+        this.config = config;
+        this.endpoints = endpoints;
+        this.brokerEpoch = brokerEpoch;
+        this.clockMs = clockMs;
+    }
+
+    void addPartition(Partition partition, int leaderEpoch) {
+        lock.lock();
+        try {
+            partitions.put(partition.topicPartition(), new FollowerPartition(partition, leaderEpoch, 0L));
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops fetching the partitions; returns once no answer for them is being applied. */
+    void removePartitions(Collection<TopicPartition> removed) {
+        lock.lock();
+        try {
+            partitions.keySet().removeAll(removed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int partitionCount() {
+        lock.lock();
+        try {
+            return partitions.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops the thread and waits for it (bounded). */
+    void shutdown() {
+        running = false;
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        BlockingWireClient current = client;
+        if (current != null) {
+            current.close(); // unblocks a fetch waiting on the leader
+        }
+        try {
+            join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                Map<TopicPartition, FollowerPartition> batch = readyPartitions();
+                if (batch.isEmpty()) {
+                    continue;
+                }
+                Struct response;
+                try {
+                    response = fetch(batch);
+                } catch (IOException e) {
+                    if (running) {
+                        LOG.info("Broker {} could not fetch from broker {}: {}", localBrokerId, sourceBrokerId,
+                                e.getMessage());
+                        closeClient();
+                        backOff(batch);
+                    }
+                    continue;
+                }
+                apply(batch, response);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (RuntimeException e) {
+                LOG.error("Fetcher {} failed a round; backing off", getName(), e);
+                pause(config.fetchBackoffMs());
+            }
+        }
+        closeClient();
+    }
+
+    /** The partitions to fetch now; waits while there are none (bounded, so shutdown is noticed). */
+    private Map<TopicPartition, FollowerPartition> readyPartitions() throws InterruptedException {
+        lock.lock();
+        try {
+            long nowMs = clockMs.getAsLong();
+            Map<TopicPartition, FollowerPartition> ready = new LinkedHashMap<>();
+            long nextReadyMs = Long.MAX_VALUE;
+            for (Map.Entry<TopicPartition, FollowerPartition> entry : partitions.entrySet()) {
+                if (entry.getValue().isReady(nowMs)) {
+                    ready.put(entry.getKey(), entry.getValue());
+                } else {
+                    nextReadyMs = Math.min(nextReadyMs, entry.getValue().backoffUntilMs());
+                }
+            }
+            if (ready.isEmpty() && running) {
+                long waitMs = nextReadyMs == Long.MAX_VALUE ? 1_000 : Math.max(1, nextReadyMs - nowMs);
+                changed.await(Math.min(waitMs, 1_000), TimeUnit.MILLISECONDS);
+            }
+            return ready;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Struct fetch(Map<TopicPartition, FollowerPartition> batch) throws IOException {
+        if (client == null || client.isClosed()) {
+            InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
+                    "broker " + sourceBrokerId + " has no registered endpoint"));
+            client = BlockingWireClient.connect(address, config.socketTimeoutMs(),
+                    "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
+        }
+        return client.send(ApiKey.FETCH, FETCH_VERSION, request(batch));
+    }
+
+    private Struct request(Map<TopicPartition, FollowerPartition> batch) {
+        Struct body = FetchMessages.REQUEST.newStruct();
+        Struct replicaState = body.getStruct("replica_state");
+        replicaState.set("replica_id", localBrokerId);
+        replicaState.set("replica_epoch", brokerEpoch.getAsLong());
+        body.set("max_wait_ms", config.fetchWaitMaxMs());
+        body.set("min_bytes", config.fetchMinBytes());
+        body.set("max_bytes", config.fetchResponseMaxBytes());
+        body.set("isolation_level", (byte) 0);
+        body.set("session_id", 0);
+        body.set("session_epoch", -1); // no fetch session: every request names every partition
+        body.set("rack_id", "");
+        Map<UUID, Struct> topics = new LinkedHashMap<>();
+        for (FollowerPartition follower : batch.values()) {
+            Partition partition = follower.partition();
+            Log log = partition.log();
+            Struct topic = topics.computeIfAbsent(partition.topicId(), id -> {
+                Struct added = body.addStruct("topics");
+                added.set("topic_id", id);
+                return added;
+            });
+            Struct out = topic.addStruct("partitions");
+            out.set("partition", partition.topicPartition().partition());
+            out.set("current_leader_epoch", follower.leaderEpoch());
+            out.set("fetch_offset", log.logEndOffset());
+            out.set("last_fetched_epoch", log.leaderEpochCache().latestEntry().isPresent()
+                    ? log.leaderEpochCache().latestEpoch() : NO_EPOCH);
+            out.set("log_start_offset", log.logStartOffset());
+            out.set("partition_max_bytes", config.fetchMaxBytes());
+        }
+        return body;
+    }
+
+    private void apply(Map<TopicPartition, FollowerPartition> batch, Struct response) {
+        short topError = response.getShort("error_code");
+        if (topError != Errors.NONE.code()) {
+            LOG.info("Broker {} fetch from broker {} failed with error code {}", localBrokerId, sourceBrokerId,
+                    topError);
+            backOff(batch);
+            return;
+        }
+        Map<UUID, Map<Integer, Struct>> answers = new HashMap<>();
+        for (Struct topic : response.getStructs("responses")) {
+            Map<Integer, Struct> byPartition = answers.computeIfAbsent(topic.getUuid("topic_id"), id -> new HashMap<>());
+            for (Struct partition : topic.getStructs("partitions")) {
+                byPartition.put(partition.getInt("partition_index"), partition);
+            }
+        }
+        Map<TopicPartition, FollowerPartition> failed = new LinkedHashMap<>();
+        lock.lock();
+        try {
+            for (Map.Entry<TopicPartition, FollowerPartition> entry : batch.entrySet()) {
+                FollowerPartition follower = entry.getValue();
+                if (partitions.get(entry.getKey()) != follower) {
+                    continue; // removed or re-added in a newer epoch while the fetch was out
+                }
+                Struct answer = answers.getOrDefault(follower.partition().topicId(), Map.of())
+                        .get(entry.getKey().partition());
+                if (answer == null || !applyPartition(follower, answer)) {
+                    failed.put(entry.getKey(), follower);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        backOff(failed);
+    }
+
+    /** @return false if the partition should back off */
+    private boolean applyPartition(FollowerPartition follower, Struct answer) {
+        Partition partition = follower.partition();
+        int epoch = follower.leaderEpoch();
+        Errors error = errorOf(answer.getShort("error_code"));
+        long fetchOffset = partition.logEndOffset();
+        try {
+            switch (error) {
+                case NONE -> {
+                    Struct diverging = answer.getStruct("diverging_epoch");
+                    if (diverging != null && diverging.getLong("end_offset") >= 0) {
+                        truncateDiverged(partition, epoch,
+                                new EpochEndOffset(diverging.getInt("epoch"), diverging.getLong("end_offset")));
+                        return true;
+                    }
+                    ByteBuffer records = wholeBatches(answer.getRecords(answer.field("records")));
+                    if (records.hasRemaining()) {
+                        partition.appendAsFollower(records, epoch, clockMs.getAsLong());
+                    }
+                    partition.updateFollowerOffsets(answer.getLong("high_watermark"),
+                            answer.getLong("log_start_offset"), epoch);
+                    return true;
+                }
+                case OFFSET_OUT_OF_RANGE -> {
+                    return handleOutOfRange(partition, epoch, fetchOffset, answer.getLong("log_start_offset"),
+                            answer.getLong("high_watermark"));
+                }
+                default -> {
+                    LOG.debug("Broker {} fetch of {} from broker {} failed with {}", localBrokerId,
+                            partition.topicPartition(), sourceBrokerId, error);
+                    return false;
+                }
+            }
+        } catch (ReplicaException e) {
+            // The partition changed role or epoch under the fetch: the metadata thread re-assigns it.
+            LOG.debug("Broker {} dropped an answer for {}: {}", localBrokerId, partition.topicPartition(), e.getMessage());
+            return false;
+        } catch (RuntimeException e) {
+            LOG.error("Broker {} could not apply the fetched data of {} at offset {}", localBrokerId,
+                    partition.topicPartition(), fetchOffset, e);
+            return false;
+        }
+    }
+
+    private void truncateDiverged(Partition partition, int epoch, EpochEndOffset diverging) {
+        Log log = partition.log();
+        long logEnd = log.logEndOffset();
+        long target = Truncation.offsetFor(diverging, e -> log.leaderEpochCache().endOffsetFor(e, log.logEndOffset()),
+                logEnd, partition.highWatermark());
+        LOG.info("Broker {} truncates {} from {} to {}: the leader's epoch {} ends at {}", localBrokerId,
+                partition.topicPartition(), logEnd, target, diverging.epoch(), diverging.endOffset());
+        partition.truncateTo(target, epoch);
+    }
+
+    private boolean handleOutOfRange(Partition partition, int epoch, long fetchOffset, long leaderLogStart,
+                                     long leaderHighWatermark) {
+        if (leaderLogStart >= 0 && fetchOffset < leaderLogStart) {
+            LOG.info("Broker {} restarts {} at the leader's log start {} (it was at {})", localBrokerId,
+                    partition.topicPartition(), leaderLogStart, fetchOffset);
+            partition.truncateFullyAndStartAt(leaderLogStart, epoch);
+            return true;
+        }
+        if (leaderHighWatermark >= 0 && fetchOffset > leaderHighWatermark) {
+            // Past the leader's end: everything above its (committed) watermark is in doubt.
+            LOG.info("Broker {} truncates {} from {} to the leader's high watermark {}", localBrokerId,
+                    partition.topicPartition(), fetchOffset, leaderHighWatermark);
+            partition.truncateTo(leaderHighWatermark, epoch);
+            return true;
+        }
+        return false;
+    }
+
+    /** The record bytes without a trailing partial batch (a leader may cut the last one at the byte limit). */
+    static ByteBuffer wholeBatches(ByteBuffer records) {
+        if (records == null) {
+            return ByteBuffer.allocate(0);
+        }
+        int end = records.position();
+        while (records.limit() - end >= RecordBatch.HEADER_SIZE) {
+            int batchBytes = 12 + records.getInt(end + 8); // base offset (8) + length (4) + length bytes
+            if (batchBytes <= 12 || end + batchBytes > records.limit()) {
+                break;
+            }
+            end += batchBytes;
+        }
+        return records.slice(records.position(), end - records.position());
+    }
+
+    private static Errors errorOf(short code) {
+        for (Errors error : Errors.values()) {
+            if (error.code() == code) {
+                return error;
+            }
+        }
+        return Errors.UNKNOWN_SERVER_ERROR;
+    }
+
+    /** Backs the partitions off, unless they were re-added (a newer state) meanwhile. */
+    private void backOff(Map<TopicPartition, FollowerPartition> failed) {
+        if (failed.isEmpty()) {
+            return;
+        }
+        long untilMs = clockMs.getAsLong() + config.fetchBackoffMs();
+        lock.lock();
+        try {
+            for (Map.Entry<TopicPartition, FollowerPartition> entry : failed.entrySet()) {
+                if (partitions.get(entry.getKey()) == entry.getValue()) {
+                    partitions.put(entry.getKey(), entry.getValue().backedOffUntil(untilMs));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pause(long ms) {
+        lock.lock();
+        try {
+            changed.await(ms, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeClient() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+}

@@ -1,6 +1,0 @@
-/**
- * Kafka request handlers of the group coordinator's APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat,
- * LeaveGroup, OffsetCommit, OffsetFetch, ListGroups, DescribeGroups, DeleteGroups, OffsetDelete): each turns a
- * request of any accepted version into coordinator calls and their answers into the response at that version.
- */
-package io.kraft.broker.group.handler;
