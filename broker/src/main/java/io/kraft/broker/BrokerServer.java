@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,9 +77,9 @@ public final class BrokerServer implements AutoCloseable {
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
         // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
-                new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis);
-        replicaManager.enableReplication(ReplicationConfig.fromProperties(properties), controller::alterPartition,
-                this::brokerEpoch);
+                new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
+                Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
+                        controller::alterPartition, this::brokerEpoch)));
         metadata.register(replicaManager);
         List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
         asyncHandlers.add(new ProduceHandler(replicaManager));

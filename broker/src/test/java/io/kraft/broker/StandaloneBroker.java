@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,7 +74,7 @@ public final class StandaloneBroker implements AutoCloseable {
         // As BrokerServer does: topic settings follow dynamic broker defaults as well as topic overrides.
         EffectiveConfigs configs = new EffectiveConfigs(BROKER_ID, properties);
         replicaManager = new ReplicaManager(BROKER_ID, ReplicaManagerConfig.fromProperties(properties), configs::topics,
-                System::currentTimeMillis);
+                System::currentTimeMillis, Optional.empty());
         replicaManager.startup();
         ProducerIdManager producerIds = new ProducerIdManager(BROKER_ID, () -> 1L, new BlockSource(), 5_000);
         List<RequestHandler> handlers = List.of(new ApiVersionsHandler(),

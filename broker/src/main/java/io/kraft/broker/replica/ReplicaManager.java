@@ -35,6 +35,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -60,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs. Each log's
  * settings are the topic's overrides over the broker defaults and follow topic config changes. High
  * watermarks are checkpointed per directory ({@code replication-offset-checkpoint}) periodically and on close.
- * With replication enabled ({@link #enableReplication}) followers fetch from their leaders (a
+ * With replication enabled (a {@link Replication} given at construction) followers fetch from their leaders (a
  * {@link ReplicaFetcherManager}), and leaders advance their high watermark with followers' fetch positions and
  * propose ISR changes to the controller: expansions when a follower catches up, shrinks (checked every half
  * {@code replica.lag.time.max.ms}) when one falls behind. Without it followers only keep their logs.
@@ -89,32 +90,55 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private volatile MetadataImage image = MetadataImage.EMPTY;
     /** The image offset at which to look for stray logs, or -1 (see {@link #deleteStrayLogsOnceAt}). */
     private long strayCheckOffset = -1;
-    /** Set by {@link #enableReplication}; null when followers do not fetch (single-node tests). */
-    private volatile ReplicaFetcherManager fetchers;
-    private volatile ReplicationConfig replication;
-    private volatile Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition;
-    private volatile LongSupplier brokerEpoch = () -> -1L;
+    /** Null when followers do not fetch (single-node tests without replication). */
+    private final ReplicaFetcherManager fetchers;
+    private final ReplicationConfig replication;
+    private final Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition;
+    private final LongSupplier brokerEpoch;
     private ScheduledExecutorService isrScheduler;
     private boolean started;
     private boolean closed;
 
     /**
+     * How this broker takes part in replication: followers fetch from their leaders, leaders manage their ISR.
+     *
+     * @param alterPartition sends an ISR change to the active controller, answering the partition as committed
+     * @param brokerEpoch    this broker's registration epoch, -1 before it registered
+     */
+    public record Replication(ReplicationConfig config,
+                              Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
+                              LongSupplier brokerEpoch) {
+        public Replication {
+            Objects.requireNonNull(config, "config");
+            Objects.requireNonNull(alterPartition, "alterPartition");
+            Objects.requireNonNull(brokerEpoch, "brokerEpoch");
+        }
+    }
+
+    /**
      * Opens every log directory (recovering logs after an unclean stop); partitions come alive as the
-     * metadata is published.
+     * metadata is published. Without replication, followers only keep their logs.
      */
     public ReplicaManager(int brokerId, ReplicaManagerConfig config, TopicConfigResolver topicConfigs) {
-        this(brokerId, config, image -> topicConfigs, System::currentTimeMillis);
+        this(brokerId, config, image -> topicConfigs, System::currentTimeMillis, Optional.empty());
     }
 
     /**
      * @param topicConfigs the resolver of topic settings for an image, e.g. one honouring dynamic broker defaults
+     * @param replication  how this broker replicates; empty for a broker whose followers do not fetch
      */
     public ReplicaManager(int brokerId, ReplicaManagerConfig config,
-                          Function<MetadataImage, TopicConfigResolver> topicConfigs, LongSupplier clock) {
+                          Function<MetadataImage, TopicConfigResolver> topicConfigs, LongSupplier clock,
+                          Optional<Replication> replication) {
         this.brokerId = brokerId;
         this.config = config;
         this.topicConfigs = topicConfigs;
         this.clock = clock;
+        this.replication = replication.map(Replication::config).orElse(null);
+        this.alterPartition = replication.map(Replication::alterPartition).orElse(null);
+        this.brokerEpoch = replication.map(Replication::brokerEpoch).orElse(() -> -1L);
+        this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
+                r.brokerEpoch(), clock)).orElse(null);
         this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()));
         this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
         this.timer = new HashedWheelTimer(r -> {
@@ -126,28 +150,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
-    }
-
-    /**
-     * Makes followers fetch from their leaders and leaders manage their ISR. Call before the metadata is first
-     * published; fetching starts with {@link #startup()}.
-     *
-     * @param alterPartition sends an ISR change to the active controller, answering the partition as committed
-     * @param brokerEpoch    this broker's registration epoch, -1 before it registered
-     */
-    public void enableReplication(ReplicationConfig replicationConfig,
-                                  Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
-                                  LongSupplier brokerEpoch) {
-        synchronized (stateLock) {
-            if (fetchers != null) {
-                throw new IllegalStateException("replication is already enabled on broker " + brokerId);
-            }
-            this.replication = replicationConfig;
-            this.alterPartition = alterPartition;
-            this.brokerEpoch = brokerEpoch;
-            this.fetchers = new ReplicaFetcherManager(brokerId, replicationConfig, this::replicationEndpoint,
-                    brokerEpoch, clock);
-        }
     }
 
     /** Starts retention, cleaning, checkpoints and, with replication enabled, the fetchers and ISR checks. */
