@@ -1,8 +1,9 @@
 package io.kraft.broker;
 
+import org.awaitility.Awaitility;
 import java.io.IOException;
+import java.time.Duration;
 import java.net.ServerSocket;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** What the broker's in-process cluster tests share: waiting for a condition with a bound, and a free port. */
@@ -13,15 +14,10 @@ public final class TestWaits {
     private TestWaits() {
     }
 
-    /** Polls {@code condition} until it holds; fails naming {@code what} after {@link #WAIT_MS}. */
-    public static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + WAIT_MS + " ms waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
+    /** Waits until {@code condition} holds; fails naming {@code what} after {@link #WAIT_MS}. */
+    public static void awaitTrue(BooleanSupplier condition, String what) {
+        Awaitility.await(what).atMost(Duration.ofMillis(WAIT_MS)).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 
     /** A port free at the time of the call, for a listener that must be named before it binds. */

@@ -9,7 +9,6 @@ import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;

@@ -17,6 +17,7 @@ import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -312,12 +314,9 @@ class ReplicaManagerTest {
         return count;
     }
 
-    private static void awaitCondition(BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + WAIT_S * 1000;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.currentTimeMillis() < deadline, what);
-            Thread.sleep(20);
-        }
+    private static void awaitCondition(BooleanSupplier condition, String what) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(WAIT_S)).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 
     @Test

@@ -17,7 +17,6 @@ import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
 import io.kraft.metadata.image.ConfigResource;
-import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;

@@ -1,5 +1,6 @@
 package io.kraft.broker.api.data;
 
+import static io.kraft.broker.TestWaits.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -95,11 +96,7 @@ class OffsetsClientTest {
                 }
                 return null;
             });
-            long deadline = System.currentTimeMillis() + WAIT_MS;
-            while (broker.replicaManager().delayedFetchCount() == 0) {
-                assertTrue(System.currentTimeMillis() < deadline, "the consumer's fetch never waited at the broker");
-                Thread.sleep(10);
-            }
+            awaitTrue(() -> broker.replicaManager().delayedFetchCount() > 0, "the consumer's fetch to wait at the broker");
             produce("quiet", 1);
             ConsumerRecord<byte[], byte[]> record = received.get(WAIT_MS, TimeUnit.MILLISECONDS);
             assertEquals(0, record.offset());

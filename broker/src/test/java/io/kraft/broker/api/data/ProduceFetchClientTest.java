@@ -1,9 +1,9 @@
 package io.kraft.broker.api.data;
 
+import static io.kraft.broker.TestWaits.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.ClientRecords;
 import io.kraft.broker.StandaloneBroker;
@@ -108,11 +108,8 @@ class ProduceFetchClientTest {
         }
         // acks=0 gets no answer: wait until the broker has them all.
         TopicPartition tp = new TopicPartition("acks-zero", 0);
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (broker.replicaManager().partition(tp).orElseThrow().highWatermark() < 1_000) {
-            assertTrue(System.currentTimeMillis() < deadline, "acks=0 records did not all arrive");
-            Thread.sleep(20);
-        }
+        awaitTrue(() -> broker.replicaManager().partition(tp).orElseThrow().highWatermark() >= 1_000,
+                "every acks=0 record to arrive");
         try (KafkaConsumer<byte[], byte[]> consumer = ClientRecords.consumer(broker.bootstrapServers(), Map.of())) {
             ClientRecords.consumeAndVerify(consumer, "acks-zero", 1, 1_000, partitions);
         }
