@@ -1,5 +1,6 @@
 package io.kraft.server.handler;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,6 +14,7 @@ import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
 import io.kraft.broker.protocol.schema.MessageWriter;
 import io.kraft.broker.protocol.schema.Struct;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -332,13 +334,9 @@ class AdminApisWireTest {
         String topic = "auto-v" + version;
         MetadataResponseTopic first = metadataTopic(topic, version, true);
         assertEquals(Errors.LEADER_NOT_AVAILABLE.code(), first.errorCode());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        MetadataResponseTopic created = first;
-        while (created.errorCode() != Errors.NONE.code() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            created = metadataTopic(topic, version, true);
-        }
-        assertEquals(Errors.NONE.code(), created.errorCode());
+        MetadataResponseTopic created = await("the auto-created topic").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> metadataTopic(topic, version, true), t -> t.errorCode() == Errors.NONE.code());
         assertEquals(1, created.partitions().size(), "num.partitions defaults to 1");
         assertEquals(Errors.INVALID_TOPIC_EXCEPTION.code(), metadataTopic("bad/name", version, true).errorCode());
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(),
@@ -348,8 +346,8 @@ class AdminApisWireTest {
     @Test
     void metadataLeavesUnknownTopicsAloneWhenTheClientSaysSo() throws Exception {
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), metadataTopic("not-auto", (short) 4, false).errorCode());
-        Thread.sleep(200);
-        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION.code(), metadataTopic("not-auto", (short) 13, false).errorCode());
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(10)).until(() ->
+                metadataTopic("not-auto", (short) 13, false).errorCode() == Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertNull(node.admin().listTopics().names().get(10, TimeUnit.SECONDS).stream()
                 .filter(Set.of("not-auto")::contains).findFirst().orElse(null));
     }
