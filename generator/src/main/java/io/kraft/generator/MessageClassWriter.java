@@ -673,9 +673,9 @@ final class MessageClassWriter {
             case BOOL -> "out.put(" + x + " ? (byte) 1 : (byte) 0)";
             case INT8 -> "out.put(" + x + ")";
             case INT16 -> "out.putShort(" + x + ")";
-            case UINT16 -> "out.putShort((short) (int) " + x + ")";
+            case UINT16 -> "out.putShort((short) " + unboxed(x, "int") + ")";
             case INT32 -> "out.putInt(" + x + ")";
-            case UINT32 -> "out.putInt((int) (long) " + x + ")";
+            case UINT32 -> "out.putInt((int) " + unboxed(x, "long") + ")";
             case INT64 -> "out.putLong(" + x + ")";
             case VARINT -> "Varints.writeVarint(" + x + ", out)";
             case VARLONG -> "Varints.writeVarlong(" + x + ", out)";
@@ -683,6 +683,11 @@ final class MessageClassWriter {
             case UUID -> "FieldCodec.writeUuid(out, " + x + ")";
             default -> throw new IllegalArgumentException(p + " is not written as a scalar");
         };
+    }
+
+    /** Array elements are boxed; narrowing them takes an unboxing cast first (a field is a primitive already). */
+    private static String unboxed(String x, String primitive) {
+        return x.equals("element") ? "(" + primitive + ") " + x : x;
     }
 
     private void externalBytes(CodeWriter w, StructSpec s) {

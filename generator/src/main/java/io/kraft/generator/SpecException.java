@@ -10,6 +10,6 @@ public final class SpecException extends Exception {
 
     /** The one-line form every spec error takes: "File.json: field a.b: problem". */
     public static String format(String file, String field, String problem) {
-        return file + ": " + (field == null ? "" : "field " + field + ": ") + problem;
+        return file + ": " + (field == null ? "" : "field " + field + ": ") + problem.replaceAll("\\s*[\r\n]+\\s*", " ");
     }
 }

@@ -177,7 +177,7 @@ public final class SpecValidator {
         }
         boolean canBeNull = !(f.type() instanceof FieldType.Primitive p) || p.canBeNull();
         if (!canBeNull) {
-            error(m, f.path(), "a " + f.type() + " field cannot be nullable (only strings, bytes, records, arrays and structs)");
+            error(m, f.path(), "type " + f.type() + " cannot be nullable (only strings, bytes, records, arrays and structs are)");
         } else if (f.nullableVersions().intersect(f.versions()).intersect(scope).isEmpty()) {
             error(m, f.path(), "nullableVersions " + f.nullableVersions() + " never overlap the versions "
                     + f.versions().intersect(scope) + " in which the field exists");
