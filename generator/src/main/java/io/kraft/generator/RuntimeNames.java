@@ -1,0 +1,15 @@
+package io.kraft.generator;
+
+/**
+ * Where the hand-written runtime the generated classes build on lives in the broker: the wire
+ * primitives and records plumbing of the schema codec, and the API key enum. {@code ApiMessage} and
+ * {@code FieldCodec} are expected in the package the classes are generated into.
+ */
+final class RuntimeNames {
+    static final String SCHEMA_PACKAGE = "io.kraft.broker.protocol.schema";
+    static final String API_KEY = "io.kraft.broker.protocol.ApiKey";
+    static final String GENERATOR = "io.kraft.generator.MessageGenerator";
+
+    private RuntimeNames() {
+    }
+}
