@@ -167,7 +167,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                         request.header().clientId(), cause);
                 return OutboundResponse.CLOSE;
             }
-            LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered Errors.UNKNOWN_SERVER_ERROR.code()",
+            LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered UNKNOWN_SERVER_ERROR",
                     request.api().apiName(), request.version(), request.correlationId(), request.header().clientId(),
                     context.clientAddress(), cause);
             response = HandlerResponse.of(errorBody.get());
