@@ -13,9 +13,9 @@ import io.kraft.broker.api.data.ListOffsetsHandler;
 import io.kraft.broker.api.data.OffsetForLeaderEpochHandler;
 import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.group.GroupCoordinatorComponents;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManager;
@@ -70,7 +70,7 @@ public final class BrokerServer implements AutoCloseable {
         serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
-        List<RequestHandler> handlers = new ArrayList<>();
+        List<Object> handlers = new ArrayList<>(); // typed and legacy handlers, while the handlers move to typed messages
         handlers.add(new ApiVersionsHandler());
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
@@ -81,7 +81,7 @@ public final class BrokerServer implements AutoCloseable {
                 Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
                         controller::alterPartition, this::brokerEpoch)));
         metadata.register(replicaManager);
-        List<AsyncRequestHandler> asyncHandlers = new ArrayList<>();
+        List<Object> asyncHandlers = new ArrayList<>();
         asyncHandlers.add(new ProduceHandler(replicaManager));
         asyncHandlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));

@@ -10,9 +10,9 @@ import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.producer.ProducerIdManager;
@@ -77,13 +77,13 @@ public final class StandaloneBroker implements AutoCloseable {
                 System::currentTimeMillis, Optional.empty());
         replicaManager.startup();
         ProducerIdManager producerIds = new ProducerIdManager(BROKER_ID, () -> 1L, new BlockSource(), 5_000);
-        List<RequestHandler> handlers = List.of(new ApiVersionsHandler(),
+        List<Object> handlers = List.of(new ApiVersionsHandler(),
                 new MetadataHandler(() -> image, CLUSTER_ID),
                 new InitProducerIdHandler(producerIds, () -> image),
                 new ListOffsetsHandler(replicaManager),
                 new OffsetForLeaderEpochHandler(replicaManager),
                 new DeleteRecordsHandler(replicaManager));
-        List<AsyncRequestHandler> asyncHandlers = List.of(new ProduceHandler(replicaManager),
+        List<Object> asyncHandlers = List.of(new ProduceHandler(replicaManager),
                 new FetchHandler(replicaManager, new FetchSessionCache(
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);

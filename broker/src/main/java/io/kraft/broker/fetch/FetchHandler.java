@@ -5,7 +5,7 @@ import io.kraft.broker.api.TopicPartitions;
 import io.kraft.broker.fetch.FetchContext;
 import io.kraft.broker.fetch.FetchPartitionKey;
 import io.kraft.broker.fetch.FetchSessionCache;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.FileSliceRecords;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -41,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  * up to the high watermark, which is also the last stable offset (no transactions yet); followers
  * (replica id >= 0) read to the log end, report their position, and learn of a diverging epoch (v12+).
  */
-public final class FetchHandler implements AsyncRequestHandler {
+public final class FetchHandler implements LegacyAsyncRequestHandler {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
     private static final byte READ_COMMITTED = 1;
 

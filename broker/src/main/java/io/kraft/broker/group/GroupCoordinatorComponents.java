@@ -2,8 +2,8 @@ package io.kraft.broker.group;
 
 import io.kraft.broker.api.group.FindCoordinatorHandler;
 import io.kraft.broker.api.group.GroupHandlers;
-import io.kraft.broker.network.AsyncRequestHandler;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
@@ -20,11 +20,11 @@ import java.util.Map;
 public final class GroupCoordinatorComponents implements AutoCloseable {
     private final ReplicaCoordinatorLog offsetsLog;
     private final GroupCoordinatorService coordinator;
-    private final RequestHandler findCoordinatorHandler;
-    private final List<AsyncRequestHandler> asyncHandlers;
+    private final LegacyRequestHandler findCoordinatorHandler;
+    private final List<LegacyAsyncRequestHandler> asyncHandlers;
 
     private GroupCoordinatorComponents(ReplicaCoordinatorLog offsetsLog, GroupCoordinatorService coordinator,
-                                       RequestHandler findCoordinatorHandler, List<AsyncRequestHandler> asyncHandlers) {
+                                       LegacyRequestHandler findCoordinatorHandler, List<LegacyAsyncRequestHandler> asyncHandlers) {
         this.offsetsLog = offsetsLog;
         this.coordinator = coordinator;
         this.findCoordinatorHandler = findCoordinatorHandler;
@@ -42,7 +42,7 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
             return topic != null && topic.partition(partition.partition()) != null;
         });
         replicas.addLeadershipListener(new OffsetsLeadershipListener(metadata::image, coordinator));
-        RequestHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
+        LegacyRequestHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
                 new OffsetsTopic(controller, metadata::image, config), replicas.brokerId(), coordinator::leads);
         return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,
                 GroupHandlers.create(coordinator));
@@ -53,12 +53,12 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
     }
 
     /** FindCoordinator, answered synchronously from the metadata image. */
-    public RequestHandler findCoordinatorHandler() {
+    public LegacyRequestHandler findCoordinatorHandler() {
         return findCoordinatorHandler;
     }
 
     /** JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit/Fetch/Delete, List/Describe/DeleteGroups. */
-    public List<AsyncRequestHandler> asyncHandlers() {
+    public List<LegacyAsyncRequestHandler> asyncHandlers() {
         return asyncHandlers;
     }
 

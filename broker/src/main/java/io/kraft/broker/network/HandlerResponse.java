@@ -1,5 +1,6 @@
 package io.kraft.broker.network;
 
+import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.schema.Struct;
 import java.util.Objects;
 
@@ -8,12 +9,19 @@ import java.util.Objects;
  * nothing at all (Produce with acks=0, whose client reads no response), or "close this connection" (the
  * protocol's way to tell an acks=0 producer that its request failed).
  */
-public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerResponse.NoResponse,
-        HandlerResponse.CloseConnection {
+public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerResponse.LegacyBody,
+        HandlerResponse.NoResponse, HandlerResponse.CloseConnection {
 
     /** A response body, written at the request's version. */
-    record Body(Struct body) implements HandlerResponse {
+    record Body(ApiMessage body) implements HandlerResponse {
         public Body {
+            Objects.requireNonNull(body, "body");
+        }
+    }
+
+    /** A response body in the interpretive codec, for handlers not yet on the typed messages. */
+    record LegacyBody(Struct body) implements HandlerResponse {
+        public LegacyBody {
             Objects.requireNonNull(body, "body");
         }
     }
@@ -26,8 +34,12 @@ public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerRes
     record CloseConnection(String reason) implements HandlerResponse {
     }
 
-    static HandlerResponse of(Struct body) {
+    static HandlerResponse of(ApiMessage body) {
         return new Body(body);
+    }
+
+    static HandlerResponse of(Struct body) {
+        return new LegacyBody(body);
     }
 
     static HandlerResponse none() {

@@ -2,6 +2,7 @@ package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ResponseFrame;
+import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.schema.ExternalRecords;
 import io.kraft.broker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
@@ -48,6 +49,51 @@ final class OutboundResponse {
         int inlineSize = Math.toIntExact(frameSize - externalBytes);
         ByteBuf buf = alloc.directBuffer(inlineSize, inlineSize);
         List<Object> parts = new ArrayList<>(externalBytes == 0 ? 1 : 8);
+        try {
+            ByteBuffer out = buf.nioBuffer(0, inlineSize);
+            int[] from = {0};
+            ResponseFrame.write(api, version, correlationId, body, out, (offset, records) -> {
+                if (offset > from[0]) {
+                    parts.add(buf.retainedSlice(from[0], offset - from[0]));
+                    from[0] = offset;
+                }
+                if (records.sizeInBytes() > 0) {
+                    if (!(records instanceof FileSliceRecords file)) {
+                        throw new IllegalStateException(api.apiName() + " response holds records of "
+                                + records.getClass().getName() + ", which the server cannot send");
+                    }
+                    parts.add(new SliceFileRegion(file.slice()));
+                }
+            });
+            if (out.position() != inlineSize) {
+                throw new IllegalStateException(api.apiName() + " v" + version + " response wrote " + out.position()
+                        + " bytes around its records, expected " + inlineSize);
+            }
+            buf.writerIndex(inlineSize);
+            if (inlineSize > from[0]) {
+                parts.add(buf.retainedSlice(from[0], inlineSize - from[0]));
+            }
+            return new OutboundResponse(parts, false);
+        } catch (RuntimeException e) {
+            parts.forEach(ReferenceCountUtil::release);
+            throw e;
+        } finally {
+            buf.release();
+        }
+    }
+
+    /**
+     * Serializes the response frame of a typed {@code body}: the bytes around its {@link FileSliceRecords} go into
+     * one pooled buffer, each slice becomes a file region at its place.
+     *
+     * @throws IllegalStateException if the body holds external records that are not file slices
+     */
+    static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
+                                  ApiMessage body) {
+        int frameSize = ResponseFrame.frameSize(api, version, body);
+        int inlineSize = Math.toIntExact(frameSize - body.externalRecordsBytes(version));
+        ByteBuf buf = alloc.directBuffer(inlineSize, inlineSize);
+        List<Object> parts = new ArrayList<>(inlineSize == frameSize ? 1 : 8);
         try {
             ByteBuffer out = buf.nioBuffer(0, inlineSize);
             int[] from = {0};

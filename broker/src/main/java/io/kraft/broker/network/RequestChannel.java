@@ -1,12 +1,15 @@
 package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.ApiVersionsTable;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestParseException;
 import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.UnsupportedApiVersionException;
+import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.ApiVersionsResponse;
 import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
@@ -84,9 +87,16 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             frame = null;
         }
         ApiVersionsTable table = registry.apiVersions();
-        ParsedRequest request;
+        ApiKey api = RequestFrame.peekApi(bytes, table);
+        AsyncRequestHandler<?, ?> typed = api == null ? null : registry.handler(api);
+        Call call;
         try {
-            request = RequestFrame.parse(bytes, table);
+            if (typed != null) {
+                call = new TypedCall(typed, RequestFrame.parseMessage(bytes, table));
+            } else {
+                ParsedRequest request = RequestFrame.parse(bytes, table);
+                call = new LegacyCall(registry.legacyHandler(request.api()), request);
+            }
         } catch (UnsupportedApiVersionException e) {
             answerUnsupportedVersion(e, bytes);
             release(frame);
@@ -96,21 +106,106 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             closeOnBadRequest(e);
             return;
         }
-        AsyncRequestHandler handler = registry.handler(request.api());
         long sequence = sequencer.nextSequence();
         ByteBuf requestFrame = frame;
-        pending.add(new PendingRequest(() -> run(handler, request, sequence, requestFrame), requestFrame));
+        pending.add(new PendingRequest(() -> run(call, sequence, requestFrame), requestFrame));
         startNext();
+    }
+
+    /** One parsed request and the handler that serves it, whatever its kind. */
+    private interface Call {
+        ApiKey api();
+
+        short version();
+
+        int correlationId();
+
+        String clientId();
+
+        CompletableFuture<HandlerResponse> handle(RequestContext context);
+
+        /** The API's all-failed response, if it has one. */
+        Optional<HandlerResponse> errorResponse();
+    }
+
+    private record TypedCall(AsyncRequestHandler<?, ?> handler, ApiRequest<ApiMessage> request) implements Call {
+        @Override
+        public ApiKey api() {
+            return request.api();
+        }
+
+        @Override
+        public short version() {
+            return request.version();
+        }
+
+        @Override
+        public int correlationId() {
+            return request.correlationId();
+        }
+
+        @Override
+        public String clientId() {
+            return request.header().clientId();
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public CompletableFuture<HandlerResponse> handle(RequestContext context) {
+            // The registry keys each handler by its API, and the body was read as that API's request class.
+            return ((AsyncRequestHandler) handler).handle(context, request);
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Optional<HandlerResponse> errorResponse() {
+            Optional<ApiMessage> body = ((AsyncRequestHandler) handler).errorResponse(request,
+                    Errors.UNKNOWN_SERVER_ERROR);
+            return body.map(HandlerResponse::of);
+        }
+    }
+
+    /** A request served by a handler not yet on the typed messages. */
+    private record LegacyCall(LegacyAsyncRequestHandler handler, ParsedRequest request) implements Call {
+        @Override
+        public ApiKey api() {
+            return request.api();
+        }
+
+        @Override
+        public short version() {
+            return request.version();
+        }
+
+        @Override
+        public int correlationId() {
+            return request.correlationId();
+        }
+
+        @Override
+        public String clientId() {
+            return request.header().clientId();
+        }
+
+        @Override
+        public CompletableFuture<HandlerResponse> handle(RequestContext context) {
+            return handler.handle(context, request);
+        }
+
+        @Override
+        public Optional<HandlerResponse> errorResponse() {
+            return handler.errorResponse(request, Errors.UNKNOWN_SERVER_ERROR.code()).map(HandlerResponse::of);
+        }
     }
 
     /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
     private record PendingRequest(Runnable task, ByteBuf frame) {
     }
 
-    private void run(AsyncRequestHandler handler, ParsedRequest request, long sequence, ByteBuf requestFrame) {
+    private void run(Call call, long sequence, ByteBuf requestFrame) {
         CompletableFuture<HandlerResponse> answer;
         try {
-            answer = handler.handle(context, request);
+            answer = call.handle(context);
         } catch (Throwable e) {
             // Like Kafka's request handlers: whatever a handler throws becomes that request's failure, so the
             // connection's next requests still run and the pool thread survives.
@@ -128,65 +223,71 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            OutboundResponse outbound = safeOutbound(handler, request, response, failure);
+            OutboundResponse outbound = safeOutbound(call, response, failure);
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
                 outbound.discard();
-                LOG.debug("Dropping {} response: the server is shutting down", request.api().apiName());
+                LOG.debug("Dropping {} response: the server is shutting down", call.api().apiName());
             }
         });
     }
 
     /** The response to send; never throws, since the request's turn must pass or the connection would stall. */
-    private OutboundResponse safeOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,
-                                          Throwable failure) {
+    private OutboundResponse safeOutbound(Call call, HandlerResponse response, Throwable failure) {
         try {
-            return toOutbound(handler, request, response, failure);
+            return toOutbound(call, response, failure);
         } catch (Throwable e) {
             LOG.error("Closing connection from {}: {} v{} response for client {} could not be built",
-                    context.clientAddress(), request.api().apiName(), request.version(), request.header().clientId(), e);
+                    context.clientAddress(), call.api().apiName(), call.version(), call.clientId(), e);
             return OutboundResponse.CLOSE;
         }
     }
 
-    private OutboundResponse toOutbound(AsyncRequestHandler handler, ParsedRequest request, HandlerResponse response,
-                                        Throwable failure) {
+    private OutboundResponse toOutbound(Call call, HandlerResponse response, Throwable failure) {
         if (failure != null) {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            Optional<Struct> errorBody = Optional.empty();
+            Optional<HandlerResponse> errorBody = Optional.empty();
             try {
-                errorBody = handler.errorResponse(request, Errors.UNKNOWN_SERVER_ERROR.code());
+                errorBody = call.errorResponse();
             } catch (RuntimeException e) {
                 cause.addSuppressed(e);
             }
             if (errorBody.isEmpty()) {
                 LOG.error("Closing connection from {}: {} v{} handler failed for correlation id {} from client {}",
-                        context.clientAddress(), request.api().apiName(), request.version(), request.correlationId(),
-                        request.header().clientId(), cause);
+                        context.clientAddress(), call.api().apiName(), call.version(), call.correlationId(),
+                        call.clientId(), cause);
                 return OutboundResponse.CLOSE;
             }
             LOG.error("{} v{} handler failed for correlation id {} from client {} at {}; answered UNKNOWN_SERVER_ERROR",
-                    request.api().apiName(), request.version(), request.correlationId(), request.header().clientId(),
+                    call.api().apiName(), call.version(), call.correlationId(), call.clientId(),
                     context.clientAddress(), cause);
-            response = HandlerResponse.of(errorBody.get());
+            response = errorBody.get();
         }
         if (response instanceof HandlerResponse.NoResponse) {
             return OutboundResponse.NOTHING;
         }
         if (response instanceof HandlerResponse.CloseConnection close) {
             LOG.info("Closing connection from {} (client {}) after {} v{}: {}", context.clientAddress(),
-                    request.header().clientId(), request.api().apiName(), request.version(), close.reason());
+                    call.clientId(), call.api().apiName(), call.version(), close.reason());
             return OutboundResponse.CLOSE;
         }
-        Struct body = ((HandlerResponse.Body) response).body();
         try {
-            return OutboundResponse.frame(ctx.alloc(), request.api(), request.version(), request.correlationId(), body);
+            if (response instanceof HandlerResponse.Body body) {
+                if (body.body().apiKey() != call.api().id()) {
+                    throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
+                            + body.body().apiKey());
+                }
+                return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(),
+                        body.body());
+            }
+            Struct body = ((HandlerResponse.LegacyBody) response).body();
+            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body);
         } catch (RuntimeException e) {
             LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"
-                    + " written", context.clientAddress(), request.api().apiName(), request.version(),
-                    request.correlationId(), request.header().clientId(), e);
+                    + " written", context.clientAddress(), call.api().apiName(), call.version(),
+                    call.correlationId(), call.clientId(), e);
             return OutboundResponse.CLOSE;
         }
     }
@@ -196,7 +297,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         ByteBuffer answer = null;
         if (e.isApiVersionsRequest()) {
             // KIP-511: answer at v0 with our ranges so the client can retry at a version we know.
-            Struct body = registry.apiVersions().toApiVersionsResponse(Errors.UNSUPPORTED_VERSION.code());
+            ApiVersionsResponse body = registry.apiVersions().toApiVersionsResponse(Errors.UNSUPPORTED_VERSION);
             answer = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(), body);
         } else if (api == ApiKey.PRODUCE && api.advertisedVersions().contains(e.apiVersion())) {
             answer = LegacyProduceRejection.responseFrame(frame, e.apiVersion());

@@ -1,9 +1,8 @@
 package io.kraft.broker.protocol;
 
 import io.kraft.broker.protocol.messages.ApiMessages;
-import io.kraft.broker.protocol.messages.ApiVersionsMessages;
-import io.kraft.broker.protocol.schema.Field;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.message.ApiVersionsResponse;
+import io.kraft.storage.errors.Errors;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -59,17 +58,14 @@ public final class ApiVersionsTable {
 
     /**
      * An ApiVersions response body listing every served API with its advertised range. Valid at any
-     * ApiVersions version; with UNSUPPORTED_VERSION (35) it is the v0 fallback answer.
+     * ApiVersions version; with UNSUPPORTED_VERSION it is the v0 fallback answer.
      */
-    public Struct toApiVersionsResponse(short errorCode) {
-        Struct body = ApiVersionsMessages.RESPONSE.newStruct();
-        body.setShort(ApiVersionsMessages.RESPONSE.field("error_code"), errorCode);
-        Field apiKeys = ApiVersionsMessages.RESPONSE.field("api_keys");
+    public ApiVersionsResponse toApiVersionsResponse(Errors error) {
+        ApiVersionsResponse body = new ApiVersionsResponse().setErrorCode(error.code());
         for (ApiKey api : apis) {
-            Struct entry = body.addStruct(apiKeys);
-            entry.setShort(entry.field("api_key"), api.id());
-            entry.setShort(entry.field("min_version"), api.advertisedVersions().lowest());
-            entry.setShort(entry.field("max_version"), api.advertisedVersions().highest());
+            body.apiKeys().add(new ApiVersionsResponse.ApiVersion().setApiKey(api.id())
+                    .setMinVersion(api.advertisedVersions().lowest())
+                    .setMaxVersion(api.advertisedVersions().highest()));
         }
         return body;
     }

@@ -1,5 +1,7 @@
 package io.kraft.broker.protocol;
 
+import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MalformedMessageException;
 import io.kraft.broker.protocol.schema.MessageReader;
@@ -21,6 +23,52 @@ public final class RequestFrame {
 
     public static ParsedRequest parse(ByteBuffer frame, ApiVersionsTable table) throws RequestParseException {
         ByteBuffer in = frame.slice();
+        Head head = readHead(in, table);
+        ApiKey api = head.api();
+        RequestHeader header = head.header();
+        short version = header.apiVersion();
+        Struct body;
+        try {
+            body = MessageReader.read(ApiMessages.requestSchema(api), version, in);
+        } catch (MalformedMessageException e) {
+            throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),
+                    api.id(), version, header.correlationId(), header.clientId());
+        }
+        checkFullyRead(in, api, header);
+        return new ParsedRequest(header, api, body);
+    }
+
+    /**
+     * Reads one frame into a typed request body (the generated class of its API), or exactly one of the
+     * {@link RequestParseException} kinds. Bytes and records in the body are zero-copy slices of {@code frame}.
+     */
+    public static ApiRequest<ApiMessage> parseMessage(ByteBuffer frame, ApiVersionsTable table)
+            throws RequestParseException {
+        ByteBuffer in = frame.slice();
+        Head head = readHead(in, table);
+        ApiKey api = head.api();
+        RequestHeader header = head.header();
+        short version = header.apiVersion();
+        ApiMessage body = ApiMessageFactory.newRequest(api);
+        try {
+            body.read(in, version);
+        } catch (MalformedMessageException e) {
+            throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),
+                    api.id(), version, header.correlationId(), header.clientId());
+        }
+        checkFullyRead(in, api, header);
+        return new ApiRequest<>(header, api, body);
+    }
+
+    /** The API a frame is for, or null if the frame is too short or names an API not in {@code table}. */
+    public static ApiKey peekApi(ByteBuffer frame, ApiVersionsTable table) {
+        return frame.remaining() < 2 ? null : table.lookup(frame.getShort(frame.position()));
+    }
+
+    private record Head(ApiKey api, RequestHeader header) {
+    }
+
+    private static Head readHead(ByteBuffer in, ApiVersionsTable table) throws RequestParseException {
         if (in.remaining() < 8) {
             short apiKey = in.remaining() >= 2 ? in.getShort(0) : -1;
             short version = in.remaining() >= 4 ? in.getShort(2) : -1;
@@ -37,31 +85,39 @@ public final class RequestFrame {
         if (!api.acceptedVersions().contains(version)) {
             throw new UnsupportedApiVersionException(api, version, correlationId, peekClientId(in));
         }
-        RequestHeader header;
         try {
-            header = RequestHeader.read(in, api.requestHeaderVersion(version));
+            return new Head(api, RequestHeader.read(in, api.requestHeaderVersion(version)));
         } catch (MalformedMessageException e) {
             throw new MalformedRequestException(api.apiName() + " v" + version + ": " + e.getMessage(),
                     apiKey, version, correlationId, peekClientId(in));
         }
-        Struct body;
-        try {
-            body = MessageReader.read(ApiMessages.requestSchema(api), version, in);
-        } catch (MalformedMessageException e) {
-            throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),
-                    apiKey, version, correlationId, header.clientId());
-        }
+    }
+
+    private static void checkFullyRead(ByteBuffer in, ApiKey api, RequestHeader header)
+            throws MalformedRequestException {
         if (in.hasRemaining()) {
-            throw new MalformedRequestException(api.apiName() + " v" + version + " request has "
-                    + in.remaining() + " bytes after its body", apiKey, version, correlationId, header.clientId());
+            throw new MalformedRequestException(api.apiName() + " v" + header.apiVersion() + " request has "
+                    + in.remaining() + " bytes after its body", api.id(), header.apiVersion(),
+                    header.correlationId(), header.clientId());
         }
-        return new ParsedRequest(header, api, body);
     }
 
     /**
      * Encodes a request frame as a client sends it: int32 size, the header version the rule picks,
      * then the body. For clients of our own (tools, tests, inter-broker calls).
      */
+    public static ByteBuffer toBuffer(int correlationId, String clientId, ApiMessage body, short version) {
+        ApiKey api = ApiKey.forId(body.apiKey());
+        RequestHeader header = new RequestHeader(api.id(), version, correlationId, clientId,
+                api.requestHeaderVersion(version));
+        int size = header.sizeOf() + body.size(version);
+        ByteBuffer out = ByteBuffer.allocate(4 + size).putInt(size);
+        header.write(out);
+        body.write(out, version);
+        return out.flip();
+    }
+
+    /** As {@link #toBuffer(int, String, ApiMessage, short)}, for a body in the interpretive codec. */
     public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, String clientId, Struct body) {
         MessageSchema schema = ApiMessages.requestSchema(api);
         RequestHeader header = new RequestHeader(api.id(), version, correlationId, clientId,

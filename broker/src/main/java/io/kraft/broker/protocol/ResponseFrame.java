@@ -1,5 +1,6 @@
 package io.kraft.broker.protocol;
 
+import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.ExternalRecords;
 import io.kraft.broker.protocol.schema.MessageSchema;
@@ -56,6 +57,38 @@ public final class ResponseFrame {
     public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, Struct body) {
         ByteBuffer out = ByteBuffer.allocate(frameSize(api, version, body));
         write(api, version, correlationId, body, out);
+        return out.flip();
+    }
+
+    /** Total frame bytes of a typed body including the int32 size prefix (external records included). */
+    public static int frameSize(ApiKey api, short version, ApiMessage body) {
+        return 4 + headerSize(api, version) + body.size(version);
+    }
+
+    /**
+     * Writes the frame of a typed body, leaving out the bytes of its external records and reporting each to
+     * {@code sink} with the offset in {@code out} where it belongs. {@code out} needs {@link #frameSize} minus
+     * {@link ApiMessage#externalRecordsBytes}.
+     */
+    public static void write(ApiKey api, short version, int correlationId, ApiMessage body, ByteBuffer out,
+                             RecordsSink sink) {
+        ResponseHeader header = new ResponseHeader(correlationId, api.responseHeaderVersion(version));
+        int bodySize = body.size(version);
+        out.putInt(header.sizeOf() + bodySize);
+        header.write(out);
+        int before = out.position();
+        body.write(out, version, sink);
+        long written = out.position() - before + body.externalRecordsBytes(version);
+        if (written != bodySize) {
+            throw new IllegalStateException(api.apiName() + " v" + version + " body wrote " + written
+                    + " bytes, sized " + bodySize);
+        }
+    }
+
+    /** The frame of a typed body (without external records) in a new heap buffer, flipped for reading. */
+    public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, ApiMessage body) {
+        ByteBuffer out = ByteBuffer.allocate(frameSize(api, version, body));
+        write(api, version, correlationId, body, out, null);
         return out.flip();
     }
 

@@ -35,7 +35,7 @@ class HandlerFailureTest {
     }
 
     /** ListOffsets whose handler throws but can still describe the all-failed answer. */
-    private static final RequestHandler FAILING_LIST_OFFSETS = new RequestHandler() {
+    private static final LegacyRequestHandler FAILING_LIST_OFFSETS = new LegacyRequestHandler() {
         @Override
         public ApiKey apiKey() {
             return ApiKey.LIST_OFFSETS;
@@ -63,7 +63,7 @@ class HandlerFailureTest {
     };
 
     /** DeleteRecords whose answer fails asynchronously and has no error form. */
-    private static final AsyncRequestHandler FAILING_DELETE_RECORDS = new AsyncRequestHandler() {
+    private static final LegacyAsyncRequestHandler FAILING_DELETE_RECORDS = new LegacyAsyncRequestHandler() {
         @Override
         public ApiKey apiKey() {
             return ApiKey.DELETE_RECORDS;

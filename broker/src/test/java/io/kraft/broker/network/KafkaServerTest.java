@@ -7,8 +7,7 @@ import io.kraft.broker.WireClient;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +40,7 @@ class KafkaServerTest {
         }
     }
 
-    private KafkaServer start(SocketServerConfig config, RequestHandler... handlers) throws InterruptedException {
+    private KafkaServer start(SocketServerConfig config, Object... handlers) throws InterruptedException {
         KafkaServer server = new KafkaServer(config, RequestHandlerRegistry.of(handlers));
         resources.add(server);
         server.start();
@@ -113,7 +112,8 @@ class KafkaServerTest {
     void answersPipelinedRequestsInRequestOrderWhenTheFirstAnswerIsSlowest() throws Exception {
         int requests = 8;
         CountDownLatch laterOnesHandled = new CountDownLatch(requests - 1);
-        AsyncRequestHandler slowFirst = new AsyncRequestHandler() {
+        AsyncRequestHandler<io.kraft.broker.protocol.message.ApiVersionsRequest,
+                io.kraft.broker.protocol.message.ApiVersionsResponse> slowFirst = new AsyncRequestHandler<>() {
             private final ApiVersionsHandler delegate = new ApiVersionsHandler();
 
             @Override
@@ -122,7 +122,8 @@ class KafkaServerTest {
             }
 
             @Override
-            public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
+            public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                    ApiRequest<io.kraft.broker.protocol.message.ApiVersionsRequest> request) {
                 if (request.correlationId() == 0) {
                     // The first answer comes only after every later request was handled (like a long poll).
                     return CompletableFuture.supplyAsync(() -> {
@@ -158,7 +159,8 @@ class KafkaServerTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();
         List<Integer> handledOrder = Collections.synchronizedList(new ArrayList<>());
-        RequestHandler recording = new RequestHandler() {
+        RequestHandler<io.kraft.broker.protocol.message.ApiVersionsRequest,
+                io.kraft.broker.protocol.message.ApiVersionsResponse> recording = new RequestHandler<>() {
             private final ApiVersionsHandler delegate = new ApiVersionsHandler();
 
             @Override
@@ -167,7 +169,8 @@ class KafkaServerTest {
             }
 
             @Override
-            public Struct handle(RequestContext context, ParsedRequest request) {
+            public io.kraft.broker.protocol.message.ApiVersionsResponse handle(RequestContext context,
+                    ApiRequest<io.kraft.broker.protocol.message.ApiVersionsRequest> request) {
                 maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
                 handledOrder.add(request.correlationId());
                 Thread.yield();
@@ -196,7 +199,8 @@ class KafkaServerTest {
     @Test
     void pausesReadingWhenTheHandlerPoolIsFullAndLosesNoRequest() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        RequestHandler gated = new RequestHandler() {
+        RequestHandler<io.kraft.broker.protocol.message.ApiVersionsRequest,
+                io.kraft.broker.protocol.message.ApiVersionsResponse> gated = new RequestHandler<>() {
             private final ApiVersionsHandler delegate = new ApiVersionsHandler();
 
             @Override
@@ -205,7 +209,8 @@ class KafkaServerTest {
             }
 
             @Override
-            public Struct handle(RequestContext context, ParsedRequest request) {
+            public io.kraft.broker.protocol.message.ApiVersionsResponse handle(RequestContext context,
+                    ApiRequest<io.kraft.broker.protocol.message.ApiVersionsRequest> request) {
                 awaitQuietly(release);
                 return delegate.handle(context, request);
             }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MessageWriter;
+import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Random;
@@ -70,7 +71,7 @@ class RequestFrameTest {
         assertEquals(futureVersion, e.apiVersion());
 
         ByteBuffer response = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(),
-                table.toApiVersionsResponse((short) 35));
+                table.toApiVersionsResponse(Errors.UNSUPPORTED_VERSION));
         assertEquals(response.remaining() - 4, response.getInt());
         assertEquals(31, response.getInt(), "response header v0 is just the correlation id");
         ApiVersionsResponseData kafka = new ApiVersionsResponseData(new ByteBufferAccessor(response), (short) 0);

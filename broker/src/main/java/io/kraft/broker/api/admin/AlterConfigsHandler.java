@@ -2,7 +2,7 @@ package io.kraft.broker.api.admin;
 
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.AlterConfigsMessages;
@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * Answers AlterConfigs (v0-2): each resource's dynamic configs are replaced by the request's set (keys left
  * out are deleted), checked here and persisted through the controller; validate_only only checks.
  */
-public final class AlterConfigsHandler implements RequestHandler {
+public final class AlterConfigsHandler implements LegacyRequestHandler {
     /** How long to wait for the controller to commit, as AlterConfigs carries no timeout of its own. */
     static final long CONTROLLER_TIMEOUT_MS = 30_000;
 

@@ -2,7 +2,7 @@ package io.kraft.broker.api.admin;
 
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * with explicit replicas for the new partitions or placed by the controller; validate_only runs the
  * controller's dry run. A topic named twice fails both times with INVALID_REQUEST, as in Kafka.
  */
-public final class CreatePartitionsHandler implements RequestHandler {
+public final class CreatePartitionsHandler implements LegacyRequestHandler {
     private final Controller controller;
 
     public CreatePartitionsHandler(Controller controller) {

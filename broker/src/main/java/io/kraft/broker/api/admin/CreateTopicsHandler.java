@@ -4,7 +4,7 @@ import io.kraft.broker.config.ConfigDescriber;
 import io.kraft.broker.config.DescribedConfig;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.CreateTopicsMessages;
@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  * nothing created). From v5 a successful answer carries the topic's configs with their sources. A name given
  * twice in one request fails both times with INVALID_REQUEST.
  */
-public final class CreateTopicsHandler implements RequestHandler {
+public final class CreateTopicsHandler implements LegacyRequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
 
     private final Controller controller;

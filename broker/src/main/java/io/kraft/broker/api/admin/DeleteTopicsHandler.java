@@ -2,7 +2,7 @@ package io.kraft.broker.api.admin;
 
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DeleteTopicsMessages;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * Answers DeleteTopics (v1-6) through the active {@link Controller}: by name (v1-5 topic_names,
  * v6 topics with a name) or by id (v6 topics without a name, resolved through the controller's image).
  */
-public final class DeleteTopicsHandler implements RequestHandler {
+public final class DeleteTopicsHandler implements LegacyRequestHandler {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
 
     private final Controller controller;

@@ -1,7 +1,7 @@
 package io.kraft.broker.api.admin;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DescribeClusterMessages;
@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * request's listener (fenced ones too, flagged, when v2 asks for them), the cluster id and a controller id.
  * Only broker endpoints are served here: asking for controllers (endpoint type 2) is Errors.UNSUPPORTED_ENDPOINT_TYPE.code().
  */
-public final class DescribeClusterHandler implements RequestHandler {
+public final class DescribeClusterHandler implements LegacyRequestHandler {
     /** Kafka's endpoint type for brokers (KIP-919); 2 is controllers. */
     static final byte ENDPOINT_TYPE_BROKERS = 1;
 

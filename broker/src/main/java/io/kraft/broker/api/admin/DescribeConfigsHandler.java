@@ -4,7 +4,7 @@ import io.kraft.broker.config.ConfigDescriber;
 import io.kraft.broker.config.DescribedConfig;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DescribeConfigsMessages;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * synonyms, this broker's settings, or (broker resource "") the cluster-wide dynamic defaults. Keys the
  * request names that do not exist are simply absent, as in Kafka.
  */
-public final class DescribeConfigsHandler implements RequestHandler {
+public final class DescribeConfigsHandler implements LegacyRequestHandler {
     private final Supplier<MetadataImage> images;
     private final EffectiveConfigs configs;
     private final ConfigDescriber describer;

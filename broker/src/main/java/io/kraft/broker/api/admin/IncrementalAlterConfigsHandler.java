@@ -2,7 +2,7 @@ package io.kraft.broker.api.admin;
 
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.IncrementalAlterConfigsMessages;
@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * applied to the resource's current value, checked here and persisted through the controller; validate_only
  * only checks.
  */
-public final class IncrementalAlterConfigsHandler implements RequestHandler {
+public final class IncrementalAlterConfigsHandler implements LegacyRequestHandler {
     static final byte SET = 0;
     static final byte DELETE = 1;
     static final byte APPEND = 2;

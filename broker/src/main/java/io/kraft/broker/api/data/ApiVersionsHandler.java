@@ -3,15 +3,16 @@ package io.kraft.broker.api.data;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.ApiVersionsRequest;
+import io.kraft.broker.protocol.message.ApiVersionsResponse;
 import io.kraft.storage.errors.Errors;
 
 /**
  * Answers ApiVersions (v0-4) with the listener's served APIs and their advertised ranges. The v3+ client
  * software name and version are accepted as sent; no features are advertised until one is implemented.
  */
-public final class ApiVersionsHandler implements RequestHandler {
+public final class ApiVersionsHandler implements RequestHandler<ApiVersionsRequest, ApiVersionsResponse> {
 
     @Override
     public ApiKey apiKey() {
@@ -19,7 +20,7 @@ public final class ApiVersionsHandler implements RequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        return context.apiVersions().toApiVersionsResponse(Errors.NONE.code());
+    public ApiVersionsResponse handle(RequestContext context, ApiRequest<ApiVersionsRequest> request) {
+        return context.apiVersions().toApiVersionsResponse(Errors.NONE);
     }
 }

@@ -1,7 +1,7 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.DeleteRecordsMessages;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * leader's log start is the answer; followers follow it on their next fetch, and the answer does not wait
  * for them (Kafka waits for the ISR's low watermark).
  */
-public final class DeleteRecordsHandler implements RequestHandler {
+public final class DeleteRecordsHandler implements LegacyRequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(DeleteRecordsHandler.class);
     private static final PartitionRequests PARTITIONS = new PartitionRequests("DeleteRecords", "name",
             "partition_index");

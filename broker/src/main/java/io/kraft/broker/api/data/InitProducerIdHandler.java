@@ -1,7 +1,7 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.producer.ProducerIdsUnavailableException;
 import io.kraft.broker.protocol.ApiKey;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * not supported" (COORDINATOR_NOT_AVAILABLE would make it retry until max.block.ms, and an authorization error
  * would send the user looking at ACLs).
  */
-public final class InitProducerIdHandler implements RequestHandler {
+public final class InitProducerIdHandler implements LegacyRequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(InitProducerIdHandler.class);
     /** The last epoch a producer id may be bumped to; past it the producer gets a new id (as Kafka does). */
     static final short MAX_PRODUCER_EPOCH = Short.MAX_VALUE - 1;

@@ -1,7 +1,7 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.ListOffsetsMessages;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * max timestamp (-3), latest-tiered (-5, none), or the first record at or after a timestamp, each with the
  * leader epoch of the offset found. A partition named twice gets INVALID_REQUEST.
  */
-public final class ListOffsetsHandler implements RequestHandler {
+public final class ListOffsetsHandler implements LegacyRequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListOffsetsHandler.class);
     private static final PartitionRequests PARTITIONS = new PartitionRequests("ListOffsets", "name",
             "partition_index");

@@ -1,7 +1,7 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.MetadataMessages;
@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * LEADER_NOT_AVAILABLE until it exists, as Kafka does; an invalid name is then INVALID_TOPIC_EXCEPTION.
  * Internal topics are never auto-created here.
  */
-public final class MetadataHandler implements RequestHandler {
+public final class MetadataHandler implements LegacyRequestHandler {
     /** Kafka's "authorized operations not computed" marker. */
     private static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
     private static final UUID ZERO_UUID = new UUID(0L, 0L);

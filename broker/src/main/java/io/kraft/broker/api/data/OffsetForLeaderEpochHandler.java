@@ -1,7 +1,7 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.OffsetForLeaderEpochMessages;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * epoch at most the one asked and the offset where it ended, which consumers use to detect log truncation
  * (KIP-320) and followers to find where to truncate (KIP-101). The current leader epoch is checked.
  */
-public final class OffsetForLeaderEpochHandler implements RequestHandler {
+public final class OffsetForLeaderEpochHandler implements LegacyRequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(OffsetForLeaderEpochHandler.class);
     private static final PartitionRequests PARTITIONS = new PartitionRequests("OffsetForLeaderEpoch", "topic",
             "partition");

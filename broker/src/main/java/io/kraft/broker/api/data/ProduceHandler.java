@@ -2,7 +2,7 @@ package io.kraft.broker.api.data;
 
 import io.kraft.broker.api.LeaderEndpoints;
 import io.kraft.broker.api.TopicPartitions;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -33,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  * acks=1 answers once written, acks=all once replicated to the in-sync replicas. Clients may not write to
  * internal topics. Partitions not led here carry the known leader (v10+) so the client can move at once.
  */
-public final class ProduceHandler implements AsyncRequestHandler {
+public final class ProduceHandler implements LegacyAsyncRequestHandler {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
 
     private final ReplicaManager replicaManager;

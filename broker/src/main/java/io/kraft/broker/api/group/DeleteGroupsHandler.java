@@ -1,7 +1,7 @@
 package io.kraft.broker.api.group;
 
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Answers DeleteGroups (v0-2): each empty group is deleted with its offsets; NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND otherwise. */
-public final class DeleteGroupsHandler implements AsyncRequestHandler {
+public final class DeleteGroupsHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public DeleteGroupsHandler(GroupCoordinatorService coordinator) {

@@ -3,7 +3,7 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.DescribedGroup;
 import io.kraft.broker.group.GroupApi.DescribedMember;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * are included only for stable groups, as in Kafka. An unknown group is "Dead" without error before v6 and
  * GROUP_ID_NOT_FOUND from v6 (KIP-1043).
  */
-public final class DescribeGroupsHandler implements AsyncRequestHandler {
+public final class DescribeGroupsHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public DescribeGroupsHandler(GroupCoordinatorService coordinator) {

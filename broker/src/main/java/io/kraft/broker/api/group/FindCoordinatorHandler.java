@@ -3,7 +3,7 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupCoordinator;
 import io.kraft.broker.group.OffsetsTopic;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.messages.FindCoordinatorMessages;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * transactional producer treats as fatal and reports at once (a retriable error would leave it retrying until
  * max.block.ms with nothing to tell the user).
  */
-public final class FindCoordinatorHandler implements RequestHandler {
+public final class FindCoordinatorHandler implements LegacyRequestHandler {
     static final byte GROUP_KEY_TYPE = 0;
     static final byte TRANSACTION_KEY_TYPE = 1;
 

@@ -2,7 +2,7 @@ package io.kraft.broker.api.group;
 
 import io.kraft.broker.group.GroupApi.HeartbeatRequest;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Answers Heartbeat (v0-4): keeps a member's session alive and tells it when the group rebalances. */
-public final class HeartbeatHandler implements AsyncRequestHandler {
+public final class HeartbeatHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public HeartbeatHandler(GroupCoordinatorService coordinator) {

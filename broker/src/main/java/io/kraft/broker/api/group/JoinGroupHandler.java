@@ -5,7 +5,7 @@ import io.kraft.broker.group.GroupApi.JoinResult;
 import io.kraft.broker.group.GroupApi.JoinedMember;
 import io.kraft.broker.group.GroupApi.Protocol;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * member first gets its id with MEMBER_ID_REQUIRED (KIP-394); v5 carries the static group.instance.id (KIP-345);
  * v9 may tell a rejoining static leader to skip the assignment (KIP-814).
  */
-public final class JoinGroupHandler implements AsyncRequestHandler {
+public final class JoinGroupHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public JoinGroupHandler(GroupCoordinatorService coordinator) {

@@ -3,7 +3,7 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.LeaveResult;
 import io.kraft.broker.group.GroupApi.LeavingMember;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers LeaveGroup (v0-5): one member before v3, a batch of members (by member id and/or static instance id,
  * KIP-345) from v3, each with its own error.
  */
-public final class LeaveGroupHandler implements AsyncRequestHandler {
+public final class LeaveGroupHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public LeaveGroupHandler(GroupCoordinatorService coordinator) {

@@ -4,7 +4,7 @@ import io.kraft.broker.group.GroupApi.ListGroupsResult;
 import io.kraft.broker.group.GroupApi.ListedGroup;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.GroupState;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers ListGroups (v0-5) with the groups this broker coordinates; v4 filters by state names (any case),
  * v5 by group type, where every group here is of the "classic" type.
  */
-public final class ListGroupsHandler implements AsyncRequestHandler {
+public final class ListGroupsHandler implements LegacyAsyncRequestHandler {
     static final String CLASSIC_GROUP_TYPE = "classic";
 
     private final GroupCoordinatorService coordinator;

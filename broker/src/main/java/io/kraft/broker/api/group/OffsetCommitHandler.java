@@ -4,7 +4,7 @@ import io.kraft.broker.group.GroupApi.CommitRequest;
 import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * with generation -1 and no member id is a simple commit (assign() consumers, admin tools); v2-4 may carry an
  * explicit retention time.
  */
-public final class OffsetCommitHandler implements AsyncRequestHandler {
+public final class OffsetCommitHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public OffsetCommitHandler(GroupCoordinatorService coordinator) {

@@ -3,7 +3,7 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers OffsetDelete (v0, KIP-496): deletes a group's committed offsets, except for topics its live
  * consumers still subscribe to (GROUP_SUBSCRIBED_TO_TOPIC).
  */
-public final class OffsetDeleteHandler implements AsyncRequestHandler {
+public final class OffsetDeleteHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public OffsetDeleteHandler(GroupCoordinatorService coordinator) {

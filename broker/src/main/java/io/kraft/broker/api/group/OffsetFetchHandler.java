@@ -4,7 +4,7 @@ import io.kraft.broker.group.GroupApi.FetchedOffset;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * (v2+); from v8 several groups per request, each with its own error (KIP-709). v1 has no group-level error
  * field, so a group-level error is reported on every partition there.
  */
-public final class OffsetFetchHandler implements AsyncRequestHandler {
+public final class OffsetFetchHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public OffsetFetchHandler(GroupCoordinatorService coordinator) {

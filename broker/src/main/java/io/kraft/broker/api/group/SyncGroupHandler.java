@@ -3,7 +3,7 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers SyncGroup (v0-5): the leader hands in the assignment; every member's answer is held until it is
  * stored, then carries that member's part. v5 checks the protocol type and name against the group's.
  */
-public final class SyncGroupHandler implements AsyncRequestHandler {
+public final class SyncGroupHandler implements LegacyAsyncRequestHandler {
     private final GroupCoordinatorService coordinator;
 
     public SyncGroupHandler(GroupCoordinatorService coordinator) {
