@@ -26,7 +26,7 @@ class ResponseSequencerTest {
 
     @Test
     void releasesInOrderForEveryCompletionOrder() {
-        long seed = Long.getLong("kraft.test.seed", System.nanoTime());
+        long seed = Long.getLong("kraft.seed", System.nanoTime());
         Random random = new Random(seed);
         for (int round = 0; round < 200; round++) {
             ResponseSequencer<Long> sequencer = new ResponseSequencer<>();
@@ -42,7 +42,7 @@ class ResponseSequencerTest {
             }
             List<Long> expected = new ArrayList<>(sequences);
             Collections.sort(expected);
-            assertEquals(expected, released, "replay with -Dkraft.test.seed=" + seed);
+            assertEquals(expected, released, "replay with -Dkraft.seed=" + seed);
         }
     }
 

@@ -23,13 +23,13 @@ import org.junit.jupiter.api.TestFactory;
  * and Kafka reads our bytes back to an equal message;
  * (3) a populated message built by us, written by us, is read by Kafka and re-written by Kafka to
  * the same bytes; (4) all-default messages agree (so tagged-field defaults match).
- * Replay a failure with -Dkraft.codec.seed=SEED.
+ * Replay a failure with -Dkraft.seed=SEED.
  */
 class CodecConformanceTest {
     private static final int ITERATIONS = 25;
     private static final int MIN_ITERATIONS = 10;
     private static final int MAX_ITERATIONS = 400;
-    private static final long SEED = Long.getLong("kraft.codec.seed", System.nanoTime());
+    private static final long SEED = Long.getLong("kraft.seed", System.nanoTime());
 
     private record Case(ApiKey api, boolean request, short version) {
         MessageSchema ours() {

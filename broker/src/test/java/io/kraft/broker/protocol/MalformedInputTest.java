@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
  * Hostile and broken input: truncation at every byte, negative lengths, huge counts, bad tagged
  * field sizes, random corruption. Every case ends in the specific exception, never an unchecked
  * surprise (BufferUnderflowException, OutOfMemoryError, IndexOutOfBounds...).
- * Replay the fuzz with -Dkraft.codec.seed=SEED.
+ * Replay the fuzz with -Dkraft.seed=SEED.
  */
 class MalformedInputTest {
-    private static final long SEED = Long.getLong("kraft.codec.seed", System.nanoTime());
+    private static final long SEED = Long.getLong("kraft.seed", System.nanoTime());
     private final ApiVersionsTable table = ApiVersionsTable.allDeclared();
 
     @Test

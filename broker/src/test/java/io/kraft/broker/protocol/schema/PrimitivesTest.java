@@ -9,9 +9,9 @@ import java.util.Random;
 import org.apache.kafka.common.utils.internals.ByteUtils;
 import org.junit.jupiter.api.Test;
 
-/** Varints and UTF-8 against Kafka's encoders and the JDK. Replay with -Dkraft.codec.seed=SEED. */
+/** Varints and UTF-8 against Kafka's encoders and the JDK. Replay with -Dkraft.seed=SEED. */
 class PrimitivesTest {
-    private static final long SEED = Long.getLong("kraft.codec.seed", System.nanoTime());
+    private static final long SEED = Long.getLong("kraft.seed", System.nanoTime());
 
     private static int interestingInt(Random r) {
         return switch (r.nextInt(4)) {
