@@ -26,13 +26,16 @@ final class FollowerReplication {
         if (target.isEmpty() || !session.canSend(node.now())) {
             return;
         }
+        if (snapshots.isInstalling()) {
+            return; // the driver reports the outcome of the install first
+        }
         if (snapshots.isFetching()) {
             snapshots.requestChunks(state, target.getAsInt());
             session.sent(node.now() + node.config.requestTimeoutTicks());
             return;
         }
         // Fetching from an offset acknowledges everything below it, so only durable entries may be behind it.
-        if (node.flushedEndOffset() < node.log.endOffset()) {
+        if (node.log.flushedEndOffset() < node.log.endOffset()) {
             return;
         }
         node.send(new FetchRequest(node.nodeId, target.getAsInt(), state.epoch(), node.log.endOffset(),
@@ -81,7 +84,6 @@ final class FollowerReplication {
                         + response.entries().get(0).offset() + " but the log ends at " + node.log.endOffset());
             }
             node.log.append(response.entries());
-            node.out.flushLog();
         }
         long knownCommitted = Math.min(response.highWatermark(), node.log.endOffset());
         if (!response.diverging() && knownCommitted > commits.highWatermark()) {
@@ -92,7 +94,8 @@ final class FollowerReplication {
 
     /**
      * The leader's log has epoch {@code divergingEpoch} ending at {@code divergingEndOffset}; we cut ours where both
-     * logs provably agree and fetch again from there. Committed entries always lie below that point.
+     * logs provably agree and fetch again from there. Committed entries always lie below that point; nothing at
+     * or above it counts as durable any more.
      */
     private void truncateToLeader(FetchResponse response) {
         OffsetAndEpoch ours = node.log.endOffsetForEpoch(response.divergingEpoch());
@@ -102,7 +105,6 @@ final class FollowerReplication {
                     + " asks to truncate to " + truncateOffset + " below the high watermark " + commits.highWatermark());
         }
         node.log.truncateTo(truncateOffset);
-        node.flushedTo(Math.min(node.flushedEndOffset(), truncateOffset));
     }
 
     /**

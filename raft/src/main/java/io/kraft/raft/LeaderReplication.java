@@ -37,7 +37,6 @@ final class LeaderReplication {
     /** Opens the epoch with a leader-change record: committing it commits everything before it (Raft §5.4.2). */
     void openEpoch(LeaderState leader) {
         node.log.append(List.of(LogEntry.leaderChange(leader.epochStartOffset(), leader.epoch(), node.nodeId)));
-        node.out.flushLog();
         announce(leader);
     }
 
@@ -68,7 +67,6 @@ final class LeaderReplication {
             entries.add(LogEntry.data(offset++, leader.epoch(), record.clone()));
         }
         node.log.append(entries);
-        node.out.flushLog();
         CompletableFuture<Long> future = new CompletableFuture<>();
         commits.awaitCommit(offset - 1, future);
         answerParkedFetches(leader);
@@ -171,7 +169,7 @@ final class LeaderReplication {
      * been handed to the state machine: the leader announces it is ready, once per epoch.
      */
     private boolean maybeAdvanceHighWatermark(LeaderState leader) {
-        long candidate = leader.majorityEndOffset(node.flushedEndOffset(), node.config.majority());
+        long candidate = leader.majorityEndOffset(node.log.flushedEndOffset(), node.config.majority());
         if (candidate <= commits.highWatermark()) {
             return false;
         }

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * What the parts of one node share: its settings, logical clock and randomness, its log and snapshots, how far its
- * log is known to be durable, and the work collected for the next {@link Ready}. One per {@link RaftNode}; like the
- * node, not thread-safe.
+ * What the parts of one node share: its settings, logical clock and randomness, its view of the log and the
+ * snapshots (both read only: every write goes out through the next {@link Ready}), and the work collected for that
+ * Ready. One per {@link RaftNode}; like the node, not thread-safe.
  */
 final class NodeContext {
     final RaftConfig config;
@@ -14,18 +14,17 @@ final class NodeContext {
     /** Every voter but this node, sorted: whom votes and announcements go to, in a replayable order. */
     final List<Integer> otherVoters;
     final RandomGenerator random;
-    final RaftLog log;
-    final SnapshotStore snapshots;
+    final LogView log;
+    final ReadableSnapshotStore snapshots;
     final ReadyBuilder out = new ReadyBuilder();
     private long nowTick;
-    private long flushedEndOffset;
 
-    NodeContext(RaftConfig config, RaftLog log, SnapshotStore snapshots, RandomGenerator random) {
+    NodeContext(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, RandomGenerator random) {
         this.config = config;
         this.nodeId = config.nodeId();
         this.otherVoters = config.voterIds().stream().filter(id -> id != nodeId).sorted().toList();
         this.random = random;
-        this.log = log;
+        this.log = new LogView(log, snapshots.latest());
         this.snapshots = snapshots;
     }
 
@@ -35,15 +34,6 @@ final class NodeContext {
 
     void advanceClock() {
         nowTick++;
-    }
-
-    /** The log end offset this node knows to be durable: all it may acknowledge, or count as leader. */
-    long flushedEndOffset() {
-        return flushedEndOffset;
-    }
-
-    void flushedTo(long flushedEndOffset) {
-        this.flushedEndOffset = flushedEndOffset;
     }
 
     boolean isVoter(int id) {

@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one {@link RaftNode} on a single thread: ticks it every {@code tickMs}, feeds it inbound messages and
- * appends, and carries out each {@link Ready} in order (persist quorum state, send, flush the log synchronously,
- * report the flush, then call the {@link RaftListener}). All other threads only enqueue work.
+ * appends, and carries out each {@link Ready} in order (persist quorum state, write and install snapshot chunks,
+ * write the log, send, flush the log synchronously and report the flush, then call the {@link RaftListener}). All
+ * other threads only enqueue work.
  */
 public final class RaftDriver implements RaftClient, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
@@ -26,6 +27,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
 
     private final RaftNode node;
     private final RaftLog log;
+    private final SnapshotStore snapshots;
     private final LogRetentionPolicy retention;
     private final QuorumStateStore stateStore;
     private final RaftTransport transport;
@@ -43,6 +45,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
                       LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
                       RaftListener listener, long randomSeed) {
         this.log = Objects.requireNonNull(log, "log");
+        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.retention = Objects.requireNonNull(retention, "retention");
         this.stateStore = Objects.requireNonNull(stateStore, "stateStore");
         this.transport = Objects.requireNonNull(transport, "transport");
@@ -112,7 +115,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
 
     /** Deletes the log prefix the latest snapshot covers once the retention policy allows it (size or age). */
     private void applyRetention() {
-        node.latestSnapshot().filter(snapshot -> snapshot.endOffset() > log.startOffset())
+        node.latestSnapshot().filter(snapshot -> snapshot.endOffset() > node.logStartOffset())
                 .filter(retention::deletePrefixUpTo).ifPresent(node::deleteLogPrefix);
     }
 
@@ -231,10 +234,12 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         while (node.hasReady()) {
             Ready ready = node.ready();
             ready.quorumState().ifPresent(stateStore::write);
+            ready.snapshotWrites().applyTo(snapshots, node);
+            ready.logWrites().applyTo(log);
             for (RaftMessage message : ready.messages()) {
                 transport.send(message);
             }
-            if (ready.flushLog()) {
+            if (ready.logWrites().flush()) {
                 log.flush();
                 node.handleLogFlushed(log.endOffset());
             }

@@ -9,10 +9,12 @@ import java.util.random.RandomGenerator;
 
 /**
  * One member of a Raft quorum as a deterministic state machine. Events come in through {@link #tick()},
- * {@link #handle(RaftMessage)}, {@link #handleLogFlushed(long)}, {@link #append(List)}, {@link #resign()},
- * {@link #snapshotCreated(SnapshotId)} and {@link #deleteLogPrefix(SnapshotId)};
- * the work they cause comes out of {@link #ready()}. It owns no thread, socket or clock, and draws randomness
- * only from the generator it is given, so a seeded driver replays it exactly. Not thread-safe: one driver thread.
+ * {@link #handle(RaftMessage)}, {@link #handleLogFlushed(long)}, {@link #handleSnapshotInstalled},
+ * {@link #handleSnapshotRejected}, {@link #append(List)}, {@link #resign()}, {@link #snapshotCreated(SnapshotId)}
+ * and {@link #deleteLogPrefix(SnapshotId)}; the work they cause, every write included, comes out of
+ * {@link #ready()}. It reads the log and the snapshots but never writes them, owns no thread, socket or clock, and
+ * draws randomness only from the generator it is given, so a seeded driver replays it exactly. Not thread-safe: one
+ * driver thread.
  *
  * <p>This class is the façade and the one place roles change ({@link #transitionTo}); what a role does with an
  * event is its {@link RoleStep}, and the decisions live in one part each: {@link Election},
@@ -32,9 +34,10 @@ public final class RaftNode {
     /**
      * Restores a node from what survived on disk: the log (everything in it counts as durable) and the last
      * persisted quorum state. A node that was leader before it stopped comes back as a follower of that epoch
-     * without a leader, because its leader bookkeeping is gone.
+     * without a leader, because its leader bookkeeping is gone. The node only reads {@code log}; the driver applies
+     * the writes each {@link Ready} hands out.
      */
-    public RaftNode(RaftConfig config, RaftLog log, QuorumState persisted, RandomGenerator random) {
+    public RaftNode(RaftConfig config, ReadableRaftLog log, QuorumState persisted, RandomGenerator random) {
         this(config, log, new InMemorySnapshotStore(), persisted, random);
     }
 
@@ -42,18 +45,18 @@ public final class RaftNode {
      * Restores a node as above, starting from the latest stored snapshot: the state machine loads it first (see
      * {@link Ready#loadSnapshot()}) and then receives the committed records after it.
      */
-    public RaftNode(RaftConfig config, RaftLog log, SnapshotStore snapshots, QuorumState persisted,
+    public RaftNode(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, QuorumState persisted,
                     RandomGenerator random) {
         this.node = new NodeContext(Objects.requireNonNull(config, "config"), Objects.requireNonNull(log, "log"),
                 Objects.requireNonNull(snapshots, "snapshots"), Objects.requireNonNull(random, "random"));
         this.commits = new CommitTracker(node);
         this.snapshotTransfer = new SnapshotTransfer(node, commits);
         snapshotTransfer.restore();
-        if (log.lastEpoch() > persisted.epoch()) {
-            throw new IllegalStateException("persisted quorum epoch " + persisted.epoch()
-                    + " is behind the log's last epoch " + log.lastEpoch() + ": the quorum state is stale or lost");
+        if (node.log.lastEpoch() > persisted.epoch()) {
+            throw new IllegalStateException("persisted quorum epoch " + persisted.epoch() + " is behind the log's last "
+                    + "epoch " + node.log.lastEpoch() + ": the quorum state is stale or lost");
         }
-        node.flushedTo(log.endOffset());
+        node.log.flushedTo(node.log.endOffset());
         Transitions roles = new Roles();
         this.epochGate = new EpochGate(node, roles);
         this.parts = new NodeParts(node, roles, new Election(node, roles),
@@ -92,15 +95,31 @@ public final class RaftNode {
     }
 
     /**
-     * The driver flushed the log; {@code flushedEndOffset} is the log end offset the flush covered. Only now may a
-     * follower acknowledge these entries (by fetching past them) and the leader count its own copy.
+     * The driver flushed the log, having applied every log write handed out so far; {@code flushedEndOffset} is the
+     * log end offset the flush covered. Only now may a follower acknowledge these entries (by fetching past them) and
+     * the leader count its own copy.
      */
     public void handleLogFlushed(long flushedEndOffset) {
-        long durable = Math.min(flushedEndOffset, node.log.endOffset());
-        if (durable > node.flushedEndOffset()) {
-            node.flushedTo(durable);
-        }
+        node.log.flushed(flushedEndOffset);
         step.logFlushed();
+    }
+
+    /**
+     * The driver installed snapshot {@code id} as {@link Ready.SnapshotWrites#install()} asked: the log now starts at
+     * its end, the state machine is told to load it, and fetching resumes after it.
+     */
+    public void handleSnapshotInstalled(SnapshotId id) {
+        snapshotTransfer.installed(id);
+        step.maybeSendFetch();
+    }
+
+    /**
+     * Snapshot {@code id} failed its verification as a whole when the driver installed it ({@code reason} says why);
+     * the store dropped what was received, and the snapshot is fetched again.
+     */
+    public void handleSnapshotRejected(SnapshotId id, String reason) {
+        snapshotTransfer.installRejected(id, reason);
+        step.maybeSendFetch();
     }
 
     /**
@@ -151,7 +170,7 @@ public final class RaftNode {
 
     /** Whether {@link #ready()} has anything to hand out. */
     public boolean hasReady() {
-        return node.out.hasWork() || !step.state().quorumState().equals(persistedState);
+        return node.out.hasWork() || node.log.hasWrites() || !step.state().quorumState().equals(persistedState);
     }
 
     /** Hands out the accumulated work and forgets it; see {@link Ready} for the order the driver must keep. */
@@ -161,7 +180,7 @@ public final class RaftNode {
             persistedState = step.state().quorumState();
             toPersist = Optional.of(persistedState);
         }
-        return node.out.build(toPersist);
+        return node.out.build(toPersist, node.log.takeWrites());
     }
 
     // ---------------------------------------------------------------- introspection
@@ -189,7 +208,7 @@ public final class RaftNode {
 
     /** The log end offset this node knows to be durable. */
     public long flushedEndOffset() {
-        return node.flushedEndOffset();
+        return node.log.flushedEndOffset();
     }
 
     public long currentTick() {
@@ -199,6 +218,14 @@ public final class RaftNode {
     /** The first offset in this node's log; below it only the snapshot remains. */
     public long logStartOffset() {
         return node.log.startOffset();
+    }
+
+    /**
+     * The log as this node sees it: the driver's log with the writes this node made on top, whether or not the driver
+     * has carried them out yet.
+     */
+    public ReadableRaftLog log() {
+        return node.log;
     }
 
     /** The newest snapshot this node made or installed. */

@@ -8,7 +8,8 @@ import java.util.Optional;
 final class ReadyBuilder {
     private final List<RaftMessage> messages = new ArrayList<>();
     private final List<CommittedBatch> committed = new ArrayList<>();
-    private boolean flushLog;
+    private final List<Ready.SnapshotChunk> snapshotChunks = new ArrayList<>();
+    private SnapshotId installSnapshot;
     private LeaderAndEpoch leaderChange;
     private SnapshotId loadSnapshot;
     private LeaderReady leaderReady;
@@ -17,8 +18,14 @@ final class ReadyBuilder {
         messages.add(message);
     }
 
-    void flushLog() {
-        flushLog = true;
+    /** A chunk of an incoming snapshot, checked against its CRC32C, to append to the snapshot store. */
+    void writeSnapshotChunk(Ready.SnapshotChunk chunk) {
+        snapshotChunks.add(chunk);
+    }
+
+    /** The incoming snapshot is complete: the driver verifies and installs it, then reports the outcome. */
+    void installSnapshot(SnapshotId id) {
+        installSnapshot = id;
     }
 
     void commit(CommittedBatch batch) {
@@ -43,17 +50,21 @@ final class ReadyBuilder {
     }
 
     boolean hasWork() {
-        return !messages.isEmpty() || flushLog || !committed.isEmpty() || leaderChange != null
-                || loadSnapshot != null || leaderReady != null;
+        return !messages.isEmpty() || !committed.isEmpty() || leaderChange != null || loadSnapshot != null
+                || leaderReady != null || !snapshotChunks.isEmpty() || installSnapshot != null;
     }
 
-    /** The collected work with {@code quorumState} to persist first; starts collecting afresh. */
-    Ready build(Optional<QuorumState> quorumState) {
-        Ready ready = new Ready(quorumState, messages, flushLog, committed, Optional.ofNullable(leaderChange),
-                Optional.ofNullable(loadSnapshot), Optional.ofNullable(leaderReady));
+    /** The collected work with {@code quorumState} to persist first and the log's writes; starts afresh. */
+    Ready build(Optional<QuorumState> quorumState, Ready.LogWrites logWrites) {
+        Ready.SnapshotWrites snapshotWrites = snapshotChunks.isEmpty() && installSnapshot == null
+                ? Ready.SnapshotWrites.NONE
+                : new Ready.SnapshotWrites(snapshotChunks, Optional.ofNullable(installSnapshot));
+        Ready ready = new Ready(quorumState, snapshotWrites, logWrites, messages, Optional.ofNullable(loadSnapshot),
+                committed, Optional.ofNullable(leaderChange), Optional.ofNullable(leaderReady));
         messages.clear();
         committed.clear();
-        flushLog = false;
+        snapshotChunks.clear();
+        installSnapshot = null;
         leaderChange = null;
         loadSnapshot = null;
         leaderReady = null;

@@ -5,14 +5,18 @@ import io.kraft.raft.RaftMessage.FetchRequest;
 import io.kraft.raft.RaftMessage.FetchResponse;
 import io.kraft.raft.RaftMessage.FetchSnapshotRequest;
 import io.kraft.raft.RaftMessage.FetchSnapshotResponse;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
  * Snapshots as Raft sees them: which is the latest (made by the state machine or installed from the leader), when
  * the log prefix it covers may go, serving it in checksummed chunks to members below the leader's log start, and on
- * such a member fetching it chunk by chunk, resuming after failures and installing it.
+ * such a member fetching it chunk by chunk, resuming after failures and having it installed. It writes nothing
+ * itself: verified chunks and the install go out through the {@link Ready}, and the driver reports how the install
+ * went.
  */
 final class SnapshotTransfer {
     private final NodeContext node;
@@ -23,6 +27,13 @@ final class SnapshotTransfer {
     private SnapshotId fetching;
     /** Where the stream answering the outstanding snapshot request ends (unless the snapshot ends first). */
     private long requestEndBytes;
+    /** The complete snapshot handed out for installing, until the driver reports the outcome; or null. */
+    private SnapshotId installing;
+    /**
+     * Bytes received of each incoming snapshot this run, counting chunks handed out but maybe not yet written: where
+     * the next chunk goes. Read from the store the first time a snapshot is fetched (resuming an earlier run).
+     */
+    private final Map<SnapshotId, Long> receivedBytes = new HashMap<>();
     private long rejectedChunks;
     private String lastError;
 
@@ -36,7 +47,7 @@ final class SnapshotTransfer {
      * resetting the log leaves a log that does not continue the snapshot; it is reset now.
      */
     void restore() {
-        RaftLog log = node.log;
+        LogView log = node.log;
         Optional<SnapshotId> latest = node.snapshots.latest();
         if (latest.isEmpty()) {
             if (log.startOffset() > 0) {
@@ -172,9 +183,18 @@ final class SnapshotTransfer {
         fetching = null;
     }
 
+    /** Whether a complete snapshot was handed out for installing and the driver has not said how that went. */
+    boolean isInstalling() {
+        return installing != null;
+    }
+
+    private long receivedBytes(SnapshotId id) {
+        return receivedBytes.computeIfAbsent(id, node.snapshots::receivedBytes);
+    }
+
     /** Asks {@code leaderId} for the next range of the snapshot being fetched, from what was already received. */
     void requestChunks(RoleState state, int leaderId) {
-        long position = node.snapshots.receivedBytes(fetching);
+        long position = receivedBytes(fetching);
         requestEndBytes = position + RaftConfig.MAX_SNAPSHOT_FETCH_BYTES;
         node.send(new RaftMessage.FetchSnapshotRequest(node.nodeId, leaderId, state.epoch(), fetching, position,
                 RaftConfig.MAX_SNAPSHOT_FETCH_BYTES));
@@ -185,7 +205,7 @@ final class SnapshotTransfer {
         FetchSession session = step.fetchSession();
         SnapshotId id = response.snapshotId();
         if (response.epoch() != state.epoch() || !state.leaderId().equals(OptionalInt.of(response.source()))
-                || !id.equals(fetching) || response.position() != node.snapshots.receivedBytes(id)) {
+                || !id.equals(fetching) || response.position() != receivedBytes(id)) {
             // Stale, duplicate, not from our leader, or after a lost chunk: the request timeout asks again.
             return;
         }
@@ -200,32 +220,62 @@ final class SnapshotTransfer {
             return;
         }
         session.contacted(node.now() + node.config.fetchTimeoutTicks());
-        try {
-            node.snapshots.receive(id, response.position(), response.data(), response.crc32c());
-            long received = node.snapshots.receivedBytes(id);
+        int actualCrc = Crc32c.of(response.data());
+        if (actualCrc != response.crc32c()) {
+            // The chunk is dropped and fetched again at once; the rest of this stream no longer lines up and is
+            // ignored.
+            session.answered();
+            rejected(String.format("chunk of snapshot %s at position %d (%d bytes) has CRC32C %08x but carries %08x: "
+                    + "rejected", id, response.position(), response.data().length, actualCrc, response.crc32c()));
+        } else {
+            node.out.writeSnapshotChunk(new Ready.SnapshotChunk(id, response.position(), response.data(),
+                    response.crc32c()));
+            long received = response.position() + response.data().length;
+            receivedBytes.put(id, received);
             if (received >= response.sizeBytes()) {
                 session.answered();
-                node.snapshots.install(id);
-                install(id);
+                node.out.installSnapshot(id);
+                installing = id;
             } else if (received >= requestEndBytes) {
                 session.answered(); // this request's stream is complete: ask for the next range
             }
-        } catch (CorruptSnapshotException e) {
-            // The chunk (or the whole, when its manifest fails) is dropped untouched and fetched again at once; the
-            // rest of this stream no longer lines up and is ignored.
-            session.answered();
-            rejectedChunks++;
-            lastError = e.getMessage();
         }
         step.maybeSendFetch();
     }
 
-    /** A fetched snapshot is durable: the log now starts at its end and the state machine reloads from it. */
-    private void install(SnapshotId id) {
+    /**
+     * The driver installed the fetched snapshot, durably: the log now starts at its end and the state machine
+     * reloads from it.
+     */
+    void installed(SnapshotId id) {
+        requireInstalling(id);
+        installing = null;
+        receivedBytes.keySet().removeIf(other -> other.compareTo(id) <= 0); // the store dropped those transfers
         fetching = null;
         node.log.deletePrefix(id);
-        node.flushedTo(Math.max(Math.min(node.flushedEndOffset(), node.log.endOffset()), node.log.startOffset()));
+        node.log.flushedTo(Math.max(Math.min(node.log.flushedEndOffset(), node.log.endOffset()),
+                node.log.startOffset()));
         latestSnapshot = id;
         commits.jumpTo(id);
+    }
+
+    /** The fetched snapshot failed its verification as a whole; the store dropped it, so it is fetched again. */
+    void installRejected(SnapshotId id, String reason) {
+        requireInstalling(id);
+        installing = null;
+        receivedBytes.put(id, 0L);
+        rejected(reason);
+    }
+
+    private void requireInstalling(SnapshotId id) {
+        if (!id.equals(installing)) {
+            throw new IllegalStateException("node " + node.nodeId + ": install of snapshot " + id + " reported, but "
+                    + (installing == null ? "none" : installing) + " was handed out");
+        }
+    }
+
+    private void rejected(String reason) {
+        rejectedChunks++;
+        lastError = reason;
     }
 }

@@ -107,10 +107,10 @@ final class SimNode {
         }
         processReady();
         long end = raft.highWatermark();
-        if (end <= log.startOffset() || raft.latestSnapshot().map(s -> s.endOffset() >= end).orElse(false)) {
+        if (end <= raft.logStartOffset() || raft.latestSnapshot().map(s -> s.endOffset() >= end).orElse(false)) {
             return null;
         }
-        SnapshotId id = new SnapshotId(end, log.epochOf(end - 1));
+        SnapshotId id = new SnapshotId(end, raft.log().epochOf(end - 1));
         snapshots.save(id, encode(applied));
         raft.snapshotCreated(id);
         if (deletePrefix) {
@@ -219,8 +219,10 @@ final class SimNode {
         while (raft != null && raft.hasReady()) {
             Ready ready = raft.ready();
             ready.quorumState().ifPresent(stateStore::write);
+            ready.snapshotWrites().applyTo(snapshots, raft);
+            ready.logWrites().applyTo(log);
             ready.messages().forEach(network::send);
-            if (ready.flushLog()) {
+            if (ready.logWrites().flush()) {
                 int flushIncarnation = incarnation;
                 scheduler.schedule(1 + diskRandom.nextInt(maxDiskLatency), "flush node " + id(), () -> {
                     if (raft != null && incarnation == flushIncarnation) {
