@@ -123,6 +123,10 @@ final class LogView implements ReadableRaftLog {
         if (epoch >= tailBaseEpoch) {
             return new OffsetAndEpoch(tailStart, tailBaseEpoch); // every tail entry (if any) has a later epoch
         }
+        if (epoch < startEpoch) {
+            // Wholly inside the snapshot the log starts after; the driver's log may not have deleted it yet.
+            return new OffsetAndEpoch(0, 0);
+        }
         return storage.endOffsetForEpoch(epoch); // an earlier epoch ends below tailStart, where storage agrees
     }
 
