@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** Snapshots in the core: recording one, deleting the log prefix, sending it in chunks, installing it, restarting. */
@@ -221,5 +222,74 @@ class RaftSnapshotTest {
         leader.handle(new FetchSnapshotRequest(3, 1, 0, id, 0, 100));
         assertEquals(RaftMessage.FetchError.FENCED_LEADER_EPOCH,
                 ((FetchSnapshotResponse) ready(leader).messages().get(0)).error());
+    }
+
+    /**
+     * Starts follower 3 (empty log) under leader 1 and passes messages both ways, each chunk through {@code onWire},
+     * until the follower hands out the install of the complete snapshot; returns that Ready, not yet carried out.
+     */
+    private Ready exchangeUntilInstall(RaftNode leader, RaftNode follower, UnaryOperator<FetchSnapshotResponse> onWire) {
+        ready(follower);
+        follower.handle(new BeginQuorumEpoch(1, 3, 1));
+        for (int round = 0; round < 100; round++) {
+            Ready followerReady = follower.ready();
+            if (followerReady.snapshotWrites().install().isPresent()) {
+                return followerReady;
+            }
+            followerReady.snapshotWrites().applyTo(followerSnapshots, follower);
+            followerReady.logWrites().applyTo(followerLog);
+            for (RaftMessage toLeader : followerReady.messages()) {
+                leader.handle(toLeader);
+                for (RaftMessage toFollower : ready(leader).messages()) {
+                    follower.handle(toFollower instanceof FetchSnapshotResponse chunk ? onWire.apply(chunk) : toFollower);
+                }
+            }
+        }
+        throw new AssertionError("the follower never completed the snapshot");
+    }
+
+    @Test
+    void theFollowerFetchesNothingWhileItsDriverInstallsTheSnapshot() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+        RaftNode follower = new RaftNode(config(3), followerLog, followerSnapshots, QuorumState.INITIAL, new Random(5));
+        Ready withInstall = exchangeUntilInstall(leader, follower, UnaryOperator.identity());
+        assertEquals(Optional.of(id), withInstall.snapshotWrites().install());
+        assertTrue(withInstall.messages().stream()
+                .noneMatch(m -> m instanceof FetchRequest || m instanceof FetchSnapshotRequest),
+                "no fetch goes out before the driver reports the install");
+
+        withInstall.snapshotWrites().applyTo(followerSnapshots, follower); // installs, then reports it installed
+        withInstall.logWrites().applyTo(followerLog);
+        Ready afterInstall = ready(follower);
+        assertEquals(Optional.of(id), afterInstall.loadSnapshot());
+        assertEquals(List.of(new FetchRequest(3, 1, 1, 6, 1)), afterInstall.messages());
+        assertEquals(6, followerLog.startOffset());
+    }
+
+    @Test
+    void aSnapshotThatFailsItsWholeCheckOnInstallIsFetchedAgainFromTheStart() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+        RaftNode follower = new RaftNode(config(3), followerLog, followerSnapshots, QuorumState.INITIAL, new Random(5));
+        // A first chunk altered with a matching chunk checksum: only the whole snapshot's check can tell.
+        Ready withInstall = exchangeUntilInstall(leader, follower, chunk -> {
+            if (chunk.position() != 0) {
+                return chunk;
+            }
+            byte[] data = chunk.data().clone();
+            data[0] ^= 0x01;
+            return new FetchSnapshotResponse(chunk.source(), chunk.destination(), chunk.epoch(), chunk.leaderId(),
+                    chunk.error(), chunk.snapshotId(), chunk.sizeBytes(), chunk.position(), data, Crc32c.of(data),
+                    chunk.lastOfResponse());
+        });
+        withInstall.snapshotWrites().applyTo(followerSnapshots, follower); // the install fails and is reported
+        assertEquals(1, follower.rejectedSnapshotChunks());
+        assertTrue(follower.lastSnapshotError().orElseThrow().contains("CRC32C"),
+                follower.lastSnapshotError().orElseThrow());
+        assertEquals(Optional.empty(), followerSnapshots.latest());
+        assertEquals(0, followerSnapshots.receivedBytes(id), "the store dropped what was received");
+        assertEquals(List.of(new FetchSnapshotRequest(3, 1, 1, id, 0, RaftConfig.MAX_SNAPSHOT_FETCH_BYTES)),
+                ready(follower).messages(), "the transfer starts over");
     }
 }
