@@ -234,7 +234,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         while (node.hasReady()) {
             Ready ready = node.ready();
             ready.quorumState().ifPresent(stateStore::write);
-            ready.snapshotWrites().applyTo(snapshots, node);
+            writeSnapshots(ready.snapshotWrites());
             ready.logWrites().applyTo(log);
             for (RaftMessage message : ready.messages()) {
                 transport.send(message);
@@ -247,8 +247,33 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
             for (CommittedBatch batch : ready.committed()) {
                 listener.handleCommit(batch);
             }
-            ready.leaderChange().ifPresent(listener::handleLeaderChange);
+            ready.leaderChange().ifPresent(change -> {
+                LOG.info("raft node {} in epoch {}: leader is {}", node.nodeId(), change.epoch(),
+                        change.leaderId().isPresent() ? change.leaderId().getAsInt() : "unknown (election running)");
+                listener.handleLeaderChange(change);
+            });
             ready.leaderReady().ifPresent(listener::handleLeaderReady);
         }
+    }
+
+    /** Appends fetched chunks to their incoming snapshots, installs a complete one and tells the node how it went. */
+    private void writeSnapshots(Ready.SnapshotWrites writes) {
+        for (Ready.SnapshotChunk chunk : writes.chunks()) {
+            snapshots.receive(chunk.snapshotId(), chunk.position(), chunk.data(), chunk.crc32c());
+        }
+        if (writes.install().isEmpty()) {
+            return;
+        }
+        SnapshotId id = writes.install().get();
+        try {
+            snapshots.install(id);
+        } catch (CorruptSnapshotException e) {
+            LOG.warn("raft node {} fetches snapshot {} again: {}", node.nodeId(), id, e.getMessage());
+            node.handleSnapshotRejected(id, e.getMessage());
+            return;
+        }
+        LOG.info("raft node {} installed snapshot {} from its leader; its log now starts at {}", node.nodeId(), id,
+                id.endOffset());
+        node.handleSnapshotInstalled(id);
     }
 }
