@@ -16,10 +16,10 @@ import java.util.random.RandomGenerator;
  * draws randomness only from the generator it is given, so a seeded driver replays it exactly. Not thread-safe: one
  * driver thread.
  *
- * <p>This class is the façade and the one place roles change ({@link #transitionTo}); what a role does with an
- * event is its {@link RoleStep}, and the decisions live in one part each: {@link Election},
- * {@link LeaderReplication}, {@link FollowerReplication}, {@link SnapshotTransfer}, {@link ObserverDiscovery} and
- * {@link CommitTracker}.
+ * <p>This class is the façade and the one place roles change ({@code transitionTo}); what a role does with an
+ * event is its {@code RoleStep}, and the decisions live in one part each: {@code Election},
+ * {@code LeaderReplication}, {@code FollowerReplication}, {@code SnapshotTransfer}, {@code ObserverDiscovery},
+ * {@code CommitTracker} and {@code LogView} (see the package description).
  */
 public final class RaftNode {
     private final NodeContext node;
