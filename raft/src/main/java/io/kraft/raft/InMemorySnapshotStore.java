@@ -5,12 +5,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * A {@link SnapshotStore} in memory for simulations and unit tests. Everything in it counts as durable (it
- * survives a simulated crash). The transfer form of a snapshot is its state bytes followed by their CRC32C, so an
- * install still verifies the whole.
+ * survives a simulated crash), except what a simulation tears with {@link #tearIncoming}. The transfer form of a
+ * snapshot is its state bytes followed by their CRC32C, so an install still verifies the whole.
  */
 public final class InMemorySnapshotStore implements SnapshotStore {
     private final TreeMap<SnapshotId, byte[]> snapshots = new TreeMap<>();
@@ -88,6 +89,28 @@ public final class InMemorySnapshotStore implements SnapshotStore {
         }
         snapshots.put(id, form);
         incoming.keySet().removeIf(other -> other.compareTo(id) <= 0); // transfers that can no longer matter
+    }
+
+    /** The snapshots partly received, for a simulation to decide what a crash does to them. */
+    public Set<SnapshotId> incoming() {
+        return Set.copyOf(incoming.keySet());
+    }
+
+    /**
+     * Simulates a crash while a chunk of incoming snapshot {@code id} was being written: only its first
+     * {@code keepBytes} survive, and with {@code garbled} the last of them is not what was sent (a torn write that
+     * left junk). A transfer resumes after what survived; junk shows when the whole is verified on install.
+     */
+    public void tearIncoming(SnapshotId id, long keepBytes, boolean garbled) {
+        byte[] partial = incoming.get(id);
+        if (partial == null || keepBytes < 0 || keepBytes > partial.length) {
+            throw new IllegalArgumentException("cannot keep " + keepBytes + " bytes of incoming snapshot " + id);
+        }
+        byte[] kept = Arrays.copyOf(partial, (int) keepBytes);
+        if (garbled && kept.length > 0) {
+            kept[kept.length - 1] ^= 0x5A;
+        }
+        incoming.put(id, kept);
     }
 
     private byte[] form(SnapshotId id) {

@@ -1,13 +1,27 @@
 package io.kraft.raft;
 
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.LIST;
+import static io.kraft.config.Importance.HIGH;
+import static io.kraft.config.Importance.MEDIUM;
+import static io.kraft.config.Validator.atLeast;
+
+import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigException;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
+import io.kraft.config.Validator;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The controller quorum settings under Kafka's names, parsed from string properties: the static voter set
- * ({@code controller.quorum.voters = id@host:port,...}) and the timeouts in milliseconds.
+ * The controller quorum settings under Kafka's names, types and defaults, parsed with the config module's
+ * {@link ConfigDef}: the static voter set ({@code controller.quorum.voters = id@host:port,...}) and the timeouts in
+ * milliseconds.
  */
 public record QuorumConfig(Map<Integer, InetSocketAddress> voters, long electionTimeoutMs, long fetchTimeoutMs,
                            long electionBackoffMaxMs, long requestTimeoutMs) {
@@ -18,6 +32,14 @@ public record QuorumConfig(Map<Integer, InetSocketAddress> voters, long election
     public static final String ELECTION_BACKOFF_MAX_MS = "controller.quorum.election.backoff.max.ms";
     public static final String REQUEST_TIMEOUT_MS = "controller.quorum.request.timeout.ms";
 
+    /** Kafka's defaults. */
+    public static final int DEFAULT_ELECTION_TIMEOUT_MS = 1000;
+    public static final int DEFAULT_FETCH_TIMEOUT_MS = 2000;
+    public static final int DEFAULT_ELECTION_BACKOFF_MAX_MS = 1000;
+    public static final int DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+
+    private static final ConfigDef DEFINITION = definition();
+
     public QuorumConfig {
         voters = Collections.unmodifiableMap(new TreeMap<>(voters));
         if (voters.isEmpty()) {
@@ -25,21 +47,55 @@ public record QuorumConfig(Map<Integer, InetSocketAddress> voters, long election
         }
     }
 
-    /** Reads the settings, applying Kafka's defaults (1000, 2000, 1000 and 2000 ms) to absent timeouts. */
-    public static QuorumConfig from(Map<String, String> properties) {
-        String voters = properties.get(VOTERS);
-        if (voters == null || voters.isBlank()) {
-            throw new IllegalArgumentException(VOTERS + " is required (id@host:port,...)");
-        }
-        return new QuorumConfig(parseVoters(voters), positive(properties, ELECTION_TIMEOUT_MS, 1000),
-                positive(properties, FETCH_TIMEOUT_MS, 2000), positive(properties, ELECTION_BACKOFF_MAX_MS, 1000),
-                positive(properties, REQUEST_TIMEOUT_MS, 2000));
+    /**
+     * A fresh definition of the quorum settings, for a component that parses them or lists them among its own.
+     * Voter entries are checked by {@link #parseVoters}, which says which entry is wrong and why.
+     */
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(VOTERS, LIST, ConfigDef.NO_DEFAULT, Validator.nonEmptyList(), HIGH,
+                        "The voters of the controller quorum as id@host:port entries, e.g. 1@ctl1:9093,2@ctl2:9093.")
+                .define(ELECTION_TIMEOUT_MS, INT, DEFAULT_ELECTION_TIMEOUT_MS, atLeast(1), HIGH,
+                        "How long a voter waits without a leader before it stands for election (randomized up to "
+                                + "twice this).")
+                .define(FETCH_TIMEOUT_MS, INT, DEFAULT_FETCH_TIMEOUT_MS, atLeast(1), HIGH,
+                        "How long a voter waits without a successful fetch before it presumes the leader gone.")
+                .define(ELECTION_BACKOFF_MAX_MS, INT, DEFAULT_ELECTION_BACKOFF_MAX_MS, atLeast(1), HIGH,
+                        "The longest random wait before a voter whose election round failed stands again.")
+                .define(REQUEST_TIMEOUT_MS, INT, DEFAULT_REQUEST_TIMEOUT_MS, atLeast(1), MEDIUM,
+                        "How long a quorum request may go unanswered before it is sent again.");
     }
 
-    /** Parses {@code 1@host:port,2@host:port}. */
+    /**
+     * Reads the settings from a node's properties, ignoring the keys other components own, with Kafka's defaults
+     * (1000, 2000, 1000 and 2000 ms) for absent timeouts.
+     *
+     * @throws IllegalArgumentException with one line naming the key when a value is missing or invalid
+     */
+    public static QuorumConfig from(Map<String, String> properties) {
+        ParsedConfig config;
+        try {
+            config = DEFINITION.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return new QuorumConfig(parseVoters(config.getList(VOTERS)), config.getInt(ELECTION_TIMEOUT_MS),
+                config.getInt(FETCH_TIMEOUT_MS), config.getInt(ELECTION_BACKOFF_MAX_MS),
+                config.getInt(REQUEST_TIMEOUT_MS));
+    }
+
+    /**
+     * Parses {@code 1@host:port,2@host:port}.
+     *
+     * @throws IllegalArgumentException naming the entry that is not {@code id@host:port}, or the voter named twice
+     */
     public static Map<Integer, InetSocketAddress> parseVoters(String value) {
+        return parseVoters(Arrays.asList(value.split(",")));
+    }
+
+    private static Map<Integer, InetSocketAddress> parseVoters(List<String> entries) {
         Map<Integer, InetSocketAddress> voters = new TreeMap<>();
-        for (String item : value.split(",")) {
+        for (String item : entries) {
             String entry = item.trim();
             int at = entry.indexOf('@');
             int colon = entry.lastIndexOf(':');
@@ -72,22 +128,5 @@ public record QuorumConfig(Map<Integer, InetSocketAddress> voters, long election
     public RaftConfig raftConfig(int nodeId, long tickMs, int fetchMaxEntries) {
         return RaftConfig.fromMillis(nodeId, voters.keySet(), tickMs, electionTimeoutMs, fetchTimeoutMs,
                 electionBackoffMaxMs, requestTimeoutMs, fetchMaxEntries);
-    }
-
-    private static long positive(Map<String, String> properties, String name, long defaultValue) {
-        String value = properties.get(name);
-        if (value == null) {
-            return defaultValue;
-        }
-        long parsed;
-        try {
-            parsed = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a number of milliseconds but was '" + value + "'");
-        }
-        if (parsed <= 0) {
-            throw new IllegalArgumentException(name + " must be positive but was " + parsed);
-        }
-        return parsed;
     }
 }

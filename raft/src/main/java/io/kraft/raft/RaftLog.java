@@ -3,11 +3,11 @@ package io.kraft.raft;
 import java.util.List;
 
 /**
- * The replicated log as the Raft core sees it. Appends and truncations are visible at once; {@link #flush()}
- * makes them durable. Offsets are dense from {@link #startOffset()} (0 until a snapshot replaced a prefix); an
- * epoch of 0 means "no entry".
+ * The replicated log as its driver owns it: readable like any {@link ReadableRaftLog}, and written only by the driver
+ * carrying out a {@link Ready}'s {@link Ready.LogWrites}. Appends and truncations are visible at once;
+ * {@link #flush()} makes them durable.
  */
-public interface RaftLog {
+public interface RaftLog extends ReadableRaftLog {
 
     /** Appends entries whose first offset must equal {@link #endOffset()} and whose epochs never decrease. */
     void append(List<LogEntry> entries);
@@ -25,33 +25,6 @@ public interface RaftLog {
      */
     void deletePrefix(SnapshotId snapshot);
 
-    /** The first offset still in the log; entries below it live only in a snapshot. */
-    long startOffset();
-
-    /** Up to {@code maxEntries} entries starting at {@code offset}, which must be at least {@link #startOffset()}. */
-    List<LogEntry> read(long offset, int maxEntries);
-
-    /** The offset the next appended entry gets. */
-    long endOffset();
-
-    /** The epoch of the last entry (or of the snapshot the log starts after), or 0 when there is neither. */
-    int lastEpoch();
-
-    /** The epoch of the entry at {@code offset}, which must lie in [{@link #startOffset()}, {@link #endOffset()}). */
-    int epochOf(long offset);
-
-    /**
-     * For the largest epoch in this log that is at most {@code epoch}: that epoch and the offset just past its
-     * last entry. Returns (0, 0) when every entry has a larger epoch (or the log is empty); after a prefix deletion
-     * an epoch wholly inside the snapshot also gives (0, 0), which callers treat as "below the log start".
-     */
-    OffsetAndEpoch endOffsetForEpoch(int epoch);
-
     /** Makes everything appended so far durable; returns once it is. */
     void flush();
-
-    /** The end offset and last epoch together: what a vote request compares. */
-    default OffsetAndEpoch lastOffsetAndEpoch() {
-        return new OffsetAndEpoch(endOffset(), lastEpoch());
-    }
 }

@@ -16,18 +16,54 @@ public sealed interface RaftMessage {
 
     int epoch();
 
+    /** Calls the method of {@code handler} for this message's type: dispatch without a chain of type tests. */
+    void dispatchTo(Handler handler);
+
+    /** One method per message type; {@link #dispatchTo} picks the one that fits. */
+    interface Handler {
+        void onVoteRequest(VoteRequest message);
+
+        void onVoteResponse(VoteResponse message);
+
+        void onBeginQuorumEpoch(BeginQuorumEpoch message);
+
+        void onBeginQuorumEpochResponse(BeginQuorumEpochResponse message);
+
+        void onEndQuorumEpoch(EndQuorumEpoch message);
+
+        void onFetchRequest(FetchRequest message);
+
+        void onFetchResponse(FetchResponse message);
+
+        void onFetchSnapshotRequest(FetchSnapshotRequest message);
+
+        void onFetchSnapshotResponse(FetchSnapshotResponse message);
+    }
+
     /** Asks for a vote (or, with {@code preVote}, whether a vote would be granted) for {@code epoch}. */
     record VoteRequest(int source, int destination, int epoch, long lastEndOffset, int lastEpoch, boolean preVote)
             implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onVoteRequest(this);
+        }
     }
 
     /** Answers a vote request; {@code candidateEpoch} echoes the epoch asked for so stale answers are dropped. */
     record VoteResponse(int source, int destination, int epoch, int leaderId, boolean granted, boolean preVote,
                         int candidateEpoch) implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onVoteResponse(this);
+        }
     }
 
     /** A new leader announces its epoch so voters start fetching from it without waiting for a timeout. */
     record BeginQuorumEpoch(int source, int destination, int epoch) implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onBeginQuorumEpoch(this);
+        }
     }
 
     /**
@@ -35,6 +71,10 @@ public sealed interface RaftMessage {
      * failed unseen) frees itself this way: the leader adopts the newer epoch and a fresh election runs.
      */
     record BeginQuorumEpochResponse(int source, int destination, int epoch, int leaderId) implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onBeginQuorumEpochResponse(this);
+        }
     }
 
     /** A resigning leader tells voters to elect at once; earlier successors in the list wait less. */
@@ -42,6 +82,11 @@ public sealed interface RaftMessage {
             implements RaftMessage {
         public EndQuorumEpoch {
             preferredSuccessors = List.copyOf(preferredSuccessors);
+        }
+
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onEndQuorumEpoch(this);
         }
     }
 
@@ -51,6 +96,10 @@ public sealed interface RaftMessage {
      */
     record FetchRequest(int source, int destination, int epoch, long fetchOffset, int lastFetchedEpoch)
             implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onFetchRequest(this);
+        }
     }
 
     /** Why a fetch was not served. */
@@ -86,6 +135,11 @@ public sealed interface RaftMessage {
         public boolean snapshotNeeded() {
             return snapshotId != null;
         }
+
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onFetchResponse(this);
+        }
     }
 
     /**
@@ -95,6 +149,10 @@ public sealed interface RaftMessage {
      */
     record FetchSnapshotRequest(int source, int destination, int epoch, SnapshotId snapshotId, long position,
                                 int maxBytes) implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onFetchSnapshotRequest(this);
+        }
     }
 
     /**
@@ -105,5 +163,9 @@ public sealed interface RaftMessage {
     record FetchSnapshotResponse(int source, int destination, int epoch, int leaderId, FetchError error,
                                  SnapshotId snapshotId, long sizeBytes, long position, byte[] data, int crc32c,
                                  boolean lastOfResponse) implements RaftMessage {
+        @Override
+        public void dispatchTo(Handler handler) {
+            handler.onFetchSnapshotResponse(this);
+        }
     }
 }

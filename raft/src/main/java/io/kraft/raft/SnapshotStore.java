@@ -1,28 +1,13 @@
 package io.kraft.raft;
 
-import java.util.Optional;
-
 /**
- * Durable home of state-machine snapshots as the Raft core sees it. A snapshot travels as one byte stream (its
- * <em>transfer form</em>); a receiving member appends checksummed chunks of that stream and installs it
- * atomically once complete, so a transfer interrupted by a failure resumes from {@link #receivedBytes}.
+ * Durable home of state-machine snapshots as its driver owns it: readable like any {@link ReadableSnapshotStore}, and
+ * written by the state machine (saving its own snapshots) and by the driver carrying out a {@link Ready}'s
+ * {@link Ready.SnapshotWrites}. A receiving member appends checksummed chunks of an incoming snapshot's transfer form
+ * and installs it atomically once complete, so a transfer interrupted by a failure resumes from
+ * {@link #receivedBytes}.
  */
-public interface SnapshotStore {
-
-    /** The newest complete snapshot, if any. */
-    Optional<SnapshotId> latest();
-
-    /** Whether a complete snapshot with this id is stored. */
-    boolean contains(SnapshotId id);
-
-    /** Size of the transfer form of a stored snapshot. */
-    long sizeBytes(SnapshotId id);
-
-    /** Up to {@code maxBytes} of the transfer form of a stored snapshot, from {@code position}. */
-    byte[] read(SnapshotId id, long position, int maxBytes);
-
-    /** How many bytes of an incoming snapshot have been received (0 if none): where to resume. */
-    long receivedBytes(SnapshotId id);
+public interface SnapshotStore extends ReadableSnapshotStore {
 
     /**
      * Appends a chunk of an incoming snapshot at {@code position}, which must equal {@link #receivedBytes};

@@ -21,16 +21,22 @@ import org.junit.jupiter.api.Test;
 /** One node driven by hand: durability ordering and rejection of bad input. */
 class RaftNodeTest {
     private final InMemoryRaftLog log = new InMemoryRaftLog();
+    private final InMemorySnapshotStore snapshots = new InMemorySnapshotStore();
 
     private RaftNode node(int nodeId, Set<Integer> voters) {
-        return new RaftNode(new RaftConfig(nodeId, voters, 10, 20, 10, 10, 4, 100), log, QuorumState.INITIAL,
-                new Random(7));
+        return new RaftNode(new RaftConfig(nodeId, voters, 10, 20, 10, 10, 4, 100), log, snapshots,
+                QuorumState.INITIAL, new Random(7));
     }
 
-    private static List<RaftMessage> tickUntilMessages(RaftNode node, List<Ready> readies) {
+    /** The node's next Ready, its writes carried out on this test's log. */
+    private Ready ready(RaftNode node) {
+        return HandDriver.ready(node, log, snapshots);
+    }
+
+    private List<RaftMessage> tickUntilMessages(RaftNode node, List<Ready> readies) {
         for (int i = 0; i < 100; i++) {
             node.tick();
-            Ready ready = node.ready();
+            Ready ready = ready(node);
             readies.add(ready);
             if (!ready.messages().isEmpty()) {
                 return ready.messages();
@@ -42,18 +48,18 @@ class RaftNodeTest {
     /** Drives node 1 of {1,2,3} through pre-vote and vote to leadership in epoch 1. */
     private RaftNode electNodeOne() {
         RaftNode node = node(1, Set.of(1, 2, 3));
-        node.ready();
+        ready(node);
         List<RaftMessage> preVotes = tickUntilMessages(node, new ArrayList<>());
         VoteRequest preVote = (VoteRequest) preVotes.get(0);
         assertTrue(preVote.preVote());
         node.handle(new VoteResponse(2, 1, 0, RaftMessage.NO_LEADER, true, true, preVote.epoch()));
-        Ready candidacy = node.ready();
+        Ready candidacy = ready(node);
         assertEquals(Role.CANDIDATE, node.role());
         assertEquals(new QuorumState(1, OptionalInt.of(1), OptionalInt.empty()), candidacy.quorumState().orElseThrow(),
                 "the self-vote is persisted in the same Ready that asks for votes");
         node.handle(new VoteResponse(2, 1, 1, RaftMessage.NO_LEADER, true, false, 1));
         assertEquals(Role.LEADER, node.role());
-        Ready leadership = node.ready();
+        Ready leadership = ready(node);
         assertTrue(leadership.flushLog(), "the leader-change record must be flushed");
         assertEquals(OptionalInt.of(1), leadership.quorumState().orElseThrow().leaderId());
         return node;
@@ -64,16 +70,16 @@ class RaftNodeTest {
         RaftNode node = electNodeOne();
         log.flush();
         node.handleLogFlushed(log.endOffset());
-        assertTrue(node.ready().leaderReady().isEmpty(), "the leader-change record needs a second voter");
+        assertTrue(ready(node).leaderReady().isEmpty(), "the leader-change record needs a second voter");
         FetchRequest fetch = new FetchRequest(2, 1, 1, 1, 1);
         node.handle(fetch);
-        Ready ready = node.ready();
+        Ready ready = ready(node);
         assertEquals(new LeaderReady(1, 1), ready.leaderReady().orElseThrow());
         node.append(List.of(new byte[] {1}));
         log.flush();
         node.handleLogFlushed(log.endOffset());
         node.handle(new FetchRequest(2, 1, 1, 2, 1));
-        assertTrue(node.ready().leaderReady().isEmpty(), "announced once per epoch");
+        assertTrue(ready(node).leaderReady().isEmpty(), "announced once per epoch");
     }
 
     @Test
@@ -84,7 +90,7 @@ class RaftNodeTest {
         }
         assertEquals(Role.LEADER, node.role());
         CompletableFuture<Long> append = node.append(List.of(new byte[] {42}));
-        Ready ready = node.ready();
+        Ready ready = ready(node);
         assertTrue(ready.flushLog());
         assertEquals(0, node.highWatermark());
         assertFalse(append.isDone(), "nothing commits before the leader's own fsync");
@@ -92,7 +98,7 @@ class RaftNodeTest {
         node.handleLogFlushed(log.endOffset());
         assertEquals(2, node.highWatermark());
         assertEquals(1L, append.join());
-        List<CommittedBatch> committed = node.ready().committed();
+        List<CommittedBatch> committed = ready(node).committed();
         assertEquals(1, committed.size());
         assertEquals(1, committed.get(0).baseOffset());
     }
@@ -100,14 +106,14 @@ class RaftNodeTest {
     @Test
     void grantedVoteIsPersistedBeforeTheResponseAndOnlyOncePerEpoch() {
         RaftNode node = node(1, Set.of(1, 2, 3));
-        node.ready();
+        ready(node);
         node.handle(new VoteRequest(2, 1, 1, 0, 0, false));
-        Ready first = node.ready();
+        Ready first = ready(node);
         assertEquals(new QuorumState(1, OptionalInt.of(2), OptionalInt.empty()), first.quorumState().orElseThrow());
         assertTrue(((VoteResponse) first.messages().get(0)).granted());
 
         node.handle(new VoteRequest(3, 1, 1, 0, 0, false));
-        Ready second = node.ready();
+        Ready second = ready(node);
         assertFalse(((VoteResponse) second.messages().get(0)).granted(), "one vote per epoch");
         assertTrue(second.quorumState().isEmpty());
     }
@@ -115,9 +121,9 @@ class RaftNodeTest {
     @Test
     void rejectsVoteFromUnknownVoterWithoutChangingState() {
         RaftNode node = node(1, Set.of(1, 2, 3));
-        node.ready();
+        ready(node);
         node.handle(new VoteRequest(9, 1, 5, 100, 4, false));
-        Ready ready = node.ready();
+        Ready ready = ready(node);
         assertFalse(((VoteResponse) ready.messages().get(0)).granted());
         assertEquals(0, node.epoch(), "a vote request from outside the voter set does not move the epoch");
     }
@@ -125,9 +131,9 @@ class RaftNodeTest {
     @Test
     void preVoteLeavesEpochAndVoteAlone() {
         RaftNode node = node(1, Set.of(1, 2, 3));
-        node.ready();
+        ready(node);
         node.handle(new VoteRequest(2, 1, 3, 0, 0, true));
-        Ready ready = node.ready();
+        Ready ready = ready(node);
         assertTrue(((VoteResponse) ready.messages().get(0)).granted());
         assertTrue(ready.quorumState().isEmpty());
         assertEquals(0, node.epoch());
@@ -136,11 +142,11 @@ class RaftNodeTest {
     @Test
     void refusesVoteToCandidateWithShorterLog() {
         log.append(List.of(LogEntry.data(0, 1, new byte[0]), LogEntry.data(1, 1, new byte[0])));
-        RaftNode node = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log,
+        RaftNode node = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log, snapshots,
                 new QuorumState(1, OptionalInt.empty(), OptionalInt.empty()), new Random(1));
-        node.ready();
+        ready(node);
         node.handle(new VoteRequest(2, 1, 2, 1, 1, false));
-        assertFalse(((VoteResponse) node.ready().messages().get(0)).granted());
+        assertFalse(((VoteResponse) ready(node).messages().get(0)).granted());
         assertEquals(2, node.epoch());
     }
 
@@ -148,7 +154,7 @@ class RaftNodeTest {
     void leaderFencesFetchFromStaleEpoch() {
         RaftNode leader = electNodeOne();
         leader.handle(new FetchRequest(2, 1, 0, 0, 0));
-        FetchResponse response = (FetchResponse) leader.ready().messages().get(0);
+        FetchResponse response = (FetchResponse) ready(leader).messages().get(0);
         assertEquals(FetchError.FENCED_LEADER_EPOCH, response.error());
         assertEquals(1, response.epoch());
         assertEquals(1, response.leaderId());
@@ -162,7 +168,7 @@ class RaftNodeTest {
         log.flush();
         leader.handleLogFlushed(log.endOffset());
         leader.handle(new FetchRequest(2, 1, 1, 100, 1));
-        FetchResponse response = (FetchResponse) leader.ready().messages().get(0);
+        FetchResponse response = (FetchResponse) ready(leader).messages().get(0);
         assertTrue(response.diverging());
         assertEquals(1, response.divergingEpoch());
         assertEquals(log.endOffset(), response.divergingEndOffset());
@@ -172,9 +178,9 @@ class RaftNodeTest {
     @Test
     void followerAcknowledgesOnlyFlushedEntries() {
         RaftNode follower = node(2, Set.of(1, 2, 3));
-        follower.ready();
+        ready(follower);
         follower.handle(new RaftMessage.BeginQuorumEpoch(1, 2, 1));
-        Ready announce = follower.ready();
+        Ready announce = ready(follower);
         assertEquals(OptionalInt.of(1), announce.quorumState().orElseThrow().leaderId());
         FetchRequest first = (FetchRequest) announce.messages().stream()
                 .filter(m -> m instanceof FetchRequest).findFirst().orElseThrow();
@@ -182,14 +188,14 @@ class RaftNodeTest {
 
         follower.handle(new FetchResponse(1, 2, 1, 1, FetchError.NONE, 0, 0, 0, -1, -1,
                 List.of(LogEntry.leaderChange(0, 1, 1), LogEntry.data(1, 1, new byte[] {7}))));
-        Ready appended = follower.ready();
+        Ready appended = ready(follower);
         assertTrue(appended.flushLog());
         assertTrue(appended.messages().stream().noneMatch(m -> m instanceof FetchRequest),
                 "no fetch (= acknowledgement) before the flush");
 
         log.flush();
         follower.handleLogFlushed(log.endOffset());
-        FetchRequest next = (FetchRequest) follower.ready().messages().get(0);
+        FetchRequest next = (FetchRequest) ready(follower).messages().get(0);
         assertEquals(2, next.fetchOffset());
         assertEquals(1, next.lastFetchedEpoch());
     }
@@ -197,9 +203,9 @@ class RaftNodeTest {
     @Test
     void preferredSuccessorStandsAtOnceEvenIfNotLeaderArrivedFirst() {
         RaftNode follower = node(2, Set.of(1, 2, 3));
-        follower.ready();
+        ready(follower);
         follower.handle(new RaftMessage.BeginQuorumEpoch(1, 2, 1));
-        follower.ready();
+        ready(follower);
         follower.handle(new FetchResponse(1, 2, 1, RaftMessage.NO_LEADER, FetchError.NOT_LEADER, 0, 0, 0, -1, -1,
                 List.of()));
         assertTrue(follower.leaderId().isEmpty(), "the resigned leader's answer clears the leader");
@@ -213,12 +219,12 @@ class RaftNodeTest {
     @Test
     void voteResponseNamesOnlyALeaderHeardFirstHand() {
         RaftNode follower = node(2, Set.of(1, 2, 3));
-        follower.ready();
+        ready(follower);
         follower.handle(new VoteResponse(3, 2, 1, 1, false, true, 1));
-        follower.ready();
+        ready(follower);
         assertEquals(OptionalInt.of(1), follower.leaderId(), "learned leader 1 from voter 3");
         follower.handle(new VoteRequest(3, 2, 2, 0, 0, true));
-        VoteResponse answer = (VoteResponse) follower.ready().messages().get(0);
+        VoteResponse answer = (VoteResponse) ready(follower).messages().get(0);
         assertTrue(answer.granted(), "a leader known only by hearsay does not block a pre-vote");
         assertEquals(RaftMessage.NO_LEADER, answer.leaderId(), "and is not passed on");
     }

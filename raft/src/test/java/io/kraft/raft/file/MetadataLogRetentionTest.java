@@ -56,7 +56,8 @@ class MetadataLogRetentionTest {
                     .deletePrefixUpTo(SNAPSHOT));
             IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                     () -> MetadataLogRetention.from(log, Map.of(MetadataLogRetention.MAX_RETENTION_MS, "week")));
-            assertEquals("metadata.max.retention.ms must be a number but was 'week'", error.getMessage());
+            assertEquals("Invalid value week for configuration metadata.max.retention.ms: expected a long",
+                    error.getMessage());
         }
     }
 }

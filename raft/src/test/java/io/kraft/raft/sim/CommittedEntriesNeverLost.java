@@ -1,13 +1,14 @@
 package io.kraft.raft.sim;
 
 import io.kraft.raft.LogEntry;
+import io.kraft.raft.ReadableRaftLog;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A committed entry survives any crashes (in a log, or in a snapshot where the log prefix was deleted): the last committed entry is in the durable (flushed) log of a majority
- * of voters, and the leader of the newest epoch anybody has reached holds it (leader completeness; a deposed
- * leader of an older epoch need not).
+ * A committed entry survives any crashes (in a log, or in a snapshot where the log prefix was deleted): the last
+ * committed entry is on the disk (flushed) of a majority of voters, and the leader of the newest epoch anybody has
+ * reached holds it (leader completeness; a deposed leader of an older epoch need not).
  */
 final class CommittedEntriesNeverLost implements Invariant {
 
@@ -29,21 +30,20 @@ final class CommittedEntriesNeverLost implements Invariant {
         }
         int newestEpoch = cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
         Optional<SimNode> leader = cluster.leader().filter(l -> l.raft().epoch() == newestEpoch);
-        if (leader.isPresent() && !holds(leader.get(), last)) {
+        if (leader.isPresent() && !holds(leader.get().log(), last)) {
             throw cluster.violation("newest leader " + leader.get().id() + " lacks committed " + last);
         }
     }
 
     private static boolean holdsDurably(SimNode node, LogEntry entry) {
-        return node.log().flushedEndOffset() > entry.offset() && holds(node, entry);
+        return node.disk().flushedEndOffset() > entry.offset() && holds(node.disk(), entry);
     }
 
     /** In the log, or below its start: then in a durable snapshot, which only ever holds committed records. */
-    private static boolean holds(SimNode node, LogEntry entry) {
-        if (entry.offset() < node.log().startOffset()) {
+    private static boolean holds(ReadableRaftLog log, LogEntry entry) {
+        if (entry.offset() < log.startOffset()) {
             return true;
         }
-        return node.log().endOffset() > entry.offset()
-                && node.log().read(entry.offset(), 1).get(0).sameContentAs(entry);
+        return log.endOffset() > entry.offset() && log.read(entry.offset(), 1).get(0).sameContentAs(entry);
     }
 }

@@ -32,6 +32,7 @@ class RandomizedSimulationTest {
         long epochs = 0;
         long snapshotLoads = 0;
         long corruptedChunks = 0;
+        long tornTransfers = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
@@ -40,6 +41,7 @@ class RandomizedSimulationTest {
                 epochs += cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
                 snapshotLoads += cluster.nodes().stream().mapToInt(n -> n.loadedSnapshots().size()).sum();
                 corruptedChunks += cluster.corruptedSnapshotChunks();
+                tornTransfers += cluster.tornSnapshotTransfers();
             } catch (Throwable failure) {
                 System.err.println("simulation failed for seed " + seed + "; replay with -Dkraft.seed=" + seed);
                 throw new AssertionError("seed " + seed + " failed (replay with -Dkraft.seed=" + seed + "): "
@@ -47,8 +49,8 @@ class RandomizedSimulationTest {
             }
         }
         System.out.printf("simulated %d seeds from %d: %d events, %d committed entries, %d epochs, %d snapshot "
-                + "loads, %d corrupted snapshot chunks rejected%n", count, first, events, committed, epochs, snapshotLoads,
-                corruptedChunks);
+                + "loads, %d corrupted snapshot chunks rejected, %d snapshot transfers torn by crashes%n", count, first,
+                events, committed, epochs, snapshotLoads, corruptedChunks, tornTransfers);
         assertTrue(committed > count, "the simulations committed entries");
     }
 

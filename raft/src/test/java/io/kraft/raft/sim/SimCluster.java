@@ -57,7 +57,7 @@ final class SimCluster {
         }
         this.invariants = List.of(new CommittedLogsMatch(), new SingleLeaderPerEpoch(), new HighWatermarkMonotonic(),
                 new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
-                new AppendsAcknowledgedOnlyWhenCommitted());
+                new AppendsAcknowledgedOnlyWhenCommitted(), new AcknowledgedEntriesAreDurable());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
         int fetchMaxEntries = 4 + random.nextInt(13);
         // Small chunks so a snapshot transfer takes many round trips, and faults hit it mid-way.
@@ -112,6 +112,11 @@ final class SimCluster {
 
     long corruptedSnapshotChunks() {
         return corruptedSnapshotChunks;
+    }
+
+    /** How many incoming snapshot transfers a crash tore (part of the last chunk lost, sometimes junk left). */
+    long tornSnapshotTransfers() {
+        return nodes.values().stream().mapToLong(SimNode::tornSnapshotTransfers).sum();
     }
 
     // ------------------------------------------------------------ running

@@ -6,7 +6,9 @@ import io.kraft.raft.InMemoryRaftLog;
 import io.kraft.raft.InMemorySnapshotStore;
 import io.kraft.raft.LeaderAndEpoch;
 import io.kraft.raft.RaftConfig;
+import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftNode;
+import io.kraft.raft.ReadableRaftLog;
 import io.kraft.raft.Ready;
 import io.kraft.raft.SnapshotId;
 import java.io.ByteArrayOutputStream;
@@ -15,14 +17,19 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 
 /**
  * One simulated member: a {@link RaftNode} with a simulated disk (an in-memory log whose unflushed tail a crash
- * loses, and a quorum-state store and snapshot store that survive), plus a recording state machine whose
- * snapshot is the list of records it applied. It carries out each
- * {@link Ready} in the documented order; log flushes complete after a random disk latency.
+ * loses, a quorum-state store that survives, and a snapshot store whose incoming transfers a crash may tear), plus a
+ * recording state machine whose snapshot is the list of records it applied. It carries out each {@link Ready} in the
+ * documented order; log flushes complete after a random disk latency. Some members defer their log writes until a
+ * flush (or some later event), as a driver with a storage thread may: the core must never need them earlier, and a
+ * crash loses them. Every fetch a member sends is checked to acknowledge only what would survive its crash.
  */
 final class SimNode {
     /** A record the state machine applied, for checking against the committed log. */
@@ -37,6 +44,17 @@ final class SimNode {
     private final int maxDiskLatency;
     private final InMemoryQuorumStateStore stateStore = new InMemoryQuorumStateStore();
     private final InMemorySnapshotStore snapshots = new InMemorySnapshotStore();
+    /** Decides the faults this class adds on top of the disk latency: deferred writes, torn snapshot chunks. */
+    private final Random faultRandom;
+    /** Whether this member applies log writes only when a flush (or a later event) comes, not when handed out. */
+    private final boolean defersLogWrites;
+    /** Log writes handed out but not yet applied to the disk, oldest first: a crash loses them. */
+    private final List<Ready.LogWrites> unwrittenLogWrites = new ArrayList<>();
+    /** The size of the chunk last written to each incoming snapshot this incarnation: what a crash may tear. */
+    private final Map<SnapshotId, Integer> lastChunkBytes = new HashMap<>();
+    private long tornSnapshotTransfers;
+    /** The first acknowledgement of a non-durable entry this member sent since the last check, or null. */
+    private String unsafeAcknowledgement;
     /** Snapshots this incarnation's state machine loaded, oldest first. */
     private final List<SnapshotId> loadedSnapshots = new ArrayList<>();
     private InMemoryRaftLog log = new InMemoryRaftLog();
@@ -51,6 +69,8 @@ final class SimNode {
         this.network = network;
         this.seed = seed;
         this.diskRandom = new Random(seed ^ 0x5DEECE66DL);
+        this.faultRandom = new Random(seed ^ 0x2545F4914F6CDD1DL);
+        this.defersLogWrites = faultRandom.nextBoolean();
         this.maxDiskLatency = maxDiskLatency;
         start();
     }
@@ -75,8 +95,22 @@ final class SimNode {
         return raft;
     }
 
-    InMemoryRaftLog log() {
+    /** The log as this member sees it: the node's view while it runs, what is on its disk while it is down. */
+    ReadableRaftLog log() {
+        return raft != null ? raft.log() : log;
+    }
+
+    /** The log on this member's disk, which may lag what the node has handed out. */
+    InMemoryRaftLog disk() {
         return log;
+    }
+
+    boolean defersLogWrites() {
+        return defersLogWrites;
+    }
+
+    long tornSnapshotTransfers() {
+        return tornSnapshotTransfers;
     }
 
     /** The epoch in this node's durable quorum state: survives crashes. */
@@ -107,10 +141,10 @@ final class SimNode {
         }
         processReady();
         long end = raft.highWatermark();
-        if (end <= log.startOffset() || raft.latestSnapshot().map(s -> s.endOffset() >= end).orElse(false)) {
+        if (end <= raft.logStartOffset() || raft.latestSnapshot().map(s -> s.endOffset() >= end).orElse(false)) {
             return null;
         }
-        SnapshotId id = new SnapshotId(end, log.epochOf(end - 1));
+        SnapshotId id = new SnapshotId(end, raft.log().epochOf(end - 1));
         snapshots.save(id, encode(applied));
         raft.snapshotCreated(id);
         if (deletePrefix) {
@@ -164,8 +198,8 @@ final class SimNode {
     }
 
     /**
-     * Loses everything not durable: in-flight flushes, the state machine, all timers, and all or part of the
-     * unflushed log tail.
+     * Loses everything not durable: in-flight flushes, the state machine, all timers, log writes not yet applied,
+     * all or part of the unflushed log tail, and sometimes part of the chunk last written to an incoming snapshot.
      */
     void crash() {
         if (raft == null) {
@@ -173,12 +207,28 @@ final class SimNode {
         }
         raft = null;
         incarnation++;
+        unwrittenLogWrites.clear();
         // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway.
         int unflushed = (int) (log.endOffset() - log.flushedEndOffset());
         log = log.durableCopy(unflushed > 0 && diskRandom.nextBoolean() ? diskRandom.nextInt(unflushed + 1) : 0);
+        tearIncomingSnapshots();
         applied.clear();
         leaderChanges.clear();
         loadedSnapshots.clear();
+    }
+
+    /** A crash in the middle of writing a chunk leaves part of it, sometimes ending in junk the install rejects. */
+    private void tearIncomingSnapshots() {
+        for (SnapshotId id : new TreeSet<>(snapshots.incoming())) {
+            Integer chunkBytes = lastChunkBytes.get(id);
+            if (chunkBytes != null && faultRandom.nextBoolean()) {
+                long received = snapshots.receivedBytes(id);
+                long keep = received - faultRandom.nextInt((int) Math.min(chunkBytes, received) + 1);
+                snapshots.tearIncoming(id, keep, faultRandom.nextInt(3) == 0);
+                tornSnapshotTransfers++;
+            }
+        }
+        lastChunkBytes.clear();
     }
 
     void restart() {
@@ -207,23 +257,43 @@ final class SimNode {
         }
     }
 
-    void deliver(io.kraft.raft.RaftMessage message) {
+    void deliver(RaftMessage message) {
         if (raft != null) {
             raft.handle(message);
             processReady();
         }
     }
 
-    /** Carries out the node's pending work: persist, send, flush (asynchronously), apply. */
+    /** Carries out the node's pending work: persist, write, send, flush (asynchronously), apply. */
     void processReady() {
+        if (raft != null && !unwrittenLogWrites.isEmpty() && faultRandom.nextInt(4) == 0) {
+            writeDeferredLogWrites(); // a storage thread catching up without being asked to flush
+        }
         while (raft != null && raft.hasReady()) {
             Ready ready = raft.ready();
             ready.quorumState().ifPresent(stateStore::write);
-            ready.messages().forEach(network::send);
-            if (ready.flushLog()) {
+            for (Ready.SnapshotChunk chunk : ready.snapshotWrites().chunks()) {
+                lastChunkBytes.put(chunk.snapshotId(), chunk.data().length);
+            }
+            ready.snapshotWrites().applyTo(snapshots, raft);
+            if (defersLogWrites) {
+                if (!ready.logWrites().isEmpty()) {
+                    unwrittenLogWrites.add(ready.logWrites());
+                }
+            } else {
+                ready.logWrites().applyTo(log);
+            }
+            for (RaftMessage message : ready.messages()) {
+                if (message instanceof RaftMessage.FetchRequest fetch) {
+                    checkAcknowledgementIsDurable(fetch);
+                }
+                network.send(message);
+            }
+            if (ready.logWrites().flush()) {
                 int flushIncarnation = incarnation;
                 scheduler.schedule(1 + diskRandom.nextInt(maxDiskLatency), "flush node " + id(), () -> {
                     if (raft != null && incarnation == flushIncarnation) {
+                        writeDeferredLogWrites(); // a flush report covers every write handed out before it
                         log.flush();
                         raft.handleLogFlushed(log.endOffset());
                         processReady();
@@ -238,6 +308,60 @@ final class SimNode {
             }
             ready.leaderChange().ifPresent(leaderChanges::add);
         }
+    }
+
+    private void writeDeferredLogWrites() {
+        for (Ready.LogWrites writes : unwrittenLogWrites) {
+            writes.applyTo(log);
+        }
+        unwrittenLogWrites.clear();
+    }
+
+    /** A fetch acknowledges every entry below its offset: they must all survive a crash of this member now. */
+    private void checkAcknowledgementIsDurable(RaftMessage.FetchRequest fetch) {
+        String problem = notDurable(fetch.fetchOffset(), fetch.lastFetchedEpoch());
+        if (problem != null && unsafeAcknowledgement == null) {
+            unsafeAcknowledgement = "node " + id() + " acknowledged offset " + fetch.fetchOffset() + " (epoch "
+                    + fetch.lastFetchedEpoch() + " before it) to node " + fetch.destination() + ", but " + problem;
+        }
+    }
+
+    /**
+     * Why this member acknowledged, or counts as its own durable copy, something a crash now would lose; null when
+     * nothing. Checks the fetches it sent since the last call and the log end its node believes durable (what a
+     * leader counts for itself).
+     */
+    String durabilityViolation() {
+        String problem = unsafeAcknowledgement;
+        unsafeAcknowledgement = null;
+        if (problem == null && raft != null) {
+            long flushed = raft.flushedEndOffset();
+            int epochBefore = flushed > raft.logStartOffset() ? raft.log().epochOf(flushed - 1) : -1;
+            String notDurable = notDurable(flushed, epochBefore);
+            if (notDurable != null) {
+                problem = "node " + id() + " counts its log as durable up to " + flushed + ", but " + notDurable;
+            }
+        }
+        return problem;
+    }
+
+    /**
+     * Why the entries below {@code endOffset} (the last with {@code epochBefore}, -1 for unknown) are not on this
+     * member's disk, flushed or within a stored snapshot; null when they are.
+     */
+    private String notDurable(long endOffset, int epochBefore) {
+        long snapshotEnd = snapshots.latest().map(SnapshotId::endOffset).orElse(0L);
+        if (endOffset <= snapshotEnd) {
+            return null;
+        }
+        if (endOffset > log.flushedEndOffset()) {
+            return "its disk has flushed only up to " + log.flushedEndOffset() + " (stored snapshot ends at "
+                    + snapshotEnd + ")";
+        }
+        if (epochBefore >= 0 && endOffset - 1 >= log.startOffset() && log.epochOf(endOffset - 1) != epochBefore) {
+            return "the flushed entry at " + (endOffset - 1) + " on its disk has epoch " + log.epochOf(endOffset - 1);
+        }
+        return null;
     }
 
     @Override

@@ -1,0 +1,121 @@
+package io.kraft.raft;
+
+import io.kraft.raft.RaftMessage.FetchError;
+import io.kraft.raft.RaftMessage.FetchRequest;
+import io.kraft.raft.RaftMessage.FetchResponse;
+import java.util.OptionalInt;
+
+/**
+ * The fetching side of replication, for followers and observers alike: one fetch in flight at a time, sent only
+ * from a durable log end (the fetch offset is the acknowledgement), appending what the leader returns, truncating
+ * where the leader says the logs diverge, and learning the high watermark from it.
+ */
+final class FollowerReplication {
+    private final NodeContext node;
+    private final CommitTracker commits;
+    private final SnapshotTransfer snapshots;
+
+    FollowerReplication(NodeContext node, CommitTracker commits, SnapshotTransfer snapshots) {
+        this.node = node;
+        this.commits = commits;
+        this.snapshots = snapshots;
+    }
+
+    /** Sends the next fetch (of entries, or of the snapshot being fetched) to {@code target} if one may go now. */
+    void maybeSendFetch(RoleState state, FetchSession session, OptionalInt target) {
+        if (target.isEmpty() || !session.canSend(node.now())) {
+            return;
+        }
+        if (snapshots.isInstalling()) {
+            return; // the driver reports the outcome of the install first
+        }
+        if (snapshots.isFetching()) {
+            snapshots.requestChunks(state, target.getAsInt());
+            session.sent(node.now() + node.config.requestTimeoutTicks());
+            return;
+        }
+        // Fetching from an offset acknowledges everything below it, so only durable entries may be behind it.
+        if (node.log.flushedEndOffset() < node.log.endOffset()) {
+            return;
+        }
+        node.send(new FetchRequest(node.nodeId, target.getAsInt(), state.epoch(), node.log.endOffset(),
+                node.log.lastEpoch()));
+        session.sent(node.now() + node.config.requestTimeoutTicks());
+    }
+
+    void onFetchResponse(FetchingStep step, FetchResponse response) {
+        RoleState state = step.state();
+        FetchSession session = step.fetchSession();
+        if (response.epoch() != state.epoch()) {
+            return;
+        }
+        if (state.leaderId().isEmpty() && response.leaderId() != RaftMessage.NO_LEADER
+                && response.leaderId() != node.nodeId && node.isVoter(response.leaderId())) {
+            // Someone in our epoch knows the leader (a discovery fetch, or a voter that missed BeginQuorumEpoch).
+            step.adoptLeader(response.leaderId());
+            return;
+        }
+        if (!state.leaderId().equals(OptionalInt.of(response.source()))) {
+            step.answeredByNonLeader();
+            return;
+        }
+        if (response.error() != FetchError.NONE) {
+            session.answered();
+            if (response.error() == FetchError.NOT_LEADER) {
+                step.loseLeader();
+            }
+            return;
+        }
+        if (node.log.endOffset() != response.fetchOffset() || node.log.lastEpoch() != response.lastFetchedEpoch()) {
+            return; // a duplicate or an answer to an older position
+        }
+        session.answered();
+        session.contacted(node.now() + node.config.fetchTimeoutTicks());
+        if (response.snapshotNeeded()) {
+            snapshots.startFetching(response.snapshotId());
+            step.maybeSendFetch();
+            return;
+        }
+        if (response.diverging()) {
+            truncateToLeader(response);
+        } else if (!response.entries().isEmpty()) {
+            if (response.entries().get(0).offset() != node.log.endOffset()) {
+                throw new IllegalStateException("node " + node.nodeId + ": fetched entries start at "
+                        + response.entries().get(0).offset() + " but the log ends at " + node.log.endOffset());
+            }
+            node.log.append(response.entries());
+        }
+        long knownCommitted = Math.min(response.highWatermark(), node.log.endOffset());
+        if (!response.diverging() && knownCommitted > commits.highWatermark()) {
+            commits.advanceTo(knownCommitted);
+        }
+        step.maybeSendFetch();
+    }
+
+    /**
+     * The leader's log has epoch {@code divergingEpoch} ending at {@code divergingEndOffset}; we cut ours where both
+     * logs provably agree and fetch again from there. Committed entries always lie below that point; nothing at
+     * or above it counts as durable any more.
+     */
+    private void truncateToLeader(FetchResponse response) {
+        OffsetAndEpoch ours = node.log.endOffsetForEpoch(response.divergingEpoch());
+        long truncateOffset = Math.min(response.divergingEndOffset(), ours.offset());
+        if (truncateOffset < commits.highWatermark()) {
+            throw new IllegalStateException("node " + node.nodeId + ": leader " + response.source()
+                    + " asks to truncate to " + truncateOffset + " below the high watermark " + commits.highWatermark());
+        }
+        node.log.truncateTo(truncateOffset);
+    }
+
+    /**
+     * The leader refuses connections: give up on it after a short grace instead of the full fetch timeout, then run
+     * a pre-vote; a leader that is alive keeps its followers, since voters that still hear from it refuse the
+     * pre-vote. The grace is a fifth of the election timeout plus a random part of up to half of it, so followers
+     * that all lost the leader do not split the vote.
+     */
+    void giveUpOnLeaderSoon(FetchSession session) {
+        int electionTimeoutTicks = node.config.electionTimeoutTicks();
+        long graceTicks = Math.max(1, electionTimeoutTicks / 5) + node.random.nextInt(Math.max(1, electionTimeoutTicks / 2));
+        session.expireContactBy(node.now() + graceTicks);
+    }
+}

@@ -1,0 +1,273 @@
+package io.kraft.raft;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The log as the core sees it: the driver's log, which the core only reads, under the core's own writes until a flush
+ * report says they are durable (etcd's "unstable" entries). Offsets at or above {@code tailStart} are served from
+ * the in-memory tail; below it the driver's log agrees with this view whether or not the driver has yet carried out
+ * the writes handed to it, because every write touches only offsets at or above {@code tailStart}, and
+ * {@code tailStart} moves up only over entries a flush report covered.
+ *
+ * <p>Writes since the last {@link Ready} are handed out by {@link #takeWrites()} as one prefix deletion, one
+ * truncation and one run of appends, applied in that order. Whatever the core did in between (append, truncate,
+ * delete a prefix, in any order) is folded into that form so that the driver's log, once it applied them, holds
+ * exactly this view.
+ */
+final class LogView implements ReadableRaftLog {
+    private static final long NO_TRUNCATION = Long.MAX_VALUE;
+    private static final int UNKNOWN_EPOCH = -1;
+
+    private final ReadableRaftLog storage;
+    private final List<LogEntry> tail = new ArrayList<>();
+    private long startOffset;
+    /** Epoch of the entry just before {@link #startOffset} (the snapshot's the log starts after), 0 for none. */
+    private int startEpoch;
+    private long tailStart;
+    /** Epoch of the entry just before {@link #tailStart}. */
+    private int tailBaseEpoch;
+    /** How far this view's log is known durable: all a follower may acknowledge and a leader count. */
+    private long flushedEndOffset;
+
+    // What the next Ready hands out.
+    private SnapshotId pendingPrefixDeletion;
+    private long pendingTruncation = NO_TRUNCATION;
+    /** Tail entries at or above this were not handed out yet. */
+    private long unsentFrom;
+    private boolean flushWanted;
+    /**
+     * Below this the driver's log holds what this view holds once it has applied every write handed out so far: the
+     * view's end at the last hand-out, lowered by truncations and resets since.
+     */
+    private long writtenEnd;
+
+    /** A view of {@code storage} as found at startup, all of it durable; {@code latest} is the latest snapshot. */
+    LogView(ReadableRaftLog storage, Optional<SnapshotId> latest) {
+        this.storage = storage;
+        this.startOffset = storage.startOffset();
+        // The log starts after some snapshot; only when it is the latest do we know its epoch, which is all that can
+        // be needed: a truncation to the log start lies at or above the high watermark, so at the latest snapshot.
+        this.startEpoch = startOffset == 0 ? 0
+                : latest.filter(s -> s.endOffset() == startOffset).map(SnapshotId::epoch).orElse(UNKNOWN_EPOCH);
+        this.tailStart = storage.endOffset();
+        this.tailBaseEpoch = storage.lastEpoch();
+        this.flushedEndOffset = tailStart;
+        this.unsentFrom = tailStart;
+        this.writtenEnd = tailStart;
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    @Override
+    public long startOffset() {
+        return startOffset;
+    }
+
+    @Override
+    public long endOffset() {
+        return tailStart + tail.size();
+    }
+
+    @Override
+    public int lastEpoch() {
+        return tail.isEmpty() ? tailBaseEpoch : tail.get(tail.size() - 1).epoch();
+    }
+
+    @Override
+    public int epochOf(long offset) {
+        if (offset < startOffset || offset >= endOffset()) {
+            throw new IllegalArgumentException("no entry at offset " + offset + " (log holds [" + startOffset + ", "
+                    + endOffset() + "))");
+        }
+        return offset >= tailStart ? tail.get((int) (offset - tailStart)).epoch() : storage.epochOf(offset);
+    }
+
+    @Override
+    public List<LogEntry> read(long offset, int maxEntries) {
+        if (offset < startOffset || offset > endOffset()) {
+            throw new IllegalArgumentException("read at offset " + offset + " outside [" + startOffset + ", "
+                    + endOffset() + "]");
+        }
+        List<LogEntry> entries = new ArrayList<>();
+        if (offset < tailStart) {
+            int wanted = (int) Math.min(maxEntries, tailStart - offset);
+            entries.addAll(storage.read(offset, wanted));
+            if (entries.size() != wanted) {
+                throw new IllegalStateException("the driver's log returned " + entries.size() + " entries from "
+                        + offset + " but holds [" + storage.startOffset() + ", " + storage.endOffset() + "), not up to "
+                        + tailStart + " as flushed");
+            }
+        }
+        long next = offset + entries.size();
+        if (entries.size() < maxEntries && next >= tailStart) {
+            int from = (int) (next - tailStart);
+            int to = (int) Math.min(tail.size(), from + (long) (maxEntries - entries.size()));
+            entries.addAll(tail.subList(from, to));
+        }
+        return entries;
+    }
+
+    @Override
+    public OffsetAndEpoch endOffsetForEpoch(int epoch) {
+        if (!tail.isEmpty() && tail.get(0).epoch() <= epoch) {
+            // Epochs never decrease: the last tail entry of epoch at most `epoch` ends that epoch's run.
+            int last = tail.size() - 1;
+            while (tail.get(last).epoch() > epoch) {
+                last--;
+            }
+            return new OffsetAndEpoch(tailStart + last + 1, tail.get(last).epoch());
+        }
+        if (epoch >= tailBaseEpoch) {
+            return new OffsetAndEpoch(tailStart, tailBaseEpoch); // every tail entry (if any) has a later epoch
+        }
+        if (epoch < startEpoch) {
+            // Wholly inside the snapshot the log starts after; the driver's log may not have deleted it yet.
+            return new OffsetAndEpoch(0, 0);
+        }
+        return storage.endOffsetForEpoch(epoch); // an earlier epoch ends below tailStart, where storage agrees
+    }
+
+    /** How far this log is known durable. */
+    long flushedEndOffset() {
+        return flushedEndOffset;
+    }
+
+    /** Sets how far the log is durable, for a log reset to a snapshot that is durable itself. */
+    void flushedTo(long offset) {
+        flushedEndOffset = offset;
+    }
+
+    // ---------------------------------------------------------------- writing (handed out with the next Ready)
+
+    /** Appends entries whose first offset is {@link #endOffset()} and whose epochs never decrease; asks for a flush. */
+    void append(List<LogEntry> entries) {
+        for (LogEntry entry : entries) {
+            if (entry.offset() != endOffset()) {
+                throw new IllegalArgumentException("append at offset " + entry.offset() + " but the log ends at "
+                        + endOffset());
+            }
+            if (entry.epoch() < lastEpoch()) {
+                throw new IllegalArgumentException("epoch " + entry.epoch() + " at offset " + entry.offset()
+                        + " is below the log's last epoch " + lastEpoch());
+            }
+            tail.add(entry);
+        }
+        flushWanted = true;
+    }
+
+    /** Removes every entry at or above {@code offset}, none of which is durable any more. */
+    void truncateTo(long offset) {
+        if (offset < startOffset) {
+            throw new IllegalArgumentException("truncation offset " + offset + " is below the log start " + startOffset);
+        }
+        if (offset >= endOffset()) {
+            return;
+        }
+        if (offset >= tailStart) {
+            tail.subList((int) (offset - tailStart), tail.size()).clear();
+        } else {
+            tailBaseEpoch = offset > startOffset ? storage.epochOf(offset - 1) : knownStartEpoch();
+            tail.clear();
+            tailStart = offset;
+        }
+        pendingTruncation = Math.min(pendingTruncation, offset);
+        unsentFrom = Math.min(unsentFrom, offset);
+        writtenEnd = Math.min(writtenEnd, offset);
+        flushedEndOffset = Math.min(flushedEndOffset, offset);
+    }
+
+    /**
+     * Removes every entry below the snapshot's end offset. If the log does not hold the snapshot's last entry with
+     * the snapshot's epoch, every entry goes and the log restarts empty at the snapshot's end (a reset).
+     */
+    void deletePrefix(SnapshotId snapshot) {
+        long end = snapshot.endOffset();
+        if (end < startOffset) {
+            throw new IllegalArgumentException("snapshot " + snapshot + " ends below the log start " + startOffset);
+        }
+        boolean keepSuffix = end <= endOffset()
+                && (end == startOffset ? knownStartEpoch() == snapshot.epoch() : epochOf(end - 1) == snapshot.epoch());
+        if (keepSuffix && end == startOffset) {
+            return; // the log already starts after this snapshot
+        }
+        if (keepSuffix) {
+            if (tailStart < end) {
+                tail.subList(0, (int) (end - tailStart)).clear();
+                tailStart = end;
+                tailBaseEpoch = snapshot.epoch();
+            }
+            // The driver's log decides the same way once its older writes are in, except where a write since then
+            // changed the snapshot's last entry: truncating at the snapshot's end then removes what it kept.
+            if (pendingTruncation != NO_TRUNCATION) {
+                pendingTruncation = Math.max(pendingTruncation, end);
+            }
+            unsentFrom = Math.max(unsentFrom, end);
+        } else {
+            tail.clear();
+            tailStart = end;
+            tailBaseEpoch = snapshot.epoch();
+            // Whether the driver's log resets too or keeps a stale suffix, truncating at the end empties it.
+            pendingTruncation = end;
+            unsentFrom = end;
+            writtenEnd = Math.min(writtenEnd, end);
+        }
+        startOffset = end;
+        startEpoch = snapshot.epoch();
+        pendingPrefixDeletion = snapshot;
+    }
+
+    private int knownStartEpoch() {
+        if (startEpoch == UNKNOWN_EPOCH) {
+            throw new IllegalStateException("the epoch of the snapshot the log starts after (at " + startOffset
+                    + ") is unknown");
+        }
+        return startEpoch;
+    }
+
+    /** Whether writes wait to be handed out. */
+    boolean hasWrites() {
+        return pendingPrefixDeletion != null || pendingTruncation != NO_TRUNCATION || unsentFrom < endOffset()
+                || flushWanted;
+    }
+
+    /** The writes since the last Ready, in the form the driver applies; they stay in the tail until flushed. */
+    Ready.LogWrites takeWrites() {
+        if (!hasWrites()) {
+            return Ready.LogWrites.NONE;
+        }
+        Ready.LogWrites writes = new Ready.LogWrites(Optional.ofNullable(pendingPrefixDeletion),
+                pendingTruncation == NO_TRUNCATION ? OptionalLong.empty() : OptionalLong.of(pendingTruncation),
+                tail.subList((int) (unsentFrom - tailStart), tail.size()), flushWanted);
+        pendingPrefixDeletion = null;
+        pendingTruncation = NO_TRUNCATION;
+        unsentFrom = endOffset();
+        writtenEnd = endOffset();
+        flushWanted = false;
+        return writes;
+    }
+
+    /**
+     * The driver flushed its log, which ends at {@code reportedEndOffset} and holds every write handed out so far:
+     * what lies below both that and {@link #writtenEnd} is durable, and from now on is read from the driver's log.
+     */
+    void flushed(long reportedEndOffset) {
+        long durable = Math.min(reportedEndOffset, writtenEnd);
+        if (durable > flushedEndOffset) {
+            flushedEndOffset = durable;
+        }
+        if (durable > tailStart) {
+            int stable = (int) Math.min(durable - tailStart, tail.size());
+            tailBaseEpoch = tail.get(stable - 1).epoch();
+            tail.subList(0, stable).clear();
+            tailStart += stable;
+        }
+    }
+
+    /** Entries held in memory because no flush report covered them yet. */
+    int unstableEntries() {
+        return tail.size();
+    }
+}
