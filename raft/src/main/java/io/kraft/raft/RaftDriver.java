@@ -81,18 +81,6 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         return appendOnRaftThread(() -> node.role() == Role.LEADER && node.epoch() == epoch, records);
     }
 
-    /**
-     * Appends in whatever epoch this node leads when the request reaches the raft thread: unfenced, so records built
-     * for one leader's view may land in the next one's. Kept for callers written before appends were fenced (the
-     * cli's QuorumCommandTest); a state machine uses {@link #append(int, List)}.
-     *
-     * @deprecated fence the append by the epoch its records were built for, with {@link #append(int, List)}
-     */
-    @Deprecated
-    public CompletableFuture<Long> append(List<byte[]> records) {
-        return appendOnRaftThread(() -> node.role() == Role.LEADER, records);
-    }
-
     private CompletableFuture<Long> appendOnRaftThread(BooleanSupplier leads, List<byte[]> records) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         boolean queued = enqueue(() -> {
