@@ -28,6 +28,7 @@ import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftTransport;
+import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -163,8 +164,8 @@ public final class GrpcRaftTransport implements RaftTransport {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
                 stub.fetch(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
-                    if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
-                            && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
+                    if (response.getErrorCode() != Errors.INCONSISTENT_CLUSTER_ID.code()
+                            && response.getErrorCode() != Errors.INCONSISTENT_VOTER_SET.code()) {
                         deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
                     }
                 }, () -> unreachablePeer.accept(m.destination())));
@@ -175,8 +176,8 @@ public final class GrpcRaftTransport implements RaftTransport {
             RaftServiceGrpc.RaftServiceStub stub = stub(m.destination());
             if (stub != null) {
                 stub.fetchSnapshot(ProtoMessages.toProto(clusterId, m), callback(m.destination(), response -> {
-                    if (response.getErrorCode() != ProtoMessages.INCONSISTENT_CLUSTER_ID
-                            && response.getErrorCode() != ProtoMessages.INCONSISTENT_VOTER_SET) {
+                    if (response.getErrorCode() != Errors.INCONSISTENT_CLUSTER_ID.code()
+                            && response.getErrorCode() != Errors.INCONSISTENT_VOTER_SET.code()) {
                         deliver(ProtoMessages.fromProto(response, m.destination(), nodeId));
                     }
                 }));
@@ -311,8 +312,8 @@ public final class GrpcRaftTransport implements RaftTransport {
     }
 
     private static int errorFor(String requestClusterId, String clusterId) {
-        return clusterId.equals(requestClusterId) ? ProtoMessages.INCONSISTENT_VOTER_SET
-                : ProtoMessages.INCONSISTENT_CLUSTER_ID;
+        return clusterId.equals(requestClusterId) ? Errors.INCONSISTENT_VOTER_SET.code()
+                : Errors.INCONSISTENT_CLUSTER_ID.code();
     }
 
     /** The serving side: turns RPCs into inbound core messages and parks the call until the core answers. */
@@ -384,7 +385,7 @@ public final class GrpcRaftTransport implements RaftTransport {
             }
             if (!request.hasSnapshotId() || request.getSnapshotId().getEndOffset() < 1
                     || request.getSnapshotId().getEpoch() < 1) {
-                observer.onNext(FetchSnapshotResponse.newBuilder().setErrorCode(ProtoMessages.SNAPSHOT_NOT_FOUND)
+                observer.onNext(FetchSnapshotResponse.newBuilder().setErrorCode(Errors.SNAPSHOT_NOT_FOUND.code())
                         .setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;
@@ -400,8 +401,8 @@ public final class GrpcRaftTransport implements RaftTransport {
             boolean sameCluster = request.getClusterId().isEmpty() || clusterId.equals(request.getClusterId());
             if (!sameCluster || source == null) {
                 observer.onNext(DescribeQuorumResponse.newBuilder()
-                        .setErrorCode(source == null ? ProtoMessages.NOT_LEADER_OR_FOLLOWER
-                                : ProtoMessages.INCONSISTENT_CLUSTER_ID).setLeaderId(RaftMessage.NO_LEADER).build());
+                        .setErrorCode(source == null ? Errors.NOT_LEADER_OR_FOLLOWER.code()
+                                : Errors.INCONSISTENT_CLUSTER_ID.code()).setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;
             }
@@ -420,7 +421,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         OptionalInt leader = description.leaderId();
         boolean isLeader = leader.isPresent() && leader.getAsInt() == nodeId;
         DescribeQuorumResponse.Builder builder = DescribeQuorumResponse.newBuilder()
-                .setErrorCode(isLeader ? ProtoMessages.NONE : ProtoMessages.NOT_LEADER_OR_FOLLOWER)
+                .setErrorCode(isLeader ? ProtoMessages.NONE : Errors.NOT_LEADER_OR_FOLLOWER.code())
                 .setLeaderId(leader.orElse(RaftMessage.NO_LEADER)).setLeaderEpoch(description.epoch())
                 .setHighWatermark(description.highWatermark()).setClusterId(clusterId);
         new TreeMap<>(voterAddresses).forEach((voterId, address) -> builder.addVoterNodes(

@@ -15,36 +15,32 @@ import io.kraft.proto.raft.VoteResponse;
 import io.kraft.raft.LogEntry;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftMessage.FetchError;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Converts between the core's {@link RaftMessage}s and the wire messages of raft.proto; error codes map here once. */
 final class ProtoMessages {
-    static final int NONE = 0;
-    static final int NOT_LEADER_OR_FOLLOWER = 6;
-    static final int FENCED_LEADER_EPOCH = 74;
-    static final int UNKNOWN_LEADER_EPOCH = 75;
-    static final int INCONSISTENT_VOTER_SET = 94;
-    static final int SNAPSHOT_NOT_FOUND = 98;
-    static final int POSITION_OUT_OF_RANGE = 99;
-    static final int INCONSISTENT_CLUSTER_ID = 104;
+    /** The wire code of success, which every answer without an error carries. */
+    static final int NONE = Errors.NONE.code();
 
     private ProtoMessages() {
     }
 
     static int errorCode(FetchError error) {
-        return switch (error) {
-            case NONE -> NONE;
-            case NOT_LEADER -> NOT_LEADER_OR_FOLLOWER;
-            case FENCED_LEADER_EPOCH -> FENCED_LEADER_EPOCH;
-            case UNKNOWN_LEADER_EPOCH -> UNKNOWN_LEADER_EPOCH;
-            case SNAPSHOT_NOT_FOUND -> SNAPSHOT_NOT_FOUND;
-            case POSITION_OUT_OF_RANGE -> POSITION_OUT_OF_RANGE;
-        };
+        return (switch (error) {
+            case NONE -> Errors.NONE;
+            case NOT_LEADER -> Errors.NOT_LEADER_OR_FOLLOWER;
+            case FENCED_LEADER_EPOCH -> Errors.FENCED_LEADER_EPOCH;
+            case UNKNOWN_LEADER_EPOCH -> Errors.UNKNOWN_LEADER_EPOCH;
+            case SNAPSHOT_NOT_FOUND -> Errors.SNAPSHOT_NOT_FOUND;
+            case POSITION_OUT_OF_RANGE -> Errors.POSITION_OUT_OF_RANGE;
+        }).code();
     }
 
     static FetchError fetchError(int code) {
-        return switch (code) {
+        Errors error = code == (short) code ? Errors.forCode((short) code) : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
             case NONE -> FetchError.NONE;
             case NOT_LEADER_OR_FOLLOWER -> FetchError.NOT_LEADER;
             case FENCED_LEADER_EPOCH -> FetchError.FENCED_LEADER_EPOCH;

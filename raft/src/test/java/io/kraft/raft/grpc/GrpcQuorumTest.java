@@ -29,6 +29,7 @@ import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -279,7 +280,7 @@ class GrpcQuorumTest {
             VoteResponse wrongCluster = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .vote(VoteRequest.newBuilder().setClusterId("other").setCandidateId(2).setVoterId(leaderId)
                             .setCandidateEpoch(99).build());
-            assertEquals(ProtoMessages.INCONSISTENT_CLUSTER_ID, wrongCluster.getErrorCode());
+            assertEquals(Errors.INCONSISTENT_CLUSTER_ID.code(), wrongCluster.getErrorCode());
 
             VoteResponse unknownVoter = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID).setCandidateId(42).setVoterId(leaderId)
@@ -291,7 +292,7 @@ class GrpcQuorumTest {
             FetchResponse stale = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .fetch(FetchRequest.newBuilder().setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId)
                             .setEpoch(epoch - 1).build());
-            assertEquals(ProtoMessages.FENCED_LEADER_EPOCH, stale.getErrorCode());
+            assertEquals(Errors.FENCED_LEADER_EPOCH.code(), stale.getErrorCode());
 
             FetchResponse beyondEnd = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .fetch(FetchRequest.newBuilder().setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId)
@@ -304,12 +305,12 @@ class GrpcQuorumTest {
                             .setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId).setEpoch(epoch)
                             .setSnapshotId(io.kraft.proto.raft.SnapshotId.newBuilder().setEndOffset(3).setEpoch(1))
                             .setMaxBytes(1024).build()).next();
-            assertEquals(ProtoMessages.SNAPSHOT_NOT_FOUND, unknownSnapshot.getErrorCode());
+            assertEquals(Errors.SNAPSHOT_NOT_FOUND.code(), unknownSnapshot.getErrorCode());
             FetchSnapshotResponse malformed = RaftServiceGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(5, TimeUnit.SECONDS).fetchSnapshot(FetchSnapshotRequest.newBuilder()
                             .setClusterId(CLUSTER_ID).setReplicaId(77).setLeaderId(leaderId).setEpoch(epoch).build())
                     .next();
-            assertEquals(ProtoMessages.SNAPSHOT_NOT_FOUND, malformed.getErrorCode());
+            assertEquals(Errors.SNAPSHOT_NOT_FOUND.code(), malformed.getErrorCode());
 
             DescribeQuorumResponse after = describe(stub);
             assertEquals(epoch, after.getLeaderEpoch(), "bad requests leave the quorum untouched");
