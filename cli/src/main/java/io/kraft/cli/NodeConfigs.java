@@ -20,6 +20,8 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
 import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.file.MetadataLogRetention;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -63,14 +65,14 @@ public final class NodeConfigs {
     }
 
     /**
-     * Adds the controller's and the broker components' keys (broker.session.timeout.ms, group.*, replica.*,
-     * socket.*, ...) so a node file may set them without an "unknown configuration" warning.
+     * Adds the quorum's, the controller's and the broker components' keys (controller.quorum.*, metadata.max.*,
+     * broker.session.timeout.ms, group.*, replica.*, socket.*, ...) so a node file may set them without an "unknown configuration" warning.
      */
     private static ConfigDef withControllerKeys(ConfigDef definition) {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
-                BrokerLifecycleConfig.definition(),
-                GroupConfig.definition())) {
+                BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
+                MetadataLogRetention.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
