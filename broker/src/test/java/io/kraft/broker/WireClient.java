@@ -1,8 +1,10 @@
 package io.kraft.broker;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestHeader;
 import io.kraft.broker.protocol.ResponseHeader;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MessageReader;
 import io.kraft.broker.protocol.schema.MessageSchema;
@@ -140,6 +142,40 @@ public final class WireClient implements AutoCloseable {
             throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
         }
         return MessageReader.read(ApiMessages.responseSchema(api), version, bytes);
+    }
+
+    // ---- our typed messages ------------------------------------------------------------------------------------------
+
+    /** Sends a typed request at {@code version} and reads its typed response (our generated classes). */
+    public <R extends io.kraft.broker.protocol.message.ApiMessage> R send(
+            io.kraft.broker.protocol.message.ApiMessage request, short version) throws IOException {
+        int correlationId = sendRequest(request, version);
+        return receiveResponse(ApiKey.forId(request.apiKey()), version, correlationId);
+    }
+
+    /**
+     * Sends a typed request at {@code version} without waiting for its response; returns its correlation id for
+     * {@link #receiveResponse}.
+     */
+    public int sendRequest(io.kraft.broker.protocol.message.ApiMessage request, short version) throws IOException {
+        int correlationId = nextCorrelationId++;
+        sendRaw(RequestFrame.toBuffer(correlationId, "wire-test", request, version));
+        return correlationId;
+    }
+
+    /** Reads the next response, checks it answers {@code correlationId}, and parses it as {@code api}'s response. */
+    @SuppressWarnings("unchecked")
+    public <R extends io.kraft.broker.protocol.message.ApiMessage> R receiveResponse(ApiKey api, short version,
+                                                                                     int correlationId)
+            throws IOException {
+        ByteBuffer bytes = receiveFrame();
+        ResponseHeader header = ResponseHeader.read(bytes, api.responseHeaderVersion(version));
+        if (header.correlationId() != correlationId) {
+            throw new IOException("response to " + header.correlationId() + ", expected " + correlationId);
+        }
+        io.kraft.broker.protocol.message.ApiMessage response = ApiMessageFactory.newResponse(api);
+        response.read(bytes, version);
+        return (R) response;
     }
 
     // ---- raw bytes -------------------------------------------------------------------------------------------------

@@ -10,9 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
 import io.kraft.server.TestNode;
-import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
-import io.kraft.broker.protocol.schema.MessageWriter;
-import io.kraft.broker.protocol.schema.Struct;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +46,6 @@ import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AlterConfigsRequest;
 import org.apache.kafka.common.requests.AlterConfigsResponse;
@@ -269,19 +265,16 @@ class AdminApisWireTest {
     @Test
     void createPartitionsRefusesATopicNamedTwice() throws Exception {
         createTopic("twice", 1);
-        // kafka-clients' request collection drops duplicates, so this request is written by our codec.
-        Struct body = CreatePartitionsMessages.REQUEST.newStruct();
+        // kafka-clients' request collection drops duplicates, so this request is written by our typed messages.
+        io.kraft.broker.protocol.message.CreatePartitionsRequest request =
+                new io.kraft.broker.protocol.message.CreatePartitionsRequest().setTimeoutMs(10_000);
         for (int count : new int[] {2, 3}) {
-            Struct topic = body.addStruct("topics");
-            topic.set(topic.field("name"), "twice");
-            topic.setInt(topic.field("count"), count);
-            topic.set(topic.field("assignments"), null);
+            request.topics().add(new io.kraft.broker.protocol.message.CreatePartitionsRequest.CreatePartitionsTopic()
+                    .setName("twice").setCount(count).setAssignments(null));
         }
-        body.setInt(body.field("timeout_ms"), 10_000);
-        CreatePartitionsResponse response = client.sendUnflexible(ApiKeys.CREATE_PARTITIONS, (short) 0,
-                MessageWriter.toBuffer(CreatePartitionsMessages.REQUEST, body, (short) 0));
+        io.kraft.broker.protocol.message.CreatePartitionsResponse response = client.send(request, (short) 0);
         assertEquals(List.of(Errors.INVALID_REQUEST.code(), Errors.INVALID_REQUEST.code()),
-                response.data().results().stream().map(CreatePartitionsTopicResult::errorCode).toList());
+                response.results().stream().map(r -> r.errorCode()).toList());
         assertEquals(1, partitionCount("twice"));
     }
 

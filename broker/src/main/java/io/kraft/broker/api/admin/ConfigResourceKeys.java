@@ -1,6 +1,5 @@
 package io.kraft.broker.api.admin;
 
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.storage.errors.Errors;
@@ -17,12 +16,12 @@ final class ConfigResourceKeys {
         return type + "/" + name;
     }
 
-    /** The keys of resources (structs with resource_type and resource_name) that appear more than once. */
-    static Set<String> duplicates(List<Struct> resources) {
+    /** The keys of the request's resources that appear more than once. */
+    static Set<String> duplicates(List<ConfigUpdates.Resource> resources) {
         Set<String> seen = new HashSet<>();
         Set<String> duplicates = new HashSet<>();
-        for (Struct resource : resources) {
-            String key = key(resource.getByte("resource_type"), resource.getString("resource_name"));
+        for (ConfigUpdates.Resource resource : resources) {
+            String key = key(resource.type(), resource.name());
             if (!seen.add(key)) {
                 duplicates.add(key);
             }

@@ -3,7 +3,6 @@ package io.kraft.broker.api.admin;
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
 import io.kraft.broker.config.BrokerConfigs;
 import io.kraft.broker.config.EffectiveConfigs;
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigType;
@@ -79,50 +78,51 @@ final class ConfigUpdates {
         return value == null ? List.of() : asList(value);
     }
 
-    /**
-     * Validates the changes (key → new value, empty to delete) and, unless {@code validateOnly}, asks the
-     * controller to apply them. The answer fails with a {@link ControllerException} carrying the Kafka error.
-     */
     /** Reads one resource's requested changes as key → new value (empty deletes); invalid ones throw. */
     @FunctionalInterface
     interface ChangeReader {
-        Map<String, Optional<String>> read(MetadataImage image, ConfigResource target, Struct resource);
+        Map<String, Optional<String>> read(MetadataImage image, ConfigResource target);
+    }
+
+    /**
+     * One resource of an AlterConfigs-shaped request: its type code and name as the request gives them (the
+     * response echoes them), and how to read its changes from the request body.
+     */
+    record Resource(byte type, String name, ChangeReader changes) {
     }
 
     /**
      * Serves an AlterConfigs-shaped request (AlterConfigs and IncrementalAlterConfigs share it): each resource
-     * is checked and submitted on its own, then {@code response}'s "responses" get one entry per resource.
+     * is read, checked and submitted on its own while the request body is valid (so call this from
+     * {@code handle}); the answer holds one outcome per resource, in order, once the controller has answered
+     * them all or {@code timeoutMs} has passed.
      */
-    Struct apply(Struct body, MetadataImage image, ChangeReader reader, Struct response, long timeoutMs) {
-        boolean validateOnly = body.getBoolean("validate_only");
-        List<Struct> resources = body.getStructs("resources");
+    CompletableFuture<List<Outcome<Void>>> apply(List<Resource> resources, boolean validateOnly, MetadataImage image,
+                                                 long timeoutMs) {
         Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
-        List<CompletableFuture<Void>> answers = new ArrayList<>();
-        for (Struct resource : resources) {
-            byte type = resource.getByte("resource_type");
-            String name = resource.getString("resource_name");
-            if (duplicates.contains(ConfigResourceKeys.key(type, name))) {
-                answers.add(CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(type, name)));
-                continue;
+        List<CompletableFuture<Outcome<Void>>> outcomes = new ArrayList<>(resources.size());
+        for (Resource resource : resources) {
+            CompletableFuture<Void> answer;
+            if (duplicates.contains(ConfigResourceKeys.key(resource.type(), resource.name()))) {
+                answer = CompletableFuture.failedFuture(ConfigResourceKeys.duplicateError(resource.type(),
+                        resource.name()));
+            } else {
+                try {
+                    ConfigResource target = resource(resource.type(), resource.name());
+                    answer = submit(image, target, resource.changes().read(image, target), validateOnly);
+                } catch (ControllerException e) {
+                    answer = CompletableFuture.failedFuture(e);
+                }
             }
-            try {
-                ConfigResource target = resource(type, name);
-                answers.add(submit(image, target, reader.read(image, target, resource), validateOnly));
-            } catch (ControllerException e) {
-                answers.add(CompletableFuture.failedFuture(e));
-            }
+            outcomes.add(ControllerErrors.outcome(answer, timeoutMs));
         }
-        for (int i = 0; i < resources.size(); i++) {
-            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
-            Struct out = response.addStruct("responses");
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
-            out.setByte(out.field("resource_type"), resources.get(i).getByte("resource_type"));
-            out.set(out.field("resource_name"), resources.get(i).getString("resource_name"));
-        }
-        return response;
+        return ControllerErrors.all(outcomes);
     }
 
+    /**
+     * Validates the changes (key → new value, empty to delete) and, unless {@code validateOnly}, asks the
+     * controller to apply them. The answer fails with a {@link ControllerException} carrying the Kafka error.
+     */
     CompletableFuture<Void> submit(MetadataImage image, ConfigResource resource, Map<String, Optional<String>> changes,
                                    boolean validateOnly) {
         try {

@@ -1,12 +1,16 @@
 package io.kraft.broker.api.admin;
 
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.CreatePartitionsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.CreatePartitionsRequest;
+import io.kraft.broker.protocol.message.CreatePartitionsRequest.CreatePartitionsAssignment;
+import io.kraft.broker.protocol.message.CreatePartitionsRequest.CreatePartitionsTopic;
+import io.kraft.broker.protocol.message.CreatePartitionsResponse;
+import io.kraft.broker.protocol.message.CreatePartitionsResponse.CreatePartitionsTopicResult;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.storage.errors.Errors;
@@ -20,9 +24,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Answers CreatePartitions (v0-3) through the active {@link Controller}: each topic grows to its new count,
  * with explicit replicas for the new partitions or placed by the controller; validate_only runs the
- * controller's dry run. A topic named twice fails both times with INVALID_REQUEST, as in Kafka.
+ * controller's dry run. A topic named twice fails both times with INVALID_REQUEST, as in Kafka. The answer comes
+ * when the controller has answered every topic or the request's timeout_ms has passed; no handler thread waits
+ * meanwhile.
  */
-public final class CreatePartitionsHandler implements LegacyRequestHandler {
+public final class CreatePartitionsHandler
+        implements AsyncRequestHandler<CreatePartitionsRequest, CreatePartitionsResponse> {
     private final Controller controller;
 
     public CreatePartitionsHandler(Controller controller) {
@@ -35,53 +42,56 @@ public final class CreatePartitionsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        long timeoutMs = body.getInt("timeout_ms");
-        boolean validateOnly = body.getBoolean("validate_only");
-        List<Struct> topics = body.getStructs("topics");
+    public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                                                     ApiRequest<CreatePartitionsRequest> request) {
+        CreatePartitionsRequest body = request.body();
+        long timeoutMs = body.timeoutMs();
+        boolean validateOnly = body.validateOnly();
+        List<CreatePartitionsTopic> topics = body.topics();
         Set<String> seen = new HashSet<>();
         Set<String> duplicates = new HashSet<>();
-        for (Struct topic : topics) {
-            String name = topic.getString("name");
-            if (!seen.add(name)) {
-                duplicates.add(name);
+        for (CreatePartitionsTopic topic : topics) {
+            if (!seen.add(topic.name())) {
+                duplicates.add(topic.name());
             }
         }
-        List<CompletableFuture<Void>> answers = new ArrayList<>();
-        for (Struct topic : topics) {
-            String name = topic.getString("name");
-            int count = topic.getInt("count");
+        List<String> names = new ArrayList<>(topics.size());
+        List<CompletableFuture<Outcome<Void>>> outcomes = new ArrayList<>(topics.size());
+        for (CreatePartitionsTopic topic : topics) {
+            String name = topic.name();
+            names.add(name);
+            CompletableFuture<Void> answer;
             if (duplicates.contains(name)) {
-                answers.add(CompletableFuture.failedFuture(new ControllerException(Errors.INVALID_REQUEST,
-                        "Topic " + name + " appears more than once in the request")));
-                continue;
+                answer = CompletableFuture.failedFuture(new ControllerException(Errors.INVALID_REQUEST,
+                        "Topic " + name + " appears more than once in the request"));
+            } else {
+                List<List<Integer>> assignments = assignments(topic);
+                answer = validateOnly ? controller.validateCreatePartitions(name, topic.count(), assignments)
+                        : controller.createPartitions(name, topic.count(), assignments);
             }
-            List<List<Integer>> assignments = assignments(topic);
-            answers.add(validateOnly ? controller.validateCreatePartitions(name, count, assignments)
-                    : controller.createPartitions(name, count, assignments));
+            outcomes.add(ControllerErrors.outcome(answer, timeoutMs));
         }
-        Struct response = CreatePartitionsMessages.RESPONSE.newStruct();
-        for (int i = 0; i < topics.size(); i++) {
-            Outcome<Void> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
-            Struct out = response.addStruct("results");
-            out.set(out.field("name"), topics.get(i).getString("name"));
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
-        }
-        return response;
+        return ControllerErrors.all(outcomes).thenApply(answers -> {
+            CreatePartitionsResponse response = new CreatePartitionsResponse();
+            for (int i = 0; i < answers.size(); i++) {
+                response.results().add(new CreatePartitionsTopicResult()
+                        .setName(names.get(i))
+                        .setErrorCode(answers.get(i).errorCode())
+                        .setErrorMessage(answers.get(i).errorMessage()));
+            }
+            return HandlerResponse.of(response);
+        });
     }
 
     /** The replicas of each new partition in order, or empty to let the controller place them. */
-    private static List<List<Integer>> assignments(Struct topic) {
-        List<Struct> given = topic.getStructs("assignments");
+    private static List<List<Integer>> assignments(CreatePartitionsTopic topic) {
+        List<CreatePartitionsAssignment> given = topic.assignments();
         if (given == null) {
             return List.of();
         }
         List<List<Integer>> assignments = new ArrayList<>(given.size());
-        for (Struct assignment : given) {
-            List<Integer> brokers = assignment.getList(assignment.field("broker_ids"));
-            assignments.add(List.copyOf(brokers));
+        for (CreatePartitionsAssignment assignment : given) {
+            assignments.add(List.copyOf(assignment.brokerIds()));
         }
         return assignments;
     }

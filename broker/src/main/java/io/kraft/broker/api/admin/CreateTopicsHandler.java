@@ -1,20 +1,26 @@
 package io.kraft.broker.api.admin;
 
+import io.kraft.broker.api.admin.ControllerErrors.Outcome;
 import io.kraft.broker.config.ConfigDescriber;
 import io.kraft.broker.config.DescribedConfig;
 import io.kraft.broker.config.EffectiveConfigs;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.CreateTopicsMessages;
-import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.api.admin.ControllerErrors.Outcome;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.CreateTopicsRequest;
+import io.kraft.broker.protocol.message.CreateTopicsRequest.CreatableReplicaAssignment;
+import io.kraft.broker.protocol.message.CreateTopicsRequest.CreatableTopic;
+import io.kraft.broker.protocol.message.CreateTopicsRequest.CreatableTopicConfig;
+import io.kraft.broker.protocol.message.CreateTopicsResponse;
+import io.kraft.broker.protocol.message.CreateTopicsResponse.CreatableTopicConfigs;
+import io.kraft.broker.protocol.message.CreateTopicsResponse.CreatableTopicResult;
 import io.kraft.config.ConfigException;
+import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
-import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
@@ -32,10 +38,13 @@ import java.util.function.Supplier;
  * Answers CreateTopics (v2-7) by forwarding every topic to the active {@link Controller}; each
  * topic succeeds or fails on its own. validate_only runs the controller's dry run (same checks and placement,
  * nothing created). From v5 a successful answer carries the topic's configs with their sources. A name given
- * twice in one request fails both times with INVALID_REQUEST.
+ * twice in one request fails both times with INVALID_REQUEST. The answer comes when the controller has answered
+ * every topic or the request's timeout_ms has passed; no handler thread waits meanwhile.
  */
-public final class CreateTopicsHandler implements LegacyRequestHandler {
+public final class CreateTopicsHandler implements AsyncRequestHandler<CreateTopicsRequest, CreateTopicsResponse> {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
+    /** The first CreateTopics version whose answer reports the topic's configs. */
+    private static final short CONFIGS_VERSION = 5;
 
     private final Controller controller;
     private final Supplier<MetadataImage> images;
@@ -53,89 +62,108 @@ public final class CreateTopicsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        long timeoutMs = body.getInt(body.field("timeout_ms"));
-        boolean validateOnly = body.getBoolean(body.field("validate_only"));
-        Struct response = CreateTopicsMessages.RESPONSE.newStruct();
-        List<Struct> topics = body.getStructs(body.field("topics"));
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<CreateTopicsRequest> request) {
+        CreateTopicsRequest body = request.body();
+        long timeoutMs = body.timeoutMs();
+        boolean validateOnly = body.validateOnly();
+        List<CreatableTopic> topics = body.topics();
         Set<String> seen = new HashSet<>();
         Set<String> duplicates = new HashSet<>();
-        for (Struct topic : topics) {
-            String name = topic.getString(topic.field("name"));
-            if (!seen.add(name)) {
-                duplicates.add(name);
+        for (CreatableTopic topic : topics) {
+            if (!seen.add(topic.name())) {
+                duplicates.add(topic.name());
             }
         }
-        List<String> names = new ArrayList<>();
-        List<CompletableFuture<CreateTopicResult>> answers = new ArrayList<>();
-        List<CreateTopicRequest> creations = new ArrayList<>();
-        for (Struct topic : topics) {
-            String name = topic.getString(topic.field("name"));
-            names.add(name);
-            CreateTopicRequest creation = toControllerRequest(topic, name);
+        List<CreateTopicRequest> creations = new ArrayList<>(topics.size());
+        List<CompletableFuture<Outcome<CreateTopicResult>>> outcomes = new ArrayList<>(topics.size());
+        for (CreatableTopic topic : topics) {
+            CreateTopicRequest creation = toControllerRequest(topic);
             creations.add(creation);
-            if (duplicates.contains(name)) {
+            CompletableFuture<CreateTopicResult> answer;
+            if (duplicates.contains(creation.name())) {
                 // Kafka creates none of a name given twice: which of the two was meant is unknown.
-                answers.add(CompletableFuture.failedFuture(new ControllerException(
-                        Errors.INVALID_REQUEST, "topic '" + name + "' appears more than once in the request")));
+                answer = CompletableFuture.failedFuture(new ControllerException(
+                        Errors.INVALID_REQUEST, "topic '" + creation.name() + "' appears more than once in the request"));
             } else if (validateOnly) {
-                answers.add(controller.validateCreateTopic(creation));
+                answer = controller.validateCreateTopic(creation);
             } else {
-                answers.add(controller.createTopic(creation));
+                answer = controller.createTopic(creation);
+            }
+            outcomes.add(ControllerErrors.outcome(answer, timeoutMs));
+        }
+        // Described here, on the handler thread, from the image of the request's time (as the answer always was):
+        // the controller's answer then only picks which topics report them, and its thread does no broker work.
+        List<List<DescribedConfig>> configs = new ArrayList<>(creations.size());
+        if (request.version() >= CONFIGS_VERSION) {
+            MetadataImage image = images.get();
+            for (CreateTopicRequest creation : creations) {
+                configs.add(describe(image, creation.configs()));
             }
         }
-        MetadataImage image = images.get();
+        return ControllerErrors.all(outcomes).thenApply(answers -> HandlerResponse.of(response(creations, answers,
+                configs)));
+    }
+
+    private static CreateTopicsResponse response(List<CreateTopicRequest> creations,
+                                                 List<Outcome<CreateTopicResult>> answers,
+                                                 List<List<DescribedConfig>> configs) {
+        CreateTopicsResponse response = new CreateTopicsResponse();
         for (int i = 0; i < answers.size(); i++) {
-            Outcome<CreateTopicResult> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
-            Struct out = response.addStruct(response.field("topics"));
-            out.set(out.field("name"), names.get(i));
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
+            Outcome<CreateTopicResult> outcome = answers.get(i);
+            CreatableTopicResult out = new CreatableTopicResult()
+                    .setName(creations.get(i).name())
+                    .setErrorCode(outcome.errorCode())
+                    .setErrorMessage(outcome.errorMessage());
             if (outcome.succeeded()) {
-                out.set(out.field("topic_id"), outcome.value().topicId());
-                out.setInt(out.field("num_partitions"), outcome.value().numPartitions());
-                out.setShort(out.field("replication_factor"), (short) outcome.value().replicationFactor());
-                addConfigs(out, image, creations.get(i).configs());
+                out.setTopicId(outcome.value().topicId())
+                        .setNumPartitions(outcome.value().numPartitions())
+                        .setReplicationFactor((short) outcome.value().replicationFactor());
+                if (!configs.isEmpty()) {
+                    addConfigs(out, configs.get(i));
+                }
             } else {
-                out.set(out.field("topic_id"), ZERO_UUID);
+                out.setTopicId(ZERO_UUID);
             }
+            response.topics().add(out);
         }
         return response;
     }
 
-    private void addConfigs(Struct out, MetadataImage image, Map<String, String> overrides) {
-        List<DescribedConfig> configs;
+    /** The topic's configs as a v5+ answer reports them; none when this broker cannot resolve them. */
+    private List<DescribedConfig> describe(MetadataImage image, Map<String, String> overrides) {
         try {
-            configs = describer.topic(image, overrides);
+            return describer.topic(image, overrides);
         } catch (ConfigException e) {
-            return; // the controller accepted them, so this broker's view is stale; the configs stay unreported
-        }
-        for (DescribedConfig config : configs) {
-            Struct entry = out.addStruct(out.field("configs"));
-            entry.set(entry.field("name"), config.name());
-            entry.set(entry.field("value"), config.value());
-            entry.setBoolean(entry.field("read_only"), config.readOnly());
-            entry.setByte(entry.field("config_source"), config.source().id());
-            entry.setBoolean(entry.field("is_sensitive"), config.sensitive());
+            // The controller may still accept them, when this broker's view is stale; the configs stay unreported.
+            return List.of();
         }
     }
 
-    private static CreateTopicRequest toControllerRequest(Struct topic, String name) {
+    private static void addConfigs(CreatableTopicResult out, List<DescribedConfig> configs) {
+        for (DescribedConfig config : configs) {
+            out.configs().add(new CreatableTopicConfigs()
+                    .setName(config.name())
+                    .setValue(config.value())
+                    .setReadOnly(config.readOnly())
+                    .setConfigSource(config.source().id())
+                    .setIsSensitive(config.sensitive()));
+        }
+    }
+
+    /** The controller's form of one topic, copied out of the request body (valid only during handle). */
+    private static CreateTopicRequest toControllerRequest(CreatableTopic topic) {
         Map<Integer, List<Integer>> assignments = new HashMap<>();
-        for (Struct assignment : topic.getStructs(topic.field("assignments"))) {
-            List<Integer> brokers = assignment.getList(assignment.field("broker_ids"));
-            assignments.put(assignment.getInt(assignment.field("partition_index")), List.copyOf(brokers));
+        for (CreatableReplicaAssignment assignment : topic.assignments()) {
+            assignments.put(assignment.partitionIndex(), List.copyOf(assignment.brokerIds()));
         }
         Map<String, String> configs = new HashMap<>();
-        for (Struct config : topic.getStructs(topic.field("configs"))) {
-            String value = config.getString(config.field("value"));
+        for (CreatableTopicConfig config : topic.configs()) {
             // A null value means "use the default", which is what leaving the key out does.
-            if (value != null) {
-                configs.put(config.getString(config.field("name")), value);
+            if (config.value() != null) {
+                configs.put(config.name(), config.value());
             }
         }
-        return new CreateTopicRequest(name, topic.getInt(topic.field("num_partitions")),
-                topic.getShort(topic.field("replication_factor")), assignments, configs);
+        return new CreateTopicRequest(topic.name(), topic.numPartitions(), topic.replicationFactor(), assignments,
+                configs);
     }
 }

@@ -1,14 +1,17 @@
 package io.kraft.broker.api.admin;
 
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.DeleteTopicsMessages;
-import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.metadata.controller.ControllerException;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DeleteTopicsRequest;
+import io.kraft.broker.protocol.message.DeleteTopicsRequest.DeleteTopicState;
+import io.kraft.broker.protocol.message.DeleteTopicsResponse;
+import io.kraft.broker.protocol.message.DeleteTopicsResponse.DeletableTopicResult;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
@@ -21,10 +24,14 @@ import java.util.function.Supplier;
 
 /**
  * Answers DeleteTopics (v1-6) through the active {@link Controller}: by name (v1-5 topic_names,
- * v6 topics with a name) or by id (v6 topics without a name, resolved through the controller's image).
+ * v6 topics with a name) or by id (v6 topics without a name, resolved through this broker's image). The answer
+ * comes when the controller has answered every topic or the request's timeout_ms has passed; no handler thread
+ * waits meanwhile.
  */
-public final class DeleteTopicsHandler implements LegacyRequestHandler {
+public final class DeleteTopicsHandler implements AsyncRequestHandler<DeleteTopicsRequest, DeleteTopicsResponse> {
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
+    /** The first DeleteTopics version that names topics by name or id (topics) instead of by name (topic_names). */
+    private static final short TOPIC_IDS_VERSION = 6;
 
     private final Controller controller;
     private final Supplier<MetadataImage> images;
@@ -40,45 +47,53 @@ public final class DeleteTopicsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        long timeoutMs = body.getInt(body.field("timeout_ms"));
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<DeleteTopicsRequest> request) {
+        DeleteTopicsRequest body = request.body();
+        long timeoutMs = body.timeoutMs();
         List<Target> targets = new ArrayList<>();
-        if (request.version() >= 6) {
-            for (Struct topic : body.getStructs(body.field("topics"))) {
-                targets.add(new Target(topic.getString(topic.field("name")), topic.getUuid(topic.field("topic_id"))));
+        if (request.version() >= TOPIC_IDS_VERSION) {
+            for (DeleteTopicState topic : body.topics()) {
+                targets.add(new Target(topic.name(), topic.topicId()));
             }
         } else {
-            for (Object name : body.getList(body.field("topic_names"))) {
-                targets.add(new Target((String) name, ZERO_UUID));
+            for (String name : body.topicNames()) {
+                targets.add(new Target(name, ZERO_UUID));
             }
         }
-        List<String> names = new ArrayList<>();
-        List<CompletableFuture<UUID>> answers = new ArrayList<>();
+        List<String> names = new ArrayList<>(targets.size());
+        List<CompletableFuture<Outcome<UUID>>> outcomes = new ArrayList<>(targets.size());
         for (Target target : targets) {
             String name = target.name();
+            CompletableFuture<UUID> answer;
             if (name == null || name.isEmpty()) {
                 TopicImage topic = target.topicId() == null ? null : images.get().topics().topic(target.topicId());
                 if (topic == null) {
                     names.add(null);
-                    answers.add(CompletableFuture.failedFuture(new ControllerException(Errors.UNKNOWN_TOPIC_ID,
-                            "no topic has id " + target.topicId())));
+                    answer = CompletableFuture.failedFuture(new ControllerException(Errors.UNKNOWN_TOPIC_ID,
+                            "no topic has id " + target.topicId()));
+                    outcomes.add(ControllerErrors.outcome(answer, timeoutMs));
                     continue;
                 }
                 name = topic.name();
             }
             names.add(name);
-            answers.add(controller.deleteTopic(name));
+            outcomes.add(ControllerErrors.outcome(controller.deleteTopic(name), timeoutMs));
         }
-        Struct response = DeleteTopicsMessages.RESPONSE.newStruct();
+        return ControllerErrors.all(outcomes).thenApply(answers -> HandlerResponse.of(response(targets, names,
+                answers)));
+    }
+
+    private static DeleteTopicsResponse response(List<Target> targets, List<String> names,
+                                                 List<Outcome<UUID>> answers) {
+        DeleteTopicsResponse response = new DeleteTopicsResponse();
         for (int i = 0; i < answers.size(); i++) {
-            Outcome<UUID> outcome = ControllerErrors.await(answers.get(i), timeoutMs);
-            Struct out = response.addStruct(response.field("responses"));
+            Outcome<UUID> outcome = answers.get(i);
             // Before v6 the name is not nullable: an unresolved id cannot occur there, names always come in.
-            out.set(out.field("name"), names.get(i));
-            out.set(out.field("topic_id"), outcome.succeeded() ? outcome.value() : targets.get(i).topicIdOrZero());
-            out.setShort(out.field("error_code"), outcome.errorCode());
-            out.set(out.field("error_message"), outcome.errorMessage());
+            response.responses().add(new DeletableTopicResult()
+                    .setName(names.get(i))
+                    .setTopicId(outcome.succeeded() ? outcome.value() : targets.get(i).topicIdOrZero())
+                    .setErrorCode(outcome.errorCode())
+                    .setErrorMessage(outcome.errorMessage()));
         }
         return response;
     }

@@ -4,11 +4,15 @@ import io.kraft.broker.config.ConfigDescriber;
 import io.kraft.broker.config.DescribedConfig;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.DescribeConfigsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DescribeConfigsRequest;
+import io.kraft.broker.protocol.message.DescribeConfigsRequest.DescribeConfigsResource;
+import io.kraft.broker.protocol.message.DescribeConfigsResponse;
+import io.kraft.broker.protocol.message.DescribeConfigsResponse.DescribeConfigsResourceResult;
+import io.kraft.broker.protocol.message.DescribeConfigsResponse.DescribeConfigsResult;
+import io.kraft.broker.protocol.message.DescribeConfigsResponse.DescribeConfigsSynonym;
 import io.kraft.config.ConfigException;
 import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.ControllerException;
@@ -26,7 +30,10 @@ import java.util.function.Supplier;
  * synonyms, this broker's settings, or (broker resource "") the cluster-wide dynamic defaults. Keys the
  * request names that do not exist are simply absent, as in Kafka.
  */
-public final class DescribeConfigsHandler implements LegacyRequestHandler {
+public final class DescribeConfigsHandler implements RequestHandler<DescribeConfigsRequest, DescribeConfigsResponse> {
+    /** The first DescribeConfigs version that can ask for each config's documentation. */
+    private static final short DOCUMENTATION_VERSION = 3;
+
     private final Supplier<MetadataImage> images;
     private final EffectiveConfigs configs;
     private final ConfigDescriber describer;
@@ -43,20 +50,18 @@ public final class DescribeConfigsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        short version = request.version();
-        boolean includeSynonyms = body.getBoolean("include_synonyms");
-        boolean includeDocumentation = version >= 3 && body.getBoolean("include_documentation");
+    public DescribeConfigsResponse handle(RequestContext context, ApiRequest<DescribeConfigsRequest> request) {
+        DescribeConfigsRequest body = request.body();
+        boolean includeSynonyms = body.includeSynonyms();
+        boolean includeDocumentation = request.version() >= DOCUMENTATION_VERSION && body.includeDocumentation();
         MetadataImage image = images.get();
-        Struct response = DescribeConfigsMessages.RESPONSE.newStruct();
-        for (Struct resource : body.getStructs("resources")) {
-            byte type = resource.getByte("resource_type");
-            String name = resource.getString("resource_name");
-            List<String> keys = resource.getList(resource.field("configuration_keys"));
-            Struct out = response.addStruct("results");
-            out.setByte(out.field("resource_type"), type);
-            out.set(out.field("resource_name"), name);
+        DescribeConfigsResponse response = new DescribeConfigsResponse();
+        for (DescribeConfigsResource resource : body.resources()) {
+            byte type = resource.resourceType();
+            String name = resource.resourceName();
+            List<String> keys = resource.configurationKeys();
+            DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(type).setResourceName(name);
+            response.results().add(out);
             List<DescribedConfig> described;
             try {
                 described = describe(image, ConfigUpdates.resource(type, name));
@@ -72,7 +77,7 @@ public final class DescribeConfigsHandler implements LegacyRequestHandler {
             Set<String> wanted = keys == null || keys.isEmpty() ? null : new HashSet<>(keys);
             for (DescribedConfig config : described) {
                 if (wanted == null || wanted.contains(config.name())) {
-                    addConfig(out.addStruct("configs"), config, includeSynonyms, includeDocumentation);
+                    out.configs().add(toResult(config, includeSynonyms, includeDocumentation));
                 }
             }
         }
@@ -102,27 +107,27 @@ public final class DescribeConfigsHandler implements LegacyRequestHandler {
         };
     }
 
-    private static void setError(Struct out, ApiError error) {
-        out.setShort(out.field("error_code"), error.error().code());
-        out.set(out.field("error_message"), error.message());
+    private static void setError(DescribeConfigsResult out, ApiError error) {
+        out.setErrorCode(error.error().code()).setErrorMessage(error.message());
     }
 
-    private static void addConfig(Struct out, DescribedConfig config, boolean includeSynonyms,
-                                  boolean includeDocumentation) {
-        out.set(out.field("name"), config.name());
-        out.set(out.field("value"), config.value());
-        out.setBoolean(out.field("read_only"), config.readOnly());
-        out.setByte(out.field("config_source"), config.source().id());
-        out.setBoolean(out.field("is_sensitive"), config.sensitive());
+    private static DescribeConfigsResourceResult toResult(DescribedConfig config, boolean includeSynonyms,
+                                                          boolean includeDocumentation) {
+        DescribeConfigsResourceResult out = new DescribeConfigsResourceResult()
+                .setName(config.name())
+                .setValue(config.value())
+                .setReadOnly(config.readOnly())
+                .setConfigSource(config.source().id())
+                .setIsSensitive(config.sensitive());
         if (includeSynonyms) {
             for (DescribedConfig.Synonym synonym : config.synonyms()) {
-                Struct s = out.addStruct("synonyms");
-                s.set(s.field("name"), synonym.name());
-                s.set(s.field("value"), synonym.value());
-                s.setByte(s.field("source"), synonym.source().id());
+                out.synonyms().add(new DescribeConfigsSynonym()
+                        .setName(synonym.name())
+                        .setValue(synonym.value())
+                        .setSource(synonym.source().id()));
             }
         }
-        out.setByte(out.field("config_type"), config.typeCode());
-        out.set(out.field("documentation"), includeDocumentation ? config.documentation() : null);
+        return out.setConfigType(config.typeCode())
+                .setDocumentation(includeDocumentation ? config.documentation() : null);
     }
 }

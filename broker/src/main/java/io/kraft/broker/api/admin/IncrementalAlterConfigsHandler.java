@@ -1,12 +1,17 @@
 package io.kraft.broker.api.admin;
 
+import io.kraft.broker.api.admin.ControllerErrors.Outcome;
 import io.kraft.broker.config.EffectiveConfigs;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.IncrementalAlterConfigsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.IncrementalAlterConfigsRequest;
+import io.kraft.broker.protocol.message.IncrementalAlterConfigsRequest.AlterConfigsResource;
+import io.kraft.broker.protocol.message.IncrementalAlterConfigsRequest.AlterableConfig;
+import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse;
+import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse.AlterConfigsResourceResponse;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigType;
 import io.kraft.metadata.controller.Controller;
@@ -20,14 +25,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
  * Answers IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, and for list-typed keys APPEND and SUBTRACT,
  * applied to the resource's current value, checked here and persisted through the controller; validate_only
- * only checks.
+ * only checks. The answer comes when the controller has answered every resource; no handler thread waits
+ * meanwhile.
  */
-public final class IncrementalAlterConfigsHandler implements LegacyRequestHandler {
+public final class IncrementalAlterConfigsHandler
+        implements AsyncRequestHandler<IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse> {
     static final byte SET = 0;
     static final byte DELETE = 1;
     static final byte APPEND = 2;
@@ -48,21 +56,43 @@ public final class IncrementalAlterConfigsHandler implements LegacyRequestHandle
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        return updates.apply(request.body(), images.get(), this::changes, IncrementalAlterConfigsMessages.RESPONSE.newStruct(), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS);
+    public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                                                     ApiRequest<IncrementalAlterConfigsRequest> request) {
+        List<ConfigUpdates.Resource> resources = new ArrayList<>(request.body().resources().size());
+        for (AlterConfigsResource resource : request.body().resources()) {
+            resources.add(new ConfigUpdates.Resource(resource.resourceType(), resource.resourceName(),
+                    (image, target) -> changes(image, target, resource)));
+        }
+        return updates.apply(resources, request.body().validateOnly(), images.get(),
+                        AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
+                .thenApply(outcomes -> HandlerResponse.of(response(resources, outcomes)));
+    }
+
+    private static IncrementalAlterConfigsResponse response(List<ConfigUpdates.Resource> resources,
+                                                            List<Outcome<Void>> outcomes) {
+        IncrementalAlterConfigsResponse response = new IncrementalAlterConfigsResponse();
+        for (int i = 0; i < outcomes.size(); i++) {
+            response.responses().add(new AlterConfigsResourceResponse()
+                    .setErrorCode(outcomes.get(i).errorCode())
+                    .setErrorMessage(outcomes.get(i).errorMessage())
+                    .setResourceType(resources.get(i).type())
+                    .setResourceName(resources.get(i).name()));
+        }
+        return response;
     }
 
     /** The operations of one resource as key → new value (empty to delete). */
-    private Map<String, Optional<String>> changes(MetadataImage image, ConfigResource resource, Struct request) {
+    private Map<String, Optional<String>> changes(MetadataImage image, ConfigResource resource,
+                                                  AlterConfigsResource request) {
         Map<String, Optional<String>> changes = new LinkedHashMap<>();
-        for (Struct config : request.getStructs("configs")) {
-            String key = config.getString("name");
+        for (AlterableConfig config : request.configs()) {
+            String key = config.name();
             if (changes.containsKey(key)) {
                 throw new ControllerException(Errors.INVALID_REQUEST, "Config " + key + " appears more than once for "
                         + ConfigResourceKeys.describe(resource));
             }
-            byte operation = config.getByte("config_operation");
-            String value = config.getString("value");
+            byte operation = config.configOperation();
+            String value = config.value();
             changes.put(key, switch (operation) {
                 case SET -> {
                     if (value == null) {
