@@ -1,8 +1,10 @@
 package io.kraft.broker;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestHeader;
 import io.kraft.broker.protocol.ResponseHeader;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MessageReader;
 import io.kraft.broker.protocol.schema.MessageSchema;
@@ -28,8 +30,9 @@ import org.apache.kafka.common.requests.AbstractResponse;
 
 /**
  * The one blocking raw-socket Kafka client of the tests: sends requests written by kafka-clients (at any version,
- * including ones the Java client would not pick), by our own codec, or as raw bytes, and reads responses as
- * kafka-clients or our codec parses them, or as raw frames; it also notices a connection the server closed.
+ * including ones the Java client would not pick), by our generated message classes or our Struct codec, or as raw
+ * bytes, and reads responses as kafka-clients or our codecs parse them, or as raw frames; it also notices a
+ * connection the server closed.
  */
 public final class WireClient implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 15_000;
@@ -140,6 +143,32 @@ public final class WireClient implements AutoCloseable {
             throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
         }
         return MessageReader.read(ApiMessages.responseSchema(api), version, bytes);
+    }
+
+    // ---- our typed messages ----------------------------------------------------------------------------------------
+
+    /**
+     * Sends {@code request} (a generated class) at {@code version} and reads the response of its API at the same
+     * version, checking that it answers this request and that its body is read to the last byte.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends io.kraft.broker.protocol.message.ApiMessage> R send(
+            io.kraft.broker.protocol.message.ApiMessage request, short version) throws IOException {
+        ApiKey api = ApiKey.forId(request.apiKey());
+        int correlationId = nextCorrelationId++;
+        sendRaw(RequestFrame.toBuffer(correlationId, "wire-test", request, version));
+        ByteBuffer bytes = receiveFrame();
+        ResponseHeader responseHeader = ResponseHeader.read(bytes, api.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != correlationId) {
+            throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
+        }
+        io.kraft.broker.protocol.message.ApiMessage response = ApiMessageFactory.newResponse(api);
+        response.read(bytes, version);
+        if (bytes.hasRemaining()) {
+            throw new IOException(api.apiName() + " v" + version + " response has " + bytes.remaining()
+                    + " bytes after its body");
+        }
+        return (R) response;
     }
 
     // ---- raw bytes -------------------------------------------------------------------------------------------------
