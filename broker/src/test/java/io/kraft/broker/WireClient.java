@@ -30,8 +30,9 @@ import org.apache.kafka.common.requests.AbstractResponse;
 
 /**
  * The one blocking raw-socket Kafka client of the tests: sends requests written by kafka-clients (at any version,
- * including ones the Java client would not pick), by our own codec, or as raw bytes, and reads responses as
- * kafka-clients or our codec parses them, or as raw frames; it also notices a connection the server closed.
+ * including ones the Java client would not pick), by our generated message classes or our Struct codec, or as raw
+ * bytes, and reads responses as kafka-clients or our codecs parse them, or as raw frames; it also notices a
+ * connection the server closed.
  */
 public final class WireClient implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 15_000;
@@ -175,6 +176,10 @@ public final class WireClient implements AutoCloseable {
         }
         io.kraft.broker.protocol.message.ApiMessage response = ApiMessageFactory.newResponse(api);
         response.read(bytes, version);
+        if (bytes.hasRemaining()) {
+            throw new IOException(api.apiName() + " v" + version + " response has " + bytes.remaining()
+                    + " bytes after its body");
+        }
         return (R) response;
     }
 

@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Writes {@code ApiMessageFactory}: new request and response objects by API key, for the frame layer and tests. */
+/**
+ * Writes {@code ApiMessageFactory}: new request and response objects by API key, for the frame layer and tests.
+ * Data specs have no API key and are not in it.
+ */
 final class FactoryWriter {
     private FactoryWriter() {
     }
@@ -13,7 +16,11 @@ final class FactoryWriter {
         List<MessageSpec> requests = new ArrayList<>();
         List<MessageSpec> responses = new ArrayList<>();
         for (MessageSpec m : messages) {
-            (m.isRequest() ? requests : responses).add(m);
+            if (m.isRequest()) {
+                requests.add(m);
+            } else if (m.isResponse()) {
+                responses.add(m);
+            }
         }
         requests.sort(Comparator.comparingInt(MessageSpec::apiKey));
         responses.sort(Comparator.comparingInt(MessageSpec::apiKey));

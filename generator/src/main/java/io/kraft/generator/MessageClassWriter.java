@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * Writes the Java source of one validated message: a final class implementing {@code ApiMessage}
- * with one static nested class per struct. Each struct gets plain fields, getters and fluent
+ * (a data spec's: {@code Message}, without an API key) with one static nested class per struct. Each struct gets plain fields, getters and fluent
  * setters, and private {@code readFields}/{@code sizeOfFields}/{@code writeFields} methods
  * unrolled for its fields, with the version checks that can fail within the struct's scope and
  * nothing else (no reflection, no boxing of scalars, no lookups).
@@ -55,11 +55,14 @@ final class MessageClassWriter {
     private String generate() {
         CodeWriter w = new CodeWriter();
         w.line("/**");
-        w.line(" * " + m.name() + ": the " + m.type() + " body of API key " + m.apiKey() + ", versions " + m.validVersions()
-                + ", flexible " + m.flexibleVersions() + ".");
+        String what = m.isData() ? "versioned data (not an API body)"
+                : "the " + m.type() + " body of API key " + m.apiKey();
+        w.line(" * " + m.name() + ": " + what + ", versions " + m.validVersions() + ", flexible " + m.flexibleVersions() + ".");
         w.line(" */");
-        w.open("public final class " + m.name() + " implements ApiMessage");
-        w.line("public static final short API_KEY = " + m.apiKey() + ";");
+        w.open("public final class " + m.name() + " implements " + (m.isData() ? "Message" : "ApiMessage"));
+        if (!m.isData()) {
+            w.line("public static final short API_KEY = " + m.apiKey() + ";");
+        }
         w.line("public static final short LOWEST_SUPPORTED_VERSION = " + m.validVersions().lowest() + ";");
         w.line("public static final short HIGHEST_SUPPORTED_VERSION = " + m.validVersions().highest() + ";");
         w.line("");
@@ -185,8 +188,13 @@ final class MessageClassWriter {
         w.line(check);
         w.line("return new " + s.name() + "(in, version, " + flexible + ");");
         w.close();
-        for (String[] constant : new String[][] {{"apiKey", "API_KEY"},
-                {"lowestSupportedVersion", "LOWEST_SUPPORTED_VERSION"}, {"highestSupportedVersion", "HIGHEST_SUPPORTED_VERSION"}}) {
+        List<String[]> constants = new ArrayList<>();
+        if (!m.isData()) {
+            constants.add(new String[] {"apiKey", "API_KEY"});
+        }
+        constants.add(new String[] {"lowestSupportedVersion", "LOWEST_SUPPORTED_VERSION"});
+        constants.add(new String[] {"highestSupportedVersion", "HIGHEST_SUPPORTED_VERSION"});
+        for (String[] constant : constants) {
             w.line("");
             w.line("@Override");
             w.open("public short " + constant[0] + "()");

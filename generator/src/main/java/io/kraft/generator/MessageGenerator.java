@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 
 /**
  * The build step: reads every {@code *.json} spec in a directory, validates them all, and writes one
- * Java class per message plus {@code ApiMessageFactory} into a package directory. Files whose content
- * did not change are left alone (so incremental compilation stays incremental) and stale generated
- * files are removed. Problems fail the build with one line per problem.
+ * Java class per message (API bodies and data specs alike) plus {@code ApiMessageFactory} into a
+ * package directory. Files whose content did not change are left alone (so incremental compilation
+ * stays incremental) and stale generated files are removed. Problems fail the build with one line per problem.
  *
  * <p>Usage: {@code MessageGenerator <spec dir> <output source root> <package>}.
  */

@@ -2,8 +2,8 @@ package io.kraft.generator;
 
 /**
  * Where the hand-written runtime the generated classes build on lives in the broker: the wire
- * primitives and records plumbing of the schema codec, and the API key enum. {@code ApiMessage} and
- * {@code FieldCodec} are expected in the package the classes are generated into.
+ * primitives and records plumbing of the schema codec, and the API key enum. {@code Message},
+ * {@code ApiMessage} and {@code FieldCodec} are expected in the package the classes are generated into.
  */
 final class RuntimeNames {
     static final String SCHEMA_PACKAGE = "io.kraft.broker.protocol.schema";

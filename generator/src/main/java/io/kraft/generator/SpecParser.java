@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * Reads one spec file's JSON into a {@link MessageSpec}. Checks only the shape (known keys, value
- * kinds, parsable types and version ranges, struct definitions); {@link SpecValidator} checks meaning.
+ * kinds, an API key exactly when the spec is not a data spec, parsable types and version ranges,
+ * struct definitions); {@link SpecValidator} checks meaning.
  */
 public final class SpecParser {
     private static final Set<String> MESSAGE_KEYS = Set.of(
@@ -50,11 +51,18 @@ public final class SpecParser {
 
         MessageSpec message(JsonNode root) throws SpecException {
             checkKeys(root, MESSAGE_KEYS, null, "the message");
-            int apiKey = intValue(root, "apiKey", null);
-            if (apiKey < 0 || apiKey > Short.MAX_VALUE) {
-                throw new SpecException(file, null, "apiKey " + apiKey + " is not a valid API key");
-            }
             String type = text(root, "type", null);
+            int apiKey = MessageSpec.NO_API_KEY;
+            if (type.equals(MessageSpec.DATA)) {
+                if (root.has("apiKey")) {
+                    throw new SpecException(file, null, "a data spec is no API's body and has no \"apiKey\"");
+                }
+            } else {
+                apiKey = intValue(root, "apiKey", null);
+                if (apiKey < 0 || apiKey > Short.MAX_VALUE) {
+                    throw new SpecException(file, null, "apiKey " + apiKey + " is not a valid API key");
+                }
+            }
             String name = text(root, "name", null);
             Versions valid = versions(root, "validVersions", null, true);
             Versions flexible = versions(root, "flexibleVersions", null, true);

@@ -14,12 +14,13 @@ import java.util.TreeMap;
  * Checks what parsed specs mean: names usable in Java and unique, version ranges that fit the
  * message, tags unique and only in flexible versions, nullability only for types that can be null,
  * defaults of the field's type, resolvable and acyclic structs, and one request and one response
- * per API key that agree on their versions. Every problem is one line naming the file and field.
+ * per API key that agree on their versions; data specs (no API key) stand alone. Every problem is one
+ * line naming the file and field.
  */
 public final class SpecValidator {
     /** Simple names the generated code uses unqualified; a struct with one of these names would shadow it. */
     static final Set<String> RESERVED_TYPE_NAMES = Set.of(
-            "ApiMessage", "FieldCodec", "ExternalRecords", "RecordsSink", "Varints", "Utf8",
+            "Message", "ApiMessage", "FieldCodec", "ExternalRecords", "RecordsSink", "Varints", "Utf8",
             "MalformedMessageException", "BufferUnderflowException", "ByteBuffer", "List", "ArrayList", "Objects",
             "UUID", "String", "Object", "Integer", "Long", "Short", "Byte", "Boolean", "Double", "Math", "Override",
             "IllegalArgumentException", "IllegalStateException", "ApiKey", "ApiMessageFactory");
@@ -27,7 +28,7 @@ public final class SpecValidator {
     static final Set<String> STRUCT_METHODS = Set.of(
             "equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize",
             "readFields", "sizeOfFields", "writeFields", "externalBytes", "isAllDefault");
-    /** Further methods of a message body (the ApiMessage interface and parse). */
+    /** Further methods of a message body (the Message and ApiMessage interfaces and parse). */
     static final Set<String> MESSAGE_METHODS = Set.of(
             "apiKey", "lowestSupportedVersion", "highestSupportedVersion", "read", "parse", "size", "write",
             "externalRecordsBytes", "toBuffer");
@@ -56,8 +57,12 @@ public final class SpecValidator {
         if (!JavaNames.isUpperCamel(m.name()) || RESERVED_TYPE_NAMES.contains(m.name())) {
             error(m, null, "name " + m.name() + " is not usable as a Java class name");
         }
-        if (!m.type().equals("request") && !m.type().equals("response")) {
-            error(m, null, "type must be \"request\" or \"response\", not \"" + m.type() + "\"");
+        if (m.isData()) {
+            if (m.name().endsWith("Request") || m.name().endsWith("Response")) {
+                error(m, null, "a data spec's name does not end with Request or Response (those name API bodies)");
+            }
+        } else if (!m.isRequest() && !m.isResponse()) {
+            error(m, null, "type must be \"request\", \"response\" or \"data\", not \"" + m.type() + "\"");
         } else if (!m.name().endsWith(m.isRequest() ? "Request" : "Response")) {
             error(m, null, "a " + m.type() + "'s name ends with " + (m.isRequest() ? "Request" : "Response"));
         }
@@ -255,8 +260,8 @@ public final class SpecValidator {
         Map<Short, MessageSpec> requests = new TreeMap<>();
         Map<Short, MessageSpec> responses = new TreeMap<>();
         for (MessageSpec m : messages) {
-            if (!m.type().equals("request") && !m.type().equals("response")) {
-                continue;
+            if (!m.isRequest() && !m.isResponse()) {
+                continue; // data specs stand alone; an unknown type is reported by message()
             }
             MessageSpec other = (m.isRequest() ? requests : responses).putIfAbsent(m.apiKey(), m);
             if (other != null) {

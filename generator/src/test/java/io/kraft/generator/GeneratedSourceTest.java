@@ -140,6 +140,42 @@ class GeneratedSourceTest {
     }
 
     @Test
+    void dataSpecsBecomeMessagesWithoutAnApiKey() throws Exception {
+        Map<String, String> specs = new java.util.LinkedHashMap<>(Specs.pair("Scalar", "0-2", "2+", SCALAR_FIELDS));
+        specs.put("StoredValue.json", Specs.data("StoredValue", "1-3", "none", String.join(", ",
+                "{\"name\": \"offset\", \"type\": \"int64\", \"versions\": \"0+\"}",
+                "{\"name\": \"epoch\", \"type\": \"int32\", \"versions\": \"3+\", \"default\": -1}",
+                "{\"name\": \"expiry\", \"type\": \"int64\", \"versions\": \"1\", \"default\": -1}")));
+        ClassLoader loader = compile(specs);
+        Class<?> type = loader.loadClass(PKG + ".StoredValue");
+        assertTrue(loader.loadClass(PKG + ".Message").isAssignableFrom(type));
+        assertFalse(loader.loadClass(PKG + ".ApiMessage").isAssignableFrom(type));
+        assertTrue(java.util.Arrays.stream(type.getFields()).noneMatch(f -> f.getName().equals("API_KEY")));
+        assertTrue(java.util.Arrays.stream(type.getMethods()).noneMatch(m -> m.getName().equals("apiKey")));
+        assertEquals((short) 1, type.getField("LOWEST_SUPPORTED_VERSION").get(null));
+        assertEquals((short) 3, type.getField("HIGHEST_SUPPORTED_VERSION").get(null));
+
+        Object value = type.getConstructor().newInstance();
+        type.getMethod("setOffset", long.class).invoke(value, 0x0102030405060708L);
+        type.getMethod("setEpoch", int.class).invoke(value, 9);
+        type.getMethod("setExpiry", long.class).invoke(value, 5L);
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 5}, write(type, value, 1), "v1: offset, expiry");
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, write(type, value, 2), "v2: offset");
+        byte[] v3 = write(type, value, 3);
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 9}, v3, "v3: offset, epoch");
+        Object read = type.getMethod("parse", ByteBuffer.class, short.class).invoke(null, ByteBuffer.wrap(v3), (short) 3);
+        assertEquals(9, type.getMethod("epoch").invoke(read));
+        assertEquals(-1L, type.getMethod("expiry").invoke(read), "absent from v3: its default");
+
+        Class<?> factory = loader.loadClass(PKG + ".ApiMessageFactory");
+        assertEquals(true, factory.getMethod("isKnown", short.class).invoke(null, (short) 90));
+        assertEquals(false, factory.getMethod("isKnown", short.class).invoke(null, (short) -1), "data is no API");
+        String source = MessageGenerator.generate(specs, PKG).get("StoredValue.java");
+        assertTrue(source.contains(" * StoredValue: versioned data (not an API body), versions 1-3, flexible none."), source);
+        assertFalse(MessageGenerator.generate(specs, PKG).get("ApiMessageFactory.java").contains("StoredValue"));
+    }
+
+    @Test
     void sourcesNameTheirSpecAndLeaveOutChecksThatAlwaysHold() {
         Map<String, String> sources = MessageGenerator.generate(Specs.pair("Sample", "1-2", "2+", FULL_FIELDS
                 + ", {\"name\": \"late\", \"type\": \"int32\", \"versions\": \"2+\"}"), PKG);

@@ -48,6 +48,21 @@ class SpecParserTest {
     }
 
     @Test
+    void dataSpecsHaveNoApiKey() throws SpecException {
+        MessageSpec m = parser.parse("SampleValue.json", Specs.data("SampleValue", "0-3", "none",
+                "{\"name\": \"offset\", \"type\": \"int64\", \"versions\": \"0+\"}"));
+        assertTrue(m.isData());
+        assertFalse(m.isRequest() || m.isResponse());
+        assertEquals(MessageSpec.NO_API_KEY, m.apiKey());
+        assertEquals(Versions.of(0, 3), m.validVersions());
+        assertEquals("offset", m.body().fields().get(0).name());
+        String withKey = Specs.data("SampleValue", "0", "none", "").replace("{\"type\"", "{\"apiKey\": 3, \"type\"");
+        assertError(withKey, "X.json: a data spec is no API's body and has no \"apiKey\"");
+        assertError(Specs.data("SampleValue", "0", "none", "").replace("\"validVersions\"", "\"versions\""),
+                "X.json: the message has unknown key \"versions\"");
+    }
+
+    @Test
     void shapeErrorsAreOneLineNamingFileAndField() {
         assertError("{\"apiKey\": 1,", "X.json: invalid JSON at line 1");
         assertError("[1, 2]", "X.json: the spec must be one JSON object");
@@ -73,6 +88,7 @@ class SpecParserTest {
                         + "{\"name\": \"t\", \"type\": \"T\", \"versions\": \"0+\", \"fields\": []}]}"),
                 "X.json: field s: defines struct T a second time");
         assertError(field("{\"type\": \"int32\", \"versions\": \"0+\"}"), "X.json: field ?: needs a string \"name\"");
+        assertError("{\"type\": \"request\", \"name\": \"X\"}", "X.json: needs an integer \"apiKey\"");
     }
 
     private static String field(String json) {

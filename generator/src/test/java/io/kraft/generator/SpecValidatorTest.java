@@ -112,7 +112,30 @@ class SpecValidatorTest {
         assertProblem(specs, "OkResponse.json: message OkRequest2 must be in a file called OkRequest2.json");
         assertProblem(specs, "OkResponse.json: a response's name ends with Response");
         specs.put("OkResponse.json", Specs.message(90, "reply", "OkResponse", "0-3", "none", ""));
-        assertProblem(specs, "OkResponse.json: type must be \"request\" or \"response\"");
+        assertProblem(specs, "OkResponse.json: type must be \"request\", \"response\" or \"data\", not \"reply\"");
+    }
+
+    @Test
+    void dataSpecsStandAloneUnderTheSameRules() {
+        Map<String, String> specs = Specs.pair("Ok", "0-3", "none", "");
+        specs.put("OkValue.json", Specs.data("OkValue", "0-3", "2+", f("a", "int64", "0+")
+                + ", {\"name\": \"b\", \"type\": \"string\", \"versions\": \"1+\", \"nullableVersions\": \"1+\", \"default\": null}"
+                + ", " + tagged("c", "int32", "2+", 0)));
+        assertEquals(List.of(), problems(specs), "no pair, no API key, and no clash with the API key of OkRequest");
+        Map<String, String> alone = new LinkedHashMap<>();
+        alone.put("OkValue.json", Specs.data("OkValue", "2", "none", f("a", "int64", "0+")));
+        assertEquals(List.of(), problems(alone), "a field may start before the first valid version, as in messages");
+
+        assertProblem(Map.of("OkRequest.json", Specs.data("OkRequest", "0", "none", "")),
+                "OkRequest.json: a data spec's name does not end with Request or Response");
+        assertProblem(Map.of("OkValue.json", Specs.data("OkValue", "0+", "none", "")),
+                "OkValue.json: validVersions 0+ must be a closed range");
+        assertProblem(Map.of("OkValue.json", Specs.data("OkValue", "0-3", "none", tagged("a", "int32", "0+", 0))),
+                "OkValue.json: field a: tagged in versions 0-3 but the message is flexible only in none");
+        assertProblem(Map.of("OkValue.json", Specs.data("OkValue", "0-3", "none", f("a", "int32", "1-7"))),
+                "OkValue.json: field a: versions 1-7 end after the last valid version 3");
+        assertProblem(Map.of("Message.json", Specs.data("Message", "0", "none", "")),
+                "Message.json: name Message is not usable as a Java class name");
     }
 
     @Test

@@ -21,6 +21,12 @@ final class Specs {
                 + (commonStructs == null ? "" : ", \"commonStructs\": [" + commonStructs + "]") + "}";
     }
 
+    /** A data spec (no API key) with the given header values and the JSON array body of its fields. */
+    static String data(String name, String valid, String flexible, String fields) {
+        return "{\"type\": \"data\", \"name\": \"" + name + "\", \"validVersions\": \"" + valid + "\", "
+                + "\"flexibleVersions\": \"" + flexible + "\", \"fields\": [" + fields + "]}";
+    }
+
     /** A request with the given fields and a matching empty response, as file name to content. */
     static Map<String, String> pair(String name, String valid, String flexible, String requestFields) {
         Map<String, String> specs = new LinkedHashMap<>();

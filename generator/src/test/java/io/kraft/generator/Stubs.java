@@ -85,10 +85,15 @@ final class Stubs {
                 """);
         SOURCES.put("test.gen.ApiMessage", """
                 package test.gen;
+                public interface ApiMessage extends Message {
+                    short apiKey();
+                }
+                """);
+        SOURCES.put("test.gen.Message", """
+                package test.gen;
                 import io.kraft.broker.protocol.schema.RecordsSink;
                 import java.nio.ByteBuffer;
-                public interface ApiMessage {
-                    short apiKey();
+                public interface Message {
                     short lowestSupportedVersion();
                     short highestSupportedVersion();
                     void read(ByteBuffer in, short version);

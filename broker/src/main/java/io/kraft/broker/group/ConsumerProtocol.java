@@ -1,40 +1,19 @@
 package io.kraft.broker.group;
 
-import static io.kraft.broker.protocol.schema.FieldSpec.array;
-import static io.kraft.broker.protocol.schema.FieldSpec.field;
-import static io.kraft.broker.protocol.schema.PrimitiveType.BYTES;
-import static io.kraft.broker.protocol.schema.PrimitiveType.INT32;
-import static io.kraft.broker.protocol.schema.PrimitiveType.STRING;
-
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.MessageReader;
-import io.kraft.broker.protocol.schema.MessageSchema;
-import io.kraft.broker.protocol.schema.StructSchema;
-import java.nio.BufferUnderflowException;
+import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Reads the topics out of a member's "consumer" protocol subscription (the bytes the Java consumer sends in
- * JoinGroup), so the coordinator knows which topics a group is subscribed to (OffsetDelete, offset expiry).
- * Later versions only append fields, so a newer subscription is read by the newest layout known here.
+ * JoinGroup: an int16 version, then the {@code ConsumerProtocolSubscription} data spec at that version), so the
+ * coordinator knows which topics a group is subscribed to (OffsetDelete, offset expiry). Later versions only
+ * append fields, so a newer subscription is read by the newest layout known here.
  */
 final class ConsumerProtocol {
     /** The protocol type of groups made of Kafka consumers. */
     static final String PROTOCOL_TYPE = "consumer";
-
-    private static final StructSchema TOPIC_PARTITION = StructSchema.of("TopicPartition",
-            field("topic", STRING),
-            array("partitions", INT32));
-
-    private static final MessageSchema SUBSCRIPTION = MessageSchema.of("ConsumerProtocolSubscription", "0-3", "none",
-            array("topics", STRING),
-            field("user_data", BYTES).nullable("0+").defaultNull(),
-            array("owned_partitions", TOPIC_PARTITION).versions("1+"),
-            field("generation_id", INT32).versions("2+").defaultValue(-1),
-            field("rack_id", STRING).versions("3+").nullable("3+").defaultNull());
 
     private ConsumerProtocol() {
     }
@@ -49,11 +28,12 @@ final class ConsumerProtocol {
         if (version < 0) {
             return Optional.empty();
         }
-        short readAs = (short) Math.min(version, SUBSCRIPTION.validVersions().highest());
+        short readAs = (short) Math.min(version, ConsumerProtocolSubscription.HIGHEST_SUPPORTED_VERSION);
         try {
-            List<String> topics = MessageReader.read(SUBSCRIPTION, readAs, in).getList("topics");
-            return Optional.of(Set.copyOf(topics));
-        } catch (MalformedMessageException | BufferUnderflowException | IllegalArgumentException | NullPointerException e) {
+            return Optional.of(Set.copyOf(ConsumerProtocolSubscription.parse(in, readAs).topics()));
+        } catch (RuntimeException e) {
+            // A client's bytes: whatever the reader throws (a length past the end, a null where none may be)
+            // means they are no subscription this coordinator can use.
             return Optional.empty();
         }
     }

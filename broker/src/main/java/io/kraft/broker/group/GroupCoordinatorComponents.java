@@ -2,8 +2,10 @@ package io.kraft.broker.group;
 
 import io.kraft.broker.api.group.FindCoordinatorHandler;
 import io.kraft.broker.api.group.GroupHandlers;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.protocol.message.FindCoordinatorRequest;
+import io.kraft.broker.protocol.message.FindCoordinatorResponse;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
@@ -20,11 +22,12 @@ import java.util.Map;
 public final class GroupCoordinatorComponents implements AutoCloseable {
     private final ReplicaCoordinatorLog offsetsLog;
     private final GroupCoordinatorService coordinator;
-    private final LegacyRequestHandler findCoordinatorHandler;
-    private final List<LegacyAsyncRequestHandler> asyncHandlers;
+    private final RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> findCoordinatorHandler;
+    private final List<AsyncRequestHandler<?, ?>> asyncHandlers;
 
     private GroupCoordinatorComponents(ReplicaCoordinatorLog offsetsLog, GroupCoordinatorService coordinator,
-                                       LegacyRequestHandler findCoordinatorHandler, List<LegacyAsyncRequestHandler> asyncHandlers) {
+                                       RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> findCoordinatorHandler,
+                                       List<AsyncRequestHandler<?, ?>> asyncHandlers) {
         this.offsetsLog = offsetsLog;
         this.coordinator = coordinator;
         this.findCoordinatorHandler = findCoordinatorHandler;
@@ -42,7 +45,7 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
             return topic != null && topic.partition(partition.partition()) != null;
         });
         replicas.addLeadershipListener(new OffsetsLeadershipListener(metadata::image, coordinator));
-        LegacyRequestHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
+        FindCoordinatorHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
                 new OffsetsTopic(controller, metadata::image, config), replicas.brokerId(), coordinator::leads);
         return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,
                 GroupHandlers.create(coordinator));
@@ -53,12 +56,12 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
     }
 
     /** FindCoordinator, answered synchronously from the metadata image. */
-    public LegacyRequestHandler findCoordinatorHandler() {
+    public RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> findCoordinatorHandler() {
         return findCoordinatorHandler;
     }
 
     /** JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit/Fetch/Delete, List/Describe/DeleteGroups. */
-    public List<LegacyAsyncRequestHandler> asyncHandlers() {
+    public List<AsyncRequestHandler<?, ?>> asyncHandlers() {
         return asyncHandlers;
     }
 

@@ -1,18 +1,44 @@
 package io.kraft.server.group;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
-import io.kraft.server.TestNode;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
+import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
+import io.kraft.broker.protocol.message.DeleteGroupsRequest;
+import io.kraft.broker.protocol.message.DeleteGroupsResponse;
+import io.kraft.broker.protocol.message.DescribeGroupsRequest;
+import io.kraft.broker.protocol.message.DescribeGroupsResponse;
+import io.kraft.broker.protocol.message.FindCoordinatorRequest;
+import io.kraft.broker.protocol.message.FindCoordinatorResponse;
+import io.kraft.broker.protocol.message.HeartbeatRequest;
+import io.kraft.broker.protocol.message.HeartbeatResponse;
+import io.kraft.broker.protocol.message.JoinGroupRequest;
+import io.kraft.broker.protocol.message.JoinGroupResponse;
+import io.kraft.broker.protocol.message.LeaveGroupRequest;
+import io.kraft.broker.protocol.message.LeaveGroupResponse;
+import io.kraft.broker.protocol.message.ListGroupsRequest;
+import io.kraft.broker.protocol.message.ListGroupsResponse;
+import io.kraft.broker.protocol.message.Message;
+import io.kraft.broker.protocol.message.OffsetCommitRequest;
+import io.kraft.broker.protocol.message.OffsetCommitResponse;
+import io.kraft.broker.protocol.message.OffsetDeleteRequest;
+import io.kraft.broker.protocol.message.OffsetDeleteResponse;
+import io.kraft.broker.protocol.message.OffsetFetchRequest;
+import io.kraft.broker.protocol.message.OffsetFetchResponse;
+import io.kraft.broker.protocol.message.SyncGroupRequest;
+import io.kraft.broker.protocol.message.SyncGroupResponse;
+import io.kraft.server.TestNode;
 import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,6 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * LeaveGroup, DeleteGroups), and bad input answered with the right code while the group stays as it was.
  */
 class GroupApisWireTest {
+    /** How long a lookup or a join may keep getting a retriable answer while the offsets topic comes up. */
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
     @TempDir
     static Path dir;
     private static TestNode node;
@@ -56,180 +85,188 @@ class GroupApisWireTest {
         return newest ? highest(api) : lowest(api);
     }
 
-    private static ByteBuffer subscription(String topic) {
-        byte[] name = topic.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer out = ByteBuffer.allocate(2 + 4 + 2 + name.length + 4);
-        out.putShort((short) 0).putInt(1).putShort((short) name.length).put(name).putInt(-1);
+    /** The int16 version, then the body: how the consumer protocol's member metadata is framed. */
+    private static ByteBuffer withVersion(Message body, short version) {
+        ByteBuffer out = ByteBuffer.allocate(2 + body.size(version));
+        out.putShort(version);
+        body.write(out, version);
         return out.flip();
     }
 
+    private static ByteBuffer subscription(String topic) {
+        return withVersion(new ConsumerProtocolSubscription().setTopics(new ArrayList<>(List.of(topic))), (short) 0);
+    }
+
+    private static ByteBuffer assignment(String topic, Integer... partitions) {
+        ConsumerProtocolAssignment assignment = new ConsumerProtocolAssignment();
+        assignment.assignedPartitions().add(new ConsumerProtocolAssignment.TopicPartition()
+                .setTopic(topic).setPartitions(new ArrayList<>(List.of(partitions))));
+        return withVersion(assignment, (short) 0);
+    }
+
+    /** One FindCoordinator answer: the first key's when several are batched. */
+    private record Found(short errorCode, int nodeId, int port) {
+    }
+
     /** FindCoordinator until the offsets topic exists and the group's coordinator answers. */
-    private static void findCoordinator(WireClient client, String group, boolean newest) throws Exception {
-        ApiKey api = ApiKey.FIND_COORDINATOR;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            Struct request = WireClient.request(api);
-            if (newest) {
-                request.addToList(request.field("coordinator_keys"), group);
-                request.addToList(request.field("coordinator_keys"), group + "-other");
-            } else {
-                request.set("key", group);
-            }
-            Struct response = client.send(api, version(api, newest), request);
-            short error;
-            int nodeId;
-            int port;
-            if (newest) {
-                List<Struct> coordinators = response.getStructs("coordinators");
-                assertEquals(2, coordinators.size(), "one answer per batched key");
-                error = coordinators.get(0).getShort("error_code");
-                nodeId = coordinators.get(0).getInt("node_id");
-                port = coordinators.get(0).getInt("port");
-            } else {
-                error = response.getShort("error_code");
-                nodeId = response.getInt("node_id");
-                port = response.getInt("port");
-            }
-            if (error == Errors.NONE.code()) {
-                assertEquals(1, nodeId);
-                assertEquals(node.port(), port);
-                return;
-            }
-            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE.code(), error, "retriable while the topic is created");
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no coordinator for " + group);
-            }
-            Thread.sleep(100);
+    private static void findCoordinator(WireClient client, String group, boolean newest) {
+        FindCoordinatorRequest request = new FindCoordinatorRequest();
+        if (newest) {
+            request.setCoordinatorKeys(new ArrayList<>(List.of(group, group + "-other")));
+        } else {
+            request.setKey(group);
         }
+        short version = version(ApiKey.FIND_COORDINATOR, newest);
+        Found found = await("a coordinator for " + group).atMost(WAIT).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).pollInSameThread()
+                .until(() -> findOnce(client, request, version, newest),
+                        answer -> answer.errorCode() != Errors.COORDINATOR_NOT_AVAILABLE.code());
+        assertEquals(Errors.NONE.code(), found.errorCode(),
+                "only COORDINATOR_NOT_AVAILABLE is retriable (while the offsets topic is created)");
+        assertEquals(1, found.nodeId());
+        assertEquals(node.port(), found.port());
+    }
+
+    private static Found findOnce(WireClient client, FindCoordinatorRequest request, short version, boolean newest)
+            throws IOException {
+        FindCoordinatorResponse response = client.send(request, version);
+        if (newest) {
+            List<FindCoordinatorResponse.Coordinator> coordinators = response.coordinators();
+            assertEquals(2, coordinators.size(), "one answer per batched key");
+            FindCoordinatorResponse.Coordinator first = coordinators.get(0);
+            return new Found(first.errorCode(), first.nodeId(), first.port());
+        }
+        return new Found(response.errorCode(), response.nodeId(), response.port());
     }
 
     /** JoinGroup, again while the coordinator still loads the group's partition (clients retry that too). */
-    private static Struct join(WireClient client, String group, String memberId, String protocolType,
-                               boolean newest) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            Struct response = joinOnce(client, group, memberId, protocolType, newest);
-            if (response.getShort("error_code") != Errors.COORDINATOR_LOAD_IN_PROGRESS.code()
-                    || System.nanoTime() > deadline) {
-                return response;
-            }
-            Thread.sleep(50);
-        }
+    private static JoinGroupResponse join(WireClient client, String group, String memberId, String protocolType,
+                                          boolean newest) {
+        return await("JoinGroup of " + group + " once its coordinator has loaded").atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).pollInSameThread()
+                .until(() -> joinOnce(client, group, memberId, protocolType, newest),
+                        response -> response.errorCode() != Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
     }
 
-    private static Struct joinOnce(WireClient client, String group, String memberId, String protocolType,
-                                   boolean newest) throws IOException {
-        ApiKey api = ApiKey.JOIN_GROUP;
-        Struct request = WireClient.request(api);
-        request.set("group_id", group);
-        request.setInt(request.field("session_timeout_ms"), 10_000);
-        request.setInt(request.field("rebalance_timeout_ms"), 10_000);
-        request.set("member_id", memberId);
-        request.set("protocol_type", protocolType);
-        Struct protocol = request.addStruct("protocols");
-        protocol.set("name", "range");
-        protocol.set("metadata", subscription("wire"));
-        return client.send(api, version(api, newest), request);
+    private static JoinGroupResponse joinOnce(WireClient client, String group, String memberId, String protocolType,
+                                              boolean newest) throws IOException {
+        JoinGroupRequest request = new JoinGroupRequest()
+                .setGroupId(group)
+                .setSessionTimeoutMs(10_000)
+                .setRebalanceTimeoutMs(10_000)
+                .setMemberId(memberId)
+                .setProtocolType(protocolType);
+        request.protocols().add(new JoinGroupRequest.JoinGroupRequestProtocol()
+                .setName("range")
+                .setMetadata(subscription("wire")));
+        return client.send(request, version(ApiKey.JOIN_GROUP, newest));
     }
 
     /** A one-member group, joined and synced at the given end of every version range; returns member id. */
     private static String stableGroup(WireClient client, String group, boolean newest) throws Exception {
         findCoordinator(client, group, newest);
-        Struct joined = join(client, group, "", "consumer", newest);
-        String memberId = joined.getString("member_id");
+        JoinGroupResponse joined = join(client, group, "", "consumer", newest);
+        String memberId = joined.memberId();
         if (newest) {
-            assertEquals(Errors.MEMBER_ID_REQUIRED.code(), joined.getShort("error_code"), "KIP-394 from v4");
+            assertEquals(Errors.MEMBER_ID_REQUIRED.code(), joined.errorCode(), "KIP-394 from v4");
             joined = join(client, group, memberId, "consumer", true);
         }
-        assertEquals(Errors.NONE.code(), joined.getShort("error_code"));
-        assertEquals(1, joined.getInt("generation_id"));
-        assertEquals(memberId, joined.getString("leader"));
-        assertEquals("range", joined.getString("protocol_name"));
-        assertEquals(1, joined.getStructs("members").size());
+        assertEquals(Errors.NONE.code(), joined.errorCode());
+        assertEquals(1, joined.generationId());
+        assertEquals(memberId, joined.leader());
+        assertEquals("range", joined.protocolName());
+        assertEquals(1, joined.members().size());
 
-        ApiKey api = ApiKey.SYNC_GROUP;
-        Struct sync = WireClient.request(api);
-        sync.set("group_id", group);
-        sync.setInt(sync.field("generation_id"), 1);
-        sync.set("member_id", memberId);
-        sync.set("protocol_type", "consumer");
-        sync.set("protocol_name", "range");
-        Struct assignment = sync.addStruct("assignments");
-        assignment.set("member_id", memberId);
-        assignment.set("assignment", ByteBuffer.wrap(new byte[] {4, 2}));
-        Struct synced = client.send(api, version(api, newest), sync);
-        assertEquals(Errors.NONE.code(), synced.getShort("error_code"));
-        ByteBuffer assigned = synced.getBytes("assignment");
-        assertEquals(ByteBuffer.wrap(new byte[] {4, 2}), assigned);
+        ByteBuffer assignment = assignment("wire", 0, 1);
+        SyncGroupRequest sync = new SyncGroupRequest()
+                .setGroupId(group)
+                .setGenerationId(1)
+                .setMemberId(memberId)
+                .setProtocolType("consumer")
+                .setProtocolName("range");
+        sync.assignments().add(new SyncGroupRequest.SyncGroupRequestAssignment()
+                .setMemberId(memberId)
+                .setAssignment(assignment));
+        SyncGroupResponse synced = client.send(sync, version(ApiKey.SYNC_GROUP, newest));
+        assertEquals(Errors.NONE.code(), synced.errorCode());
+        assertEquals(assignment, synced.assignment());
         return memberId;
     }
 
     private static short heartbeat(WireClient client, String group, String memberId, int generation,
                                    boolean newest) throws IOException {
-        ApiKey api = ApiKey.HEARTBEAT;
-        Struct request = WireClient.request(api);
-        request.set("group_id", group);
-        request.setInt(request.field("generation_id"), generation);
-        request.set("member_id", memberId);
-        return client.send(api, version(api, newest), request).getShort("error_code");
+        HeartbeatRequest request = new HeartbeatRequest()
+                .setGroupId(group)
+                .setGenerationId(generation)
+                .setMemberId(memberId);
+        HeartbeatResponse response = client.send(request, version(ApiKey.HEARTBEAT, newest));
+        return response.errorCode();
     }
 
     private static short commit(WireClient client, String group, String memberId, int generation, long offset,
                                 String metadata, boolean newest) throws IOException {
-        ApiKey api = ApiKey.OFFSET_COMMIT;
-        Struct request = WireClient.request(api);
-        request.set("group_id", group);
-        request.setInt(request.field("generation_id_or_member_epoch"), generation);
-        request.set("member_id", memberId);
-        Struct topic = request.addStruct("topics");
-        topic.set("name", "wire");
-        Struct partition = topic.addStruct("partitions");
-        partition.setInt(partition.field("partition_index"), 1);
-        partition.setLong(partition.field("committed_offset"), offset);
-        partition.set("committed_metadata", metadata);
-        Struct response = client.send(api, version(api, newest), request);
-        return response.getStructs("topics").get(0).getStructs("partitions").get(0).getShort("error_code");
+        OffsetCommitRequest request = new OffsetCommitRequest()
+                .setGroupId(group)
+                .setGenerationIdOrMemberEpoch(generation)
+                .setMemberId(memberId);
+        OffsetCommitRequest.OffsetCommitRequestTopic topic = new OffsetCommitRequest.OffsetCommitRequestTopic()
+                .setName("wire");
+        topic.partitions().add(new OffsetCommitRequest.OffsetCommitRequestPartition()
+                .setPartitionIndex(1)
+                .setCommittedOffset(offset)
+                .setCommittedMetadata(metadata));
+        request.topics().add(topic);
+        OffsetCommitResponse response = client.send(request, version(ApiKey.OFFSET_COMMIT, newest));
+        return response.topics().get(0).partitions().get(0).errorCode();
     }
 
     private static long fetchOffset(WireClient client, String group, boolean newest) throws IOException {
-        ApiKey api = ApiKey.OFFSET_FETCH;
-        Struct request = WireClient.request(api);
-        Struct topic;
+        OffsetFetchRequest request = new OffsetFetchRequest();
         if (newest) {
-            Struct groupRequest = request.addStruct("groups");
-            groupRequest.set("group_id", group);
-            topic = groupRequest.addStruct("topics");
-        } else {
-            request.set("group_id", group);
-            topic = request.addStruct("topics");
+            OffsetFetchRequest.OffsetFetchRequestGroup groupRequest = new OffsetFetchRequest.OffsetFetchRequestGroup()
+                    .setGroupId(group);
+            groupRequest.topics().add(new OffsetFetchRequest.OffsetFetchRequestTopics()
+                    .setName("wire")
+                    .setPartitionIndexes(new ArrayList<>(List.of(1))));
+            request.groups().add(groupRequest);
+            OffsetFetchResponse response = client.send(request, version(ApiKey.OFFSET_FETCH, true));
+            OffsetFetchResponse.OffsetFetchResponsePartitions partition =
+                    response.groups().get(0).topics().get(0).partitions().get(0);
+            assertEquals(Errors.NONE.code(), partition.errorCode());
+            return partition.committedOffset();
         }
-        topic.set("name", "wire");
-        topic.addToList(topic.field("partition_indexes"), 1);
-        Struct response = client.send(api, version(api, newest), request);
-        List<Struct> topics = newest ? response.getStructs("groups").get(0).getStructs("topics")
-                : response.getStructs("topics");
-        Struct partition = topics.get(0).getStructs("partitions").get(0);
-        assertEquals(Errors.NONE.code(), partition.getShort("error_code"));
-        return partition.getLong("committed_offset");
+        request.setGroupId(group);
+        request.topics().add(new OffsetFetchRequest.OffsetFetchRequestTopic()
+                .setName("wire")
+                .setPartitionIndexes(new ArrayList<>(List.of(1))));
+        OffsetFetchResponse response = client.send(request, version(ApiKey.OFFSET_FETCH, false));
+        OffsetFetchResponse.OffsetFetchResponsePartition partition = response.topics().get(0).partitions().get(0);
+        assertEquals(Errors.NONE.code(), partition.errorCode());
+        return partition.committedOffset();
     }
 
-    private static Struct describe(WireClient client, String group, boolean newest) throws IOException {
-        ApiKey api = ApiKey.DESCRIBE_GROUPS;
-        Struct request = WireClient.request(api);
-        request.addToList(request.field("groups"), group);
-        return client.send(api, version(api, newest), request).getStructs("groups").get(0);
-    }
-
-    private static List<Struct> listGroups(WireClient client, boolean newest, String stateFilter)
+    private static DescribeGroupsResponse.DescribedGroup describe(WireClient client, String group, boolean newest)
             throws IOException {
-        ApiKey api = ApiKey.LIST_GROUPS;
-        Struct request = WireClient.request(api);
+        DescribeGroupsRequest request = new DescribeGroupsRequest().setGroups(new ArrayList<>(List.of(group)));
+        DescribeGroupsResponse response = client.send(request, version(ApiKey.DESCRIBE_GROUPS, newest));
+        return response.groups().get(0);
+    }
+
+    private static List<ListGroupsResponse.ListedGroup> listGroups(WireClient client, boolean newest,
+                                                                   String stateFilter) throws IOException {
+        ListGroupsRequest request = new ListGroupsRequest();
         if (stateFilter != null) {
-            request.addToList(request.field("states_filter"), stateFilter);
+            request.statesFilter().add(stateFilter);
         }
-        Struct response = client.send(api, version(api, newest), request);
-        assertEquals(Errors.NONE.code(), response.getShort("error_code"));
-        return response.getStructs("groups");
+        ListGroupsResponse response = client.send(request, version(ApiKey.LIST_GROUPS, newest));
+        assertEquals(Errors.NONE.code(), response.errorCode());
+        return response.groups();
+    }
+
+    private static short deleteGroup(WireClient client, String group, boolean newest) throws IOException {
+        DeleteGroupsRequest request = new DeleteGroupsRequest().setGroupsNames(new ArrayList<>(List.of(group)));
+        DeleteGroupsResponse response = client.send(request, version(ApiKey.DELETE_GROUPS, newest));
+        return response.results().get(0).errorCode();
     }
 
     private void lifecycleAtOneEndOfEveryRange(boolean newest) throws Exception {
@@ -240,59 +277,49 @@ class GroupApisWireTest {
             assertEquals(Errors.NONE.code(), commit(client, group, memberId, 1, 11, "m", newest));
             assertEquals(11, fetchOffset(client, group, newest));
 
-            Struct described = describe(client, group, newest);
-            assertEquals("Stable", described.getString("group_state"));
-            assertEquals("range", described.getString("protocol_data"));
-            assertEquals("wire-test", described.getStructs("members").get(0).getString("client_id"));
-            assertEquals("/127.0.0.1", described.getStructs("members").get(0).getString("client_host"));
-            assertTrue(listGroups(client, newest, null).stream().anyMatch(g -> g.getString("group_id").equals(group)));
+            DescribeGroupsResponse.DescribedGroup described = describe(client, group, newest);
+            assertEquals("Stable", described.groupState());
+            assertEquals("range", described.protocolData());
+            assertEquals("wire-test", described.members().get(0).clientId());
+            assertEquals("/127.0.0.1", described.members().get(0).clientHost());
+            assertTrue(listGroups(client, newest, null).stream().anyMatch(g -> g.groupId().equals(group)));
             if (newest) {
                 assertTrue(listGroups(client, true, "stable").stream()
-                        .anyMatch(g -> g.getString("group_id").equals(group)), "state filters ignore case");
+                        .anyMatch(g -> g.groupId().equals(group)), "state filters ignore case");
                 assertFalse(listGroups(client, true, "Empty").stream()
-                        .anyMatch(g -> g.getString("group_id").equals(group)));
+                        .anyMatch(g -> g.groupId().equals(group)));
             }
 
-            ApiKey offsetDelete = ApiKey.OFFSET_DELETE;
-            Struct deleteOffsets = WireClient.request(offsetDelete);
-            deleteOffsets.set("group_id", group);
-            Struct topic = deleteOffsets.addStruct("topics");
-            topic.set("name", "wire");
-            topic.addStruct("partitions").setInt(topic.getStructs("partitions").get(0).field("partition_index"), 1);
-            Struct deleted = client.send(offsetDelete, version(offsetDelete, newest), deleteOffsets);
+            OffsetDeleteRequest deleteOffsets = new OffsetDeleteRequest().setGroupId(group);
+            OffsetDeleteRequest.OffsetDeleteRequestTopic topic = new OffsetDeleteRequest.OffsetDeleteRequestTopic()
+                    .setName("wire");
+            topic.partitions().add(new OffsetDeleteRequest.OffsetDeleteRequestPartition().setPartitionIndex(1));
+            deleteOffsets.topics().add(topic);
+            OffsetDeleteResponse deleted = client.send(deleteOffsets, version(ApiKey.OFFSET_DELETE, newest));
             assertEquals(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code(),
-                    deleted.getStructs("topics").get(0).getStructs("partitions").get(0).getShort("error_code"));
+                    deleted.topics().get(0).partitions().get(0).errorCode());
 
-            ApiKey deleteGroups = ApiKey.DELETE_GROUPS;
-            Struct deleteRequest = WireClient.request(deleteGroups);
-            deleteRequest.addToList(deleteRequest.field("groups_names"), group);
-            assertEquals(Errors.NON_EMPTY_GROUP.code(), client.send(deleteGroups, version(deleteGroups, newest),
-                    deleteRequest).getStructs("results").get(0).getShort("error_code"));
+            assertEquals(Errors.NON_EMPTY_GROUP.code(), deleteGroup(client, group, newest));
 
-            ApiKey leave = ApiKey.LEAVE_GROUP;
-            Struct leaveRequest = WireClient.request(leave);
-            leaveRequest.set("group_id", group);
+            LeaveGroupRequest leaveRequest = new LeaveGroupRequest().setGroupId(group);
             if (newest) {
-                leaveRequest.addStruct("members").set("member_id", memberId);
-                Struct ghost = leaveRequest.addStruct("members");
-                ghost.set("member_id", "ghost");
-                Struct left = client.send(leave, version(leave, true), leaveRequest);
-                assertEquals(Errors.NONE.code(), left.getShort("error_code"));
-                assertEquals(Errors.NONE.code(), left.getStructs("members").get(0).getShort("error_code"));
-                assertEquals(Errors.UNKNOWN_MEMBER_ID.code(),
-                        left.getStructs("members").get(1).getShort("error_code"));
+                leaveRequest.members().add(new LeaveGroupRequest.MemberIdentity().setMemberId(memberId));
+                leaveRequest.members().add(new LeaveGroupRequest.MemberIdentity().setMemberId("ghost"));
+                LeaveGroupResponse left = client.send(leaveRequest, version(ApiKey.LEAVE_GROUP, true));
+                assertEquals(Errors.NONE.code(), left.errorCode());
+                assertEquals(Errors.NONE.code(), left.members().get(0).errorCode());
+                assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), left.members().get(1).errorCode());
             } else {
-                leaveRequest.set("member_id", memberId);
-                assertEquals(Errors.NONE.code(), client.send(leave, version(leave, false), leaveRequest)
-                        .getShort("error_code"));
+                leaveRequest.setMemberId(memberId);
+                LeaveGroupResponse left = client.send(leaveRequest, version(ApiKey.LEAVE_GROUP, false));
+                assertEquals(Errors.NONE.code(), left.errorCode());
             }
-            assertEquals("Empty", describe(client, group, newest).getString("group_state"));
-            assertEquals(Errors.NONE.code(), client.send(deleteGroups, version(deleteGroups, newest),
-                    deleteRequest).getStructs("results").get(0).getShort("error_code"));
-            Struct gone = describe(client, group, newest);
-            assertEquals("Dead", gone.getString("group_state"));
+            assertEquals("Empty", describe(client, group, newest).groupState());
+            assertEquals(Errors.NONE.code(), deleteGroup(client, group, newest));
+            DescribeGroupsResponse.DescribedGroup gone = describe(client, group, newest);
+            assertEquals("Dead", gone.groupState());
             assertEquals(newest ? Errors.GROUP_ID_NOT_FOUND.code() : Errors.NONE.code(),
-                    gone.getShort("error_code"), "v6 reports an unknown group as GROUP_ID_NOT_FOUND");
+                    gone.errorCode(), "v6 reports an unknown group as GROUP_ID_NOT_FOUND");
             assertEquals(-1, fetchOffset(client, group, newest), "the group's offsets went with it");
         }
     }
@@ -318,15 +345,15 @@ class GroupApisWireTest {
             assertEquals(Errors.ILLEGAL_GENERATION.code(), commit(client, group, memberId, 0, 9, "", true));
             assertEquals(Errors.OFFSET_METADATA_TOO_LARGE.code(),
                     commit(client, group, memberId, 1, 9, "x".repeat(4_097), true));
-            Struct otherType = join(client, group, "", "connect", true);
-            assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(), otherType.getShort("error_code"));
+            JoinGroupResponse otherType = join(client, group, "", "connect", true);
+            assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL.code(), otherType.errorCode());
             assertEquals(Errors.ILLEGAL_GENERATION.code(), heartbeat(client, group, memberId, 7, true));
             assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), heartbeat(client, group, "ghost", 1, true));
 
-            Struct described = describe(client, group, true);
-            assertEquals("Stable", described.getString("group_state"));
-            assertEquals(1, described.getStructs("members").size());
-            assertEquals(memberId, described.getStructs("members").get(0).getString("member_id"));
+            DescribeGroupsResponse.DescribedGroup described = describe(client, group, true);
+            assertEquals("Stable", described.groupState());
+            assertEquals(1, described.members().size());
+            assertEquals(memberId, described.members().get(0).memberId());
             assertEquals(5, fetchOffset(client, group, true), "no refused commit changed the offset");
             assertEquals(Errors.NONE.code(), heartbeat(client, group, memberId, 1, true),
                     "the member carries on in generation 1");
@@ -336,14 +363,13 @@ class GroupApisWireTest {
     @Test
     void transactionCoordinatorLookupsAreRefusedWithAReason() throws Exception {
         try (WireClient client = new WireClient(node.port())) {
-            ApiKey api = ApiKey.FIND_COORDINATOR;
-            Struct request = WireClient.request(api);
-            request.setByte(request.field("key_type"), (byte) 1);
-            request.addToList(request.field("coordinator_keys"), "txn-id");
-            Struct response = client.send(api, highest(api), request);
-            Struct coordinator = response.getStructs("coordinators").get(0);
-            assertEquals(Errors.INVALID_REQUEST.code(), coordinator.getShort("error_code"));
-            assertEquals("transactions are not supported by this broker yet", coordinator.getString("error_message"));
+            FindCoordinatorRequest request = new FindCoordinatorRequest()
+                    .setKeyType((byte) 1)
+                    .setCoordinatorKeys(new ArrayList<>(List.of("txn-id")));
+            FindCoordinatorResponse response = client.send(request, highest(ApiKey.FIND_COORDINATOR));
+            FindCoordinatorResponse.Coordinator coordinator = response.coordinators().get(0);
+            assertEquals(Errors.INVALID_REQUEST.code(), coordinator.errorCode());
+            assertEquals("transactions are not supported by this broker yet", coordinator.errorMessage());
         }
     }
 }

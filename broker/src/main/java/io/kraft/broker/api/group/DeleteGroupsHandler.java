@@ -1,13 +1,14 @@
 package io.kraft.broker.api.group;
 
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.DeleteGroupsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DeleteGroupsRequest;
+import io.kraft.broker.protocol.message.DeleteGroupsResponse;
+import io.kraft.broker.protocol.message.DeleteGroupsResponse.DeletableGroupResult;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Answers DeleteGroups (v0-2): each empty group is deleted with its offsets; NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND otherwise. */
-public final class DeleteGroupsHandler implements LegacyAsyncRequestHandler {
+public final class DeleteGroupsHandler implements AsyncRequestHandler<DeleteGroupsRequest, DeleteGroupsResponse> {
     private final GroupCoordinatorService coordinator;
 
     public DeleteGroupsHandler(GroupCoordinatorService coordinator) {
@@ -29,30 +30,28 @@ public final class DeleteGroupsHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        List<String> groupIds = request.body().getList("groups_names");
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<DeleteGroupsRequest> request) {
+        List<String> groupIds = request.body().groupsNames();
         List<CompletableFuture<Errors>> answers = new ArrayList<>();
         for (String groupId : groupIds) {
             answers.add(coordinator.deleteGroup(groupId));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Struct response = DeleteGroupsMessages.RESPONSE.newStruct();
+            DeleteGroupsResponse response = new DeleteGroupsResponse();
             for (int i = 0; i < groupIds.size(); i++) {
-                Struct out = response.addStruct("results");
-                out.set("group_id", groupIds.get(i));
-                out.setShort(out.field("error_code"), answers.get(i).join().code());
+                response.results().add(new DeletableGroupResult()
+                        .setGroupId(groupIds.get(i))
+                        .setErrorCode(answers.get(i).join().code()));
             }
             return HandlerResponse.of(response);
         });
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = DeleteGroupsMessages.RESPONSE.newStruct();
-        for (Object groupId : request.body().getList("groups_names")) {
-            Struct out = response.addStruct("results");
-            out.set("group_id", groupId);
-            out.setShort(out.field("error_code"), errorCode);
+    public Optional<DeleteGroupsResponse> errorResponse(ApiRequest<DeleteGroupsRequest> request, Errors error) {
+        DeleteGroupsResponse response = new DeleteGroupsResponse();
+        for (String groupId : request.body().groupsNames()) {
+            response.results().add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code()));
         }
         return Optional.of(response);
     }

@@ -3,13 +3,14 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.DescribedGroup;
 import io.kraft.broker.group.GroupApi.DescribedMember;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.DescribeGroupsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DescribeGroupsRequest;
+import io.kraft.broker.protocol.message.DescribeGroupsResponse;
+import io.kraft.broker.protocol.message.DescribeGroupsResponse.DescribedGroupMember;
 import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * are included only for stable groups, as in Kafka. An unknown group is "Dead" without error before v6 and
  * GROUP_ID_NOT_FOUND from v6 (KIP-1043).
  */
-public final class DescribeGroupsHandler implements LegacyAsyncRequestHandler {
+public final class DescribeGroupsHandler implements AsyncRequestHandler<DescribeGroupsRequest, DescribeGroupsResponse> {
     private final GroupCoordinatorService coordinator;
 
     public DescribeGroupsHandler(GroupCoordinatorService coordinator) {
@@ -36,54 +37,55 @@ public final class DescribeGroupsHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
+    public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                                                     ApiRequest<DescribeGroupsRequest> request) {
         short version = request.version();
-        List<String> groupIds = request.body().getList("groups");
         List<CompletableFuture<DescribedGroup>> answers = new ArrayList<>();
-        for (String groupId : groupIds) {
+        for (String groupId : request.body().groups()) {
             answers.add(coordinator.describeGroup(groupId));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Struct response = DescribeGroupsMessages.RESPONSE.newStruct();
+            DescribeGroupsResponse response = new DescribeGroupsResponse();
             for (CompletableFuture<DescribedGroup> answer : answers) {
-                addGroup(response, answer.join(), version);
+                response.groups().add(toGroup(answer.join(), version));
             }
             return HandlerResponse.of(response);
         });
     }
 
-    private static void addGroup(Struct response, DescribedGroup group, short version) {
-        Struct out = response.addStruct("groups");
+    private static DescribeGroupsResponse.DescribedGroup toGroup(DescribedGroup group, short version) {
         Errors error = group.error();
         if (error == Errors.GROUP_ID_NOT_FOUND && version < 6) {
             error = Errors.NONE;
         }
-        out.setShort(out.field("error_code"), error.code());
+        DescribeGroupsResponse.DescribedGroup out = new DescribeGroupsResponse.DescribedGroup()
+                .setErrorCode(error.code())
+                .setGroupId(group.groupId())
+                .setGroupState(group.state().wireName())
+                .setProtocolType(group.protocolType())
+                .setProtocolData(group.protocolData());
         if (error == Errors.GROUP_ID_NOT_FOUND) {
-            out.set("error_message", "group " + group.groupId() + " does not exist");
+            out.setErrorMessage("group " + group.groupId() + " does not exist");
         }
-        out.set("group_id", group.groupId());
-        out.set("group_state", group.state().wireName());
-        out.set("protocol_type", group.protocolType());
-        out.set("protocol_data", group.protocolData());
         for (DescribedMember member : group.members()) {
-            Struct m = out.addStruct("members");
-            m.set("member_id", member.memberId());
-            m.set("group_instance_id", member.groupInstanceId());
-            m.set("client_id", member.clientId());
-            m.set("client_host", member.clientHost());
-            m.set("member_metadata", ByteBuffer.wrap(member.metadata()));
-            m.set("member_assignment", ByteBuffer.wrap(member.assignment()));
+            out.members().add(new DescribedGroupMember()
+                    .setMemberId(member.memberId())
+                    .setGroupInstanceId(member.groupInstanceId())
+                    .setClientId(member.clientId())
+                    .setClientHost(member.clientHost())
+                    .setMemberMetadata(ByteBuffer.wrap(member.metadata()))
+                    .setMemberAssignment(ByteBuffer.wrap(member.assignment())));
         }
+        return out;
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = DescribeGroupsMessages.RESPONSE.newStruct();
-        for (Object groupId : request.body().getList("groups")) {
-            Struct out = response.addStruct("groups");
-            out.setShort(out.field("error_code"), errorCode);
-            out.set("group_id", groupId);
+    public Optional<DescribeGroupsResponse> errorResponse(ApiRequest<DescribeGroupsRequest> request, Errors error) {
+        DescribeGroupsResponse response = new DescribeGroupsResponse();
+        for (String groupId : request.body().groups()) {
+            response.groups().add(new DescribeGroupsResponse.DescribedGroup()
+                    .setErrorCode(error.code())
+                    .setGroupId(groupId));
         }
         return Optional.of(response);
     }

@@ -3,18 +3,17 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupCoordinator;
 import io.kraft.broker.group.OffsetsTopic;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.FindCoordinatorMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.FindCoordinatorRequest;
+import io.kraft.broker.protocol.message.FindCoordinatorResponse;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntPredicate;
@@ -28,7 +27,8 @@ import java.util.function.Supplier;
  * transactional producer treats as fatal and reports at once (a retriable error would leave it retrying until
  * max.block.ms with nothing to tell the user).
  */
-public final class FindCoordinatorHandler implements LegacyRequestHandler {
+public final class FindCoordinatorHandler
+        implements RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> {
     static final byte GROUP_KEY_TYPE = 0;
     static final byte TRANSACTION_KEY_TYPE = 1;
 
@@ -55,76 +55,75 @@ public final class FindCoordinatorHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public FindCoordinatorResponse handle(RequestContext context, ApiRequest<FindCoordinatorRequest> request) {
+        FindCoordinatorRequest body = request.body();
         short version = request.version();
-        byte keyType = version >= 1 ? body.getByte("key_type") : GROUP_KEY_TYPE;
-        Struct response = FindCoordinatorMessages.RESPONSE.newStruct();
+        byte keyType = version >= 1 ? body.keyType() : GROUP_KEY_TYPE;
+        FindCoordinatorResponse response = new FindCoordinatorResponse();
         MetadataImage image = images.get();
         if (version >= 4) {
-            List<String> keys = body.getList("coordinator_keys");
-            for (String key : keys) {
-                Coordinator found = find(image, key, keyType, context.listenerName());
-                Struct out = response.addStruct("coordinators");
-                out.set("key", key);
-                out.setInt(out.field("node_id"), found.nodeId());
-                out.set("host", found.host());
-                out.setInt(out.field("port"), found.port());
-                out.setShort(out.field("error_code"), found.error().code());
-                out.set("error_message", found.message());
+            for (String key : body.coordinatorKeys()) {
+                Lookup found = find(image, key, keyType, context.listenerName());
+                response.coordinators().add(new FindCoordinatorResponse.Coordinator()
+                        .setKey(key)
+                        .setNodeId(found.nodeId())
+                        .setHost(found.host())
+                        .setPort(found.port())
+                        .setErrorCode(found.error().code())
+                        .setErrorMessage(found.message()));
             }
             return response;
         }
-        Coordinator found = find(image, body.getString("key"), keyType, context.listenerName());
-        response.setShort(response.field("error_code"), found.error().code());
-        response.set("error_message", found.message());
-        response.setInt(response.field("node_id"), found.nodeId());
-        response.set("host", found.host());
-        response.setInt(response.field("port"), found.port());
-        return response;
+        Lookup found = find(image, body.key(), keyType, context.listenerName());
+        return response
+                .setErrorCode(found.error().code())
+                .setErrorMessage(found.message())
+                .setNodeId(found.nodeId())
+                .setHost(found.host())
+                .setPort(found.port());
     }
 
-    private Coordinator find(MetadataImage image, String key, byte keyType, String listenerName) {
+    private Lookup find(MetadataImage image, String key, byte keyType, String listenerName) {
         if (keyType == TRANSACTION_KEY_TYPE) {
-            return Coordinator.failed(Errors.INVALID_REQUEST, "transactions are not supported by this broker yet");
+            return Lookup.failed(Errors.INVALID_REQUEST, "transactions are not supported by this broker yet");
         }
         if (keyType != GROUP_KEY_TYPE) {
-            return Coordinator.failed(Errors.INVALID_REQUEST, "unknown coordinator key type " + keyType);
+            return Lookup.failed(Errors.INVALID_REQUEST, "unknown coordinator key type " + keyType);
         }
         if (key == null) {
-            return Coordinator.failed(Errors.INVALID_REQUEST, "a group id is required");
+            return Lookup.failed(Errors.INVALID_REQUEST, "a group id is required");
         }
         TopicImage topic = image.topics().topic(OffsetsTopic.NAME);
         if (topic == null || topic.partitions().isEmpty()) {
             offsetsTopic.createIfAbsent();
-            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, OffsetsTopic.NAME + " is being created");
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, OffsetsTopic.NAME + " is being created");
         }
         int partitionId = GroupCoordinator.partitionFor(key, topic.partitions().size());
         PartitionRegistration partition = topic.partition(partitionId);
         if (partition == null || !partition.hasLeader()) {
-            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the group's partition has no leader");
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the group's partition has no leader");
         }
         if (partition.leader() == localBrokerId && !localCoordinatorLeads.test(partitionId)) {
             // The metadata is ahead of the replica manager: answering with ourselves now would earn NOT_COORDINATOR.
-            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is starting to load");
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is starting to load");
         }
         BrokerRegistration leader = image.cluster().broker(partition.leader());
         if (leader == null || leader.fenced()) {
-            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is not available");
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, "the coordinator is not available");
         }
         Optional<Endpoint> endpoint = leader.listeners().stream()
                 .filter(e -> e.name().equals(listenerName)).findFirst();
         if (endpoint.isEmpty()) {
-            return Coordinator.failed(Errors.COORDINATOR_NOT_AVAILABLE,
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE,
                     "the coordinator has no " + listenerName + " listener");
         }
-        return new Coordinator(Errors.NONE, null, leader.id(), endpoint.get().host(), endpoint.get().port());
+        return new Lookup(Errors.NONE, null, leader.id(), endpoint.get().host(), endpoint.get().port());
     }
 
     /** One key's answer. */
-    private record Coordinator(Errors error, String message, int nodeId, String host, int port) {
-        static Coordinator failed(Errors error, String message) {
-            return new Coordinator(error, message, -1, "", -1);
+    private record Lookup(Errors error, String message, int nodeId, String host, int port) {
+        static Lookup failed(Errors error, String message) {
+            return new Lookup(error, message, -1, "", -1);
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.kraft.broker.api.group;
 
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import java.util.List;
 
 /** The asynchronous handlers of the group APIs, for a broker to register (FindCoordinator is built separately). */
@@ -9,7 +9,7 @@ public final class GroupHandlers {
     private GroupHandlers() {
     }
 
-    public static List<LegacyAsyncRequestHandler> create(GroupCoordinatorService coordinator) {
+    public static List<AsyncRequestHandler<?, ?>> create(GroupCoordinatorService coordinator) {
         return List.of(
                 new JoinGroupHandler(coordinator),
                 new SyncGroupHandler(coordinator),

@@ -1,20 +1,21 @@
 package io.kraft.broker.api.group;
 
-import io.kraft.broker.group.GroupApi.HeartbeatRequest;
+import io.kraft.broker.group.GroupApi;
 import io.kraft.broker.group.GroupCoordinatorService;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.HeartbeatMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.HeartbeatRequest;
+import io.kraft.broker.protocol.message.HeartbeatResponse;
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Answers Heartbeat (v0-4): keeps a member's session alive and tells it when the group rebalances. */
-public final class HeartbeatHandler implements LegacyAsyncRequestHandler {
+public final class HeartbeatHandler implements AsyncRequestHandler<HeartbeatRequest, HeartbeatResponse> {
     private final GroupCoordinatorService coordinator;
 
     public HeartbeatHandler(GroupCoordinatorService coordinator) {
@@ -27,21 +28,19 @@ public final class HeartbeatHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        HeartbeatRequest heartbeat = new HeartbeatRequest(body.getString("group_id"), body.getInt("generation_id"),
-                body.getString("member_id"), request.version() >= 3 ? body.getString("group_instance_id") : null);
-        return Requests.respond(coordinator.heartbeat(heartbeat), error -> response(error.code()));
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<HeartbeatRequest> request) {
+        HeartbeatRequest body = request.body();
+        GroupApi.HeartbeatRequest heartbeat = new GroupApi.HeartbeatRequest(body.groupId(), body.generationId(),
+                body.memberId(), request.version() >= 3 ? body.groupInstanceId() : null);
+        return Requests.respond(coordinator.heartbeat(heartbeat), HeartbeatHandler::response);
     }
 
-    private static Struct response(short errorCode) {
-        Struct response = HeartbeatMessages.RESPONSE.newStruct();
-        response.setShort(response.field("error_code"), errorCode);
-        return response;
+    private static HeartbeatResponse response(Errors error) {
+        return new HeartbeatResponse().setErrorCode(error.code());
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        return Optional.of(response(errorCode));
+    public Optional<HeartbeatResponse> errorResponse(ApiRequest<HeartbeatRequest> request, Errors error) {
+        return Optional.of(response(error));
     }
 }

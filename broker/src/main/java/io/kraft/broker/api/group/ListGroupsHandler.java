@@ -4,13 +4,14 @@ import io.kraft.broker.group.GroupApi.ListGroupsResult;
 import io.kraft.broker.group.GroupApi.ListedGroup;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.GroupState;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.ListGroupsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.ListGroupsRequest;
+import io.kraft.broker.protocol.message.ListGroupsResponse;
+import io.kraft.storage.errors.Errors;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers ListGroups (v0-5) with the groups this broker coordinates; v4 filters by state names (any case),
  * v5 by group type, where every group here is of the "classic" type.
  */
-public final class ListGroupsHandler implements LegacyAsyncRequestHandler {
+public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRequest, ListGroupsResponse> {
     static final String CLASSIC_GROUP_TYPE = "classic";
 
     private final GroupCoordinatorService coordinator;
@@ -38,11 +39,11 @@ public final class ListGroupsHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<ListGroupsRequest> request) {
+        ListGroupsRequest body = request.body();
         short version = request.version();
-        List<String> stateNames = version >= 4 ? body.getList("states_filter") : List.of();
-        List<String> types = version >= 5 ? body.getList("types_filter") : List.of();
+        List<String> stateNames = version >= 4 ? body.statesFilter() : List.of();
+        List<String> types = version >= 5 ? body.typesFilter() : List.of();
         boolean classicWanted = types.isEmpty()
                 || types.stream().anyMatch(t -> t.toLowerCase(Locale.ROOT).equals(CLASSIC_GROUP_TYPE));
         Set<GroupState> states = EnumSet.noneOf(GroupState.class);
@@ -51,26 +52,23 @@ public final class ListGroupsHandler implements LegacyAsyncRequestHandler {
         return Requests.respond(coordinator.listGroups(states), result -> toResponse(result, nothingMatches));
     }
 
-    private static Struct toResponse(ListGroupsResult result, boolean nothingMatches) {
-        Struct response = ListGroupsMessages.RESPONSE.newStruct();
-        response.setShort(response.field("error_code"), result.error().code());
+    private static ListGroupsResponse toResponse(ListGroupsResult result, boolean nothingMatches) {
+        ListGroupsResponse response = new ListGroupsResponse().setErrorCode(result.error().code());
         if (nothingMatches) {
             return response;
         }
         for (ListedGroup group : result.groups()) {
-            Struct out = response.addStruct("groups");
-            out.set("group_id", group.groupId());
-            out.set("protocol_type", group.protocolType());
-            out.set("group_state", group.state().wireName());
-            out.set("group_type", CLASSIC_GROUP_TYPE);
+            response.groups().add(new ListGroupsResponse.ListedGroup()
+                    .setGroupId(group.groupId())
+                    .setProtocolType(group.protocolType())
+                    .setGroupState(group.state().wireName())
+                    .setGroupType(CLASSIC_GROUP_TYPE));
         }
         return response;
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = ListGroupsMessages.RESPONSE.newStruct();
-        response.setShort(response.field("error_code"), errorCode);
-        return Optional.of(response);
+    public Optional<ListGroupsResponse> errorResponse(ApiRequest<ListGroupsRequest> request, Errors error) {
+        return Optional.of(new ListGroupsResponse().setErrorCode(error.code()));
     }
 }

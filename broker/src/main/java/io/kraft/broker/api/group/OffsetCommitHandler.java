@@ -4,13 +4,17 @@ import io.kraft.broker.group.GroupApi.CommitRequest;
 import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.OffsetCommitMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.OffsetCommitRequest;
+import io.kraft.broker.protocol.message.OffsetCommitRequest.OffsetCommitRequestPartition;
+import io.kraft.broker.protocol.message.OffsetCommitRequest.OffsetCommitRequestTopic;
+import io.kraft.broker.protocol.message.OffsetCommitResponse;
+import io.kraft.broker.protocol.message.OffsetCommitResponse.OffsetCommitResponsePartition;
+import io.kraft.broker.protocol.message.OffsetCommitResponse.OffsetCommitResponseTopic;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * with generation -1 and no member id is a simple commit (assign() consumers, admin tools); v2-4 may carry an
  * explicit retention time.
  */
-public final class OffsetCommitHandler implements LegacyAsyncRequestHandler {
+public final class OffsetCommitHandler implements AsyncRequestHandler<OffsetCommitRequest, OffsetCommitResponse> {
     private final GroupCoordinatorService coordinator;
 
     public OffsetCommitHandler(GroupCoordinatorService coordinator) {
@@ -37,53 +41,52 @@ public final class OffsetCommitHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<OffsetCommitRequest> request) {
+        OffsetCommitRequest body = request.body();
         short version = request.version();
         List<PartitionCommit> partitions = new ArrayList<>();
-        for (Struct topic : body.getStructs("topics")) {
-            String name = topic.getString("name");
-            for (Struct partition : topic.getStructs("partitions")) {
-                partitions.add(new PartitionCommit(new OffsetKey(name, partition.getInt("partition_index")),
-                        partition.getLong("committed_offset"),
-                        version >= 6 ? partition.getInt("committed_leader_epoch") : -1,
-                        partition.getString("committed_metadata")));
+        for (OffsetCommitRequestTopic topic : body.topics()) {
+            String name = topic.name();
+            for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                partitions.add(new PartitionCommit(new OffsetKey(name, partition.partitionIndex()),
+                        partition.committedOffset(),
+                        version >= 6 ? partition.committedLeaderEpoch() : -1,
+                        partition.committedMetadata()));
             }
         }
-        CommitRequest commit = new CommitRequest(body.getString("group_id"),
-                body.getInt("generation_id_or_member_epoch"), body.getString("member_id"),
-                version >= 7 ? body.getString("group_instance_id") : null,
-                version <= 4 ? body.getLong("retention_time_ms") : -1L, partitions);
+        CommitRequest commit = new CommitRequest(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId(),
+                version >= 7 ? body.groupInstanceId() : null,
+                version <= 4 ? body.retentionTimeMs() : -1L, partitions);
         return Requests.respond(coordinator.commitOffsets(commit), errors -> toResponse(body, errors));
     }
 
-    private static Struct toResponse(Struct body, Map<OffsetKey, Errors> errors) {
-        Struct response = OffsetCommitMessages.RESPONSE.newStruct();
-        for (Struct topic : body.getStructs("topics")) {
-            String name = topic.getString("name");
-            Struct outTopic = response.addStruct("topics");
-            outTopic.set("name", name);
-            for (Struct partition : topic.getStructs("partitions")) {
-                int index = partition.getInt("partition_index");
-                Struct out = outTopic.addStruct("partitions");
-                out.setInt(out.field("partition_index"), index);
+    private static OffsetCommitResponse toResponse(OffsetCommitRequest body, Map<OffsetKey, Errors> errors) {
+        OffsetCommitResponse response = new OffsetCommitResponse();
+        for (OffsetCommitRequestTopic topic : body.topics()) {
+            String name = topic.name();
+            OffsetCommitResponseTopic outTopic = new OffsetCommitResponseTopic().setName(name);
+            response.topics().add(outTopic);
+            for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
                 Errors error = errors.getOrDefault(new OffsetKey(name, index), Errors.UNKNOWN_SERVER_ERROR);
-                out.setShort(out.field("error_code"), error.code());
+                outTopic.partitions().add(new OffsetCommitResponsePartition()
+                        .setPartitionIndex(index)
+                        .setErrorCode(error.code()));
             }
         }
         return response;
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = OffsetCommitMessages.RESPONSE.newStruct();
-        for (Struct topic : request.body().getStructs("topics")) {
-            Struct outTopic = response.addStruct("topics");
-            outTopic.set("name", topic.getString("name"));
-            for (Struct partition : topic.getStructs("partitions")) {
-                Struct out = outTopic.addStruct("partitions");
-                out.setInt(out.field("partition_index"), partition.getInt("partition_index"));
-                out.setShort(out.field("error_code"), errorCode);
+    public Optional<OffsetCommitResponse> errorResponse(ApiRequest<OffsetCommitRequest> request, Errors error) {
+        OffsetCommitResponse response = new OffsetCommitResponse();
+        for (OffsetCommitRequestTopic topic : request.body().topics()) {
+            OffsetCommitResponseTopic outTopic = new OffsetCommitResponseTopic().setName(topic.name());
+            response.topics().add(outTopic);
+            for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                outTopic.partitions().add(new OffsetCommitResponsePartition()
+                        .setPartitionIndex(partition.partitionIndex())
+                        .setErrorCode(error.code()));
             }
         }
         return Optional.of(response);

@@ -3,13 +3,17 @@ package io.kraft.broker.api.group;
 import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.OffsetDeleteMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.OffsetDeleteRequest;
+import io.kraft.broker.protocol.message.OffsetDeleteRequest.OffsetDeleteRequestPartition;
+import io.kraft.broker.protocol.message.OffsetDeleteRequest.OffsetDeleteRequestTopic;
+import io.kraft.broker.protocol.message.OffsetDeleteResponse;
+import io.kraft.broker.protocol.message.OffsetDeleteResponse.OffsetDeleteResponsePartition;
+import io.kraft.broker.protocol.message.OffsetDeleteResponse.OffsetDeleteResponseTopic;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * Answers OffsetDelete (v0, KIP-496): deletes a group's committed offsets, except for topics its live
  * consumers still subscribe to (GROUP_SUBSCRIBED_TO_TOPIC).
  */
-public final class OffsetDeleteHandler implements LegacyAsyncRequestHandler {
+public final class OffsetDeleteHandler implements AsyncRequestHandler<OffsetDeleteRequest, OffsetDeleteResponse> {
     private final GroupCoordinatorService coordinator;
 
     public OffsetDeleteHandler(GroupCoordinatorService coordinator) {
@@ -34,43 +38,40 @@ public final class OffsetDeleteHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<OffsetDeleteRequest> request) {
+        OffsetDeleteRequest body = request.body();
         List<OffsetKey> partitions = new ArrayList<>();
-        for (Struct topic : body.getStructs("topics")) {
-            for (Struct partition : topic.getStructs("partitions")) {
-                partitions.add(new OffsetKey(topic.getString("name"), partition.getInt("partition_index")));
+        for (OffsetDeleteRequestTopic topic : body.topics()) {
+            for (OffsetDeleteRequestPartition partition : topic.partitions()) {
+                partitions.add(new OffsetKey(topic.name(), partition.partitionIndex()));
             }
         }
-        return Requests.respond(coordinator.deleteOffsets(body.getString("group_id"), partitions),
+        return Requests.respond(coordinator.deleteOffsets(body.groupId(), partitions),
                 result -> toResponse(body, result));
     }
 
-    private static Struct toResponse(Struct body, OffsetDeleteResult result) {
-        Struct response = OffsetDeleteMessages.RESPONSE.newStruct();
-        response.setShort(response.field("error_code"), result.error().code());
+    private static OffsetDeleteResponse toResponse(OffsetDeleteRequest body, OffsetDeleteResult result) {
+        OffsetDeleteResponse response = new OffsetDeleteResponse().setErrorCode(result.error().code());
         if (result.error() != Errors.NONE) {
             return response;
         }
-        for (Struct topic : body.getStructs("topics")) {
-            Struct outTopic = response.addStruct("topics");
-            String name = topic.getString("name");
-            outTopic.set("name", name);
-            for (Struct partition : topic.getStructs("partitions")) {
-                int index = partition.getInt("partition_index");
-                Struct out = outTopic.addStruct("partitions");
-                out.setInt(out.field("partition_index"), index);
-                out.setShort(out.field("error_code"), result.partitionErrors()
-                        .getOrDefault(new OffsetKey(name, index), Errors.NONE).code());
+        for (OffsetDeleteRequestTopic topic : body.topics()) {
+            String name = topic.name();
+            OffsetDeleteResponseTopic outTopic = new OffsetDeleteResponseTopic().setName(name);
+            response.topics().add(outTopic);
+            for (OffsetDeleteRequestPartition partition : topic.partitions()) {
+                int index = partition.partitionIndex();
+                outTopic.partitions().add(new OffsetDeleteResponsePartition()
+                        .setPartitionIndex(index)
+                        .setErrorCode(result.partitionErrors().getOrDefault(new OffsetKey(name, index), Errors.NONE)
+                                .code()));
             }
         }
         return response;
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = OffsetDeleteMessages.RESPONSE.newStruct();
-        response.setShort(response.field("error_code"), errorCode);
-        return Optional.of(response);
+    public Optional<OffsetDeleteResponse> errorResponse(ApiRequest<OffsetDeleteRequest> request, Errors error) {
+        return Optional.of(new OffsetDeleteResponse().setErrorCode(error.code()));
     }
 }

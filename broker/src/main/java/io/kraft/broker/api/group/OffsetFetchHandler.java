@@ -4,13 +4,21 @@ import io.kraft.broker.group.GroupApi.FetchedOffset;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupCoordinatorService;
 import io.kraft.broker.group.OffsetKey;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.OffsetFetchMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.OffsetFetchRequest;
+import io.kraft.broker.protocol.message.OffsetFetchRequest.OffsetFetchRequestGroup;
+import io.kraft.broker.protocol.message.OffsetFetchRequest.OffsetFetchRequestTopic;
+import io.kraft.broker.protocol.message.OffsetFetchRequest.OffsetFetchRequestTopics;
+import io.kraft.broker.protocol.message.OffsetFetchResponse;
+import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseGroup;
+import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponsePartition;
+import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponsePartitions;
+import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseTopic;
+import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseTopics;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,13 +27,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Answers OffsetFetch (v1-9): committed offsets of the listed partitions, or of all when the topics are null
  * (v2+); from v8 several groups per request, each with its own error (KIP-709). v1 has no group-level error
  * field, so a group-level error is reported on every partition there.
  */
-public final class OffsetFetchHandler implements LegacyAsyncRequestHandler {
+public final class OffsetFetchHandler implements AsyncRequestHandler<OffsetFetchRequest, OffsetFetchResponse> {
     private final GroupCoordinatorService coordinator;
 
     public OffsetFetchHandler(GroupCoordinatorService coordinator) {
@@ -38,97 +47,116 @@ public final class OffsetFetchHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<OffsetFetchRequest> request) {
+        OffsetFetchRequest body = request.body();
         short version = request.version();
-        boolean requireStable = version >= 7 && body.getBoolean("require_stable");
+        boolean requireStable = version >= 7 && body.requireStable();
         if (version < 8) {
-            List<OffsetKey> partitions = partitions(body.getStructs("topics"));
-            return Requests.respond(coordinator.fetchOffsets(body.getString("group_id"), partitions, requireStable),
-                    result -> singleGroupResponse(result, partitions, version));
+            List<OffsetKey> partitions = null;
+            if (body.topics() != null) {
+                partitions = new ArrayList<>();
+                for (OffsetFetchRequestTopic topic : body.topics()) {
+                    addPartitions(partitions, topic.name(), topic.partitionIndexes());
+                }
+            }
+            List<OffsetKey> requested = partitions;
+            return Requests.respond(coordinator.fetchOffsets(body.groupId(), requested, requireStable),
+                    result -> singleGroupResponse(result, requested, version));
         }
-        List<Struct> groups = body.getStructs("groups");
+        List<OffsetFetchRequestGroup> groups = body.groups();
         List<CompletableFuture<OffsetFetchResult>> answers = new ArrayList<>();
-        for (Struct group : groups) {
-            answers.add(coordinator.fetchOffsets(group.getString("group_id"), partitions(group.getStructs("topics")),
-                    requireStable));
+        for (OffsetFetchRequestGroup group : groups) {
+            List<OffsetKey> partitions = null;
+            if (group.topics() != null) {
+                partitions = new ArrayList<>();
+                for (OffsetFetchRequestTopics topic : group.topics()) {
+                    addPartitions(partitions, topic.name(), topic.partitionIndexes());
+                }
+            }
+            answers.add(coordinator.fetchOffsets(group.groupId(), partitions, requireStable));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Struct response = OffsetFetchMessages.RESPONSE.newStruct();
+            OffsetFetchResponse response = new OffsetFetchResponse();
             for (int i = 0; i < groups.size(); i++) {
-                Struct group = groups.get(i);
                 OffsetFetchResult result = answers.get(i).join();
-                Struct out = response.addStruct("groups");
-                out.set("group_id", group.getString("group_id"));
-                out.setShort(out.field("error_code"), result.error().code());
+                OffsetFetchResponseGroup out = new OffsetFetchResponseGroup()
+                        .setGroupId(groups.get(i).groupId())
+                        .setErrorCode(result.error().code());
                 if (result.error() == Errors.NONE) {
-                    addTopics(out, result.offsets());
+                    out.setTopics(groupTopics(result.offsets()));
                 }
+                response.groups().add(out);
             }
             return HandlerResponse.of(response);
         });
     }
 
-    /** The requested partitions, or null (all) when the topics array is null. */
-    private static List<OffsetKey> partitions(List<Struct> topics) {
-        if (topics == null) {
-            return null;
+    private static void addPartitions(List<OffsetKey> partitions, String topic, List<Integer> indexes) {
+        for (int index : indexes) {
+            partitions.add(new OffsetKey(topic, index));
         }
-        List<OffsetKey> partitions = new ArrayList<>();
-        for (Struct topic : topics) {
-            for (Object index : topic.getList("partition_indexes")) {
-                partitions.add(new OffsetKey(topic.getString("name"), (Integer) index));
-            }
-        }
-        return partitions;
     }
 
-    private static Struct singleGroupResponse(OffsetFetchResult result, List<OffsetKey> requested, short version) {
-        Struct response = OffsetFetchMessages.RESPONSE.newStruct();
+    private static OffsetFetchResponse singleGroupResponse(OffsetFetchResult result, List<OffsetKey> requested,
+                                                           short version) {
+        OffsetFetchResponse response = new OffsetFetchResponse();
         if (result.error() != Errors.NONE) {
             if (version >= 2) {
-                response.setShort(response.field("error_code"), result.error().code());
-                return response;
+                return response.setErrorCode(result.error().code());
             }
             List<FetchedOffset> failed = new ArrayList<>();
             for (OffsetKey partition : requested == null ? List.<OffsetKey>of() : requested) {
                 failed.add(new FetchedOffset(partition, -1, -1, "", result.error()));
             }
-            addTopics(response, failed);
-            return response;
+            return response.setTopics(topics(failed));
         }
-        addTopics(response, result.offsets());
-        return response;
+        return response.setTopics(topics(result.offsets()));
     }
 
-    private static void addTopics(Struct parent, List<FetchedOffset> offsets) {
-        Map<String, Struct> topics = new LinkedHashMap<>();
+    /** Offsets by topic in the single-group layout (v1-7). */
+    private static List<OffsetFetchResponseTopic> topics(List<FetchedOffset> offsets) {
+        return byTopic(offsets, name -> new OffsetFetchResponseTopic().setName(name),
+                OffsetFetchResponseTopic::partitions, offset -> new OffsetFetchResponsePartition()
+                        .setPartitionIndex(offset.partition().partition())
+                        .setCommittedOffset(offset.offset())
+                        .setCommittedLeaderEpoch(offset.leaderEpoch())
+                        .setMetadata(offset.metadata())
+                        .setErrorCode(offset.error().code()));
+    }
+
+    /** Offsets by topic in the per-group layout (v8+). */
+    private static List<OffsetFetchResponseTopics> groupTopics(List<FetchedOffset> offsets) {
+        return byTopic(offsets, name -> new OffsetFetchResponseTopics().setName(name),
+                OffsetFetchResponseTopics::partitions, offset -> new OffsetFetchResponsePartitions()
+                        .setPartitionIndex(offset.partition().partition())
+                        .setCommittedOffset(offset.offset())
+                        .setCommittedLeaderEpoch(offset.leaderEpoch())
+                        .setMetadata(offset.metadata())
+                        .setErrorCode(offset.error().code()));
+    }
+
+    /** One entry per topic in the order topics first appear, each with its partitions in their order. */
+    private static <T, P> List<T> byTopic(List<FetchedOffset> offsets, Function<String, T> newTopic,
+                                          Function<T, List<P>> partitionsOf, Function<FetchedOffset, P> newPartition) {
+        Map<String, T> topics = new LinkedHashMap<>();
         for (FetchedOffset offset : offsets) {
-            Struct topic = topics.computeIfAbsent(offset.partition().topic(), name -> {
-                Struct created = parent.addStruct("topics");
-                created.set("name", name);
-                return created;
-            });
-            Struct out = topic.addStruct("partitions");
-            out.setInt(out.field("partition_index"), offset.partition().partition());
-            out.setLong(out.field("committed_offset"), offset.offset());
-            out.setInt(out.field("committed_leader_epoch"), offset.leaderEpoch());
-            out.set("metadata", offset.metadata());
-            out.setShort(out.field("error_code"), offset.error().code());
+            T topic = topics.computeIfAbsent(offset.partition().topic(), newTopic);
+            partitionsOf.apply(topic).add(newPartition.apply(offset));
         }
+        return new ArrayList<>(topics.values());
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = OffsetFetchMessages.RESPONSE.newStruct();
+    public Optional<OffsetFetchResponse> errorResponse(ApiRequest<OffsetFetchRequest> request, Errors error) {
+        OffsetFetchResponse response = new OffsetFetchResponse();
         if (request.version() >= 8) {
-            for (Struct group : request.body().getStructs("groups")) {
-                Struct out = response.addStruct("groups");
-                out.set("group_id", group.getString("group_id"));
-                out.setShort(out.field("error_code"), errorCode);
+            for (OffsetFetchRequestGroup group : request.body().groups()) {
+                response.groups().add(new OffsetFetchResponseGroup()
+                        .setGroupId(group.groupId())
+                        .setErrorCode(error.code()));
             }
         } else {
-            response.setShort(response.field("error_code"), errorCode);
+            response.setErrorCode(error.code());
         }
         return Optional.of(response);
     }

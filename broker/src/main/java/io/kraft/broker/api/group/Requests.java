@@ -2,8 +2,8 @@ package io.kraft.broker.api.group;
 
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.ApiMessage;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -24,11 +24,15 @@ final class Requests {
         return address == null ? "" : address.toString();
     }
 
-    static String clientId(ParsedRequest request) {
+    static String clientId(ApiRequest<?> request) {
         String clientId = request.header().clientId();
         return clientId == null ? "" : clientId;
     }
 
+    /**
+     * A copy of bytes of the request body: those are views of the network buffer, which is released when the
+     * handler returns, while the coordinator keeps member metadata and assignments for longer.
+     */
     static byte[] bytes(ByteBuffer buffer) {
         if (buffer == null) {
             return new byte[0];
@@ -39,7 +43,8 @@ final class Requests {
     }
 
     /** The future's value turned into a response body. */
-    static <T> CompletableFuture<HandlerResponse> respond(CompletableFuture<T> answer, Function<T, Struct> toBody) {
+    static <T> CompletableFuture<HandlerResponse> respond(CompletableFuture<T> answer,
+                                                         Function<T, ? extends ApiMessage> toBody) {
         return answer.thenApply(value -> HandlerResponse.of(toBody.apply(value)));
     }
 }

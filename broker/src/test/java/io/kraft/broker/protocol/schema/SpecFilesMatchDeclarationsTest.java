@@ -44,7 +44,9 @@ class SpecFilesMatchDeclarationsTest {
         }
         Set<String> present = new TreeSet<>();
         try (Stream<Path> files = Files.list(SPEC_DIR)) {
-            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).forEach(present::add);
+            // data specs ("type": "data", never named ...Request or ...Response) have no declaration here
+            files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith("Request.json") || n.endsWith("Response.json")).forEach(present::add);
         }
         assertEquals(expected, present, "spec files without a declaration, or declarations without a file");
     }
