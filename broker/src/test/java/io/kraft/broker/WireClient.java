@@ -1,8 +1,10 @@
 package io.kraft.broker;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestHeader;
 import io.kraft.broker.protocol.ResponseHeader;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import io.kraft.broker.protocol.messages.ApiMessages;
 import io.kraft.broker.protocol.schema.MessageReader;
 import io.kraft.broker.protocol.schema.MessageSchema;
@@ -140,6 +142,28 @@ public final class WireClient implements AutoCloseable {
             throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
         }
         return MessageReader.read(ApiMessages.responseSchema(api), version, bytes);
+    }
+
+    // ---- our typed messages -----------------------------------------------------------------------------------
+
+    /**
+     * Sends a typed request at {@code version} and reads the response at the same version into the API's generated
+     * response class.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends io.kraft.broker.protocol.message.ApiMessage> R send(
+            io.kraft.broker.protocol.message.ApiMessage request, short version) throws IOException {
+        ApiKey api = ApiKey.forId(request.apiKey());
+        int correlationId = nextCorrelationId++;
+        sendRaw(RequestFrame.toBuffer(correlationId, "wire-test", request, version));
+        ByteBuffer bytes = receiveFrame();
+        ResponseHeader responseHeader = ResponseHeader.read(bytes, api.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != correlationId) {
+            throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
+        }
+        io.kraft.broker.protocol.message.ApiMessage response = ApiMessageFactory.newResponse(api);
+        response.read(bytes, version);
+        return (R) response;
     }
 
     // ---- raw bytes -------------------------------------------------------------------------------------------------

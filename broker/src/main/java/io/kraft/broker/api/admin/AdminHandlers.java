@@ -4,7 +4,6 @@ import io.kraft.broker.api.data.InitProducerIdHandler;
 import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.api.data.TopicAutoCreator;
 import io.kraft.broker.config.EffectiveConfigs;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
@@ -29,7 +28,7 @@ public final class AdminHandlers {
      * @param brokerEpoch the broker's current registration epoch, -1 while unregistered
      * @throws io.kraft.config.ConfigException if a broker setting in the properties is invalid
      */
-    public static List<LegacyRequestHandler> create(int brokerId, String clusterId, Controller controller,
+    public static List<Object> create(int brokerId, String clusterId, Controller controller,
                                               MetadataSource metadata, Map<String, String> properties,
                                               LongSupplier brokerEpoch) {
         EffectiveConfigs configs = new EffectiveConfigs(brokerId, properties);
