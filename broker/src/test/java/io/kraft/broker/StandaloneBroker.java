@@ -10,9 +10,7 @@ import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
 import io.kraft.broker.network.KafkaServer;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.producer.ProducerIdManager;
@@ -79,11 +77,11 @@ public final class StandaloneBroker implements AutoCloseable {
         ProducerIdManager producerIds = new ProducerIdManager(BROKER_ID, () -> 1L, new BlockSource(), 5_000);
         List<Object> handlers = List.of(new ApiVersionsHandler(),
                 new MetadataHandler(() -> image, CLUSTER_ID),
-                new InitProducerIdHandler(producerIds, () -> image),
                 new ListOffsetsHandler(replicaManager),
                 new OffsetForLeaderEpochHandler(replicaManager),
                 new DeleteRecordsHandler(replicaManager));
         List<Object> asyncHandlers = List.of(new ProduceHandler(replicaManager),
+                new InitProducerIdHandler(producerIds, () -> image),
                 new FetchHandler(replicaManager, new FetchSessionCache(
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);

@@ -1,11 +1,11 @@
 package io.kraft.broker.api;
 
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,14 +16,25 @@ public final class LeaderEndpoints {
     private LeaderEndpoints() {
     }
 
+    /** Builds one {@code node_endpoints} entry of an API's response (each API has its own generated class). */
+    @FunctionalInterface
+    public interface NodeEndpointFactory<E> {
+        /** @param rack null when the broker has none */
+        E endpoint(int nodeId, String host, int port, String rack);
+    }
+
     /** The partition's registration in the image, or null when the topic or partition is unknown. */
     public static PartitionRegistration registration(MetadataImage image, String topic, int partition) {
         TopicImage known = topic == null ? null : image.topics().topic(topic);
         return known == null ? null : known.partition(partition);
     }
 
-    /** Adds a {@code node_endpoints} entry per leader (unfenced, with an endpoint on the request's listener). */
-    public static void addNodeEndpoints(Struct response, MetadataImage image, Set<Integer> brokerIds, String listenerName) {
+    /**
+     * Adds a {@code node_endpoints} entry per leader (unfenced, with an endpoint on the request's listener) to
+     * {@code nodeEndpoints}, in the order of {@code brokerIds}; nothing without a listener name.
+     */
+    public static <E> void addNodeEndpoints(List<E> nodeEndpoints, MetadataImage image, Set<Integer> brokerIds,
+                                            String listenerName, NodeEndpointFactory<E> factory) {
         if (listenerName == null) {
             return;
         }
@@ -34,11 +45,8 @@ public final class LeaderEndpoints {
             }
             for (Endpoint endpoint : broker.listeners()) {
                 if (endpoint.name().equals(listenerName)) {
-                    Struct out = response.addStruct("node_endpoints");
-                    out.set("node_id", brokerId);
-                    out.set("host", endpoint.host());
-                    out.set("port", endpoint.port());
-                    out.set("rack", broker.rack().orElse(null));
+                    nodeEndpoints.add(factory.endpoint(brokerId, endpoint.host(), endpoint.port(),
+                            broker.rack().orElse(null)));
                     break;
                 }
             }

@@ -2,20 +2,17 @@ package io.kraft.broker.fetch;
 
 import io.kraft.broker.api.LeaderEndpoints;
 import io.kraft.broker.api.TopicPartitions;
-import io.kraft.broker.fetch.FetchContext;
-import io.kraft.broker.fetch.FetchPartitionKey;
-import io.kraft.broker.fetch.FetchSessionCache;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.FileSliceRecords;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.FetchMessages;
-import io.kraft.broker.protocol.schema.Struct;
-import io.kraft.broker.fetch.FetchParams;
-import io.kraft.broker.fetch.FetchPartitionRequest;
-import io.kraft.broker.fetch.PartitionRead;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.FetchRequest;
+import io.kraft.broker.protocol.message.FetchResponse;
+import io.kraft.broker.protocol.message.FetchResponse.FetchableTopicResponse;
+import io.kraft.broker.protocol.message.FetchResponse.NodeEndpoint;
+import io.kraft.broker.protocol.message.FetchResponse.PartitionData;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
@@ -24,6 +21,7 @@ import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -41,7 +40,7 @@ import java.util.concurrent.CompletableFuture;
  * up to the high watermark, which is also the last stable offset (no transactions yet); followers
  * (replica id >= 0) read to the log end, report their position, and learn of a diverging epoch (v12+).
  */
-public final class FetchHandler implements LegacyAsyncRequestHandler {
+public final class FetchHandler implements AsyncRequestHandler<FetchRequest, FetchResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
     private static final byte READ_COMMITTED = 1;
 
@@ -59,43 +58,41 @@ public final class FetchHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<FetchRequest> request) {
+        FetchRequest body = request.body();
         short version = request.version();
         boolean usesTopicIds = version >= 13;
-        int replicaId = version >= 15 ? replicaStateId(body) : body.getInt("replica_id");
-        boolean readCommitted = body.getByte("isolation_level") == READ_COMMITTED;
+        int replicaId = version >= 15 ? body.replicaState().replicaId() : body.replicaId();
+        boolean readCommitted = body.isolationLevel() == READ_COMMITTED;
         MetadataImage image = replicaManager.image();
 
         LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> requested = new LinkedHashMap<>();
-        for (Struct topic : body.getStructs("topics")) {
-            for (Struct partition : topic.getStructs("partitions")) {
-                requested.put(key(topic, partition.getInt("partition"), usesTopicIds),
-                        new FetchPartitionRequest(partition.getLong("fetch_offset"),
-                                partition.getInt("current_leader_epoch"), partition.getInt("last_fetched_epoch"),
-                                partition.getInt("partition_max_bytes")));
+        for (FetchRequest.FetchTopic topic : body.topics()) {
+            for (FetchRequest.FetchPartition partition : topic.partitions()) {
+                requested.put(key(topic.topic(), topic.topicId(), partition.partition(), usesTopicIds),
+                        new FetchPartitionRequest(partition.fetchOffset(), partition.currentLeaderEpoch(),
+                                partition.lastFetchedEpoch(), partition.partitionMaxBytes()));
             }
         }
         List<FetchPartitionKey> forgotten = new ArrayList<>();
         if (version >= 7) {
-            for (Struct topic : body.getStructs("forgotten_topics_data")) {
-                for (Object partition : topic.getList("partitions")) {
-                    forgotten.add(key(topic, (Integer) partition, usesTopicIds));
+            for (FetchRequest.ForgottenTopic topic : body.forgottenTopicsData()) {
+                for (int partition : topic.partitions()) {
+                    forgotten.add(key(topic.topic(), topic.topicId(), partition, usesTopicIds));
                 }
             }
         }
-        FetchContext fetchContext = sessions.newContext(version >= 7, version >= 7 ? body.getInt("session_id") : 0,
-                version >= 7 ? body.getInt("session_epoch") : FetchSessionCache.FINAL_EPOCH, usesTopicIds,
+        FetchContext fetchContext = sessions.newContext(version >= 7, version >= 7 ? body.sessionId() : 0,
+                version >= 7 ? body.sessionEpoch() : FetchSessionCache.FINAL_EPOCH, usesTopicIds,
                 replicaId >= 0, requested, forgotten);
         if (fetchContext.error().isPresent()) {
-            Struct response = FetchMessages.RESPONSE.newStruct();
-            response.set("error_code", fetchContext.error().get().code());
-            response.set("session_id", 0);
-            return CompletableFuture.completedFuture(HandlerResponse.of(response));
+            return CompletableFuture.completedFuture(HandlerResponse.of(new FetchResponse()
+                    .setErrorCode(fetchContext.error().get().code())
+                    .setSessionId(FetchSessionCache.INVALID_SESSION_ID)));
         }
 
         LinkedHashMap<TopicPartition, FetchPartitionRequest> reads = new LinkedHashMap<>();
-        Map<FetchPartitionKey, TopicPartition> resolved = new LinkedHashMap<>();
+        Map<FetchPartitionKey, TopicPartition> resolved = new HashMap<>();
         for (Map.Entry<FetchPartitionKey, FetchPartitionRequest> entry : fetchContext.partitionsToRead().entrySet()) {
             Optional<TopicPartition> tp = resolve(image, entry.getKey());
             if (tp.isPresent()) {
@@ -103,8 +100,7 @@ public final class FetchHandler implements LegacyAsyncRequestHandler {
                 reads.putIfAbsent(tp.get(), entry.getValue());
             }
         }
-        FetchParams params = new FetchParams(replicaId, body.getInt("max_wait_ms"), body.getInt("min_bytes"),
-                body.getInt("max_bytes"));
+        FetchParams params = new FetchParams(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes());
         return replicaManager.fetchMessages(params, reads).thenApply(results -> {
             LinkedHashMap<FetchPartitionKey, PartitionRead> byKey = new LinkedHashMap<>();
             for (FetchPartitionKey key : fetchContext.partitionsToRead().keySet()) {
@@ -117,14 +113,8 @@ public final class FetchHandler implements LegacyAsyncRequestHandler {
         });
     }
 
-    private static int replicaStateId(Struct body) {
-        Struct state = body.getStruct("replica_state");
-        return state == null ? FetchParams.CONSUMER_REPLICA_ID : state.getInt("replica_id");
-    }
-
-    private static FetchPartitionKey key(Struct topic, int partition, boolean usesTopicIds) {
-        return usesTopicIds ? FetchPartitionKey.byId(topic.getUuid("topic_id"), partition)
-                : FetchPartitionKey.byName(topic.getString("topic"), partition);
+    private static FetchPartitionKey key(String topic, UUID topicId, int partition, boolean usesTopicIds) {
+        return usesTopicIds ? FetchPartitionKey.byId(topicId, partition) : FetchPartitionKey.byName(topic, partition);
     }
 
     private static Optional<TopicPartition> resolve(MetadataImage image, FetchPartitionKey key) {
@@ -139,31 +129,30 @@ public final class FetchHandler implements LegacyAsyncRequestHandler {
         return TopicPartitions.of(name, key.partition());
     }
 
-    private static Struct response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,
-                                   boolean readCommitted, MetadataImage image, String listenerName) {
-        Struct response = FetchMessages.RESPONSE.newStruct();
-        response.set("error_code", Errors.NONE.code());
-        response.set("session_id", sessionId);
-        Map<Object, Struct> topics = new LinkedHashMap<>();
+    private static FetchResponse response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,
+                                          boolean readCommitted, MetadataImage image, String listenerName) {
+        FetchResponse response = new FetchResponse()
+                .setErrorCode(Errors.NONE.code())
+                .setSessionId(sessionId);
+        // Keyed by topic id from v13 (the name is not on the wire then), by name before.
+        Map<Object, FetchableTopicResponse> topics = new HashMap<>();
         Set<Integer> leaders = new TreeSet<>();
         carried.forEach((key, read) -> {
             Object topicKey = key.usesTopicId() ? key.topicId() : key.topic();
-            Struct topic = topics.computeIfAbsent(topicKey, k -> {
-                Struct added = response.addStruct("responses");
-                if (key.usesTopicId()) {
-                    added.set("topic_id", key.topicId());
-                    TopicImage known = image.topics().topic(key.topicId());
-                    added.set("topic", known == null ? "" : known.name());
-                } else {
-                    added.set("topic", key.topic());
-                }
+            FetchableTopicResponse topic = topics.computeIfAbsent(topicKey, k -> {
+                FetchableTopicResponse added = key.usesTopicId()
+                        ? new FetchableTopicResponse().setTopicId(key.topicId())
+                        : new FetchableTopicResponse().setTopic(key.topic());
+                response.responses().add(added);
                 return added;
             });
             String name = key.usesTopicId() ? nameOf(image, key) : key.topic();
-            addPartition(topic.addStruct("partitions"), key.partition(), withLeader(read, image, name, key.partition()),
-                    readCommitted, leaders);
+            topic.partitions().add(partition(key.partition(), withLeader(read, image, name, key.partition()),
+                    readCommitted, leaders));
         });
-        LeaderEndpoints.addNodeEndpoints(response, image, leaders, listenerName);
+        LeaderEndpoints.addNodeEndpoints(response.nodeEndpoints(), image, leaders, listenerName,
+                (nodeId, host, port, rack) -> new NodeEndpoint().setNodeId(nodeId).setHost(host).setPort(port)
+                        .setRack(rack));
         return response;
     }
 
@@ -182,36 +171,40 @@ public final class FetchHandler implements LegacyAsyncRequestHandler {
                 : PartitionRead.failed(read.error(), registration.leader(), registration.leaderEpoch());
     }
 
-    private static void addPartition(Struct out, int partition, PartitionRead read, boolean readCommitted,
-                                     Set<Integer> leaders) {
-        out.set("partition_index", partition);
-        out.set("error_code", read.error().code());
-        out.set("high_watermark", read.highWatermark());
-        out.set("last_stable_offset", read.lastStableOffset());
-        out.set("log_start_offset", read.logStartOffset());
-        read.divergingEpoch().ifPresent(diverging -> {
-            Struct epoch = out.getStruct("diverging_epoch");
-            epoch.set("epoch", diverging.epoch());
-            epoch.set("end_offset", diverging.endOffset());
-        });
+    private static PartitionData partition(int partition, PartitionRead read, boolean readCommitted,
+                                           Set<Integer> leaders) {
+        PartitionData out = new PartitionData()
+                .setPartitionIndex(partition)
+                .setErrorCode(read.error().code())
+                .setHighWatermark(read.highWatermark())
+                .setLastStableOffset(read.lastStableOffset())
+                .setLogStartOffset(read.logStartOffset())
+                // Without transactions nothing is aborted; read_committed clients still expect a (empty) list.
+                .setAbortedTransactions(readCommitted ? new ArrayList<>(0) : null)
+                .setPreferredReadReplica(-1);
+        read.divergingEpoch().ifPresent(diverging -> out.divergingEpoch()
+                .setEpoch(diverging.epoch())
+                .setEndOffset(diverging.endOffset()));
         if ((read.error() == Errors.NOT_LEADER_OR_FOLLOWER || read.error() == Errors.FENCED_LEADER_EPOCH)
                 && read.leaderId() >= 0) {
-            Struct leader = out.getStruct("current_leader");
-            leader.set("leader_id", read.leaderId());
-            leader.set("leader_epoch", read.leaderEpoch());
+            out.currentLeader()
+                    .setLeaderId(read.leaderId())
+                    .setLeaderEpoch(read.leaderEpoch());
             leaders.add(read.leaderId());
         }
-        // Without transactions nothing is aborted; read_committed clients still expect a (empty) list.
-        out.set("aborted_transactions", readCommitted ? new ArrayList<Struct>() : null);
-        out.set("preferred_read_replica", -1);
-        out.set("records", read.records().isEmpty() ? NO_RECORDS : new FileSliceRecords(read.records()));
+        // The records stay in the segment file: the server sends them as a file region (zero copy).
+        if (read.records().isEmpty()) {
+            out.setRecords(NO_RECORDS);
+        } else {
+            out.setExternalRecords(new FileSliceRecords(read.records()));
+        }
+        return out;
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        Struct response = FetchMessages.RESPONSE.newStruct();
-        response.set("error_code", errorCode);
-        response.set("session_id", 0);
-        return Optional.of(response);
+    public Optional<FetchResponse> errorResponse(ApiRequest<FetchRequest> request, Errors error) {
+        return Optional.of(new FetchResponse()
+                .setErrorCode(error.code())
+                .setSessionId(FetchSessionCache.INVALID_SESSION_ID));
     }
 }

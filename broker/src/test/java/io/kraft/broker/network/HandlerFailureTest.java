@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kraft.broker.WireClient;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.ListOffsetsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DeleteRecordsRequest;
+import io.kraft.broker.protocol.message.DeleteRecordsResponse;
+import io.kraft.broker.protocol.message.ListOffsetsRequest;
+import io.kraft.broker.protocol.message.ListOffsetsResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,45 +37,50 @@ class HandlerFailureTest {
     }
 
     /** ListOffsets whose handler throws but can still describe the all-failed answer. */
-    private static final LegacyRequestHandler FAILING_LIST_OFFSETS = new LegacyRequestHandler() {
-        @Override
-        public ApiKey apiKey() {
-            return ApiKey.LIST_OFFSETS;
-        }
-
-        @Override
-        public Struct handle(RequestContext context, ParsedRequest request) {
-            throw new IllegalStateException("broken on purpose");
-        }
-
-        @Override
-        public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-            Struct response = ListOffsetsMessages.RESPONSE.newStruct();
-            for (Struct topic : request.body().getStructs("topics")) {
-                Struct topicOut = response.addStruct("topics");
-                topicOut.set("name", topic.getString("name"));
-                for (Struct partition : topic.getStructs("partitions")) {
-                    Struct out = topicOut.addStruct("partitions");
-                    out.set("partition_index", partition.getInt("partition_index"));
-                    out.set("error_code", errorCode);
+    private static final RequestHandler<ListOffsetsRequest, ListOffsetsResponse> FAILING_LIST_OFFSETS =
+            new RequestHandler<>() {
+                @Override
+                public ApiKey apiKey() {
+                    return ApiKey.LIST_OFFSETS;
                 }
-            }
-            return Optional.of(response);
-        }
-    };
+
+                @Override
+                public ListOffsetsResponse handle(RequestContext context, ApiRequest<ListOffsetsRequest> request) {
+                    throw new IllegalStateException("broken on purpose");
+                }
+
+                @Override
+                public Optional<ListOffsetsResponse> errorResponse(ApiRequest<ListOffsetsRequest> request,
+                                                                   io.kraft.storage.errors.Errors error) {
+                    ListOffsetsResponse response = new ListOffsetsResponse();
+                    for (ListOffsetsRequest.ListOffsetsTopic topic : request.body().topics()) {
+                        ListOffsetsResponse.ListOffsetsTopicResponse topicOut =
+                                new ListOffsetsResponse.ListOffsetsTopicResponse().setName(topic.name());
+                        for (ListOffsetsRequest.ListOffsetsPartition partition : topic.partitions()) {
+                            topicOut.partitions().add(new ListOffsetsResponse.ListOffsetsPartitionResponse()
+                                    .setPartitionIndex(partition.partitionIndex())
+                                    .setErrorCode(error.code()));
+                        }
+                        response.topics().add(topicOut);
+                    }
+                    return Optional.of(response);
+                }
+            };
 
     /** DeleteRecords whose answer fails asynchronously and has no error form. */
-    private static final LegacyAsyncRequestHandler FAILING_DELETE_RECORDS = new LegacyAsyncRequestHandler() {
-        @Override
-        public ApiKey apiKey() {
-            return ApiKey.DELETE_RECORDS;
-        }
+    private static final AsyncRequestHandler<DeleteRecordsRequest, DeleteRecordsResponse> FAILING_DELETE_RECORDS =
+            new AsyncRequestHandler<>() {
+                @Override
+                public ApiKey apiKey() {
+                    return ApiKey.DELETE_RECORDS;
+                }
 
-        @Override
-        public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-            return CompletableFuture.failedFuture(new IllegalStateException("broken later, on purpose"));
-        }
-    };
+                @Override
+                public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                                                                 ApiRequest<DeleteRecordsRequest> request) {
+                    return CompletableFuture.failedFuture(new IllegalStateException("broken later, on purpose"));
+                }
+            };
 
     private int start() throws Exception {
         server = new KafkaServer(SocketServerConfig.defaults("PLAINTEXT", "127.0.0.1", 0),

@@ -8,12 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.kraft.broker.WireClient;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.MetadataHandler;
-import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
-import io.kraft.broker.protocol.messages.MetadataMessages;
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.metadata.image.MetadataImage;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,16 +69,16 @@ class MetadataWireTest {
             client.send(builder.build(version), header);
             return ((MetadataResponse) AbstractResponse.parseResponse(client.receiveFrame(), header)).data();
         }
-        Struct body = MetadataMessages.REQUEST.newStruct();
+        io.kraft.broker.protocol.message.MetadataRequest body = new io.kraft.broker.protocol.message.MetadataRequest();
         if (topics == null) {
-            body.set(body.field("topics"), version == 0 ? List.of() : null);
+            body.setTopics(version == 0 ? new ArrayList<>() : null);
         } else {
             for (String topic : topics) {
-                Struct wanted = body.addStruct(body.field("topics"));
-                wanted.set(wanted.field("name"), topic);
+                body.topics().add(new io.kraft.broker.protocol.message.MetadataRequest.MetadataRequestTopic()
+                        .setName(topic));
             }
         }
-        client.sendRaw(RequestFrame.toBuffer(ApiKey.METADATA, version, id, "wire-test", body));
+        client.sendRaw(RequestFrame.toBuffer(id, "wire-test", body, version));
         ByteBuffer response = client.receiveFrame();
         assertEquals(id, ResponseHeader.parse(response, ApiKeys.METADATA.responseHeaderVersion(version)).correlationId());
         return new MetadataResponseData(new ByteBufferAccessor(response), version);

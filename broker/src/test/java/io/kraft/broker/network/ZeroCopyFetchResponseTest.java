@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.messages.FetchMessages;
-import io.kraft.broker.protocol.schema.ExternalRecords;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.message.FetchResponse;
 import io.kraft.storage.log.FileSlice;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -47,12 +45,13 @@ class ZeroCopyFetchResponseTest {
             FileSlice firstSlice = new FileSlice(channel, 7, firstSize);
             FileSlice secondSlice = new FileSlice(channel, 7 + firstSize, second.sizeInBytes());
             for (short version : new short[] {4, 17}) {
-                Struct body = FetchMessages.RESPONSE.newStruct();
-                Struct topic = body.addStruct("responses");
-                topic.set("topic", "t");
-                topic.set("topic_id", new UUID(1, 2));
-                addPartition(topic, 0, new FileSliceRecords(firstSlice));
-                addPartition(topic, 1, new FileSliceRecords(secondSlice));
+                FetchResponse body = new FetchResponse();
+                FetchResponse.FetchableTopicResponse topic = new FetchResponse.FetchableTopicResponse()
+                        .setTopic("t")
+                        .setTopicId(new UUID(1, 2));
+                body.responses().add(topic);
+                topic.partitions().add(partition(0).setExternalRecords(new FileSliceRecords(firstSlice)));
+                topic.partitions().add(partition(1).setExternalRecords(new FileSliceRecords(secondSlice)));
                 OutboundResponse response = OutboundResponse.frame(UnpooledByteBufAllocator.DEFAULT, ApiKey.FETCH,
                         version, 9, body);
                 // v4 ends with the last records; flexible versions end with tagged fields after them.
@@ -78,17 +77,16 @@ class ZeroCopyFetchResponseTest {
 
     @Test
     void recordsThatAreNotFileSlicesCannotBeSent() {
-        Struct body = FetchMessages.RESPONSE.newStruct();
-        addPartition(body.addStruct("responses"), 0, () -> 3);
+        FetchResponse body = new FetchResponse();
+        FetchResponse.FetchableTopicResponse topic = new FetchResponse.FetchableTopicResponse();
+        topic.partitions().add(partition(0).setExternalRecords(() -> 3));
+        body.responses().add(topic);
         assertThrows(IllegalStateException.class,
                 () -> OutboundResponse.frame(UnpooledByteBufAllocator.DEFAULT, ApiKey.FETCH, (short) 17, 1, body));
     }
 
-    private static void addPartition(Struct topic, int index, ExternalRecords records) {
-        Struct partition = topic.addStruct("partitions");
-        partition.set("partition_index", index);
-        partition.set("high_watermark", 10L);
-        partition.set("records", records);
+    private static FetchResponse.PartitionData partition(int index) {
+        return new FetchResponse.PartitionData().setPartitionIndex(index).setHighWatermark(10L);
     }
 
     /** Writes the parts as the socket would receive them, releasing them. */

@@ -1,12 +1,17 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.DeleteRecordsMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.DeleteRecordsRequest;
+import io.kraft.broker.protocol.message.DeleteRecordsRequest.DeleteRecordsPartition;
+import io.kraft.broker.protocol.message.DeleteRecordsRequest.DeleteRecordsTopic;
+import io.kraft.broker.protocol.message.DeleteRecordsResponse;
+import io.kraft.broker.protocol.message.DeleteRecordsResponse.DeleteRecordsPartitionResult;
+import io.kraft.broker.protocol.message.DeleteRecordsResponse.DeleteRecordsTopicResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -18,10 +23,13 @@ import org.slf4j.LoggerFactory;
  * leader's log start is the answer; followers follow it on their next fetch, and the answer does not wait
  * for them (Kafka waits for the ISR's low watermark).
  */
-public final class DeleteRecordsHandler implements LegacyRequestHandler {
+public final class DeleteRecordsHandler implements RequestHandler<DeleteRecordsRequest, DeleteRecordsResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(DeleteRecordsHandler.class);
-    private static final PartitionRequests PARTITIONS = new PartitionRequests("DeleteRecords", "name",
-            "partition_index");
+    private static final PartitionRequests<DeleteRecordsTopic, DeleteRecordsPartition, DeleteRecordsTopicResult,
+            DeleteRecordsPartitionResult> PARTITIONS = new PartitionRequests<>("DeleteRecords",
+            DeleteRecordsTopic::name, DeleteRecordsTopic::partitions, DeleteRecordsPartition::partitionIndex,
+            (name, partitions) -> new DeleteRecordsTopicResult().setName(name).setPartitions(partitions),
+            index -> new DeleteRecordsPartitionResult().setPartitionIndex(index));
 
     private final ReplicaManager replicaManager;
 
@@ -35,21 +43,20 @@ public final class DeleteRecordsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        return PARTITIONS.respond(request.body(), DeleteRecordsMessages.RESPONSE.newStruct(),
-                (tp, partition, out) -> out.set("low_watermark",
-                        replicaManager.deleteRecords(tp, partition.getLong("offset"))),
-                DeleteRecordsHandler::failed, LOG);
+    public DeleteRecordsResponse handle(RequestContext context, ApiRequest<DeleteRecordsRequest> request) {
+        return new DeleteRecordsResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                (tp, partition, out) -> out.setLowWatermark(replicaManager.deleteRecords(tp, partition.offset())),
+                DeleteRecordsHandler::failed, LOG));
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        return PARTITIONS.errorResponse(request.body(), DeleteRecordsMessages.RESPONSE.newStruct(), errorCode,
-                DeleteRecordsHandler::failed);
+    public Optional<DeleteRecordsResponse> errorResponse(ApiRequest<DeleteRecordsRequest> request, Errors error) {
+        return Optional.of(new DeleteRecordsResponse().setTopics(
+                PARTITIONS.errorResponse(request.body().topics(), error, DeleteRecordsHandler::failed)));
     }
 
-    private static void failed(Struct out, short errorCode) {
-        out.set("low_watermark", -1L);
-        out.set("error_code", errorCode);
+    private static void failed(DeleteRecordsPartitionResult out, short errorCode) {
+        out.setLowWatermark(-1L);
+        out.setErrorCode(errorCode);
     }
 }

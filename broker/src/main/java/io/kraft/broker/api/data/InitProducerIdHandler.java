@@ -1,16 +1,19 @@
 package io.kraft.broker.api.data;
 
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.producer.ProducerIdsUnavailableException;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.InitProducerIdMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.InitProducerIdRequest;
+import io.kraft.broker.protocol.message.InitProducerIdResponse;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,16 +21,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers InitProducerId (v0-5) for idempotent, non-transactional producers: a new producer id with epoch 0,
  * or, from v3 with the producer's current id and epoch (KIP-360), the same id with the next epoch, or a new id
- * once the epoch is used up.
+ * once the epoch is used up. A new id may wait for the controller to allocate a block of them; the answer then
+ * comes when the block arrives, and no handler thread waits for it.
  *
  * <p>Error choices follow what the Java producer does with each answer: any failure to get an id (broker not
- * registered yet, controller slow or unavailable) is Errors.COORDINATOR_LOAD_IN_PROGRESS.code(), the one error it retries;
+ * registered yet, controller slow or unavailable) is COORDINATOR_LOAD_IN_PROGRESS, the one error it retries;
  * every other error ends the producer. A transactional.id is answered with UNSUPPORTED_VERSION: transactions
  * are not implemented, and that error makes {@code initTransactions()} fail at once with "The version of API is
  * not supported" (COORDINATOR_NOT_AVAILABLE would make it retry until max.block.ms, and an authorization error
  * would send the user looking at ACLs).
  */
-public final class InitProducerIdHandler implements LegacyRequestHandler {
+public final class InitProducerIdHandler implements AsyncRequestHandler<InitProducerIdRequest, InitProducerIdResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(InitProducerIdHandler.class);
     /** The last epoch a producer id may be bumped to; past it the producer gets a new id (as Kafka does). */
     static final short MAX_PRODUCER_EPOCH = Short.MAX_VALUE - 1;
@@ -46,41 +50,51 @@ public final class InitProducerIdHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        String transactionalId = body.getString("transactional_id");
-        long producerId = request.version() >= 3 ? body.getLong("producer_id") : -1L;
-        short producerEpoch = request.version() >= 3 ? body.getShort("producer_epoch") : -1;
-        Struct response = InitProducerIdMessages.RESPONSE.newStruct();
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<InitProducerIdRequest> request) {
+        InitProducerIdRequest body = request.body();
+        String transactionalId = body.transactionalId();
+        long producerId = request.version() >= 3 ? body.producerId() : -1L;
+        short producerEpoch = request.version() >= 3 ? body.producerEpoch() : -1;
         if (transactionalId != null) {
             LOG.warn("Refused InitProducerId for transactional.id {} from {}: transactions are not supported yet",
                     transactionalId, context.clientAddress());
-            return answer(response, Errors.UNSUPPORTED_VERSION.code(), -1L, (short) -1);
+            return answered(Errors.UNSUPPORTED_VERSION, -1L, (short) -1);
         }
         if ((producerId < 0) != (producerEpoch < 0)) {
-            return answer(response, Errors.INVALID_REQUEST.code(), -1L, (short) -1);
+            return answered(Errors.INVALID_REQUEST, -1L, (short) -1);
         }
         if (producerId >= 0) {
             if (producerId >= images.get().producerIds().nextProducerId()) {
                 // Never handed out by this cluster: not a producer we can bump.
-                return answer(response, Errors.INVALID_PRODUCER_ID_MAPPING.code(), -1L, (short) -1);
+                return answered(Errors.INVALID_PRODUCER_ID_MAPPING, -1L, (short) -1);
             }
             if (producerEpoch < MAX_PRODUCER_EPOCH) {
-                return answer(response, Errors.NONE.code(), producerId, (short) (producerEpoch + 1));
+                return answered(Errors.NONE, producerId, (short) (producerEpoch + 1));
             }
         }
-        try {
-            return answer(response, Errors.NONE.code(), producerIds.nextProducerId(), (short) 0);
-        } catch (ProducerIdsUnavailableException e) {
-            LOG.info("No producer id for {} yet: {}", context.clientAddress(), e.getMessage());
-            return answer(response, Errors.COORDINATOR_LOAD_IN_PROGRESS.code(), -1L, (short) -1);
-        }
+        return producerIds.nextProducerId().handle((id, failure) -> {
+            if (failure == null) {
+                return answer(Errors.NONE, id, (short) 0);
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof ProducerIdsUnavailableException) {
+                LOG.info("No producer id for {} yet: {}", context.clientAddress(), cause.getMessage());
+                return answer(Errors.COORDINATOR_LOAD_IN_PROGRESS, -1L, (short) -1);
+            }
+            // Anything else is a bug: the request fails as a handler that throws does.
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+        });
     }
 
-    private static Struct answer(Struct response, short errorCode, long producerId, short producerEpoch) {
-        response.setShort(response.field("error_code"), errorCode);
-        response.setLong(response.field("producer_id"), producerId);
-        response.setShort(response.field("producer_epoch"), producerEpoch);
-        return response;
+    private static CompletableFuture<HandlerResponse> answered(Errors error, long producerId, short producerEpoch) {
+        return CompletableFuture.completedFuture(answer(error, producerId, producerEpoch));
+    }
+
+    private static HandlerResponse answer(Errors error, long producerId, short producerEpoch) {
+        return HandlerResponse.of(new InitProducerIdResponse()
+                .setErrorCode(error.code())
+                .setProducerId(producerId)
+                .setProducerEpoch(producerEpoch));
     }
 }

@@ -1,13 +1,17 @@
 package io.kraft.broker.api.data;
 
-import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
-import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.ListOffsetsMessages;
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.broker.fetch.FetchIsolation;
 import io.kraft.broker.fetch.FetchParams;
+import io.kraft.broker.network.RequestContext;
+import io.kraft.broker.network.RequestHandler;
+import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.ListOffsetsRequest;
+import io.kraft.broker.protocol.message.ListOffsetsRequest.ListOffsetsPartition;
+import io.kraft.broker.protocol.message.ListOffsetsRequest.ListOffsetsTopic;
+import io.kraft.broker.protocol.message.ListOffsetsResponse;
+import io.kraft.broker.protocol.message.ListOffsetsResponse.ListOffsetsPartitionResponse;
+import io.kraft.broker.protocol.message.ListOffsetsResponse.ListOffsetsTopicResponse;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.TimestampAndOffset;
@@ -26,10 +30,13 @@ import org.slf4j.LoggerFactory;
  * max timestamp (-3), latest-tiered (-5, none), or the first record at or after a timestamp, each with the
  * leader epoch of the offset found. A partition named twice gets INVALID_REQUEST.
  */
-public final class ListOffsetsHandler implements LegacyRequestHandler {
+public final class ListOffsetsHandler implements RequestHandler<ListOffsetsRequest, ListOffsetsResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(ListOffsetsHandler.class);
-    private static final PartitionRequests PARTITIONS = new PartitionRequests("ListOffsets", "name",
-            "partition_index");
+    private static final PartitionRequests<ListOffsetsTopic, ListOffsetsPartition, ListOffsetsTopicResponse,
+            ListOffsetsPartitionResponse> PARTITIONS = new PartitionRequests<>("ListOffsets",
+            ListOffsetsTopic::name, ListOffsetsTopic::partitions, ListOffsetsPartition::partitionIndex,
+            (name, partitions) -> new ListOffsetsTopicResponse().setName(name).setPartitions(partitions),
+            index -> new ListOffsetsPartitionResponse().setPartitionIndex(index));
 
     private final ReplicaManager replicaManager;
 
@@ -43,35 +50,34 @@ public final class ListOffsetsHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        int replicaId = body.getInt("replica_id");
+    public ListOffsetsResponse handle(RequestContext context, ApiRequest<ListOffsetsRequest> request) {
+        int replicaId = request.body().replicaId();
         FetchIsolation isolation = FetchIsolation.of(replicaId);
         boolean fetchOnlyFromLeader = replicaId != FetchParams.DEBUGGING_REPLICA_ID;
         Set<TopicPartition> seen = new HashSet<>();
-        return PARTITIONS.respond(body, ListOffsetsMessages.RESPONSE.newStruct(), (tp, partition, out) -> {
-            if (!seen.add(tp)) {
-                throw new ReplicaException(Errors.INVALID_REQUEST, tp + " is named twice");
-            }
-            TimestampAndOffset answer = replicaManager.partitionOrError(tp).offsetForTimestamp(
-                    partition.getLong("timestamp"), partition.getInt("current_leader_epoch"), isolation,
-                    fetchOnlyFromLeader);
-            out.set("timestamp", answer.timestampMs());
-            out.set("offset", answer.offset());
-            out.set("leader_epoch", answer.leaderEpoch());
-        }, ListOffsetsHandler::failed, LOG);
+        return new ListOffsetsResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                (tp, partition, out) -> {
+                    if (!seen.add(tp)) {
+                        throw new ReplicaException(Errors.INVALID_REQUEST, tp + " is named twice");
+                    }
+                    TimestampAndOffset answer = replicaManager.partitionOrError(tp).offsetForTimestamp(
+                            partition.timestamp(), partition.currentLeaderEpoch(), isolation, fetchOnlyFromLeader);
+                    out.setTimestamp(answer.timestampMs());
+                    out.setOffset(answer.offset());
+                    out.setLeaderEpoch(answer.leaderEpoch());
+                }, ListOffsetsHandler::failed, LOG));
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        return PARTITIONS.errorResponse(request.body(), ListOffsetsMessages.RESPONSE.newStruct(), errorCode,
-                ListOffsetsHandler::failed);
+    public Optional<ListOffsetsResponse> errorResponse(ApiRequest<ListOffsetsRequest> request, Errors error) {
+        return Optional.of(new ListOffsetsResponse().setTopics(
+                PARTITIONS.errorResponse(request.body().topics(), error, ListOffsetsHandler::failed)));
     }
 
-    private static void failed(Struct out, short errorCode) {
-        out.set("error_code", errorCode);
-        out.set("timestamp", TimestampAndOffset.NOT_FOUND.timestampMs());
-        out.set("offset", TimestampAndOffset.NOT_FOUND.offset());
-        out.set("leader_epoch", TimestampAndOffset.NOT_FOUND.leaderEpoch());
+    private static void failed(ListOffsetsPartitionResponse out, short errorCode) {
+        out.setErrorCode(errorCode);
+        out.setTimestamp(TimestampAndOffset.NOT_FOUND.timestampMs());
+        out.setOffset(TimestampAndOffset.NOT_FOUND.offset());
+        out.setLeaderEpoch(TimestampAndOffset.NOT_FOUND.leaderEpoch());
     }
 }

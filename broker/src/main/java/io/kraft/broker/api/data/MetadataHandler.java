@@ -1,11 +1,15 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.MetadataMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.MetadataRequest;
+import io.kraft.broker.protocol.message.MetadataRequest.MetadataRequestTopic;
+import io.kraft.broker.protocol.message.MetadataResponse;
+import io.kraft.broker.protocol.message.MetadataResponse.MetadataResponseBroker;
+import io.kraft.broker.protocol.message.MetadataResponse.MetadataResponsePartition;
+import io.kraft.broker.protocol.message.MetadataResponse.MetadataResponseTopic;
 import io.kraft.metadata.controller.TopicNames;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
@@ -32,7 +36,7 @@ import java.util.function.Supplier;
  * LEADER_NOT_AVAILABLE until it exists, as Kafka does; an invalid name is then INVALID_TOPIC_EXCEPTION.
  * Internal topics are never auto-created here.
  */
-public final class MetadataHandler implements LegacyRequestHandler {
+public final class MetadataHandler implements RequestHandler<MetadataRequest, MetadataResponse> {
     /** Kafka's "authorized operations not computed" marker. */
     private static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
     private static final UUID ZERO_UUID = new UUID(0L, 0L);
@@ -61,53 +65,52 @@ public final class MetadataHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
+    public MetadataResponse handle(RequestContext context, ApiRequest<MetadataRequest> request) {
         MetadataImage image = images.get();
         short version = request.version();
+        MetadataRequest body = request.body();
         Map<Integer, Endpoint> liveEndpoints = liveEndpoints(image, context.listenerName());
-        Struct response = MetadataMessages.RESPONSE.newStruct();
+        MetadataResponse response = new MetadataResponse();
         for (Map.Entry<Integer, Endpoint> broker : liveEndpoints.entrySet()) {
-            Struct out = response.addStruct(response.field("brokers"));
-            out.setInt(out.field("node_id"), broker.getKey());
-            out.set(out.field("host"), broker.getValue().host());
-            out.setInt(out.field("port"), broker.getValue().port());
             Optional<String> rack = image.cluster().broker(broker.getKey()).rack();
-            out.set(out.field("rack"), rack.orElse(null));
+            response.brokers().add(new MetadataResponseBroker()
+                    .setNodeId(broker.getKey())
+                    .setHost(broker.getValue().host())
+                    .setPort(broker.getValue().port())
+                    .setRack(rack.orElse(null)));
         }
-        response.set(response.field("cluster_id"), clusterId);
+        response.setClusterId(clusterId);
         // KRaft brokers do not expose the controller quorum to clients: Kafka names a live broker instead.
-        response.setInt(response.field("controller_id"),
-                liveEndpoints.isEmpty() ? -1 : liveEndpoints.keySet().iterator().next());
-        List<Struct> requested = request.body().getStructs(request.body().field("topics"));
+        response.setControllerId(liveEndpoints.isEmpty() ? -1 : liveEndpoints.keySet().iterator().next());
+        List<MetadataRequestTopic> requested = body.topics();
         boolean allTopics = requested == null || (version == 0 && requested.isEmpty());
-        boolean autoCreate = autoCreator != null
-                && (version < 4 || request.body().getBoolean(request.body().field("allow_auto_topic_creation")));
+        boolean autoCreate = autoCreator != null && (version < 4 || body.allowAutoTopicCreation());
         if (allTopics) {
             image.topics().topicsByName().values().stream()
                     .sorted(Comparator.comparing(TopicImage::name))
                     .forEach(topic -> addTopic(response, topic, liveEndpoints.keySet()));
         } else {
-            for (Struct wanted : requested) {
+            for (MetadataRequestTopic wanted : requested) {
                 addRequestedTopic(response, image, wanted, version, liveEndpoints.keySet(), autoCreate);
             }
         }
         return response;
     }
 
-    private void addRequestedTopic(Struct response, MetadataImage image, Struct wanted, short version,
-                                   Set<Integer> liveBrokers, boolean autoCreate) {
-        String name = wanted.getString(wanted.field("name"));
-        UUID topicId = version >= 10 ? wanted.getUuid(wanted.field("topic_id")) : ZERO_UUID;
+    private void addRequestedTopic(MetadataResponse response, MetadataImage image, MetadataRequestTopic wanted,
+                                   short version, Set<Integer> liveBrokers, boolean autoCreate) {
+        String name = wanted.name();
+        UUID topicId = version >= 10 ? wanted.topicId() : ZERO_UUID;
         // A request by id leaves the name null (or, from some clients, empty).
         if ((name == null || name.isEmpty()) && topicId != null && !topicId.equals(ZERO_UUID)) {
             TopicImage topic = image.topics().topic(topicId);
             if (topic == null) {
-                Struct out = response.addStruct(response.field("topics"));
-                out.setShort(out.field("error_code"), Errors.UNKNOWN_TOPIC_ID.code());
-                // The name is nullable only from v12; older versions get an empty one.
-                out.set(out.field("name"), version >= 12 ? null : "");
-                out.set(out.field("topic_id"), topicId);
-                out.setInt(out.field("topic_authorized_operations"), AUTHORIZED_OPERATIONS_OMITTED);
+                response.topics().add(new MetadataResponseTopic()
+                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())
+                        // The name is nullable only from v12; older versions get an empty one.
+                        .setName(version >= 12 ? null : "")
+                        .setTopicId(topicId)
+                        .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
                 return;
             }
             addTopic(response, topic, liveBrokers);
@@ -115,12 +118,11 @@ public final class MetadataHandler implements LegacyRequestHandler {
         }
         TopicImage topic = name == null ? null : image.topics().topic(name);
         if (topic == null) {
-            Struct out = response.addStruct(response.field("topics"));
-            out.setShort(out.field("error_code"), autoCreate && name != null ? autoCreate(name)
-                    : Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-            out.set(out.field("name"), name == null ? "" : name);
-            out.set(out.field("topic_id"), ZERO_UUID);
-            out.setInt(out.field("topic_authorized_operations"), AUTHORIZED_OPERATIONS_OMITTED);
+            response.topics().add(new MetadataResponseTopic()
+                    .setErrorCode(autoCreate && name != null ? autoCreate(name) : Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .setName(name == null ? "" : name)
+                    .setTopicId(ZERO_UUID)
+                    .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
             return;
         }
         addTopic(response, topic, liveBrokers);
@@ -138,33 +140,36 @@ public final class MetadataHandler implements LegacyRequestHandler {
         return Errors.LEADER_NOT_AVAILABLE.code();
     }
 
-    private static void addTopic(Struct response, TopicImage topic, Set<Integer> liveBrokers) {
-        Struct out = response.addStruct(response.field("topics"));
-        out.setShort(out.field("error_code"), Errors.NONE.code());
-        out.set(out.field("name"), topic.name());
-        out.set(out.field("topic_id"), topic.id());
-        out.setBoolean(out.field("is_internal"), INTERNAL_TOPICS.contains(topic.name()));
-        out.setInt(out.field("topic_authorized_operations"), AUTHORIZED_OPERATIONS_OMITTED);
+    private static void addTopic(MetadataResponse response, TopicImage topic, Set<Integer> liveBrokers) {
+        MetadataResponseTopic out = new MetadataResponseTopic()
+                .setErrorCode(Errors.NONE.code())
+                .setName(topic.name())
+                .setTopicId(topic.id())
+                .setIsInternal(INTERNAL_TOPICS.contains(topic.name()))
+                .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         new TreeMap<>(topic.partitions()).forEach((partitionId, partition) ->
-                addPartition(out.addStruct(out.field("partitions")), partitionId, partition, liveBrokers));
+                out.partitions().add(partition(partitionId, partition, liveBrokers)));
+        response.topics().add(out);
     }
 
-    private static void addPartition(Struct out, int partitionId, PartitionRegistration partition,
-                                     Set<Integer> liveBrokers) {
+    private static MetadataResponsePartition partition(int partitionId, PartitionRegistration partition,
+                                                       Set<Integer> liveBrokers) {
         boolean leaderReachable = partition.hasLeader() && liveBrokers.contains(partition.leader());
-        out.setShort(out.field("error_code"), leaderReachable ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code());
-        out.setInt(out.field("partition_index"), partitionId);
-        out.setInt(out.field("leader_id"), partition.leader());
-        out.setInt(out.field("leader_epoch"), partition.leaderEpoch());
+        MetadataResponsePartition out = new MetadataResponsePartition()
+                .setErrorCode(leaderReachable ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code())
+                .setPartitionIndex(partitionId)
+                .setLeaderId(partition.leader())
+                .setLeaderEpoch(partition.leaderEpoch());
         for (int replica : partition.replicas()) {
-            out.addToList(out.field("replica_nodes"), replica);
+            out.replicaNodes().add(replica);
             if (!liveBrokers.contains(replica)) {
-                out.addToList(out.field("offline_replicas"), replica);
+                out.offlineReplicas().add(replica);
             }
         }
         for (int inSync : partition.isr()) {
-            out.addToList(out.field("isr_nodes"), inSync);
+            out.isrNodes().add(inSync);
         }
+        return out;
     }
 
     /** Unfenced brokers that have an endpoint on this listener, by id (sorted). */

@@ -1,12 +1,16 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.LegacyRequestHandler;
+import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.OffsetForLeaderEpochMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.OffsetForLeaderEpochRequest;
+import io.kraft.broker.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition;
+import io.kraft.broker.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic;
+import io.kraft.broker.protocol.message.OffsetForLeaderEpochResponse;
+import io.kraft.broker.protocol.message.OffsetForLeaderEpochResponse.OffsetForLeaderTopicResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,10 +22,14 @@ import org.slf4j.LoggerFactory;
  * epoch at most the one asked and the offset where it ended, which consumers use to detect log truncation
  * (KIP-320) and followers to find where to truncate (KIP-101). The current leader epoch is checked.
  */
-public final class OffsetForLeaderEpochHandler implements LegacyRequestHandler {
+public final class OffsetForLeaderEpochHandler
+        implements RequestHandler<OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(OffsetForLeaderEpochHandler.class);
-    private static final PartitionRequests PARTITIONS = new PartitionRequests("OffsetForLeaderEpoch", "topic",
-            "partition");
+    private static final PartitionRequests<OffsetForLeaderTopic, OffsetForLeaderPartition, OffsetForLeaderTopicResult,
+            OffsetForLeaderEpochResponse.EpochEndOffset> PARTITIONS = new PartitionRequests<>("OffsetForLeaderEpoch",
+            OffsetForLeaderTopic::topic, OffsetForLeaderTopic::partitions, OffsetForLeaderPartition::partition,
+            (name, partitions) -> new OffsetForLeaderTopicResult().setTopic(name).setPartitions(partitions),
+            index -> new OffsetForLeaderEpochResponse.EpochEndOffset().setPartition(index));
 
     private final ReplicaManager replicaManager;
 
@@ -35,25 +43,26 @@ public final class OffsetForLeaderEpochHandler implements LegacyRequestHandler {
     }
 
     @Override
-    public Struct handle(RequestContext context, ParsedRequest request) {
-        return PARTITIONS.respond(request.body(), OffsetForLeaderEpochMessages.RESPONSE.newStruct(),
+    public OffsetForLeaderEpochResponse handle(RequestContext context, ApiRequest<OffsetForLeaderEpochRequest> request) {
+        return new OffsetForLeaderEpochResponse().setTopics(PARTITIONS.respond(request.body().topics(),
                 (tp, partition, out) -> {
                     EpochEndOffset answer = replicaManager.partitionOrError(tp).endOffsetForEpoch(
-                            partition.getInt("current_leader_epoch"), partition.getInt("leader_epoch"), true);
-                    out.set("leader_epoch", answer.epoch());
-                    out.set("end_offset", answer.endOffset());
-                }, OffsetForLeaderEpochHandler::failed, LOG);
+                            partition.currentLeaderEpoch(), partition.leaderEpoch(), true);
+                    out.setLeaderEpoch(answer.epoch());
+                    out.setEndOffset(answer.endOffset());
+                }, OffsetForLeaderEpochHandler::failed, LOG));
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
-        return PARTITIONS.errorResponse(request.body(), OffsetForLeaderEpochMessages.RESPONSE.newStruct(), errorCode,
-                OffsetForLeaderEpochHandler::failed);
+    public Optional<OffsetForLeaderEpochResponse> errorResponse(ApiRequest<OffsetForLeaderEpochRequest> request,
+                                                                Errors error) {
+        return Optional.of(new OffsetForLeaderEpochResponse().setTopics(
+                PARTITIONS.errorResponse(request.body().topics(), error, OffsetForLeaderEpochHandler::failed)));
     }
 
-    private static void failed(Struct out, short errorCode) {
-        out.set("error_code", errorCode);
-        out.set("leader_epoch", EpochEndOffset.UNDEFINED.epoch());
-        out.set("end_offset", EpochEndOffset.UNDEFINED.endOffset());
+    private static void failed(OffsetForLeaderEpochResponse.EpochEndOffset out, short errorCode) {
+        out.setErrorCode(errorCode);
+        out.setLeaderEpoch(EpochEndOffset.UNDEFINED.epoch());
+        out.setEndOffset(EpochEndOffset.UNDEFINED.endOffset());
     }
 }

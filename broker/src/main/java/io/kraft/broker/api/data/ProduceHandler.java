@@ -2,13 +2,19 @@ package io.kraft.broker.api.data;
 
 import io.kraft.broker.api.LeaderEndpoints;
 import io.kraft.broker.api.TopicPartitions;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
 import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.ParsedRequest;
-import io.kraft.broker.protocol.messages.ProduceMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.message.ProduceRequest;
+import io.kraft.broker.protocol.message.ProduceRequest.PartitionProduceData;
+import io.kraft.broker.protocol.message.ProduceRequest.TopicProduceData;
+import io.kraft.broker.protocol.message.ProduceResponse;
+import io.kraft.broker.protocol.message.ProduceResponse.BatchIndexAndErrorMessage;
+import io.kraft.broker.protocol.message.ProduceResponse.NodeEndpoint;
+import io.kraft.broker.protocol.message.ProduceResponse.PartitionProduceResponse;
+import io.kraft.broker.protocol.message.ProduceResponse.TopicProduceResponse;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.RecordError;
 import io.kraft.broker.replica.ReplicaManager;
@@ -18,6 +24,7 @@ import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +39,9 @@ import java.util.concurrent.CompletableFuture;
  * answers nothing (a failed acks=0 request closes the connection, the only signal such a client gets),
  * acks=1 answers once written, acks=all once replicated to the in-sync replicas. Clients may not write to
  * internal topics. Partitions not led here carry the known leader (v10+) so the client can move at once.
+ * Record batches go to the log as slices of the request's network buffer (no copy).
  */
-public final class ProduceHandler implements LegacyAsyncRequestHandler {
+public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
 
     private final ReplicaManager replicaManager;
@@ -48,20 +56,19 @@ public final class ProduceHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public CompletableFuture<HandlerResponse> handle(RequestContext context, ParsedRequest request) {
-        Struct body = request.body();
-        short acks = body.getShort("acks");
-        int timeoutMs = body.getInt("timeout_ms");
+    public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<ProduceRequest> request) {
+        ProduceRequest body = request.body();
+        short acks = body.acks();
         Map<TopicPartition, ByteBuffer> entries = new LinkedHashMap<>();
-        Map<RequestedPartition, PartitionProduceResult> early = new LinkedHashMap<>();
+        Map<RequestedPartition, PartitionProduceResult> early = new HashMap<>();
         List<RequestedPartition> order = new ArrayList<>();
-        for (Struct topic : body.getStructs("topic_data")) {
-            String name = topic.getString("name");
-            for (Struct partition : topic.getStructs("partition_data")) {
-                RequestedPartition requested = new RequestedPartition(name, partition.getInt("index"));
+        for (TopicProduceData topic : body.topicData()) {
+            String name = topic.name();
+            for (PartitionProduceData partition : topic.partitionData()) {
+                RequestedPartition requested = new RequestedPartition(name, partition.index());
                 order.add(requested);
                 Optional<TopicPartition> tp = requested.toTopicPartition();
-                ByteBuffer records = partition.getRecords(partition.field("records"));
+                ByteBuffer records = partition.records();
                 if (tp.isEmpty()) {
                     early.put(requested, PartitionProduceResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                             "no topic partition " + name + "-" + requested.partition()));
@@ -73,7 +80,7 @@ public final class ProduceHandler implements LegacyAsyncRequestHandler {
                 }
             }
         }
-        return replicaManager.appendRecords(timeoutMs, acks, false, entries).thenApply(results -> {
+        return replicaManager.appendRecords(body.timeoutMs(), acks, false, entries).thenApply(results -> {
             if (acks == 0) {
                 boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
                 return failed ? HandlerResponse.closeConnection("an acks=0 produce failed") : HandlerResponse.none();
@@ -91,64 +98,57 @@ public final class ProduceHandler implements LegacyAsyncRequestHandler {
     }
 
     @Override
-    public Optional<Struct> errorResponse(ParsedRequest request, short errorCode) {
+    public Optional<ProduceResponse> errorResponse(ApiRequest<ProduceRequest> request, Errors error) {
         Map<RequestedPartition, PartitionProduceResult> all = new LinkedHashMap<>();
-        Errors error = toErrorCode(errorCode);
-        for (Struct topic : request.body().getStructs("topic_data")) {
-            for (Struct partition : topic.getStructs("partition_data")) {
-                all.put(new RequestedPartition(topic.getString("name"), partition.getInt("index")),
+        for (TopicProduceData topic : request.body().topicData()) {
+            for (PartitionProduceData partition : topic.partitionData()) {
+                all.put(new RequestedPartition(topic.name(), partition.index()),
                         PartitionProduceResult.failed(error, "the broker failed to handle the produce request"));
             }
         }
         return Optional.of(response(all, null));
     }
 
-    private static Errors toErrorCode(short code) {
-        for (Errors error : Errors.values()) {
-            if (error.code() == code) {
-                return error;
-            }
-        }
-        return Errors.UNKNOWN_SERVER_ERROR;
-    }
-
-    private Struct response(Map<RequestedPartition, PartitionProduceResult> results, String listenerName) {
+    private ProduceResponse response(Map<RequestedPartition, PartitionProduceResult> results, String listenerName) {
         MetadataImage image = replicaManager.image();
-        Struct response = ProduceMessages.RESPONSE.newStruct();
-        Map<String, Struct> topics = new LinkedHashMap<>();
+        ProduceResponse response = new ProduceResponse();
+        Map<String, TopicProduceResponse> topics = new HashMap<>();
         TreeSet<Integer> leadersToDescribe = new TreeSet<>();
         results.forEach((requested, result) -> {
-            Struct topic = topics.computeIfAbsent(requested.topic(), name -> {
-                Struct added = response.addStruct("responses");
-                added.set("name", name);
+            TopicProduceResponse topic = topics.computeIfAbsent(requested.topic(), name -> {
+                TopicProduceResponse added = new TopicProduceResponse().setName(name);
+                response.responses().add(added);
                 return added;
             });
-            Struct out = topic.addStruct("partition_responses");
-            out.set("index", requested.partition());
-            out.set("error_code", result.error().code());
-            out.set("base_offset", result.baseOffset());
-            out.set("log_append_time_ms", result.logAppendTimeMs());
-            out.set("log_start_offset", result.logStartOffset());
+            PartitionProduceResponse out = new PartitionProduceResponse()
+                    .setIndex(requested.partition())
+                    .setErrorCode(result.error().code())
+                    .setBaseOffset(result.baseOffset())
+                    .setLogAppendTimeMs(result.logAppendTimeMs())
+                    .setLogStartOffset(result.logStartOffset());
+            topic.partitionResponses().add(out);
             if (result.error() != Errors.NONE) {
-                out.set("error_message", result.errorMessage());
+                out.setErrorMessage(result.errorMessage());
                 for (RecordError recordError : result.recordErrors()) {
-                    Struct error = out.addStruct("record_errors");
-                    error.set("batch_index", recordError.batchIndex());
-                    error.set("batch_index_error_message", recordError.message());
+                    out.recordErrors().add(new BatchIndexAndErrorMessage()
+                            .setBatchIndex(recordError.batchIndex())
+                            .setBatchIndexErrorMessage(recordError.message()));
                 }
             }
             if (result.error() == Errors.NOT_LEADER_OR_FOLLOWER) {
                 PartitionRegistration registration = LeaderEndpoints.registration(image, requested.topic(),
                         requested.partition());
                 if (registration != null && registration.hasLeader()) {
-                    Struct leader = out.getStruct("current_leader");
-                    leader.set("leader_id", registration.leader());
-                    leader.set("leader_epoch", registration.leaderEpoch());
+                    out.currentLeader()
+                            .setLeaderId(registration.leader())
+                            .setLeaderEpoch(registration.leaderEpoch());
                     leadersToDescribe.add(registration.leader());
                 }
             }
         });
-        LeaderEndpoints.addNodeEndpoints(response, image, leadersToDescribe, listenerName);
+        LeaderEndpoints.addNodeEndpoints(response.nodeEndpoints(), image, leadersToDescribe, listenerName,
+                (nodeId, host, port, rack) -> new NodeEndpoint().setNodeId(nodeId).setHost(host).setPort(port)
+                        .setRack(rack));
         return response;
     }
 

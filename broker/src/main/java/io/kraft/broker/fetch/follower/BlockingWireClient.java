@@ -3,10 +3,8 @@ package io.kraft.broker.fetch.follower;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.ResponseHeader;
-import io.kraft.broker.protocol.messages.ApiMessages;
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.MessageReader;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,9 +13,10 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 
 /**
- * A Kafka protocol client over one blocking socket, for broker-to-broker calls: writes a request frame with
- * our own codec and reads its response frame, one call at a time. Any failure leaves the client closed;
- * the caller connects again.
+ * A Kafka protocol client over one blocking socket, for broker-to-broker calls: writes a typed request and reads
+ * its typed response, one call at a time. Bytes and records of a response are slices of that response's own
+ * read buffer (no copy), valid until the caller drops them. Any failure leaves the client closed; the caller
+ * connects again.
  */
 final class BlockingWireClient implements AutoCloseable {
     private final Socket socket;
@@ -55,15 +54,18 @@ final class BlockingWireClient implements AutoCloseable {
     }
 
     /**
-     * Sends one request and waits for its answer.
+     * Sends one request at {@code version} and waits for its answer.
      *
+     * @param <R> the API's response class
      * @throws IOException on a network failure, a timeout, or an answer that cannot be read
      */
-    Struct send(ApiKey api, short version, Struct body) throws IOException {
+    @SuppressWarnings("unchecked")
+    <R extends ApiMessage> R send(ApiMessage request, short version) throws IOException {
+        ApiKey api = ApiKey.forId(request.apiKey());
         int correlationId = nextCorrelationId++;
+        ByteBuffer frameOut = RequestFrame.toBuffer(correlationId, clientId, request, version);
         try {
-            ByteBuffer request = RequestFrame.toBuffer(api, version, correlationId, clientId, body);
-            out.write(request.array(), request.arrayOffset() + request.position(), request.remaining());
+            out.write(frameOut.array(), frameOut.arrayOffset() + frameOut.position(), frameOut.remaining());
             out.flush();
             int size = in.readInt();
             if (size < 0 || size > maxResponseBytes) {
@@ -72,16 +74,27 @@ final class BlockingWireClient implements AutoCloseable {
             }
             byte[] frame = new byte[size];
             in.readFully(frame);
-            ByteBuffer buffer = ByteBuffer.wrap(frame);
-            ResponseHeader header = ResponseHeader.read(buffer, api.responseHeaderVersion(version));
+            return (R) read(api, version, correlationId, ByteBuffer.wrap(frame));
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The response in {@code frame}; bytes the codec cannot read are as unusable as a broken socket. */
+    private ApiMessage read(ApiKey api, short version, int correlationId, ByteBuffer frame) throws IOException {
+        try {
+            ResponseHeader header = ResponseHeader.read(frame, api.responseHeaderVersion(version));
             if (header.correlationId() != correlationId) {
                 throw new IOException(api.apiName() + " response from " + socket.getRemoteSocketAddress()
                         + " has correlation id " + header.correlationId() + ", expected " + correlationId);
             }
-            return MessageReader.read(ApiMessages.responseSchema(api), version, buffer);
-        } catch (IOException | MalformedMessageException e) {
-            close();
-            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+            ApiMessage response = ApiMessageFactory.newResponse(api);
+            response.read(frame, version);
+            return response;
+        } catch (RuntimeException e) {
+            // The codec reports malformed input (truncated, bad lengths) with runtime exceptions.
+            throw new IOException(e.getMessage(), e);
         }
     }
 

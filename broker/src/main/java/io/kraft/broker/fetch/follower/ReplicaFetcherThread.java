@@ -1,8 +1,7 @@
 package io.kraft.broker.fetch.follower;
 
-import io.kraft.broker.protocol.ApiKey;
-import io.kraft.broker.protocol.messages.FetchMessages;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.message.FetchRequest;
+import io.kraft.broker.protocol.message.FetchResponse;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -125,7 +124,7 @@ final class ReplicaFetcherThread extends Thread {
                 if (batch.isEmpty()) {
                     continue;
                 }
-                Struct response;
+                FetchResponse response;
                 try {
                     response = fetch(batch);
                 } catch (IOException e) {
@@ -173,62 +172,63 @@ final class ReplicaFetcherThread extends Thread {
         }
     }
 
-    private Struct fetch(Map<TopicPartition, FollowerPartition> batch) throws IOException {
+    private FetchResponse fetch(Map<TopicPartition, FollowerPartition> batch) throws IOException {
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
             client = BlockingWireClient.connect(address, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
-        return client.send(ApiKey.FETCH, FETCH_VERSION, request(batch));
+        return client.send(request(batch), FETCH_VERSION);
     }
 
-    private Struct request(Map<TopicPartition, FollowerPartition> batch) {
-        Struct body = FetchMessages.REQUEST.newStruct();
-        Struct replicaState = body.getStruct("replica_state");
-        replicaState.set("replica_id", localBrokerId);
-        replicaState.set("replica_epoch", brokerEpoch.getAsLong());
-        body.set("max_wait_ms", config.fetchWaitMaxMs());
-        body.set("min_bytes", config.fetchMinBytes());
-        body.set("max_bytes", config.fetchResponseMaxBytes());
-        body.set("isolation_level", (byte) 0);
-        body.set("session_id", 0);
-        body.set("session_epoch", -1); // no fetch session: every request names every partition
-        body.set("rack_id", "");
-        Map<UUID, Struct> topics = new LinkedHashMap<>();
+    private FetchRequest request(Map<TopicPartition, FollowerPartition> batch) {
+        FetchRequest request = new FetchRequest()
+                .setReplicaState(new FetchRequest.ReplicaState()
+                        .setReplicaId(localBrokerId)
+                        .setReplicaEpoch(brokerEpoch.getAsLong()))
+                .setMaxWaitMs(config.fetchWaitMaxMs())
+                .setMinBytes(config.fetchMinBytes())
+                .setMaxBytes(config.fetchResponseMaxBytes())
+                .setIsolationLevel((byte) 0)
+                .setSessionId(0)
+                .setSessionEpoch(-1) // no fetch session: every request names every partition
+                .setRackId("");
+        Map<UUID, FetchRequest.FetchTopic> topics = new HashMap<>();
         for (FollowerPartition follower : batch.values()) {
             Partition partition = follower.partition();
             Log log = partition.log();
-            Struct topic = topics.computeIfAbsent(partition.topicId(), id -> {
-                Struct added = body.addStruct("topics");
-                added.set("topic_id", id);
+            FetchRequest.FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> {
+                FetchRequest.FetchTopic added = new FetchRequest.FetchTopic().setTopicId(id);
+                request.topics().add(added);
                 return added;
             });
-            Struct out = topic.addStruct("partitions");
-            out.set("partition", partition.topicPartition().partition());
-            out.set("current_leader_epoch", follower.leaderEpoch());
-            out.set("fetch_offset", log.logEndOffset());
-            out.set("last_fetched_epoch", log.leaderEpochCache().latestEntry().isPresent()
-                    ? log.leaderEpochCache().latestEpoch() : NO_EPOCH);
-            out.set("log_start_offset", log.logStartOffset());
-            out.set("partition_max_bytes", config.fetchMaxBytes());
+            topic.partitions().add(new FetchRequest.FetchPartition()
+                    .setPartition(partition.topicPartition().partition())
+                    .setCurrentLeaderEpoch(follower.leaderEpoch())
+                    .setFetchOffset(log.logEndOffset())
+                    .setLastFetchedEpoch(log.leaderEpochCache().latestEntry().isPresent()
+                            ? log.leaderEpochCache().latestEpoch() : NO_EPOCH)
+                    .setLogStartOffset(log.logStartOffset())
+                    .setPartitionMaxBytes(config.fetchMaxBytes()));
         }
-        return body;
+        return request;
     }
 
-    private void apply(Map<TopicPartition, FollowerPartition> batch, Struct response) {
-        short topError = response.getShort("error_code");
+    private void apply(Map<TopicPartition, FollowerPartition> batch, FetchResponse response) {
+        short topError = response.errorCode();
         if (topError != Errors.NONE.code()) {
             LOG.info("Broker {} fetch from broker {} failed with error code {}", localBrokerId, sourceBrokerId,
                     topError);
             backOff(batch);
             return;
         }
-        Map<UUID, Map<Integer, Struct>> answers = new HashMap<>();
-        for (Struct topic : response.getStructs("responses")) {
-            Map<Integer, Struct> byPartition = answers.computeIfAbsent(topic.getUuid("topic_id"), id -> new HashMap<>());
-            for (Struct partition : topic.getStructs("partitions")) {
-                byPartition.put(partition.getInt("partition_index"), partition);
+        Map<UUID, Map<Integer, FetchResponse.PartitionData>> answers = new HashMap<>();
+        for (FetchResponse.FetchableTopicResponse topic : response.responses()) {
+            Map<Integer, FetchResponse.PartitionData> byPartition = answers.computeIfAbsent(topic.topicId(),
+                    id -> new HashMap<>());
+            for (FetchResponse.PartitionData partition : topic.partitions()) {
+                byPartition.put(partition.partitionIndex(), partition);
             }
         }
         Map<TopicPartition, FollowerPartition> failed = new LinkedHashMap<>();
@@ -239,7 +239,7 @@ final class ReplicaFetcherThread extends Thread {
                 if (partitions.get(entry.getKey()) != follower) {
                     continue; // removed or re-added in a newer epoch while the fetch was out
                 }
-                Struct answer = answers.getOrDefault(follower.partition().topicId(), Map.of())
+                FetchResponse.PartitionData answer = answers.getOrDefault(follower.partition().topicId(), Map.of())
                         .get(entry.getKey().partition());
                 if (answer == null || !applyPartition(follower, answer)) {
                     failed.put(entry.getKey(), follower);
@@ -252,31 +252,30 @@ final class ReplicaFetcherThread extends Thread {
     }
 
     /** @return false if the partition should back off */
-    private boolean applyPartition(FollowerPartition follower, Struct answer) {
+    private boolean applyPartition(FollowerPartition follower, FetchResponse.PartitionData answer) {
         Partition partition = follower.partition();
         int epoch = follower.leaderEpoch();
-        Errors error = errorOf(answer.getShort("error_code"));
+        Errors error = Errors.forCode(answer.errorCode());
         long fetchOffset = partition.logEndOffset();
         try {
             switch (error) {
                 case NONE -> {
-                    Struct diverging = answer.getStruct("diverging_epoch");
-                    if (diverging != null && diverging.getLong("end_offset") >= 0) {
-                        truncateDiverged(partition, epoch,
-                                new EpochEndOffset(diverging.getInt("epoch"), diverging.getLong("end_offset")));
+                    FetchResponse.EpochEndOffset diverging = answer.divergingEpoch();
+                    if (diverging.endOffset() >= 0) {
+                        truncateDiverged(partition, epoch, new EpochEndOffset(diverging.epoch(), diverging.endOffset()));
                         return true;
                     }
-                    ByteBuffer records = wholeBatches(answer.getRecords(answer.field("records")));
+                    // A slice of the response's read buffer: appended without another copy.
+                    ByteBuffer records = wholeBatches(answer.records());
                     if (records.hasRemaining()) {
                         partition.appendAsFollower(records, epoch, clockMs.getAsLong());
                     }
-                    partition.updateFollowerOffsets(answer.getLong("high_watermark"),
-                            answer.getLong("log_start_offset"), epoch);
+                    partition.updateFollowerOffsets(answer.highWatermark(), answer.logStartOffset(), epoch);
                     return true;
                 }
                 case OFFSET_OUT_OF_RANGE -> {
-                    return handleOutOfRange(partition, epoch, fetchOffset, answer.getLong("log_start_offset"),
-                            answer.getLong("high_watermark"));
+                    return handleOutOfRange(partition, epoch, fetchOffset, answer.logStartOffset(),
+                            answer.highWatermark());
                 }
                 default -> {
                     LOG.debug("Broker {} fetch of {} from broker {} failed with {}", localBrokerId,
@@ -337,15 +336,6 @@ final class ReplicaFetcherThread extends Thread {
             end += batchBytes;
         }
         return records.slice(records.position(), end - records.position());
-    }
-
-    private static Errors errorOf(short code) {
-        for (Errors error : Errors.values()) {
-            if (error.code() == code) {
-                return error;
-            }
-        }
-        return Errors.UNKNOWN_SERVER_ERROR;
     }
 
     /** Backs the partitions off, unless they were re-added (a newer state) meanwhile. */
