@@ -1,21 +1,20 @@
 package io.kraft.broker;
 
-import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.api.admin.AdminHandlers;
-import io.kraft.broker.lifecycle.BrokerLifecycle;
-import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.api.admin.DeleteTopicsHandler;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
-import io.kraft.broker.api.admin.DeleteTopicsHandler;
-import io.kraft.broker.config.EffectiveConfigs;
-import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.api.data.ListOffsetsHandler;
 import io.kraft.broker.api.data.OffsetForLeaderEpochHandler;
 import io.kraft.broker.api.data.ProduceHandler;
+import io.kraft.broker.config.EffectiveConfigs;
+import io.kraft.broker.fetch.FetchHandler;
+import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
-import io.kraft.broker.network.LegacyAsyncRequestHandler;
+import io.kraft.broker.lifecycle.BrokerLifecycle;
+import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
-import io.kraft.broker.network.LegacyRequestHandler;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManager;
@@ -70,7 +69,7 @@ public final class BrokerServer implements AutoCloseable {
         serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
-        List<Object> handlers = new ArrayList<>(); // typed and legacy handlers, while the handlers move to typed messages
+        List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler());
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
@@ -81,17 +80,15 @@ public final class BrokerServer implements AutoCloseable {
                 Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
                         controller::alterPartition, this::brokerEpoch)));
         metadata.register(replicaManager);
-        List<Object> asyncHandlers = new ArrayList<>();
-        asyncHandlers.add(new ProduceHandler(replicaManager));
-        asyncHandlers.add(new FetchHandler(replicaManager,
+        handlers.add(new ProduceHandler(replicaManager));
+        handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
         handlers.add(new ListOffsetsHandler(replicaManager));
         handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
         handlers.add(new DeleteRecordsHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
-        handlers.add(groupCoordinator.findCoordinatorHandler());
-        asyncHandlers.addAll(groupCoordinator.asyncHandlers());
-        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers, asyncHandlers));
+        handlers.addAll(groupCoordinator.handlers());
+        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
     }
 
     /** Binds the client listener, then registers the broker and starts heartbeating. */

@@ -10,6 +10,7 @@ import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
+import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
@@ -75,19 +76,19 @@ public final class StandaloneBroker implements AutoCloseable {
                 System::currentTimeMillis, Optional.empty());
         replicaManager.startup();
         ProducerIdManager producerIds = new ProducerIdManager(BROKER_ID, () -> 1L, new BlockSource(), 5_000);
-        List<Object> handlers = List.of(new ApiVersionsHandler(),
+        List<ApiHandler> handlers = List.of(new ApiVersionsHandler(),
                 new MetadataHandler(() -> image, CLUSTER_ID),
                 new ListOffsetsHandler(replicaManager),
                 new OffsetForLeaderEpochHandler(replicaManager),
-                new DeleteRecordsHandler(replicaManager));
-        List<Object> asyncHandlers = List.of(new ProduceHandler(replicaManager),
+                new DeleteRecordsHandler(replicaManager),
+                new ProduceHandler(replicaManager),
                 new InitProducerIdHandler(producerIds, () -> image),
                 new FetchHandler(replicaManager, new FetchSessionCache(
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);
         socketProperties.put(SocketServerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
         server = new KafkaServer(SocketServerConfig.fromProperties(socketProperties),
-                RequestHandlerRegistry.of(handlers, asyncHandlers));
+                RequestHandlerRegistry.of(handlers));
         server.start();
         publish(List.of(MetadataRecords.of(RegisterBrokerRecord.newBuilder()
                 .setBrokerId(BROKER_ID)

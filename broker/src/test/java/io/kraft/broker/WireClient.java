@@ -2,14 +2,8 @@ package io.kraft.broker;
 
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
-import io.kraft.broker.protocol.RequestHeader;
 import io.kraft.broker.protocol.ResponseHeader;
 import io.kraft.broker.protocol.message.ApiMessageFactory;
-import io.kraft.broker.protocol.messages.ApiMessages;
-import io.kraft.broker.protocol.schema.MessageReader;
-import io.kraft.broker.protocol.schema.MessageSchema;
-import io.kraft.broker.protocol.schema.MessageWriter;
-import io.kraft.broker.protocol.schema.Struct;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -116,33 +110,6 @@ public final class WireClient implements AutoCloseable {
                 .putShort((short) clientId.length).put(clientId).put(body.duplicate()).flip();
         sendRaw(frame);
         return (T) AbstractResponse.parseResponse(receiveFrame(), header);
-    }
-
-    // ---- our codec -----------------------------------------------------------------------------------------------
-
-    /** A new request body of {@code api} in our codec. */
-    public static Struct request(ApiKey api) {
-        return ApiMessages.requestSchema(api).newStruct();
-    }
-
-    /** Sends {@code body} at {@code version} with our codec and reads the response body at the same version. */
-    public Struct send(ApiKey api, short version, Struct body) throws IOException {
-        MessageSchema requestSchema = ApiMessages.requestSchema(api);
-        int correlationId = nextCorrelationId++;
-        RequestHeader header = new RequestHeader(api.id(), version, correlationId, "wire-test",
-                api.requestHeaderVersion(version));
-        int size = header.sizeOf() + MessageWriter.sizeOf(requestSchema, body, version);
-        ByteBuffer frame = ByteBuffer.allocate(4 + size);
-        frame.putInt(size);
-        header.write(frame);
-        MessageWriter.write(requestSchema, body, version, frame);
-        sendRaw(frame.flip());
-        ByteBuffer bytes = receiveFrame();
-        ResponseHeader responseHeader = ResponseHeader.read(bytes, api.responseHeaderVersion(version));
-        if (responseHeader.correlationId() != correlationId) {
-            throw new IOException("response to " + responseHeader.correlationId() + ", expected " + correlationId);
-        }
-        return MessageReader.read(ApiMessages.responseSchema(api), version, bytes);
     }
 
     // ---- our typed messages ------------------------------------------------------------------------------------------

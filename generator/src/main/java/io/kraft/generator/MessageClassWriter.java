@@ -24,9 +24,10 @@ final class MessageClassWriter {
     private static final Map<String, String> IMPORTS = new LinkedHashMap<>();
 
     static {
-        IMPORTS.put("ExternalRecords", RuntimeNames.SCHEMA_PACKAGE + ".ExternalRecords");
-        IMPORTS.put("RecordsSink", RuntimeNames.SCHEMA_PACKAGE + ".RecordsSink");
-        IMPORTS.put("Varints", RuntimeNames.SCHEMA_PACKAGE + ".Varints");
+        IMPORTS.put("FieldCodec", RuntimeNames.CODEC_PACKAGE + ".FieldCodec");
+        IMPORTS.put("ExternalRecords", RuntimeNames.CODEC_PACKAGE + ".ExternalRecords");
+        IMPORTS.put("RecordsSink", RuntimeNames.CODEC_PACKAGE + ".RecordsSink");
+        IMPORTS.put("Varints", RuntimeNames.CODEC_PACKAGE + ".Varints");
         IMPORTS.put("BufferUnderflowException", "java.nio.BufferUnderflowException");
         IMPORTS.put("ByteBuffer", "java.nio.ByteBuffer");
         IMPORTS.put("ArrayList", "java.util.ArrayList");

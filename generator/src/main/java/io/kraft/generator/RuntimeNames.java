@@ -2,11 +2,11 @@ package io.kraft.generator;
 
 /**
  * Where the hand-written runtime the generated classes build on lives in the broker: the wire
- * primitives and records plumbing of the schema codec, and the API key enum. {@code Message},
- * {@code ApiMessage} and {@code FieldCodec} are expected in the package the classes are generated into.
+ * primitives and records plumbing of the codec, and the API key enum. {@code Message} and
+ * {@code ApiMessage} are expected in the package the classes are generated into.
  */
 final class RuntimeNames {
-    static final String SCHEMA_PACKAGE = "io.kraft.broker.protocol.schema";
+    static final String CODEC_PACKAGE = "io.kraft.broker.protocol.codec";
     static final String API_KEY = "io.kraft.broker.protocol.ApiKey";
     static final String GENERATOR = "io.kraft.generator.MessageGenerator";
 

@@ -80,7 +80,7 @@ class GeneratedSourceTest {
                 .getActualTypeArguments()[0]);
         assertEquals(leader, request.getMethod("leader").getReturnType());
         assertEquals(ByteBuffer.class, topic.getMethod("records").getReturnType());
-        Class<?> external = loader.loadClass("io.kraft.broker.protocol.schema.ExternalRecords");
+        Class<?> external = loader.loadClass("io.kraft.broker.protocol.codec.ExternalRecords");
         assertEquals(external, topic.getMethod("externalRecords").getReturnType());
         assertEquals(topic, topic.getMethod("setExternalRecords", external).getReturnType());
 
@@ -211,7 +211,7 @@ class GeneratedSourceTest {
     private static byte[] write(Class<?> type, Object message, int version) throws Exception {
         int size = (int) type.getMethod("size", short.class).invoke(message, (short) version);
         ByteBuffer out = ByteBuffer.allocate(size);
-        type.getMethod("write", ByteBuffer.class, short.class, loaderClass(type, "io.kraft.broker.protocol.schema.RecordsSink"))
+        type.getMethod("write", ByteBuffer.class, short.class, loaderClass(type, "io.kraft.broker.protocol.codec.RecordsSink"))
                 .invoke(message, out, (short) version, null);
         assertEquals(0, out.remaining(), "size() matches what write() wrote");
         return out.array();

@@ -12,19 +12,19 @@ final class Stubs {
     static final Map<String, String> SOURCES = new LinkedHashMap<>();
 
     static {
-        SOURCES.put("io.kraft.broker.protocol.schema.ExternalRecords", """
+        SOURCES.put("io.kraft.broker.protocol.codec.ExternalRecords", """
                 package io.kraft.broker.protocol.schema;
                 public interface ExternalRecords {
                     int sizeInBytes();
                 }
                 """);
-        SOURCES.put("io.kraft.broker.protocol.schema.RecordsSink", """
+        SOURCES.put("io.kraft.broker.protocol.codec.RecordsSink", """
                 package io.kraft.broker.protocol.schema;
                 public interface RecordsSink {
                     void records(int outputOffset, ExternalRecords records);
                 }
                 """);
-        SOURCES.put("io.kraft.broker.protocol.schema.Varints", """
+        SOURCES.put("io.kraft.broker.protocol.codec.Varints", """
                 package io.kraft.broker.protocol.schema;
                 import java.nio.ByteBuffer;
                 public final class Varints {
@@ -91,7 +91,7 @@ final class Stubs {
                 """);
         SOURCES.put("test.gen.Message", """
                 package test.gen;
-                import io.kraft.broker.protocol.schema.RecordsSink;
+                import io.kraft.broker.protocol.codec.RecordsSink;
                 import java.nio.ByteBuffer;
                 public interface Message {
                     short lowestSupportedVersion();
@@ -104,9 +104,9 @@ final class Stubs {
                 """);
         SOURCES.put("test.gen.FieldCodec", """
                 package test.gen;
-                import io.kraft.broker.protocol.schema.ExternalRecords;
-                import io.kraft.broker.protocol.schema.RecordsSink;
-                import io.kraft.broker.protocol.schema.Varints;
+                import io.kraft.broker.protocol.codec.ExternalRecords;
+                import io.kraft.broker.protocol.codec.RecordsSink;
+                import io.kraft.broker.protocol.codec.Varints;
                 import java.nio.ByteBuffer;
                 import java.util.List;
                 import java.util.UUID;

@@ -2,6 +2,7 @@ package io.kraft.broker.group;
 
 import io.kraft.broker.api.group.FindCoordinatorHandler;
 import io.kraft.broker.api.group.GroupHandlers;
+import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.message.FindCoordinatorRequest;
@@ -10,6 +11,7 @@ import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.TopicImage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -55,14 +57,15 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
         return coordinator;
     }
 
-    /** FindCoordinator, answered synchronously from the metadata image. */
-    public RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> findCoordinatorHandler() {
-        return findCoordinatorHandler;
-    }
-
-    /** JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit/Fetch/Delete, List/Describe/DeleteGroups. */
-    public List<AsyncRequestHandler<?, ?>> asyncHandlers() {
-        return asyncHandlers;
+    /**
+     * FindCoordinator (answered synchronously from the metadata image), JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
+     * OffsetCommit/Fetch/Delete and List/Describe/DeleteGroups.
+     */
+    public List<ApiHandler> handlers() {
+        List<ApiHandler> all = new ArrayList<>(asyncHandlers.size() + 1);
+        all.add(findCoordinatorHandler);
+        all.addAll(asyncHandlers);
+        return all;
     }
 
     @Override

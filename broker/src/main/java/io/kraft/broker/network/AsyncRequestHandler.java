@@ -18,9 +18,7 @@ import java.util.concurrent.CompletableFuture;
  * @param <Q> the API's request class
  * @param <R> the API's response class
  */
-public interface AsyncRequestHandler<Q extends ApiMessage, R extends ApiMessage> {
-
-    ApiKey apiKey();
+public non-sealed interface AsyncRequestHandler<Q extends ApiMessage, R extends ApiMessage> extends ApiHandler {
 
     /** The answer to {@code request} (a {@link HandlerResponse} holding an {@code R}); may complete on any thread. */
     CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<Q> request);

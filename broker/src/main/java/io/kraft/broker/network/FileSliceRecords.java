@@ -1,6 +1,6 @@
 package io.kraft.broker.network;
 
-import io.kraft.broker.protocol.schema.ExternalRecords;
+import io.kraft.broker.protocol.codec.ExternalRecords;
 import io.kraft.storage.log.FileSlice;
 import java.util.Objects;
 

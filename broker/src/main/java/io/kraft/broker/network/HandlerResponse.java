@@ -1,7 +1,6 @@
 package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.message.ApiMessage;
-import io.kraft.broker.protocol.schema.Struct;
 import java.util.Objects;
 
 /**
@@ -9,8 +8,8 @@ import java.util.Objects;
  * nothing at all (Produce with acks=0, whose client reads no response), or "close this connection" (the
  * protocol's way to tell an acks=0 producer that its request failed).
  */
-public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerResponse.LegacyBody,
-        HandlerResponse.NoResponse, HandlerResponse.CloseConnection {
+public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerResponse.NoResponse,
+        HandlerResponse.CloseConnection {
 
     /** A response body, written at the request's version. */
     record Body(ApiMessage body) implements HandlerResponse {
@@ -19,12 +18,6 @@ public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerRes
         }
     }
 
-    /** A response body in the interpretive codec, for handlers not yet on the typed messages. */
-    record LegacyBody(Struct body) implements HandlerResponse {
-        public LegacyBody {
-            Objects.requireNonNull(body, "body");
-        }
-    }
 
     /** No bytes go back; the request's turn in the response order passes silently. */
     record NoResponse() implements HandlerResponse {
@@ -36,10 +29,6 @@ public sealed interface HandlerResponse permits HandlerResponse.Body, HandlerRes
 
     static HandlerResponse of(ApiMessage body) {
         return new Body(body);
-    }
-
-    static HandlerResponse of(Struct body) {
-        return new LegacyBody(body);
     }
 
     static HandlerResponse none() {

@@ -3,8 +3,6 @@ package io.kraft.broker.network;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.message.ApiMessage;
-import io.kraft.broker.protocol.schema.ExternalRecords;
-import io.kraft.broker.protocol.schema.Struct;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
@@ -38,52 +36,7 @@ final class OutboundResponse {
     }
 
     /**
-     * Serializes the response frame of {@code body}: the bytes around its {@link FileSliceRecords} go into one
-     * pooled buffer, each slice becomes a file region at its place.
-     *
-     * @throws IllegalStateException if the body holds external records that are not file slices
-     */
-    static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId, Struct body) {
-        int frameSize = ResponseFrame.frameSize(api, version, body);
-        long externalBytes = externalBytes(body);
-        int inlineSize = Math.toIntExact(frameSize - externalBytes);
-        ByteBuf buf = alloc.directBuffer(inlineSize, inlineSize);
-        List<Object> parts = new ArrayList<>(externalBytes == 0 ? 1 : 8);
-        try {
-            ByteBuffer out = buf.nioBuffer(0, inlineSize);
-            int[] from = {0};
-            ResponseFrame.write(api, version, correlationId, body, out, (offset, records) -> {
-                if (offset > from[0]) {
-                    parts.add(buf.retainedSlice(from[0], offset - from[0]));
-                    from[0] = offset;
-                }
-                if (records.sizeInBytes() > 0) {
-                    if (!(records instanceof FileSliceRecords file)) {
-                        throw new IllegalStateException(api.apiName() + " response holds records of "
-                                + records.getClass().getName() + ", which the server cannot send");
-                    }
-                    parts.add(new SliceFileRegion(file.slice()));
-                }
-            });
-            if (out.position() != inlineSize) {
-                throw new IllegalStateException(api.apiName() + " v" + version + " response wrote " + out.position()
-                        + " bytes around its records, expected " + inlineSize);
-            }
-            buf.writerIndex(inlineSize);
-            if (inlineSize > from[0]) {
-                parts.add(buf.retainedSlice(from[0], inlineSize - from[0]));
-            }
-            return new OutboundResponse(parts, false);
-        } catch (RuntimeException e) {
-            parts.forEach(ReferenceCountUtil::release);
-            throw e;
-        } finally {
-            buf.release();
-        }
-    }
-
-    /**
-     * Serializes the response frame of a typed {@code body}: the bytes around its {@link FileSliceRecords} go into
+     * Serializes the response frame of {@code body}: the bytes around its {@link FileSliceRecords} go into
      * one pooled buffer, each slice becomes a file region at its place.
      *
      * @throws IllegalStateException if the body holds external records that are not file slices
@@ -125,29 +78,6 @@ final class OutboundResponse {
         } finally {
             buf.release();
         }
-    }
-
-    /** Bytes of every external records value in {@code struct} and the structs below it. */
-    static long externalBytes(Struct struct) {
-        long total = 0;
-        int fields = struct.schema().fields().size();
-        for (int i = 0; i < fields; i++) {
-            Object value = struct.get(i);
-            if (value instanceof ExternalRecords records) {
-                total += records.sizeInBytes();
-            } else if (value instanceof Struct child) {
-                total += externalBytes(child);
-            } else if (value instanceof List<?> list) {
-                for (Object element : list) {
-                    if (element instanceof Struct child) {
-                        total += externalBytes(child);
-                    } else if (!(element instanceof Struct)) {
-                        break; // an array of primitives
-                    }
-                }
-            }
-        }
-        return total;
     }
 
     /** The ByteBufs and FileRegions to write, in wire order. */

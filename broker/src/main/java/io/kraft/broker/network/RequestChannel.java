@@ -3,14 +3,12 @@ package io.kraft.broker.network;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.ApiVersionsTable;
-import io.kraft.broker.protocol.ParsedRequest;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestParseException;
 import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.UnsupportedApiVersionException;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
-import io.kraft.broker.protocol.schema.Struct;
 import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -87,16 +85,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             frame = null;
         }
         ApiVersionsTable table = registry.apiVersions();
-        ApiKey api = RequestFrame.peekApi(bytes, table);
-        AsyncRequestHandler<?, ?> typed = api == null ? null : registry.handler(api);
         Call call;
         try {
-            if (typed != null) {
-                call = new TypedCall(typed, RequestFrame.parseMessage(bytes, table));
-            } else {
-                ParsedRequest request = RequestFrame.parse(bytes, table);
-                call = new LegacyCall(registry.legacyHandler(request.api()), request);
-            }
+            ApiRequest<ApiMessage> request = RequestFrame.parse(bytes, table);
+            call = new Call(registry.handler(request.api()), request);
         } catch (UnsupportedApiVersionException e) {
             answerUnsupportedVersion(e, bytes);
             release(frame);
@@ -112,94 +104,41 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         startNext();
     }
 
-    /** One parsed request and the handler that serves it, whatever its kind. */
-    private interface Call {
-        ApiKey api();
-
-        short version();
-
-        int correlationId();
-
-        String clientId();
-
-        CompletableFuture<HandlerResponse> handle(RequestContext context);
-
-        /** The API's all-failed response, if it has one. */
-        Optional<HandlerResponse> errorResponse();
+    /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
+    private record PendingRequest(Runnable task, ByteBuf frame) {
     }
 
-    private record TypedCall(AsyncRequestHandler<?, ?> handler, ApiRequest<ApiMessage> request) implements Call {
-        @Override
-        public ApiKey api() {
+    /** One parsed request and the handler that serves it. */
+    private record Call(AsyncRequestHandler<?, ?> handler, ApiRequest<ApiMessage> request) {
+        ApiKey api() {
             return request.api();
         }
 
-        @Override
-        public short version() {
+        short version() {
             return request.version();
         }
 
-        @Override
-        public int correlationId() {
+        int correlationId() {
             return request.correlationId();
         }
 
-        @Override
-        public String clientId() {
+        String clientId() {
             return request.header().clientId();
         }
 
-        @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
-        public CompletableFuture<HandlerResponse> handle(RequestContext context) {
+        CompletableFuture<HandlerResponse> handle(RequestContext context) {
             // The registry keys each handler by its API, and the body was read as that API's request class.
             return ((AsyncRequestHandler) handler).handle(context, request);
         }
 
-        @Override
+        /** The API's all-failed response, if it has one. */
         @SuppressWarnings({"unchecked", "rawtypes"})
-        public Optional<HandlerResponse> errorResponse() {
+        Optional<HandlerResponse> errorResponse() {
             Optional<ApiMessage> body = ((AsyncRequestHandler) handler).errorResponse(request,
                     Errors.UNKNOWN_SERVER_ERROR);
             return body.map(HandlerResponse::of);
         }
-    }
-
-    /** A request served by a handler not yet on the typed messages. */
-    private record LegacyCall(LegacyAsyncRequestHandler handler, ParsedRequest request) implements Call {
-        @Override
-        public ApiKey api() {
-            return request.api();
-        }
-
-        @Override
-        public short version() {
-            return request.version();
-        }
-
-        @Override
-        public int correlationId() {
-            return request.correlationId();
-        }
-
-        @Override
-        public String clientId() {
-            return request.header().clientId();
-        }
-
-        @Override
-        public CompletableFuture<HandlerResponse> handle(RequestContext context) {
-            return handler.handle(context, request);
-        }
-
-        @Override
-        public Optional<HandlerResponse> errorResponse() {
-            return handler.errorResponse(request, Errors.UNKNOWN_SERVER_ERROR.code()).map(HandlerResponse::of);
-        }
-    }
-
-    /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
-    private record PendingRequest(Runnable task, ByteBuf frame) {
     }
 
     private void run(Call call, long sequence, ByteBuf requestFrame) {
@@ -274,15 +213,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return OutboundResponse.CLOSE;
         }
         try {
-            if (response instanceof HandlerResponse.Body body) {
-                if (body.body().apiKey() != call.api().id()) {
-                    throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
-                            + body.body().apiKey());
-                }
-                return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(),
-                        body.body());
+            ApiMessage body = ((HandlerResponse.Body) response).body();
+            if (body.apiKey() != call.api().id()) {
+                throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
+                        + body.apiKey());
             }
-            Struct body = ((HandlerResponse.LegacyBody) response).body();
             return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body);
         } catch (RuntimeException e) {
             LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"

@@ -1,6 +1,5 @@
 package io.kraft.broker.network;
 
-import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.storage.errors.Errors;
@@ -16,9 +15,7 @@ import java.util.Optional;
  * @param <Q> the API's request class
  * @param <R> the API's response class
  */
-public interface RequestHandler<Q extends ApiMessage, R extends ApiMessage> {
-
-    ApiKey apiKey();
+public non-sealed interface RequestHandler<Q extends ApiMessage, R extends ApiMessage> extends ApiHandler {
 
     /** The response to {@code request}. */
     R handle(RequestContext context, ApiRequest<Q> request);

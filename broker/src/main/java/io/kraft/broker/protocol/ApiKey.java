@@ -1,6 +1,6 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.schema.Versions;
+import io.kraft.broker.protocol.Versions;
 
 /**
  * Every Kafka API this platform serves, with the versions it accepts, the versions it advertises in

@@ -1,6 +1,6 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.messages.ApiMessages;
+import io.kraft.broker.protocol.message.ApiMessageFactory;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
 import io.kraft.storage.errors.Errors;
 import java.util.Collection;
@@ -18,7 +18,7 @@ public final class ApiVersionsTable {
 
     private ApiVersionsTable(Set<ApiKey> apis) {
         for (ApiKey api : apis) {
-            if (!ApiMessages.isDeclared(api)) {
+            if (!ApiMessageFactory.isKnown(api.id())) {
                 throw new IllegalArgumentException(api.apiName() + " has no declared schemas");
             }
             byId[api.id()] = api;
@@ -30,7 +30,7 @@ public final class ApiVersionsTable {
     public static ApiVersionsTable allDeclared() {
         EnumSet<ApiKey> set = EnumSet.noneOf(ApiKey.class);
         for (ApiKey api : ApiKey.values()) {
-            if (ApiMessages.isDeclared(api)) {
+            if (ApiMessageFactory.isKnown(api.id())) {
                 set.add(api);
             }
         }

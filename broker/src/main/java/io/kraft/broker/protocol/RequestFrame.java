@@ -2,12 +2,7 @@ package io.kraft.broker.protocol;
 
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiMessageFactory;
-import io.kraft.broker.protocol.messages.ApiMessages;
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.MessageReader;
-import io.kraft.broker.protocol.schema.MessageSchema;
-import io.kraft.broker.protocol.schema.MessageWriter;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.codec.MalformedMessageException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
@@ -21,28 +16,11 @@ public final class RequestFrame {
     private RequestFrame() {
     }
 
-    public static ParsedRequest parse(ByteBuffer frame, ApiVersionsTable table) throws RequestParseException {
-        ByteBuffer in = frame.slice();
-        Head head = readHead(in, table);
-        ApiKey api = head.api();
-        RequestHeader header = head.header();
-        short version = header.apiVersion();
-        Struct body;
-        try {
-            body = MessageReader.read(ApiMessages.requestSchema(api), version, in);
-        } catch (MalformedMessageException e) {
-            throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),
-                    api.id(), version, header.correlationId(), header.clientId());
-        }
-        checkFullyRead(in, api, header);
-        return new ParsedRequest(header, api, body);
-    }
-
     /**
      * Reads one frame into a typed request body (the generated class of its API), or exactly one of the
      * {@link RequestParseException} kinds. Bytes and records in the body are zero-copy slices of {@code frame}.
      */
-    public static ApiRequest<ApiMessage> parseMessage(ByteBuffer frame, ApiVersionsTable table)
+    public static ApiRequest<ApiMessage> parse(ByteBuffer frame, ApiVersionsTable table)
             throws RequestParseException {
         ByteBuffer in = frame.slice();
         Head head = readHead(in, table);
@@ -58,11 +36,6 @@ public final class RequestFrame {
         }
         checkFullyRead(in, api, header);
         return new ApiRequest<>(header, api, body);
-    }
-
-    /** The API a frame is for, or null if the frame is too short or names an API not in {@code table}. */
-    public static ApiKey peekApi(ByteBuffer frame, ApiVersionsTable table) {
-        return frame.remaining() < 2 ? null : table.lookup(frame.getShort(frame.position()));
     }
 
     private record Head(ApiKey api, RequestHeader header) {
@@ -114,18 +87,6 @@ public final class RequestFrame {
         ByteBuffer out = ByteBuffer.allocate(4 + size).putInt(size);
         header.write(out);
         body.write(out, version);
-        return out.flip();
-    }
-
-    /** As {@link #toBuffer(int, String, ApiMessage, short)}, for a body in the interpretive codec. */
-    public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, String clientId, Struct body) {
-        MessageSchema schema = ApiMessages.requestSchema(api);
-        RequestHeader header = new RequestHeader(api.id(), version, correlationId, clientId,
-                api.requestHeaderVersion(version));
-        int size = header.sizeOf() + MessageWriter.sizeOf(schema, body, version);
-        ByteBuffer out = ByteBuffer.allocate(4 + size).putInt(size);
-        header.write(out);
-        MessageWriter.write(schema, body, version, out);
         return out.flip();
     }
 

@@ -1,8 +1,8 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.Utf8;
-import io.kraft.broker.protocol.schema.Varints;
+import io.kraft.broker.protocol.codec.MalformedMessageException;
+import io.kraft.broker.protocol.codec.Utf8;
+import io.kraft.broker.protocol.codec.Varints;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 

@@ -1,12 +1,7 @@
 package io.kraft.broker.protocol;
 
 import io.kraft.broker.protocol.message.ApiMessage;
-import io.kraft.broker.protocol.messages.ApiMessages;
-import io.kraft.broker.protocol.schema.ExternalRecords;
-import io.kraft.broker.protocol.schema.MessageSchema;
-import io.kraft.broker.protocol.schema.MessageWriter;
-import io.kraft.broker.protocol.schema.RecordsSink;
-import io.kraft.broker.protocol.schema.Struct;
+import io.kraft.broker.protocol.codec.RecordsSink;
 import java.nio.ByteBuffer;
 
 /**
@@ -18,55 +13,13 @@ public final class ResponseFrame {
     private ResponseFrame() {
     }
 
-    /** Total frame bytes including the int32 size prefix. */
-    public static int frameSize(ApiKey api, short version, Struct body) {
-        MessageSchema schema = ApiMessages.responseSchema(api);
-        return 4 + headerSize(api, version) + MessageWriter.sizeOf(schema, body, version);
-    }
-
-    public static void write(ApiKey api, short version, int correlationId, Struct body, ByteBuffer out) {
-        write(api, version, correlationId, body, out, null);
-    }
-
-    /**
-     * Writes the frame, leaving out the bytes of {@link ExternalRecords} values (e.g. file regions of
-     * a fetch response) and reporting each to {@code sink} with the offset in {@code out} where it
-     * belongs. {@code out} needs {@link #frameSize} minus the external records' sizes.
-     */
-    public static void write(ApiKey api, short version, int correlationId, Struct body, ByteBuffer out,
-                             RecordsSink sink) {
-        MessageSchema schema = ApiMessages.responseSchema(api);
-        ResponseHeader header = new ResponseHeader(correlationId, api.responseHeaderVersion(version));
-        int bodySize = MessageWriter.sizeOf(schema, body, version);
-        out.putInt(header.sizeOf() + bodySize);
-        header.write(out);
-        int before = out.position();
-        long[] externalBytes = new long[1];
-        MessageWriter.write(schema, body, version, out, sink == null ? null : (offset, records) -> {
-            externalBytes[0] += records.sizeInBytes();
-            sink.records(offset, records);
-        });
-        long written = out.position() - before + externalBytes[0];
-        if (written != bodySize) {
-            throw new IllegalStateException(api.apiName() + " v" + version + " body wrote " + written
-                    + " bytes, sized " + bodySize);
-        }
-    }
-
-    /** The frame in a new heap buffer, flipped for reading. */
-    public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, Struct body) {
-        ByteBuffer out = ByteBuffer.allocate(frameSize(api, version, body));
-        write(api, version, correlationId, body, out);
-        return out.flip();
-    }
-
-    /** Total frame bytes of a typed body including the int32 size prefix (external records included). */
+    /** Total frame bytes including the int32 size prefix (external records included). */
     public static int frameSize(ApiKey api, short version, ApiMessage body) {
         return 4 + headerSize(api, version) + body.size(version);
     }
 
     /**
-     * Writes the frame of a typed body, leaving out the bytes of its external records and reporting each to
+     * Writes the frame, leaving out the bytes of its external records and reporting each to
      * {@code sink} with the offset in {@code out} where it belongs. {@code out} needs {@link #frameSize} minus
      * {@link ApiMessage#externalRecordsBytes}.
      */
@@ -85,7 +38,7 @@ public final class ResponseFrame {
         }
     }
 
-    /** The frame of a typed body (without external records) in a new heap buffer, flipped for reading. */
+    /** The frame of a body without external records in a new heap buffer, flipped for reading. */
     public static ByteBuffer toBuffer(ApiKey api, short version, int correlationId, ApiMessage body) {
         ByteBuffer out = ByteBuffer.allocate(frameSize(api, version, body));
         write(api, version, correlationId, body, out, null);

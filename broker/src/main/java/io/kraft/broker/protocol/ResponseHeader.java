@@ -1,7 +1,7 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.Varints;
+import io.kraft.broker.protocol.codec.MalformedMessageException;
+import io.kraft.broker.protocol.codec.Varints;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 

@@ -1,6 +1,6 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.schema.Versions;
+import io.kraft.broker.protocol.Versions;
 
 /**
  * The API is known but the version is not accepted. For ApiVersions the server answers with an

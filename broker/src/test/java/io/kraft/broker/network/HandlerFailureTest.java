@@ -84,8 +84,8 @@ class HandlerFailureTest {
 
     private int start() throws Exception {
         server = new KafkaServer(SocketServerConfig.defaults("PLAINTEXT", "127.0.0.1", 0),
-                RequestHandlerRegistry.of(List.of(new ApiVersionsHandler(), FAILING_LIST_OFFSETS),
-                        List.of(FAILING_DELETE_RECORDS)));
+                RequestHandlerRegistry.of(new ApiVersionsHandler(), FAILING_LIST_OFFSETS,
+                        FAILING_DELETE_RECORDS));
         server.start();
         return server.boundPort();
     }

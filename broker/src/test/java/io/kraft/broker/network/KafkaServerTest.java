@@ -40,7 +40,7 @@ class KafkaServerTest {
         }
     }
 
-    private KafkaServer start(SocketServerConfig config, Object... handlers) throws InterruptedException {
+    private KafkaServer start(SocketServerConfig config, ApiHandler... handlers) throws InterruptedException {
         KafkaServer server = new KafkaServer(config, RequestHandlerRegistry.of(handlers));
         resources.add(server);
         server.start();
@@ -135,7 +135,7 @@ class KafkaServerTest {
                 return CompletableFuture.completedFuture(HandlerResponse.of(delegate.handle(context, request)));
             }
         };
-        KafkaServer server = new KafkaServer(localConfig(), RequestHandlerRegistry.of(List.of(), List.of(slowFirst)));
+        KafkaServer server = new KafkaServer(localConfig(), RequestHandlerRegistry.of(slowFirst));
         resources.add(server);
         server.start();
         WireClient client = connect(server);

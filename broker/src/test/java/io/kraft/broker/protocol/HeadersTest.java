@@ -3,7 +3,7 @@ package io.kraft.broker.protocol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.kraft.broker.protocol.schema.MalformedMessageException;
+import io.kraft.broker.protocol.codec.MalformedMessageException;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;

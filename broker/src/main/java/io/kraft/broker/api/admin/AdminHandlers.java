@@ -4,6 +4,7 @@ import io.kraft.broker.api.data.InitProducerIdHandler;
 import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.api.data.TopicAutoCreator;
 import io.kraft.broker.config.EffectiveConfigs;
+import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
@@ -24,14 +25,13 @@ public final class AdminHandlers {
     }
 
     /**
-     * The handlers, of the kinds {@link io.kraft.broker.network.RequestHandlerRegistry#of} takes (typed, asynchronous
-     * typed, or not yet on the typed messages).
+     * The handlers of the Admin APIs, plus Metadata and InitProducerId (which share their settings).
      *
      * @param properties  the node's properties file (static broker configs, auto.create.topics.enable)
      * @param brokerEpoch the broker's current registration epoch, -1 while unregistered
      * @throws io.kraft.config.ConfigException if a broker setting in the properties is invalid
      */
-    public static List<Object> create(int brokerId, String clusterId, Controller controller, MetadataSource metadata,
+    public static List<ApiHandler> create(int brokerId, String clusterId, Controller controller, MetadataSource metadata,
                                       Map<String, String> properties, LongSupplier brokerEpoch) {
         EffectiveConfigs configs = new EffectiveConfigs(brokerId, properties);
         ProducerIdManager producerIds = new ProducerIdManager(brokerId, brokerEpoch, controller::allocateProducerIds,

@@ -1,7 +1,7 @@
 package io.kraft.broker.protocol.message;
 
-import io.kraft.broker.protocol.schema.ExternalRecords;
-import io.kraft.broker.protocol.schema.RecordsSink;
+import io.kraft.broker.protocol.codec.ExternalRecords;
+import io.kraft.broker.protocol.codec.RecordsSink;
 import java.nio.ByteBuffer;
 
 /**
@@ -19,7 +19,7 @@ public interface Message {
      * it; fields the version lacks get their defaults. Bytes and records are zero-copy slices of
      * {@code in}, valid only while its content is.
      *
-     * @throws io.kraft.broker.protocol.schema.MalformedMessageException if the bytes are not such a body
+     * @throws io.kraft.broker.protocol.codec.MalformedMessageException if the bytes are not such a body
      */
     void read(ByteBuffer in, short version);
 

@@ -5,7 +5,7 @@
  * from {@code broker/src/main/messages/*.json} into {@code target/generated-sources/messages}, plus
  * {@code ApiMessageFactory}. Only {@link io.kraft.broker.protocol.message.Message} (what every body
  * offers), {@link io.kraft.broker.protocol.message.ApiMessage} (an API's body) and
- * {@link io.kraft.broker.protocol.message.FieldCodec} (the wire encodings the generated code calls)
+ * {@link io.kraft.broker.protocol.codec.FieldCodec} (the wire encodings the generated code calls)
  * are written by hand. A misspelt field name fails to compile, unlike the string keys of the
  * schema codec in {@code protocol.schema} that these classes are to replace.
  */

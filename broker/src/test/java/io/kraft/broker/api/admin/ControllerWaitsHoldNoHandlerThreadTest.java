@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
 import io.kraft.broker.api.data.ApiVersionsHandler;
+import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
@@ -93,7 +94,7 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         SocketServerConfig config = SocketServerConfig.fromProperties(Map.of(
                 SocketServerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0",
                 SocketServerConfig.NUM_IO_THREADS, "1"));
-        List<Object> handlers = new ArrayList<>();
+        List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler());
         MetadataSource metadata = new MetadataSource() {
             @Override

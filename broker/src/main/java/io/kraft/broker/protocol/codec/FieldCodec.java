@@ -1,10 +1,10 @@
-package io.kraft.broker.protocol.message;
+package io.kraft.broker.protocol.codec;
 
-import io.kraft.broker.protocol.schema.ExternalRecords;
-import io.kraft.broker.protocol.schema.MalformedMessageException;
-import io.kraft.broker.protocol.schema.RecordsSink;
-import io.kraft.broker.protocol.schema.Utf8;
-import io.kraft.broker.protocol.schema.Varints;
+import io.kraft.broker.protocol.codec.ExternalRecords;
+import io.kraft.broker.protocol.codec.MalformedMessageException;
+import io.kraft.broker.protocol.codec.RecordsSink;
+import io.kraft.broker.protocol.codec.Utf8;
+import io.kraft.broker.protocol.codec.Varints;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.UUID;

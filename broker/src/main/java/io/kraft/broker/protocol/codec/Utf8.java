@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol.codec;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

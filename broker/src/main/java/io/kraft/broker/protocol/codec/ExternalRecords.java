@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol.codec;
 
 /**
  * Record data that a RECORDS field refers to without holding its bytes, e.g. a region of a log

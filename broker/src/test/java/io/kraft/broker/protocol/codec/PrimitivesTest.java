@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -87,16 +87,5 @@ class PrimitivesTest {
             String decoded = Utf8.read(ByteBuffer.allocateDirect(jdk.length).put(jdk).flip(), jdk.length);
             assertEquals(new String(jdk, StandardCharsets.UTF_8), decoded);
         }
-    }
-
-    @Test
-    void versionRangesParseLikeTheProtocolGuide() {
-        assertEquals(Versions.of(3, Short.MAX_VALUE), Versions.parse("3+"));
-        assertEquals(Versions.of(0, 12), Versions.parse("0-12"));
-        assertEquals(Versions.of(5, 5), Versions.parse("5"));
-        assertEquals(true, Versions.parse("none").isEmpty());
-        assertEquals("3+", Versions.parse("3+").toString());
-        assertEquals(Versions.of(4, 12), Versions.parse("0-12").intersect(Versions.parse("4+")));
-        assertThrows(IllegalArgumentException.class, () -> Versions.parse("x"));
     }
 }

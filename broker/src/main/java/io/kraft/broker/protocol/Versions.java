@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol;
 
 /**
  * An inclusive range of API versions, written as in the protocol guide: "3+", "0-2", "5" or "none".

@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol.codec;
 
 /**
  * Receives the {@link ExternalRecords} met while writing a message, in wire order. The complete

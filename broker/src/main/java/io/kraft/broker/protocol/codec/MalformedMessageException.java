@@ -1,4 +1,4 @@
-package io.kraft.broker.protocol.schema;
+package io.kraft.broker.protocol.codec;
 
 /** Thrown when bytes on the wire do not form a valid message for the schema and version being read. */
 public final class MalformedMessageException extends RuntimeException {
