@@ -1,5 +1,6 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import io.kraft.storage.log.producer.BatchMetadata;
 import io.kraft.storage.log.producer.DuplicateSequenceException;
 import io.kraft.storage.log.producer.InvalidProducerEpochException;
@@ -587,7 +588,7 @@ public final class Log implements AutoCloseable {
                 throw e;
             }
         }
-        CheckpointFile.fsyncDirectory(dir);
+        fsyncDirectory();
         lock.lock();
         try {
             if (!closed && truncationGeneration == generation && recoveryPoint < target) {
@@ -811,7 +812,7 @@ public final class Log implements AutoCloseable {
         if (sameBase != null) {
             dispose(sameBase);
         }
-        CheckpointFile.fsyncDirectory(dir);
+        fsyncDirectory();
         directoryDirty = false;
         end = new LogEnd(offset, offset, 0);
         logStartOffset = offset;
@@ -947,7 +948,7 @@ public final class Log implements AutoCloseable {
                 segment.flush();
                 segment.changeFileSuffixes(LogFileNames.CLEANED_SUFFIX, LogFileNames.SWAP_SUFFIX);
             }
-            CheckpointFile.fsyncDirectory(dir);
+            fsyncDirectory();
             // Replacements go in first so a concurrent read never finds a hole in the offsets.
             for (LogSegment segment : replacements) {
                 segments.put(segment.baseOffset(), segment);
@@ -956,7 +957,7 @@ public final class Log implements AutoCloseable {
             for (LogSegment segment : replacements) {
                 segment.changeFileSuffixes(LogFileNames.SWAP_SUFFIX, "");
             }
-            CheckpointFile.fsyncDirectory(dir);
+            fsyncDirectory();
             // Snapshots named by segments merged away would otherwise pile up on a compacted log; a
             // reopen only needs the newest one.
             for (LogSegment segment : replaced) {
@@ -1009,12 +1010,21 @@ public final class Log implements AutoCloseable {
             segment.flush();
         }
         if (directoryDirty) {
-            CheckpointFile.fsyncDirectory(dir);
+            fsyncDirectory();
             directoryDirty = false;
         }
         recoveryPoint = offset;
         if (offset >= end.nextOffset()) {
             unflushedRecords = 0;
+        }
+    }
+
+    /** Makes segment files created, renamed or deleted in the log directory durable. */
+    private void fsyncDirectory() {
+        try {
+            DurableFiles.fsyncDirectory(dir);
+        } catch (IOException e) {
+            throw new LogStorageException("cannot fsync log directory " + dir, e);
         }
     }
 
