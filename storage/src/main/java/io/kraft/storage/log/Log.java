@@ -273,8 +273,7 @@ public final class Log implements AutoCloseable {
     public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
         LogConfig cfg = config;
         int batchCount = validate(records, cfg, true);
-        TimestampBounds.check(records, cfg, nowMs, dir);
-        CompactedKeys.check(records, cfg, dir);
+        RecordRules.check(records, cfg, nowMs, dir);
         // The batches as they will be stored (one for one): the caller's buffer itself unless the topic's
         // codec differs.
         ByteBuffer batches = TopicCompression.apply(records, cfg);
