@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * a follower (keeping them), read with zero copy, truncated, and trimmed by retention.
  *
  * <p>A façade over the parts that do the work: {@link AppendValidator} checks appends before the lock,
- * {@link LogSegments} holds the segment map and changes it, {@link LogProducerState} keeps the idempotent
- * producers, {@link LogReader} reads, {@link LogRetention} chooses what retention deletes, and {@link LogFlusher}
- * decides when data becomes durable. The log owns the lock and the order of the steps of each operation.
+ * {@link AppendOffsets} stamps or checks their offsets, {@link LogSegments} holds the segment map and changes it,
+ * {@link LogProducerState} keeps the idempotent producers, {@link LogReader} reads, {@link LogTruncation} cuts the
+ * log back, {@link LogRetention} moves its start forward, and {@link LogFlusher} decides when data becomes durable.
+ * The log owns the lock and the order of the steps of each operation.
  *
  * <p>Mutations are serialized by one lock. Reads take no lock: they capture the log end (offset,
  * segment, byte position) published after each append and never look past it. Segments removed
@@ -47,9 +48,10 @@ public final class Log implements AutoCloseable {
     private final LogFlusher flusher;
     private final LeaderEpochCache epochCache;
     private final LogProducerState producerState;
+    private final LogTruncation truncation;
+    private final LogRetention retention;
+    private final LogBounds bounds;
     private volatile LogConfig config;
-    private volatile LogEnd end;
-    private volatile long logStartOffset;
     private volatile boolean closed;
 
     private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor) {
@@ -60,8 +62,8 @@ public final class Log implements AutoCloseable {
         this.reader = new LogReader(dir, segments);
         this.flusher = new LogFlusher(dir, lock, segments, loaded.recoveryPoint(), rollFlushExecutor, () -> closed);
         LogSegment active = segments.active();
-        this.end = new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes());
-        this.logStartOffset = loaded.logStartOffset();
+        this.bounds = new LogBounds(new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes()),
+                loaded.logStartOffset());
         this.producerState = new LogProducerState(dir);
         try {
             this.epochCache = LogLoader.loadEpochCache(dir, segments.inOrder());
@@ -74,6 +76,8 @@ public final class Log implements AutoCloseable {
         }
         epochCache.truncateFromEnd(loaded.nextOffset());
         epochCache.truncateFromStart(loaded.logStartOffset());
+        this.truncation = new LogTruncation(segments, bounds, flusher, epochCache, producerState);
+        this.retention = new LogRetention(segments, bounds, epochCache, producerState, this::rollLocked);
     }
 
     /** Opens (or creates) a log that has no checkpoint: every segment is re-validated. */
@@ -120,12 +124,12 @@ public final class Log implements AutoCloseable {
     }
 
     public long logStartOffset() {
-        return logStartOffset;
+        return bounds.startOffset();
     }
 
     /** The offset the next appended record gets. */
     public long logEndOffset() {
-        return end.nextOffset();
+        return bounds.endOffset();
     }
 
     /** Offsets below this are fsynced. */
@@ -220,7 +224,7 @@ public final class Log implements AutoCloseable {
                 return duplicate;
             }
             long logAppendTimeMs = cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP;
-            AppendOffsets offsets = AppendOffsets.assign(batches, end.nextOffset(), leaderEpoch, logAppendTimeMs);
+            AppendOffsets offsets = AppendOffsets.assign(batches, bounds.endOffset(), leaderEpoch, logAppendTimeMs);
             appendToActive(batches, offsets, nowMs, cfg);
             epochCache.assign(leaderEpoch, offsets.firstOffset());
             producerState.update(batches);
@@ -245,7 +249,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            AppendOffsets offsets = AppendOffsets.checkFollower(records, end.nextOffset(), dir);
+            AppendOffsets offsets = AppendOffsets.checkFollower(records, bounds.endOffset(), dir);
             appendToActive(records, offsets, nowMs, cfg);
             for (int p = records.position(); p < records.limit(); ) {
                 RecordBatch batch = new RecordBatch(records, p);
@@ -268,7 +272,7 @@ public final class Log implements AutoCloseable {
         }
         active.append(batches, nowMs);
         long nextOffset = offsets.lastOffset() + 1;
-        end = new LogEnd(nextOffset, active.baseOffset(), active.sizeBytes());
+        bounds.setEnd(new LogEnd(nextOffset, active.baseOffset(), active.sizeBytes()));
         flusher.onAppendLocked(offsets.recordCount(), nowMs, cfg, nextOffset);
     }
 
@@ -278,7 +282,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            active = rollLocked(end.nextOffset());
+            active = rollLocked(bounds.endOffset());
         } finally {
             lock.unlock();
         }
@@ -288,7 +292,7 @@ public final class Log implements AutoCloseable {
 
     private LogSegment rollLocked(long newBaseOffset) {
         LogSegment active = segments.active();
-        long base = Math.max(newBaseOffset, end.nextOffset());
+        long base = Math.max(newBaseOffset, bounds.endOffset());
         if (active.sizeBytes() == 0 && active.baseOffset() == base) {
             return active;
         }
@@ -302,7 +306,7 @@ public final class Log implements AutoCloseable {
             // fsync (possibly a whole segment of dirty pages) runs after the lock is released.
             flusher.onRollLocked(base);
         }
-        end = new LogEnd(end.nextOffset(), base, 0);
+        bounds.setEnd(new LogEnd(bounds.endOffset(), base, 0));
         return next;
     }
 
@@ -325,8 +329,8 @@ public final class Log implements AutoCloseable {
      */
     public LogReadResult read(long offset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         ensureOpen();
-        LogEnd endNow = end;
-        return reader.read(endNow, logStartOffset, offset, maxBytes, maxOffsetExclusive, minOneBatch);
+        LogEnd end = bounds.end();
+        return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
     }
 
     /**
@@ -335,7 +339,7 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> offsetForTimestamp(long timestampMs) {
         ensureOpen();
-        return reader.offsetForTimestamp(timestampMs, logStartOffset);
+        return reader.offsetForTimestamp(timestampMs, bounds.startOffset());
     }
 
     /**
@@ -344,7 +348,7 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> maxTimestampOffset() {
         ensureOpen();
-        return reader.maxTimestampOffset(logStartOffset);
+        return reader.maxTimestampOffset(bounds.startOffset());
     }
 
     /**
@@ -358,22 +362,11 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            if (offset > end.nextOffset() || offset < 0) {
+            if (offset > bounds.endOffset() || offset < 0) {
                 throw new OffsetOutOfRangeException("cannot delete records before " + offset + " in log " + dir
-                        + ": log end offset is " + end.nextOffset());
+                        + ": log end offset is " + bounds.endOffset());
             }
-            if (offset > logStartOffset) {
-                logStartOffset = offset;
-                epochCache.truncateFromStart(offset);
-            }
-            long start = logStartOffset;
-            List<LogSegment> below = LogRetention.belowLogStart(segments, start, end.nextOffset(), Long.MAX_VALUE);
-            if (!below.isEmpty()) {
-                segments.retire(below, config.fileDeleteDelayMs());
-                // Producer state stays (KIP-360); only the snapshots of removed segments go.
-                producerState.deleteSnapshotsBelow(segments.firstBaseOffset());
-            }
-            return start;
+            return retention.deleteRecordsBefore(offset, config);
         } finally {
             lock.unlock();
         }
@@ -394,22 +387,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            if (offset >= end.nextOffset()) {
-                return false;
-            }
-            if (offset < logStartOffset) {
-                truncateFullyAndStartAtLocked(offset);
-                return true;
-            }
-            flusher.onTruncationLocked();
-            LogSegment target = segments.truncateTo(offset, config);
-            // The end follows the data (as a reopen would find it), never below the log start.
-            long newEnd = Math.max(target.readNextOffset(), logStartOffset);
-            end = new LogEnd(newEnd, target.baseOffset(), target.sizeBytes());
-            flusher.truncatedToLocked(newEnd);
-            epochCache.truncateFromEnd(newEnd);
-            producerState.rebuild(segments, newEnd);
-            return true;
+            return truncation.truncateTo(offset, config);
         } finally {
             lock.unlock();
         }
@@ -423,20 +401,10 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            truncateFullyAndStartAtLocked(offset);
+            truncation.restartAt(offset, config);
         } finally {
             lock.unlock();
         }
-    }
-
-    private void truncateFullyAndStartAtLocked(long offset) {
-        flusher.onTruncationLocked();
-        segments.restartAt(offset, config);
-        end = new LogEnd(offset, offset, 0);
-        logStartOffset = offset;
-        flusher.restartedAtLocked(offset);
-        epochCache.clear();
-        producerState.clear();
     }
 
     /** Retention with no high watermark bound (every segment may go). */
@@ -454,46 +422,20 @@ public final class Log implements AutoCloseable {
      * @return the number of segments removed from the log
      */
     public int deleteExpiredSegments(long nowMs, long highWatermark) {
-        int deleted = 0;
+        int deleted;
         lock.lock();
         try {
             ensureOpen();
-            segments.deleteRetiredDue(nowMs, config.fileDeleteDelayMs());
             LogConfig cfg = config;
+            segments.deleteRetiredDue(nowMs, cfg.fileDeleteDelayMs());
             producerState.removeExpired(nowMs, cfg.producerIdExpirationMs());
-            deleted += deleteOldestLocked(
-                    LogRetention.pastRetentionTime(segments, cfg, nowMs, end.nextOffset(), highWatermark));
-            deleted += deleteOldestLocked(
-                    LogRetention.beyondRetentionSize(segments, cfg, end.nextOffset(), highWatermark));
-            deleted += deleteOldestLocked(
-                    LogRetention.belowLogStart(segments, logStartOffset, end.nextOffset(), highWatermark));
-            segments.deleteRetiredDue(nowMs, config.fileDeleteDelayMs());
+            deleted = retention.deleteExpired(cfg, nowMs, highWatermark);
+            segments.deleteRetiredDue(nowMs, cfg.fileDeleteDelayMs());
         } finally {
             lock.unlock();
         }
         flusher.flushRolledSegments();
         return deleted;
-    }
-
-    /**
-     * Deletes segments {@link LogRetention} chose (a prefix of the log), rolling first if the active one is among
-     * them, and moves the log start past them.
-     */
-    private int deleteOldestLocked(List<LogSegment> deletable) {
-        if (deletable.isEmpty()) {
-            return 0;
-        }
-        if (deletable.contains(segments.active())) {
-            rollLocked(end.nextOffset());
-        }
-        segments.retire(deletable, config.fileDeleteDelayMs());
-        producerState.deleteSnapshotsBelow(segments.firstBaseOffset());
-        long newStart = Math.max(logStartOffset, segments.firstBaseOffset());
-        if (newStart > logStartOffset) {
-            logStartOffset = newStart;
-            epochCache.truncateFromStart(newStart);
-        }
-        return deletable.size();
     }
 
     /**
@@ -526,7 +468,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            flusher.flushUpToLocked(end.nextOffset(), end.nextOffset());
+            flusher.flushUpToLocked(bounds.endOffset(), bounds.endOffset());
         } finally {
             lock.unlock();
         }
@@ -537,7 +479,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            flusher.maybeFlushLocked(nowMs, config, end.nextOffset());
+            flusher.maybeFlushLocked(nowMs, config, bounds.endOffset());
         } finally {
             lock.unlock();
         }
@@ -564,11 +506,11 @@ public final class Log implements AutoCloseable {
             if (closed) {
                 return;
             }
-            flusher.flushUpToLocked(end.nextOffset(), end.nextOffset());
-            producerState.writeSnapshot(end.nextOffset(), true);
+            flusher.flushUpToLocked(bounds.endOffset(), bounds.endOffset());
+            producerState.writeSnapshot(bounds.endOffset(), true);
             segments.close();
             closed = true;
-            LOG.debug("closed log {} at offsets [{}, {})", dir, logStartOffset, end.nextOffset());
+            LOG.debug("closed log {} at offsets [{}, {})", dir, bounds.startOffset(), bounds.endOffset());
         } finally {
             lock.unlock();
         }
@@ -593,7 +535,7 @@ public final class Log implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Log(" + dir + ", start=" + logStartOffset + ", end=" + end.nextOffset() + ", segments="
+        return "Log(" + dir + ", start=" + bounds.startOffset() + ", end=" + bounds.endOffset() + ", segments="
                 + segments.count() + ")";
     }
 }
