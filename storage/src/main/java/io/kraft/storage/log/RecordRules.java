@@ -12,10 +12,10 @@ import java.util.List;
  * CreateTime topic ({@link TimestampBounds}), and in a compacted topic a key on every record (a record without one
  * has nothing to be compacted by; control records are exempt).
  *
- * <p>Batch-level work on the usual path: with no lower timestamp bound (the default) and no compaction, only each
- * batch header's max timestamp is compared. Records are read only for a finite lower bound or a compacted topic, in
- * one pass over all rules that builds no record objects. A refusal names every offending record by its index in
- * its batch (KIP-467 record errors); finding them all may read every record, but only once the append has failed.
+ * <p>Batch-level work on the usual path: with no lower timestamp bound (the default) a batch header's max timestamp
+ * decides for all its records. Records are read only for a finite lower bound or a compacted topic, in one pass over
+ * both rules that builds no record objects. A refusal names every offending record by its index in its batch
+ * (KIP-467 record errors); finding them all may read every record, but only once the append has failed.
  */
 final class RecordRules implements RecordBatch.RecordFieldsVisitor {
     private final Path dir;
@@ -59,26 +59,38 @@ final class RecordRules implements RecordBatch.RecordFieldsVisitor {
         }
         long lowerMs = checkTimestamps ? TimestampBounds.lowerMs(config, nowMs) : Long.MIN_VALUE;
         long upperMs = checkTimestamps ? TimestampBounds.upperMs(config, nowMs) : Long.MAX_VALUE;
-        if (!checkKeys && lowerMs == Long.MIN_VALUE) {
-            // Only an upper bound: a batch's max timestamp decides for all its records.
-            for (int p = records.position(); p < records.limit(); ) {
-                RecordBatch batch = new RecordBatch(records, p);
-                long maxTimestampMs = batch.maxTimestamp();
-                if (!TimestampBounds.allows(maxTimestampMs, lowerMs, upperMs)) {
-                    RecordRules rules = new RecordRules(dir, config, nowMs, true, false, lowerMs, upperMs);
-                    rules.timestampRefusal = TimestampBounds.refusal(maxTimestampMs, lowerMs, upperMs, nowMs, config,
-                            dir);
-                    rules.timestampErrors = new ArrayList<>();
-                    rules.walk(records);
-                    rules.refuse();
-                }
-                p += batch.sizeInBytes();
+        // Without a lower bound a batch's max timestamp decides for all its records.
+        boolean recordTimestamps = checkTimestamps && lowerMs != Long.MIN_VALUE;
+        if (checkTimestamps && !recordTimestamps) {
+            String refusal = headerRefusal(records, lowerMs, upperMs, nowMs, config, dir);
+            if (refusal != null) {
+                // Refused already: read the records only to name those at fault.
+                RecordRules rules = new RecordRules(dir, config, nowMs, true, false, lowerMs, upperMs);
+                rules.timestampRefusal = refusal;
+                rules.timestampErrors = new ArrayList<>();
+                rules.walk(records);
+                rules.refuse();
             }
-            return;
         }
-        RecordRules rules = new RecordRules(dir, config, nowMs, checkTimestamps, checkKeys, lowerMs, upperMs);
-        rules.walk(records);
-        rules.refuse();
+        if (recordTimestamps || checkKeys) {
+            RecordRules rules = new RecordRules(dir, config, nowMs, recordTimestamps, checkKeys, lowerMs, upperMs);
+            rules.walk(records);
+            rules.refuse();
+        }
+    }
+
+    /** The refusal for the first batch whose max timestamp is out of bounds, or null. */
+    private static String headerRefusal(ByteBuffer records, long lowerMs, long upperMs, long nowMs, LogConfig config,
+                                        Path dir) {
+        for (int p = records.position(); p < records.limit(); ) {
+            RecordBatch batch = new RecordBatch(records, p);
+            long maxTimestampMs = batch.maxTimestamp();
+            if (!TimestampBounds.allows(maxTimestampMs, lowerMs, upperMs)) {
+                return TimestampBounds.refusal(maxTimestampMs, lowerMs, upperMs, nowMs, config, dir);
+            }
+            p += batch.sizeInBytes();
+        }
+        return null;
     }
 
     /** Reads every record once; after a finding, a malformed record ends the walk instead of failing it. */
@@ -88,7 +100,10 @@ final class RecordRules implements RecordBatch.RecordFieldsVisitor {
                 RecordBatch batch = new RecordBatch(records, p);
                 batchPosition = p;
                 controlBatch = batch.isControl();
-                batch.forEachRecordFields(this);
+                // Control records need no key: with no record timestamp to check, their batch is not read.
+                if (checkTimestamps || !controlBatch) {
+                    batch.forEachRecordFields(this);
+                }
                 p += batch.sizeInBytes();
             }
         } catch (CorruptRecordException e) {

@@ -100,6 +100,20 @@ class RecordRulesTest {
     }
 
     @Test
+    void compactionDoesNotChangeHowTimestampsAreJudged() {
+        ByteBuffer records = batch(new R(NOW, "a"), new R(NOW + 2_000, "b"), new R(NOW + 5_000, "c"));
+        LogConfig.Builder bounded = config().messageTimestampAfterMaxMs(1_000);
+        InvalidTimestampException plain = assertThrows(InvalidTimestampException.class,
+                () -> RecordRules.check(records, bounded.build(), NOW, DIR));
+        InvalidTimestampException compacted = assertThrows(InvalidTimestampException.class,
+                () -> RecordRules.check(records, bounded.compact(true).build(), NOW, DIR));
+        assertEquals(plain.getMessage(), compacted.getMessage());
+        assertTrue(plain.getMessage().contains("record timestamp " + (NOW + 5_000)), "the batch's max timestamp");
+        assertEquals(plain.recordErrors(), compacted.recordErrors());
+        assertEquals(List.of(1, 2), indexes(compacted));
+    }
+
+    @Test
     void logAppendTimeTopicsThatAreNotCompactedReadNothing() {
         ByteBuffer garbage = ByteBuffer.wrap(new byte[] {1, 2, 3});
         RecordRules.check(garbage, config().logAppendTime(true).build(), NOW, DIR);
