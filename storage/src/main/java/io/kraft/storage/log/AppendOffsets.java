@@ -9,6 +9,8 @@ import java.nio.file.Path;
  * offsets from the log end, its epoch and (LogAppendTime) the time, in place; a follower's batches must start at or
  * above the log end and increase. Either pass also sums up what {@link AppendInfo} reports and the record count the
  * flush policy counts.
+ *
+ * <p>Reused: a log owns one and runs each pass under its lock, so an append allocates nothing for it.
  */
 final class AppendOffsets {
     private long firstOffset = -1;
@@ -17,16 +19,21 @@ final class AppendOffsets {
     private long offsetOfMaxTimestamp = -1;
     private long recordCount;
 
-    private AppendOffsets() {
+    private void reset() {
+        firstOffset = -1;
+        nextOffset = 0;
+        maxTimestampMs = RecordBatch.NO_TIMESTAMP;
+        offsetOfMaxTimestamp = -1;
+        recordCount = 0;
     }
 
     /**
      * Stamps a leader's batches in place: base offsets from {@code firstOffset}, {@code leaderEpoch}, and
      * {@code logAppendTimeMs} unless it is {@link RecordBatch#NO_TIMESTAMP} (CreateTime).
      */
-    static AppendOffsets assign(ByteBuffer batches, long firstOffset, int leaderEpoch, long logAppendTimeMs) {
-        AppendOffsets offsets = new AppendOffsets();
-        offsets.firstOffset = firstOffset;
+    AppendOffsets assign(ByteBuffer batches, long firstOffset, int leaderEpoch, long logAppendTimeMs) {
+        reset();
+        this.firstOffset = firstOffset;
         long next = firstOffset;
         for (int p = batches.position(); p < batches.limit(); ) {
             RecordBatch batch = new RecordBatch(batches, p);
@@ -35,11 +42,11 @@ final class AppendOffsets {
             if (logAppendTimeMs != RecordBatch.NO_TIMESTAMP) {
                 batch.setLogAppendTime(logAppendTimeMs);
             }
-            offsets.add(batch);
+            add(batch);
             next = batch.nextOffset();
             p += batch.sizeInBytes();
         }
-        return offsets;
+        return this;
     }
 
     /**
@@ -47,8 +54,8 @@ final class AppendOffsets {
      *
      * @throws UnexpectedAppendOffsetException naming the first batch that does not
      */
-    static AppendOffsets checkFollower(ByteBuffer records, long logEndOffset, Path dir) {
-        AppendOffsets offsets = new AppendOffsets();
+    AppendOffsets checkFollower(ByteBuffer records, long logEndOffset, Path dir) {
+        reset();
         long expected = logEndOffset;
         for (int p = records.position(); p < records.limit(); ) {
             RecordBatch batch = new RecordBatch(records, p);
@@ -56,14 +63,14 @@ final class AppendOffsets {
                 throw new UnexpectedAppendOffsetException("follower append of batch at offset " + batch.baseOffset()
                         + " to log " + dir + " expects offset " + expected + " or above");
             }
-            if (offsets.firstOffset < 0) {
-                offsets.firstOffset = batch.baseOffset();
+            if (firstOffset < 0) {
+                firstOffset = batch.baseOffset();
             }
-            offsets.add(batch);
+            add(batch);
             expected = batch.nextOffset();
             p += batch.sizeInBytes();
         }
-        return offsets;
+        return this;
     }
 
     private void add(RecordBatch batch) {

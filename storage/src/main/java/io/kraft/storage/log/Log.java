@@ -44,6 +44,8 @@ public final class Log implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final LogSegments segments;
     private final AppendValidator validator;
+    /** The offsets pass of the append holding the lock. */
+    private final AppendOffsets appendOffsets = new AppendOffsets();
     private final LogReader reader;
     private final LogFlusher flusher;
     private final LeaderEpochCache epochCache;
@@ -224,7 +226,7 @@ public final class Log implements AutoCloseable {
                 return duplicate;
             }
             long logAppendTimeMs = cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP;
-            AppendOffsets offsets = AppendOffsets.assign(batches, bounds.endOffset(), leaderEpoch, logAppendTimeMs);
+            AppendOffsets offsets = appendOffsets.assign(batches, bounds.endOffset(), leaderEpoch, logAppendTimeMs);
             appendToActive(batches, offsets, nowMs, cfg);
             epochCache.assign(leaderEpoch, offsets.firstOffset());
             producerState.update(batches);
@@ -249,7 +251,7 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            AppendOffsets offsets = AppendOffsets.checkFollower(records, bounds.endOffset(), dir);
+            AppendOffsets offsets = appendOffsets.checkFollower(records, bounds.endOffset(), dir);
             appendToActive(records, offsets, nowMs, cfg);
             for (int p = records.position(); p < records.limit(); ) {
                 RecordBatch batch = new RecordBatch(records, p);
