@@ -1,18 +1,13 @@
 package io.kraft.storage;
 
-import io.kraft.storage.log.CheckpointFile;
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -137,24 +132,9 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
      */
     public void write(Path logDir) {
         Path file = file(logDir);
-        Path temp = logDir.resolve(FILE_NAME + ".tmp");
-        byte[] bytes = text().getBytes(StandardCharsets.UTF_8);
         try {
             Files.createDirectories(logDir);
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException notAtomic) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            CheckpointFile.fsyncDirectory(logDir.toAbsolutePath());
+            DurableFiles.writeAtomically(file, text().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e, e);
         }

@@ -1,16 +1,13 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.io.DurableFiles;
 import io.kraft.storage.log.LogStorageException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -51,25 +48,12 @@ final class PartitionMetadataFile {
         return Optional.empty();
     }
 
-    /** Writes the file atomically (temp file, fsync, rename). */
+    /** Writes the file atomically and durably (temp file, fsync, rename, fsync of the partition directory). */
     static void write(Path partitionDir, UUID topicId) {
         Path file = partitionDir.resolve(FILE_NAME);
-        Path temp = partitionDir.resolve(FILE_NAME + ".tmp");
         byte[] content = (VERSION_LINE + "\n" + TOPIC_ID_PREFIX + encode(topicId) + "\n").getBytes(StandardCharsets.UTF_8);
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buffer = ByteBuffer.wrap(content);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            DurableFiles.writeAtomically(file, content);
         } catch (IOException e) {
             throw new LogStorageException("cannot write " + file, e);
         }

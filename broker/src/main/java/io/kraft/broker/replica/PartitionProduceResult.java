@@ -1,6 +1,7 @@
 package io.kraft.broker.replica;
 
 import io.kraft.storage.errors.Errors;
+import io.kraft.storage.log.RecordError;
 import java.util.List;
 
 /**

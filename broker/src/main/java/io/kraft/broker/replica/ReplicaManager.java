@@ -22,8 +22,10 @@ import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;
+import io.kraft.storage.log.InvalidRecordException;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
+import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
 import io.netty.util.HashedWheelTimer;
 import java.net.InetSocketAddress;
@@ -561,7 +563,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                     waitFor.put(tp, info.lastOffset() + 1);
                 }
             } catch (RuntimeException e) {
-                results.put(tp, produceFailure(tp, partition, e, entry.getValue(), nowMs));
+                results.put(tp, produceFailure(tp, partition, e));
             }
         }
         for (TopicPartition tp : written) {
@@ -579,8 +581,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return answer;
     }
 
-    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e,
-                                                  ByteBuffer records, long nowMs) {
+    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e) {
         Errors error = Errors.forException(e);
         if (partition != null && partitions.get(tp) != partition) {
             // The partition was removed or replaced while the append ran (its log may be closed).
@@ -591,11 +592,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         } else {
             LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
         }
-        List<RecordError> recordErrors = partition == null ? List.of() : switch (error) {
-            case INVALID_TIMESTAMP -> RecordErrors.timestamps(records, partition.log().config(), nowMs);
-            case INVALID_RECORD -> RecordErrors.missingKeys(records);
-            default -> List.of();
-        };
+        // The log names the records at fault while it validates them (KIP-467).
+        List<RecordError> recordErrors = e instanceof InvalidRecordException invalid && invalid.error() == error
+                ? invalid.recordErrors() : List.of();
         return PartitionProduceResult.failed(error, e.getMessage(), recordErrors);
     }
 

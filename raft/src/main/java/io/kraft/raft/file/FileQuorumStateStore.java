@@ -2,16 +2,12 @@ package io.kraft.raft.file;
 
 import io.kraft.raft.QuorumState;
 import io.kraft.raft.QuorumStateStore;
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.zip.CRC32C;
@@ -26,11 +22,9 @@ public final class FileQuorumStateStore implements QuorumStateStore {
     private static final int FORMAT_VERSION = 1;
 
     private final Path file;
-    private final Path tempFile;
 
     public FileQuorumStateStore(Path directory) {
         this.file = directory.resolve(FILE_NAME);
-        this.tempFile = directory.resolve(FILE_NAME + ".tmp");
     }
 
     @Override
@@ -83,33 +77,9 @@ public final class FileQuorumStateStore implements QuorumStateStore {
                 + "leaderId=" + state.leaderId().orElse(-1) + "\n";
         byte[] bytes = (body + "crc=" + crc(body) + "\n").getBytes(StandardCharsets.UTF_8);
         try {
-            try (FileChannel channel = FileChannel.open(tempFile, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            try {
-                Files.move(tempFile, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the file system cannot rename atomically: " + file.getParent(), e);
-            }
-            fsyncDirectory(file.getParent());
+            DurableFiles.writeAtomically(file, bytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
-        }
-    }
-
-    /** Makes the rename itself durable; some platforms cannot open a directory, where this is best effort. */
-    static void fsyncDirectory(Path directory) throws IOException {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
-                throw e;
-            }
         }
     }
 

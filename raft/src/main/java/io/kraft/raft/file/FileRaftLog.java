@@ -5,6 +5,7 @@ import io.kraft.raft.LogEntry;
 import io.kraft.raft.OffsetAndEpoch;
 import io.kraft.raft.RaftLog;
 import io.kraft.raft.SnapshotId;
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -282,7 +283,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                 createSegment(offset);
             }
             if (directoryChanged) {
-                FileQuorumStateStore.fsyncDirectory(directory);
+                DurableFiles.fsyncDirectory(directory);
                 directoryChanged = false;
             }
         } catch (IOException e) {
@@ -300,7 +301,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                 ? snapshot.equals(startSnapshot) : epochs.epochOf(end - 1) == snapshot.epoch());
         try {
             // The start is recorded first: a crash part way leaves segments recovery deletes or resets.
-            DurableFiles.replaceAtomically(directory.resolve(LOG_START_FILE),
+            DurableFiles.writeAtomically(directory.resolve(LOG_START_FILE),
                     (snapshot.endOffset() + " " + snapshot.epoch() + "\n").getBytes(StandardCharsets.UTF_8));
             if (keepSuffix) {
                 while (segments.size() > 1 && segments.higherKey(segments.firstKey()) <= end) {
@@ -309,7 +310,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                     Files.delete(removed.path);
                     unflushed.remove(removed);
                 }
-                FileQuorumStateStore.fsyncDirectory(directory);
+                DurableFiles.fsyncDirectory(directory);
             } else {
                 resetTo(end);
             }
@@ -331,7 +332,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         unflushed.clear();
         createSegment(offset);
         endOffset = offset;
-        FileQuorumStateStore.fsyncDirectory(directory);
+        DurableFiles.fsyncDirectory(directory);
         directoryChanged = false;
     }
 
@@ -427,7 +428,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             }
             unflushed.clear();
             if (directoryChanged) {
-                FileQuorumStateStore.fsyncDirectory(directory);
+                DurableFiles.fsyncDirectory(directory);
                 directoryChanged = false;
             }
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import io.kraft.raft.CorruptSnapshotException;
 import io.kraft.raft.Crc32c;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.SnapshotStore;
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -103,10 +104,10 @@ public final class FileSnapshotStore implements SnapshotStore {
             writer.writeTo(temp);
             List<FileEntry> files = new ArrayList<>();
             for (Path file : listFiles(temp)) {
-                DurableFiles.sync(file);
+                DurableFiles.fsyncFile(file);
                 files.add(new FileEntry(file.getFileName().toString(), Files.size(file), crcOf(file)));
             }
-            DurableFiles.writeAndSync(temp.resolve(MANIFEST), manifestBytes(files));
+            DurableFiles.writeAndFsync(temp.resolve(MANIFEST), manifestBytes(files));
             publish(temp, id);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save snapshot " + id + " in " + root, e);
@@ -255,7 +256,7 @@ public final class FileSnapshotStore implements SnapshotStore {
                 if (in.read() >= 0) {
                     throw new CorruptSnapshotException("received snapshot " + id + " has bytes past its last file");
                 }
-                DurableFiles.writeAndSync(temp.resolve(MANIFEST), manifest);
+                DurableFiles.writeAndFsync(temp.resolve(MANIFEST), manifest);
             }
             publish(temp, id); // also removes the part file, now installed
         } catch (CorruptSnapshotException e) {
@@ -270,10 +271,11 @@ public final class FileSnapshotStore implements SnapshotStore {
 
     /** Renames a complete temporary directory into place and keeps only the newest few snapshots. */
     private void publish(Path temp, SnapshotId id) throws IOException {
-        FileQuorumStateStore.fsyncDirectory(temp);
+        DurableFiles.fsyncDirectory(temp);
         Path target = root.resolve(id.toString());
         deleteRecursively(target);
-        DurableFiles.renameAtomically(temp, target);
+        DurableFiles.atomicMove(temp, target);
+        DurableFiles.fsyncDirectory(root);
         valid.add(id);
         while (valid.size() > KEEP_SNAPSHOTS) {
             SnapshotId oldest = valid.pollFirst();

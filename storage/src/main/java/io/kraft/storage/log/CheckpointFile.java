@@ -1,15 +1,11 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,26 +45,8 @@ public final class CheckpointFile {
             }
             text.append(line).append('\n');
         }
-        Path temp = file.resolveSibling(file.getFileName() + LogFileNames.TEMP_SUFFIX);
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-                if (durable) {
-                    channel.force(true);
-                }
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            if (durable) {
-                fsyncDirectory(file.toAbsolutePath().getParent());
-            }
+            DurableFiles.writeAtomically(file, text.toString().getBytes(StandardCharsets.UTF_8), durable);
         } catch (IOException e) {
             throw new LogStorageException("cannot write checkpoint " + file, e);
         }
@@ -114,17 +92,5 @@ public final class CheckpointFile {
                     + entries.size());
         }
         return entries;
-    }
-
-    /** Makes a rename or file creation in {@code dir} durable. */
-    public static void fsyncDirectory(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // Some platforms cannot open directories; the rename itself has happened.
-            if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
-                throw new LogStorageException("cannot fsync directory " + dir, e);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
@@ -14,8 +15,8 @@ public final class LogFileNames {
     public static final String CLEANED_SUFFIX = ".cleaned";
     /** A complete replacement segment whose swap-in was interrupted; completed on open. */
     public static final String SWAP_SUFFIX = ".swap";
-    /** A checkpoint being written. */
-    public static final String TEMP_SUFFIX = ".tmp";
+    /** A checkpoint or snapshot being written ({@link DurableFiles#writeAtomically}); removed on open. */
+    public static final String TEMP_SUFFIX = DurableFiles.TEMP_SUFFIX;
 
     private LogFileNames() {
     }

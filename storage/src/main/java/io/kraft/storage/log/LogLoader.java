@@ -86,6 +86,28 @@ final class LogLoader {
         }
     }
 
+    /**
+     * Loads the leader epoch cache of {@code dir}; a corrupt file is rebuilt from the epochs stored in every batch
+     * header of {@code segments}, which the cache only summarises.
+     */
+    static LeaderEpochCache loadEpochCache(Path dir, Iterable<LogSegment> segments) {
+        try {
+            return new LeaderEpochCache(dir);
+        } catch (CorruptCheckpointException e) {
+            LOG.warn("rebuilding the leader epoch cache of {} from its batches: {}", dir, e.getMessage());
+            try {
+                Files.deleteIfExists(dir.resolve(LeaderEpochCache.FILE_NAME));
+            } catch (IOException io) {
+                throw new LogStorageException("cannot delete corrupt leader epoch checkpoint in " + dir, io);
+            }
+            LeaderEpochCache rebuilt = new LeaderEpochCache(dir);
+            for (LogSegment segment : segments) {
+                segment.forEachBatch(batch -> rebuilt.assign(batch.partitionLeaderEpoch(), batch.baseOffset()));
+            }
+            return rebuilt;
+        }
+    }
+
     private List<Path> listFiles() throws IOException {
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {

@@ -1,5 +1,6 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
@@ -116,7 +116,7 @@ public final class LogManager implements AutoCloseable {
         }
         try {
             Files.deleteIfExists(marker);
-            CheckpointFile.fsyncDirectory(logDir);
+            DurableFiles.fsyncDirectory(logDir);
         } catch (IOException e) {
             throw new LogStorageException("cannot remove clean shutdown marker " + marker, e);
         }
@@ -192,11 +192,15 @@ public final class LogManager implements AutoCloseable {
             renamed = logDir.resolve(tp.directoryName() + "." + UUID.randomUUID().toString().replace("-", "")
                     + DELETE_DIR_SUFFIX);
             try {
-                Files.move(log.dir(), renamed, StandardCopyOption.ATOMIC_MOVE);
+                DurableFiles.atomicMove(log.dir(), renamed);
             } catch (IOException e) {
                 throw new LogStorageException("cannot rename deleted log " + log.dir() + " to " + renamed, e);
             }
-            CheckpointFile.fsyncDirectory(logDir);
+            try {
+                DurableFiles.fsyncDirectory(logDir);
+            } catch (IOException e) {
+                throw new LogStorageException("cannot make the rename of deleted log " + renamed + " durable", e);
+            }
             checkpoint();
         }
         LOG.info("deleted log {}; removing its files from {}", tp, renamed);
@@ -319,7 +323,7 @@ public final class LogManager implements AutoCloseable {
             try {
                 Files.deleteIfExists(marker);
                 Files.createFile(marker);
-                CheckpointFile.fsyncDirectory(logDir);
+                DurableFiles.fsyncDirectory(logDir);
             } catch (IOException e) {
                 throw new LogStorageException("cannot write clean shutdown marker " + marker, e);
             }

@@ -1,5 +1,6 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
@@ -8,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -678,9 +678,9 @@ public final class LogSegment implements AutoCloseable {
     private static Path renameSuffix(Path file, String oldSuffix, String newSuffix) {
         Path target = replaceSuffix(file, oldSuffix, newSuffix);
         try {
-            Files.move(file, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.atomicMove(file, target);
         } catch (IOException e) {
-            throw new LogStorageException("cannot rename " + file + " to " + target, e);
+            throw new LogStorageException("cannot rename segment " + file + " to " + target, e);
         }
         return target;
     }

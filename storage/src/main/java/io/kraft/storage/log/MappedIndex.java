@@ -1,12 +1,12 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.function.IntToLongFunction;
 
 /**
@@ -186,7 +186,7 @@ abstract class MappedIndex implements AutoCloseable {
     public void renameTo(Path target) {
         try {
             if (Files.exists(file)) {
-                Files.move(file, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                DurableFiles.atomicMove(file, target);
             }
             file = target;
         } catch (IOException e) {

@@ -1,55 +1,40 @@
 package io.kraft.storage.log;
 
 import io.kraft.storage.record.RecordBatch;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
 
 /**
- * KIP-937: with CreateTime, a leader refuses an append holding a record stamped earlier than
- * now - message.timestamp.before.max.ms or later than now + message.timestamp.after.max.ms. Records
- * without a timestamp (-1) pass, as in Kafka.
- *
- * <p>With no lower bound (the default) only the batch header's max timestamp is compared, so the
- * check costs nothing per record; a finite lower bound needs each record's timestamp, read without
- * building record objects.
+ * KIP-937: with CreateTime, a leader refuses a record stamped earlier than now - message.timestamp.before.max.ms or
+ * later than now + message.timestamp.after.max.ms. Records without a timestamp (-1) pass, as in Kafka. The bounds
+ * saturate instead of overflowing, and the default before.max.ms (Long.MAX_VALUE) means no lower bound at all.
  */
 final class TimestampBounds {
     private TimestampBounds() {
     }
 
-    /** @throws InvalidTimestampException naming the first record timestamp out of bounds and the bound */
-    static void check(ByteBuffer records, LogConfig config, long nowMs, Path dir) {
-        if (config.logAppendTime()) {
-            return;
-        }
+    /** The earliest timestamp allowed at {@code nowMs}; Long.MIN_VALUE when there is no lower bound. */
+    static long lowerMs(LogConfig config, long nowMs) {
         long beforeMaxMs = config.messageTimestampBeforeMaxMs();
-        long lower = beforeMaxMs == Long.MAX_VALUE ? Long.MIN_VALUE : saturatedSubtract(nowMs, beforeMaxMs);
-        long upper = saturatedAdd(nowMs, config.messageTimestampAfterMaxMs());
-        for (int p = records.position(); p < records.limit(); ) {
-            RecordBatch batch = new RecordBatch(records, p);
-            if (lower == Long.MIN_VALUE) {
-                checkOne(batch.maxTimestamp(), lower, upper, nowMs, config, dir);
-            } else {
-                batch.forEachRecordTimestamp(timestamp -> checkOne(timestamp, lower, upper, nowMs, config, dir));
-            }
-            p += batch.sizeInBytes();
-        }
+        return beforeMaxMs == Long.MAX_VALUE ? Long.MIN_VALUE : saturatedSubtract(nowMs, beforeMaxMs);
     }
 
-    private static void checkOne(long timestampMs, long lower, long upper, long nowMs, LogConfig config, Path dir) {
-        if (timestampMs == RecordBatch.NO_TIMESTAMP) {
-            return;
+    /** The latest timestamp allowed at {@code nowMs}. */
+    static long upperMs(LogConfig config, long nowMs) {
+        return saturatedAdd(nowMs, config.messageTimestampAfterMaxMs());
+    }
+
+    static boolean allows(long timestampMs, long lowerMs, long upperMs) {
+        return timestampMs == RecordBatch.NO_TIMESTAMP || (timestampMs >= lowerMs && timestampMs <= upperMs);
+    }
+
+    /** Why {@code timestampMs} is refused, naming the bound it breaks and the setting behind it. */
+    static String refusal(long timestampMs, long lowerMs, long upperMs, long nowMs, LogConfig config, Object log) {
+        if (timestampMs > upperMs) {
+            return "record timestamp " + timestampMs + " appended to log " + log + " is after the bound " + upperMs
+                    + " (now " + nowMs + " + message.timestamp.after.max.ms " + config.messageTimestampAfterMaxMs()
+                    + ")";
         }
-        if (timestampMs > upper) {
-            throw new InvalidTimestampException("record timestamp " + timestampMs + " appended to log " + dir
-                    + " is after the bound " + upper + " (now " + nowMs + " + message.timestamp.after.max.ms "
-                    + config.messageTimestampAfterMaxMs() + ")");
-        }
-        if (timestampMs < lower) {
-            throw new InvalidTimestampException("record timestamp " + timestampMs + " appended to log " + dir
-                    + " is before the bound " + lower + " (now " + nowMs + " - message.timestamp.before.max.ms "
-                    + config.messageTimestampBeforeMaxMs() + ")");
-        }
+        return "record timestamp " + timestampMs + " appended to log " + log + " is before the bound " + lowerMs
+                + " (now " + nowMs + " - message.timestamp.before.max.ms " + config.messageTimestampBeforeMaxMs() + ")";
     }
 
     private static long saturatedAdd(long a, long b) {

@@ -3,7 +3,6 @@ package io.kraft.storage.record;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -241,19 +240,33 @@ public final class RecordBatch {
         }
     }
 
+    /** What record-level checks read of one record, handed over without building a record object. */
+    @FunctionalInterface
+    public interface RecordFieldsVisitor {
+        /**
+         * @param index       the record's position in its batch, from 0 (KIP-467's batch index)
+         * @param timestampMs the record's timestamp (the log-append time for every record of a stamped batch)
+         * @param hasKey      false when the record's key is null
+         */
+        void visit(int index, long timestampMs, boolean hasKey);
+    }
+
     /**
-     * Calls {@code visitor} with each record's timestamp in order (the log-append time for every
-     * record of a stamped batch), decompressing as needed but building no record objects.
+     * Calls {@code visitor} with each record's index, timestamp and key presence in order, decompressing as needed
+     * but building no record objects.
      *
      * @throws CorruptRecordException when a record is malformed
      */
-    public void forEachRecordTimestamp(LongConsumer visitor) {
+    public void forEachRecordFields(RecordFieldsVisitor visitor) {
         long base = baseTimestamp();
         boolean logAppendTime = isLogAppendTime();
         long appendTime = maxTimestamp();
         try (RecordIterator records = new RecordIterator(this, false)) {
+            int index = 0;
             while (records.advance()) {
-                visitor.accept(logAppendTime ? appendTime : base + records.cursor().timestampDelta());
+                RecordCursor record = records.cursor();
+                visitor.visit(index++, logAppendTime ? appendTime : base + record.timestampDelta(),
+                        record.keyLength() >= 0);
             }
         }
     }

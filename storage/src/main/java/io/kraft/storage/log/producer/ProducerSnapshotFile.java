@@ -1,17 +1,13 @@
 package io.kraft.storage.log.producer;
 
-import io.kraft.storage.log.CheckpointFile;
+import io.kraft.storage.io.DurableFiles;
 import io.kraft.storage.log.CorruptCheckpointException;
 import io.kraft.storage.log.LogStorageException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -52,28 +48,14 @@ final class ProducerSnapshotFile {
             }
         }
         buffer.putInt(CRC_POSITION, (int) crc(buffer.array(), size));
-        buffer.flip();
-        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        if (buffer.hasRemaining()) {
+            throw new IllegalStateException("producer snapshot " + file + " sized " + size + " bytes filled only "
+                    + buffer.position());
+        }
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                if (durable) {
-                    channel.force(true);
-                }
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            DurableFiles.writeAtomically(file, buffer.array(), durable);
         } catch (IOException e) {
             throw new LogStorageException("cannot write producer snapshot " + file, e);
-        }
-        if (durable) {
-            CheckpointFile.fsyncDirectory(file.toAbsolutePath().getParent());
         }
     }
 
