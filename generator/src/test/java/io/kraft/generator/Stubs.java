@@ -13,19 +13,19 @@ final class Stubs {
 
     static {
         SOURCES.put("io.kraft.broker.protocol.codec.ExternalRecords", """
-                package io.kraft.broker.protocol.schema;
+                package io.kraft.broker.protocol.codec;
                 public interface ExternalRecords {
                     int sizeInBytes();
                 }
                 """);
         SOURCES.put("io.kraft.broker.protocol.codec.RecordsSink", """
-                package io.kraft.broker.protocol.schema;
+                package io.kraft.broker.protocol.codec;
                 public interface RecordsSink {
                     void records(int outputOffset, ExternalRecords records);
                 }
                 """);
         SOURCES.put("io.kraft.broker.protocol.codec.Varints", """
-                package io.kraft.broker.protocol.schema;
+                package io.kraft.broker.protocol.codec;
                 import java.nio.ByteBuffer;
                 public final class Varints {
                     private Varints() {
@@ -102,8 +102,8 @@ final class Stubs {
                     long externalRecordsBytes(short version);
                 }
                 """);
-        SOURCES.put("test.gen.FieldCodec", """
-                package test.gen;
+        SOURCES.put("io.kraft.broker.protocol.codec.FieldCodec", """
+                package io.kraft.broker.protocol.codec;
                 import io.kraft.broker.protocol.codec.ExternalRecords;
                 import io.kraft.broker.protocol.codec.RecordsSink;
                 import io.kraft.broker.protocol.codec.Varints;
