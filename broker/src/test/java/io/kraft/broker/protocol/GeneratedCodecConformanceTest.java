@@ -1,0 +1,168 @@
+package io.kraft.broker.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.FetchRequest;
+import io.kraft.generator.FieldSpec;
+import io.kraft.generator.FieldType;
+import io.kraft.generator.MessageSpec;
+import io.kraft.generator.StructSpec;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The generated message classes, every API, every accepted version, request and response, judged by
+ * kafka-clients: Kafka's bytes round-trip through them unchanged, their own messages are read and re-written
+ * identically by Kafka, and their defaults are Kafka's, value by value and byte for byte.
+ */
+class GeneratedCodecConformanceTest {
+    private static final int MIN_MESSAGES = 10;
+    private static final int MAX_MESSAGES = 400;
+    private static final int OUR_MESSAGES = 25;
+
+    @TestFactory
+    Stream<DynamicTest> kafkaBytesRoundTripThroughOurClassesUnchanged() {
+        return ProtocolCase.each(c -> {
+            Random random = c.random("kafkaBytesRoundTrip");
+            short v = c.version();
+            FieldCoverage coverage = new FieldCoverage(c.spec(), v);
+            // keep going until every field was seen populated and every nullable one null
+            for (int i = 0; i < MAX_MESSAGES && (i < MIN_MESSAGES || !coverage.missing().isEmpty()); i++) {
+                org.apache.kafka.common.protocol.ApiMessage kafka = KafkaOracle.randomMessage(c, random);
+                ByteBuffer kafkaBytes = KafkaOracle.write(kafka, v);
+                ByteBuffer in = kafkaBytes.duplicate();
+                ApiMessage ours = c.read(in);
+                assertFalse(in.hasRemaining(), () -> c.where() + " left bytes unread");
+                SameValues.assertSame(c.spec(), v, ours, kafka);
+                coverage.observe(ours);
+
+                assertEquals(kafkaBytes.remaining(), ours.size(v), () -> c.where() + " sized wrong");
+                ByteBuffer ourBytes = ours.toBuffer(v);
+                assertEquals(kafkaBytes, ourBytes, () -> c.where() + " bytes differ after our round trip"
+                        + "\nKafka's message: " + kafka + "\nours: " + ours);
+                assertEquals(kafka, KafkaOracle.read(c, ourBytes), () -> c.where() + " Kafka reads our bytes differently");
+                assertEquals(0, ours.externalRecordsBytes(v));
+            }
+            assertEquals("", coverage.missing(), () -> c.where() + " fields never exercised in " + MAX_MESSAGES + " messages");
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> ourMessagesAreReadAndRewrittenIdenticallyByKafka() {
+        return ProtocolCase.each(c -> {
+            Random random = c.random("ourMessages");
+            short v = c.version();
+            FieldCoverage coverage = new FieldCoverage(c.spec(), v);
+            for (int i = 0; i < MAX_MESSAGES && (i < OUR_MESSAGES || !coverage.missing().isEmpty()); i++) {
+                ApiMessage ours = OurRandom.message(c, random);
+                coverage.observe(ours);
+                ByteBuffer ourBytes = ours.toBuffer(v);
+                assertEquals(ourBytes.remaining(), ours.size(v), () -> c.where() + " sized wrong: " + ours);
+                org.apache.kafka.common.protocol.ApiMessage kafka = KafkaOracle.read(c, ourBytes);
+                SameValues.assertSame(c.spec(), v, ours, kafka);
+                assertEquals(ourBytes, KafkaOracle.write(kafka, v), () -> c.where() + " Kafka re-writes our bytes differently"
+                        + "\nours: " + ours + "\nKafka's message: " + kafka);
+
+                ApiMessage reread = c.read(ourBytes.duplicate());
+                assertEquals(ours, reread, () -> c.where() + " we read our own bytes differently");
+                assertEquals(ours.hashCode(), reread.hashCode(), () -> c.where() + " equal messages hash differently");
+            }
+            assertEquals("", coverage.missing(), () -> c.where() + " our random messages never exercised");
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> valuesInFieldsTheVersionLacksAreNeitherWrittenNorRead() {
+        return ProtocolCase.each(c -> {
+            Random random = c.random("fieldsTheVersionLacks");
+            short v = c.version();
+            boolean lacksSome = c.spec().body().fields().stream().anyMatch(f -> !Specs.exists(f, v));
+            int differed = 0;
+            for (int i = 0; i < OUR_MESSAGES; i++) {
+                ApiMessage full = OurRandom.messageWithEveryField(c, random);
+                ApiMessage projected = (ApiMessage) project(c.spec(), c.spec().body(), v, full);
+                if (!full.equals(projected)) {
+                    differed++;
+                }
+                ByteBuffer bytes = full.toBuffer(v);
+                assertEquals(projected.toBuffer(v), bytes, () -> c.where() + " wrote a field the version lacks: " + full);
+                assertEquals(projected, c.read(bytes.duplicate()), () -> c.where() + " read a field the version lacks");
+            }
+            if (lacksSome) {
+                assertTrue(differed > 0, c.where() + " never held a field the version lacks");
+            }
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> defaultMessagesAgreeWithKafka() {
+        return ProtocolCase.each(c -> {
+            org.apache.kafka.common.protocol.ApiMessage kafka = KafkaOracle.newMessage(c);
+            ApiMessage ours = c.newMessage();
+            SameValues.assertSameInEveryVersion(c.spec(), ours, kafka);
+            ByteBuffer kafkaBytes = KafkaOracle.write(kafka, c.version());
+            assertEquals(kafkaBytes, ours.toBuffer(c.version()), () -> c + " default message differs from Kafka's");
+            assertEquals(ours, c.read(kafkaBytes.duplicate()), () -> c + " Kafka's defaults read as non-defaults");
+            assertTrue(ours.toString().startsWith(ours.getClass().getSimpleName() + "("), ours::toString);
+        });
+    }
+
+    @Test
+    void aFieldTheVersionLacksIsNotWritten() {
+        FetchRequest withTopicId = new FetchRequest().setMaxWaitMs(500);
+        withTopicId.topics().add(new FetchRequest.FetchTopic().setTopic("t").setTopicId(new UUID(1, 2)));
+        FetchRequest withoutTopicId = new FetchRequest().setMaxWaitMs(500);
+        withoutTopicId.topics().add(new FetchRequest.FetchTopic().setTopic("t"));
+        assertNotEquals(withTopicId, withoutTopicId);
+        // topic ids exist from v13; v12 has topic names only
+        assertEquals(withoutTopicId.toBuffer((short) 12), withTopicId.toBuffer((short) 12));
+        assertNotEquals(withoutTopicId.toBuffer((short) 13), withTopicId.toBuffer((short) 13));
+        assertEquals(withoutTopicId, FetchRequest.parse(withTopicId.toBuffer((short) 12), (short) 12));
+    }
+
+    @Test
+    void taggedFieldsAreSentOnlyWhenNotDefault() {
+        FetchRequest request = new FetchRequest();
+        int plain = request.size((short) 15);
+        request.setClusterId("cluster"); // tag 0, nullable, default null: tag, size, compact length, bytes
+        assertEquals(plain + 1 + 1 + 1 + "cluster".length(), request.size((short) 15));
+        request.setClusterId(null);
+        request.replicaState().setReplicaEpoch(7L); // tag 1, a struct: sent once it is not all-default
+        assertEquals(plain + 1 + 1 + (4 + 8 + 1), request.size((short) 15));
+        assertEquals(request, FetchRequest.parse(request.toBuffer((short) 15), (short) 15));
+    }
+
+    /** A new object holding {@code source}'s values in the fields the version has, defaults elsewhere. */
+    private static Object project(MessageSpec m, StructSpec s, short v, Object source) {
+        Object copy = SpecFields.construct(source.getClass());
+        for (FieldSpec f : s.fields()) {
+            if (!Specs.exists(f, v)) {
+                continue;
+            }
+            Object value = SpecFields.get(source, f);
+            StructSpec nested = Specs.structOf(m, f);
+            if (value != null && f.type() instanceof FieldType.ArrayOf) {
+                List<Object> list = new ArrayList<>();
+                for (Object element : (List<?>) value) {
+                    list.add(nested == null ? element : project(m, nested, v, element));
+                }
+                value = list;
+            } else if (value != null && nested != null) {
+                value = project(m, nested, v, value);
+            }
+            SpecFields.set(copy, f, value);
+        }
+        return copy;
+    }
+}
