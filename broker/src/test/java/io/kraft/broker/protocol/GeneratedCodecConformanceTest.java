@@ -11,8 +11,12 @@ import io.kraft.generator.FieldSpec;
 import io.kraft.generator.FieldType;
 import io.kraft.generator.MessageSpec;
 import io.kraft.generator.StructSpec;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -24,7 +28,7 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The generated message classes, every API, every accepted version, request and response, judged by
  * kafka-clients: Kafka's bytes round-trip through them unchanged, their own messages are read and re-written
- * identically by Kafka, and their defaults are Kafka's, value by value and byte for byte.
+ * identically by Kafka, and their defaults (nested ones too) are Kafka's, value by value and byte for byte.
  */
 class GeneratedCodecConformanceTest {
     private static final int MIN_MESSAGES = 10;
@@ -118,6 +122,20 @@ class GeneratedCodecConformanceTest {
         });
     }
 
+    @TestFactory
+    Stream<DynamicTest> defaultsOfEveryNestedStructAgreeWithKafka() {
+        return ProtocolCase.each(c -> {
+            org.apache.kafka.common.protocol.ApiMessage kafka = KafkaOracle.newMessage(c);
+            ApiMessage ours = c.newMessage();
+            // one all-default element in every array of structs the version has, all the way down
+            addDefaultElements(c.spec(), c.spec().body(), c.version(), ours, kafka);
+            SameValues.assertSameInEveryVersion(c.spec(), ours, kafka);
+            ByteBuffer kafkaBytes = KafkaOracle.write(kafka, c.version());
+            assertEquals(kafkaBytes, ours.toBuffer(c.version()), () -> c + " nested defaults differ from Kafka's: " + ours);
+            assertEquals(ours, c.read(kafkaBytes.duplicate()), () -> c + " Kafka's nested defaults read as non-defaults");
+        });
+    }
+
     @Test
     void aFieldTheVersionLacksIsNotWritten() {
         FetchRequest withTopicId = new FetchRequest().setMaxWaitMs(500);
@@ -164,5 +182,47 @@ class GeneratedCodecConformanceTest {
             SpecFields.set(copy, f, value);
         }
         return copy;
+    }
+
+    private static void addDefaultElements(MessageSpec m, StructSpec s, short v, Object ours, Object kafka) {
+        for (FieldSpec f : s.fields()) {
+            StructSpec nested = Specs.structOf(m, f);
+            if (nested == null || !Specs.exists(f, v)) {
+                continue;
+            }
+            Object o = SpecFields.get(ours, f);
+            Object k = SpecFields.get(kafka, f);
+            if (o == null || k == null) {
+                continue; // a null default: SameValues reports whether Kafka's is null too
+            }
+            if (f.type() instanceof FieldType.ArrayOf) {
+                Object oe = SpecFields.newValue(ours.getClass(), f);
+                Object ke = SpecFields.construct(kafkaElementClass(kafka.getClass(), f));
+                addUnchecked((Collection<?>) o, oe);
+                addUnchecked((Collection<?>) k, ke);
+                addDefaultElements(m, nested, v, oe, ke);
+            } else {
+                addDefaultElements(m, nested, v, o, k);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void addUnchecked(Collection<?> collection, Object element) {
+        ((Collection<Object>) collection).add(element);
+    }
+
+    /** The element class of a Kafka array field: from {@code List<E>}, or from a collection class's supertype. */
+    private static Class<?> kafkaElementClass(Class<?> owner, FieldSpec f) {
+        for (Method m : owner.getMethods()) {
+            if (m.getName().equals("set" + SpecFields.capitalize(f.name())) && m.getParameterCount() == 1) {
+                Type type = m.getGenericParameterTypes()[0];
+                while (!(type instanceof ParameterizedType)) {
+                    type = ((Class<?>) type).getGenericSuperclass();
+                }
+                return (Class<?>) ((ParameterizedType) type).getActualTypeArguments()[0];
+            }
+        }
+        throw new AssertionError(owner.getName() + " has no setter for " + f.name());
     }
 }
