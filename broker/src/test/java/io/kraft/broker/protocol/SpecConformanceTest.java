@@ -37,6 +37,37 @@ class SpecConformanceTest {
                 c + ": our spec differs from Kafka's schema (names, types, nullability, tags, element types)"));
     }
 
+    /** Data specs that kafka-clients also has (the consumer protocol's layouts) match its schemas too. */
+    @TestFactory
+    Stream<DynamicTest> dataSpecsKafkaAlsoHasMatchItsSchemas() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (MessageSpec spec : Specs.all().values()) {
+            Schema[] schemas = spec.isData() ? kafkaDataSchemas(spec.name()) : null;
+            if (schemas == null) {
+                continue; // e.g. the __consumer_offsets layouts, which live outside kafka-clients
+            }
+            for (short v = spec.validVersions().lowest(); v <= spec.validVersions().highest(); v++) {
+                short version = v;
+                tests.add(DynamicTest.dynamicTest(spec.name() + " v" + v, () -> assertEquals(
+                        String.join("\n", describeKafka(schemas[version])),
+                        String.join("\n", describeOurs(spec, version)),
+                        spec.name() + " v" + version + " differs from Kafka's schema")));
+            }
+        }
+        assertTrue(tests.size() >= 8, "ConsumerProtocolSubscription and ConsumerProtocolAssignment v0-3 are compared");
+        return tests.stream();
+    }
+
+    private static Schema[] kafkaDataSchemas(String name) {
+        try {
+            return (Schema[]) Class.forName("org.apache.kafka.common.message." + name).getField("SCHEMAS").get(null);
+        } catch (ClassNotFoundException e) {
+            return null;
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void everyApiHasOneRequestAndOneResponseSpecWithItsGeneratedClass() {
         for (ApiKey api : ApiKey.values()) {
