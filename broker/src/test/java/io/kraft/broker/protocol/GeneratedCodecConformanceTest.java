@@ -18,8 +18,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ class GeneratedCodecConformanceTest {
     private static final int MIN_MESSAGES = 10;
     private static final int MAX_MESSAGES = 400;
     private static final int OUR_MESSAGES = 25;
+    private static final Map<String, Class<?>> KAFKA_ELEMENT_CLASSES = new ConcurrentHashMap<>();
 
     @TestFactory
     Stream<DynamicTest> kafkaBytesRoundTripThroughOurClassesUnchanged() {
@@ -214,6 +217,10 @@ class GeneratedCodecConformanceTest {
 
     /** The element class of a Kafka array field: from {@code List<E>}, or from a collection class's supertype. */
     private static Class<?> kafkaElementClass(Class<?> owner, FieldSpec f) {
+        return KAFKA_ELEMENT_CLASSES.computeIfAbsent(owner.getName() + "#" + f.name(), k -> findKafkaElementClass(owner, f));
+    }
+
+    private static Class<?> findKafkaElementClass(Class<?> owner, FieldSpec f) {
         for (Method m : owner.getMethods()) {
             if (m.getName().equals("set" + SpecFields.capitalize(f.name())) && m.getParameterCount() == 1) {
                 Type type = m.getGenericParameterTypes()[0];

@@ -148,11 +148,12 @@ class RequestFrameTest {
         return ProtocolCase.each(ProtocolCase::request, c -> {
             ByteBuffer good = kafkaFrame(c.api(), c.version(), 5, "c", KafkaOracle.randomMessage(c, c.random("trailing")));
             ByteBuffer padded = ByteBuffer.allocate(good.remaining() + 1).put(good.duplicate()).put((byte) 0).flip();
-            MalformedRequestException e = assertThrows(MalformedRequestException.class, () -> RequestFrame.parse(padded, table));
-            assertTrue(e.getMessage().contains("1 bytes after its body"), e.getMessage());
-            assertEquals(5, e.correlationId());
-            assertEquals("c", e.clientId());
-            assertSame(c.api(), RequestFrame.parse(good, table).api());
+            MalformedRequestException e = assertThrows(MalformedRequestException.class,
+                    () -> RequestFrame.parse(padded, table), c::where);
+            assertTrue(e.getMessage().contains("1 bytes after its body"), () -> c.where() + ": " + e.getMessage());
+            assertEquals(5, e.correlationId(), c::where);
+            assertEquals("c", e.clientId(), c::where);
+            assertSame(c.api(), RequestFrame.parse(good, table).api(), c::where);
         });
     }
 

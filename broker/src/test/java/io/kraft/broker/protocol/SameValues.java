@@ -26,17 +26,18 @@ final class SameValues {
 
     /** Every field the version has. */
     static void assertSame(MessageSpec message, short version, Object ours, Object kafka) {
-        assertSame(message, f -> Specs.exists(f, version), ours, kafka);
+        assertSame(message, message.name() + " v" + version, f -> Specs.exists(f, version), ours, kafka);
     }
 
     /** Every field of every version (for defaults, which a new object holds in all of them). */
     static void assertSameInEveryVersion(MessageSpec message, Object ours, Object kafka) {
-        assertSame(message, f -> true, ours, kafka);
+        assertSame(message, message.name(), f -> true, ours, kafka);
     }
 
-    private static void assertSame(MessageSpec message, Predicate<FieldSpec> which, Object ours, Object kafka) {
+    private static void assertSame(MessageSpec message, String what, Predicate<FieldSpec> which, Object ours,
+                                   Object kafka) {
         List<String> differences = new ArrayList<>();
-        compare(message, message.body(), which, ours, kafka, message.name(), differences);
+        compare(message, message.body(), which, ours, kafka, what, differences);
         if (!differences.isEmpty()) {
             throw new AssertionError(String.join("\n", differences) + TestSeed.replay());
         }
@@ -70,7 +71,7 @@ final class SameValues {
                     if (nested != null) {
                         compare(m, nested, which, oe, ke, at + "[" + i + "]", differences);
                     } else {
-                        check(Objects.equals(oe, ke), at + "[" + i + "]", oe, ke, differences);
+                        check(Objects.equals(oe, normalise(ke)), at + "[" + i + "]", oe, ke, differences);
                     }
                     i++;
                 }
