@@ -27,11 +27,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/**
- * The generated message classes, every API, every accepted version, request and response, judged by
- * kafka-clients: Kafka's bytes round-trip through them unchanged, their own messages are read and re-written
- * identically by Kafka, and their defaults (nested ones too) are Kafka's, value by value and byte for byte.
- */
+/** The generated classes agree with kafka-clients, every API, version and direction: Kafka's bytes, our messages, defaults. */
 class GeneratedCodecConformanceTest {
     private static final int MIN_MESSAGES = 10;
     private static final int MAX_MESSAGES = 400;

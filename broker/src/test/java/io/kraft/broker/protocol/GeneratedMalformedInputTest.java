@@ -34,12 +34,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/**
- * Hostile and broken bodies for the generated classes, every API, version and direction: truncation at every
- * byte, huge lengths at every offset, random corruption and lying tagged fields end in
- * {@link MalformedMessageException} and nothing else (no BufferUnderflow, IndexOutOfBounds, NegativeArraySize,
- * OutOfMemory), with every length checked against the bytes left before anything is allocated for it.
- */
+/** Broken bodies of every API and version end in MalformedMessageException only, lying lengths before any allocation. */
 class GeneratedMalformedInputTest {
     private static final int TRUNCATED_MESSAGES = 3;
     private static final int CORRUPTIONS = 50;

@@ -33,10 +33,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/**
- * Records travel without copies in every API and version that carries them: read as views of the input's
- * memory (heap or direct), and written as external regions whose reported offsets splice into Kafka's bytes.
- */
+/** Records are read as views of the input's memory and written as external regions that splice into Kafka's bytes. */
 class GeneratedZeroCopyRecordsTest {
     private static final int MESSAGES = 10;
 

@@ -28,12 +28,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/**
- * Whole frames, every API at every accepted version: Kafka's request frames parse into typed bodies that
- * re-serialise to Kafka's bytes, our request and response frames are read by Kafka with the header version it
- * expects, and bad frames end in exactly one kind of {@link RequestParseException} (incl. the ApiVersions v0
- * fallback).
- */
+/** Request and response frames of every API and version agree with Kafka's; bad frames end in one RequestParseException. */
 class RequestFrameTest {
     private static final int FRAMES = 5;
     private final ApiVersionsTable table = ApiVersionsTable.allDeclared();
