@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FileRaftLogReaderTest {
     private static final long SEGMENT_BYTES = 1024;
     /** Random logs checked against FileRaftLog; -Dkraft.seed=N replays one. */
-    private static final int SEEDS = Integer.getInteger("kraft.readerSeeds", 60);
+    private static final int SEEDS = Integer.getInteger("kraft.seeds", 60);
 
     @TempDir
     Path dir;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * answer index lookups correctly and accept appends. {@code -Dkraft.seed=N} replays one case.
  */
 class LogCrashTest {
-    private static final int CASES = Integer.getInteger("kraft.crashCases", 200);
+    private static final int CASES = Integer.getInteger("kraft.seeds", 200);
 
     @TempDir(factory = MemoryBackedTempDirFactory.class)
     Path root;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * changes how many run.
  */
 class LogModelTest {
-    private static final int SEQUENCES = Integer.getInteger("kraft.sequences", 1000);
+    private static final int SEQUENCES = Integer.getInteger("kraft.seeds", 1000);
     private static final int OPERATIONS = 60;
 
     @TempDir(factory = MemoryBackedTempDirFactory.class)

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * changes how many run.
  */
 class ProducerStateModelTest {
-    private static final int SEQUENCES = Integer.getInteger("kraft.producerSequences", 60);
+    private static final int SEQUENCES = Integer.getInteger("kraft.seeds", 60);
     private static final int OPERATIONS = 60;
     private static final long EXPIRATION_MS = 5_000;
 

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Random batches (codec, offsets with gaps, producer fields, timestamps, nulls, headers) read back
  * identically here and in kafka-clients, and random damage to a batch only ever surfaces as a
- * {@link CorruptRecordException}. Replay a failure with {@code -Dkraft.record.seed=<seed>}.
+ * {@link CorruptRecordException}. Replay a failure with {@code -Dkraft.seed=<seed>}.
  */
 class RecordBatchPropertyTest {
     private static final int ROUND_TRIPS = 300;
     private static final int CORRUPTIONS = 600;
 
     private static long seed() {
-        return Long.getLong("kraft.record.seed", System.nanoTime());
+        return Long.getLong("kraft.seed", System.nanoTime());
     }
 
     private record Appended(long offset, SampleRecord sample) {
@@ -35,7 +35,7 @@ class RecordBatchPropertyTest {
             try {
                 roundTrip(random);
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("round trip " + i + " failed; replay with -Dkraft.record.seed=" + seed, e);
+                throw new AssertionError("round trip " + i + " failed; replay with -Dkraft.seed=" + seed, e);
             }
         }
     }
@@ -143,7 +143,7 @@ class RecordBatchPropertyTest {
                 // The only acceptable failure.
             } catch (RuntimeException | Error e) {
                 throw new AssertionError("damage " + i + " (" + type + ") escaped as " + e
-                        + "; replay with -Dkraft.record.seed=" + seed, e);
+                        + "; replay with -Dkraft.seed=" + seed, e);
             }
         }
     }

@@ -89,7 +89,7 @@ class VarintTest {
 
     @Test
     void matchesKafkaClientsEncodingForRandomValues() {
-        long seed = Long.getLong("kraft.varint.seed", System.nanoTime());
+        long seed = Long.getLong("kraft.seed", System.nanoTime());
         Random random = new Random(seed);
         for (int i = 0; i < 5_000; i++) {
             // Spread magnitudes so every encoded length shows up.
@@ -101,7 +101,7 @@ class VarintTest {
             ByteUtils.writeVarint(intValue, theirs);
             Varint.writeVarlong(longValue, ours);
             ByteUtils.writeVarlong(longValue, theirs);
-            assertEquals(theirs.flip(), ours.flip(), "seed " + seed + " (-Dkraft.varint.seed), values " + intValue
+            assertEquals(theirs.flip(), ours.flip(), "seed " + seed + " (-Dkraft.seed), values " + intValue
                     + ", " + longValue);
             assertEquals(intValue, ByteUtils.readVarint(ours));
             assertEquals(longValue, ByteUtils.readVarlong(ours));
