@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random sequences of log operations checked against a plain in-memory model after every step.
- * A failure names its seed; {@code -Dkraft.seed=N} replays that one sequence, {@code -Dkraft.sequences=N}
+ * A failure names its seed; {@code -Dkraft.seed=N} replays that one sequence, {@code -Dkraft.seeds=N}
  * changes how many run.
  */
 class LogModelTest {

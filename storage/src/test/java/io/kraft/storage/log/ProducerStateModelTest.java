@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Random idempotent producers (retries, gaps, epoch bumps, fenced epochs, unknown producers, expiry)
  * interleaved with rolls, clean reopens, crashes that lose or garble snapshots, and truncations,
  * against a model that derives the expected state by replaying the history of written batches.
- * A failure names its seed; {@code -Dkraft.seed=N} replays it, {@code -Dkraft.producerSequences=N}
+ * A failure names its seed; {@code -Dkraft.seed=N} replays it, {@code -Dkraft.seeds=N}
  * changes how many run.
  */
 class ProducerStateModelTest {
