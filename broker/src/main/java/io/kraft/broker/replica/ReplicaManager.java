@@ -44,8 +44,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -95,9 +93,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** Null when followers do not fetch (single-node tests without replication). */
     private final ReplicaFetcherManager fetchers;
     private final ReplicationConfig replication;
-    private final Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition;
-    private final LongSupplier brokerEpoch;
-    private ScheduledExecutorService isrScheduler;
+    /** Null without replication. */
+    private final IsrProposals isrProposals;
     private boolean started;
     private boolean closed;
 
@@ -137,8 +134,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         this.topicConfigs = topicConfigs;
         this.clock = clock;
         this.replication = replication.map(Replication::config).orElse(null);
-        this.alterPartition = replication.map(Replication::alterPartition).orElse(null);
-        this.brokerEpoch = replication.map(Replication::brokerEpoch).orElse(() -> -1L);
+        this.isrProposals = replication.map(r -> new IsrProposals(brokerId, r, clock, () -> image,
+                this::completeWaitingOn)).orElse(null);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
                 r.brokerEpoch(), clock)).orElse(null);
         this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()));
@@ -164,13 +161,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             maintenance.start();
             if (fetchers != null) {
                 fetchers.start();
-                isrScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread thread = new Thread(r, "kraft-isr-shrink-" + brokerId);
-                    thread.setDaemon(true);
-                    return thread;
-                });
-                long periodMs = Math.max(1, replication.lagTimeMaxMs() / 2);
-                isrScheduler.scheduleAtFixedRate(this::maybeShrinkIsrs, periodMs, periodMs, TimeUnit.MILLISECONDS);
+                isrProposals.start(partitions::values);
             }
         }
     }
@@ -676,59 +667,13 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), nowMs)) {
                     completeWaitingOn(tp);
                 }
-                if (alterPartition != null) {
-                    partition.maybeExpandIsr(replicaId, this::isUsableReplica, nowMs)
-                            .ifPresent(change -> sendIsrChange(partition, change));
+                if (isrProposals != null) {
+                    isrProposals.maybeExpand(partition, replicaId, nowMs);
                 }
             } catch (ReplicaException e) {
                 results.put(tp, PartitionRead.failed(e.error(), partition.leaderId(), partition.leaderEpoch()));
             }
         }
-    }
-
-    // ---- ISR changes -------------------------------------------------------------------------------
-
-    /** A broker that may join an ISR: registered, unfenced and not shutting down, as far as this broker knows. */
-    private boolean isUsableReplica(int replicaId) {
-        BrokerRegistration broker = image.cluster().broker(replicaId);
-        return broker != null && !broker.fenced() && !broker.inControlledShutdown();
-    }
-
-    /** Proposes removing lagging followers from the ISR of every partition this broker leads. */
-    void maybeShrinkIsrs() {
-        try {
-            long nowMs = clock.getAsLong();
-            for (Partition partition : partitions.values()) {
-                partition.maybeShrinkIsr(nowMs, replication.lagTimeMaxMs())
-                        .ifPresent(change -> sendIsrChange(partition, change));
-            }
-        } catch (RuntimeException e) {
-            LOG.error("Broker {} could not check its ISRs", brokerId, e);
-        }
-    }
-
-    private void sendIsrChange(Partition partition, IsrChange change) {
-        TopicPartition tp = change.topicPartition();
-        PartitionRegistration current = partition.registration();
-        LOG.info("Broker {} proposes ISR {} for {} (was {})", brokerId, change.newIsr(), tp,
-                current == null ? List.of() : current.isr());
-        CompletableFuture<PartitionRegistration> answer;
-        try {
-            answer = alterPartition.apply(new AlterPartitionRequest(brokerId, brokerEpoch.getAsLong(), change.topicId(),
-                    tp.partition(), change.leaderEpoch(), change.newIsr(), change.partitionEpoch()));
-        } catch (RuntimeException e) {
-            answer = CompletableFuture.failedFuture(e);
-        }
-        answer.whenComplete((registration, error) -> {
-            if (error != null) {
-                LOG.info("Broker {}: the ISR change {} of {} was refused: {}", brokerId, change.newIsr(), tp,
-                        error.getMessage());
-            }
-            if (partition.completeIsrChange(change, Optional.ofNullable(error == null ? registration : null),
-                    clock.getAsLong())) {
-                completeWaitingOn(tp);
-            }
-        });
     }
 
     // ---- other partition operations ----------------------------------------------------------------
@@ -787,10 +732,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (currentFetchers != null) {
             currentFetchers.close();
         }
-        synchronized (stateLock) {
-            if (isrScheduler != null) {
-                isrScheduler.shutdownNow();
-            }
+        if (isrProposals != null) {
+            isrProposals.close();
         }
         maintenance.close();
         producePurgatory.completeAll();
