@@ -1,10 +1,10 @@
 package io.kraft.broker;
 
-import org.awaitility.Awaitility;
 import java.io.IOException;
-import java.time.Duration;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
 /** What the broker's in-process cluster tests share: waiting for a condition with a bound, and a free port. */
 public final class TestWaits {

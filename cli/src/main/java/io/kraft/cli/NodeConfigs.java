@@ -5,8 +5,8 @@ import static io.kraft.config.ConfigType.LIST;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.HIGH;
 
-import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.config.BrokerConfigs;
+import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManagerConfig;

@@ -1,11 +1,11 @@
 package io.kraft.cli;
 
-import io.kraft.server.BrokerNode;
-import io.kraft.server.CombinedNode;
-import io.kraft.server.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.BrokerNode;
+import io.kraft.server.CombinedNode;
+import io.kraft.server.ControllerNode;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;

@@ -1,14 +1,16 @@
 package io.kraft.cli;
 
-import io.kraft.server.CombinedNode;
+import static org.awaitility.Awaitility.await;
+
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.CombinedNode;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** An in-process combined node on free ports for the client commands to talk to. */
 final class ClientNode implements AutoCloseable {
@@ -26,13 +28,12 @@ final class ClientNode implements AutoCloseable {
                         ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + freePort(),
                 properties, topicConfigs);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (!node.isBrokerUnfenced()) {
-            if (System.nanoTime() > deadline) {
-                node.close();
-                throw new AssertionError("the broker was not unfenced within " + WAIT_MS + " ms");
-            }
-            Thread.sleep(20);
+        try {
+            await("the broker to be unfenced").atMost(Duration.ofMillis(WAIT_MS)).pollInterval(Duration.ofMillis(20))
+                    .until(node::isBrokerUnfenced);
+        } catch (RuntimeException | Error e) {
+            node.close();
+            throw e;
         }
     }
 

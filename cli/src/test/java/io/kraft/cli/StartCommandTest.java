@@ -1,5 +1,6 @@
 package io.kraft.cli;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,7 @@ import io.kraft.storage.MetaProperties;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,12 +105,8 @@ class StartCommandTest {
         StartCommand.startNode(NodeConfigs.load(config), config).close();
     }
 
-    private static void awaitTrue(BooleanSupplier condition, String failure) throws InterruptedException {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertTrue(condition.getAsBoolean(), failure);
+    private static void awaitTrue(BooleanSupplier condition, String failure) {
+        await(failure).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
     }
 
     private static int freePort() throws Exception {

@@ -1,7 +1,7 @@
 package io.kraft.server;
 
-import io.kraft.server.TestNode;
 import io.kraft.broker.ClientRecords;
+import io.kraft.server.TestNode;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

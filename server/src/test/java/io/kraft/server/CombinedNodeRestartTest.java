@@ -3,8 +3,8 @@ package io.kraft.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.server.TestNode;
 import io.kraft.broker.ClientRecords;
+import io.kraft.server.TestNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

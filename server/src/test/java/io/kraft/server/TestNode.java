@@ -4,11 +4,11 @@ import static io.kraft.broker.TestWaits.awaitTrue;
 import static io.kraft.broker.TestWaits.freePort;
 
 import io.kraft.broker.TestWaits;
-import io.kraft.server.CombinedNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.CombinedNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

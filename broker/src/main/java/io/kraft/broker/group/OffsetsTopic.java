@@ -1,7 +1,7 @@
 package io.kraft.broker.group;
 
-import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;

@@ -1,8 +1,8 @@
 package io.kraft.broker.protocol;
 
+import io.kraft.broker.protocol.codec.MalformedMessageException;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiMessageFactory;
-import io.kraft.broker.protocol.codec.MalformedMessageException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 

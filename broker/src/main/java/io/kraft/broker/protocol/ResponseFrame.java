@@ -1,7 +1,7 @@
 package io.kraft.broker.protocol;
 
-import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.codec.RecordsSink;
+import io.kraft.broker.protocol.message.ApiMessage;
 import java.nio.ByteBuffer;
 
 /**

@@ -4,8 +4,8 @@ import static io.kraft.broker.TestWaits.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.WireClient;
 import io.kraft.broker.StandaloneBroker;
+import io.kraft.broker.WireClient;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

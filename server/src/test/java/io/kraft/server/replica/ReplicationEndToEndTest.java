@@ -11,12 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.replica.ReplicationConfig;
-import io.kraft.server.BrokerNode;
-import io.kraft.server.ControllerNode;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.BrokerNode;
+import io.kraft.server.ControllerNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
