@@ -261,7 +261,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private <T> void appendAndAnswer(ControllerResult<T> result, CompletableFuture<T> future) {
         List<MetadataRecord> records = result.records();
         long firstOffset = nextWriteOffset;
-        managers.replayBatch(records, firstOffset);
+        managers.replayBatch(records, firstOffset, leaderEpoch);
         nextWriteOffset += records.size();
         pending.add(future);
         int epoch = leaderEpoch;
@@ -372,9 +372,17 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (applied.isEmpty()) {
             return; // already part of a loaded snapshot
         }
-        // The active controller replayed its own records when it appended them; earlier epochs' are new to it.
-        if (managers != null && batch.epoch() != leaderEpoch) {
-            managers.replayBatch(applied.get().records(), applied.get().firstOffset());
+        // The active controller's view already holds its own records; only the split into committed and not moves.
+        if (managers != null) {
+            try {
+                if (batch.epoch() != leaderEpoch) {
+                    throw new IllegalStateException("a batch of epoch " + batch.epoch() + " committed");
+                }
+                managers.committed(loader.image());
+            } catch (IllegalStateException e) {
+                LOG.error("Controller {} stops serving epoch {}: {}", nodeId, leaderEpoch, e.getMessage());
+                resign();
+            }
         }
         releaseAnswers();
         maybeSnapshot();

@@ -104,7 +104,7 @@ public final class MetadataLoader implements AutoCloseable {
         MetadataDelta delta = new MetadataDelta(image);
         delta.replayBatch(records, firstOffset, batch.epoch());
         MetadataImage next = delta.apply();
-        stateStore.apply(records, batch.lastOffset(), batch.epoch());
+        stateStore.apply(delta);
         image = next;
         recordBytesSinceSnapshot += bytes;
         publish(delta, next);
