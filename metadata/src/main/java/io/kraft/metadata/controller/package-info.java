@@ -15,11 +15,14 @@
  * image when it becomes active ({@link io.kraft.metadata.controller.ControlManagers#fromImage}) and drops the whole
  * view when it stops, which drops any uncommitted records with it.
  *
- * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one thread as the
- * Raft listener: it applies committed batches to the image and the RocksDB state store, publishes them, and on
- * the active controller turns requests into appended records whose futures answer once the records commit and
- * the image holds them. A new leader serves only after its high watermark passes its log end at election, so
- * no earlier epoch's record can still arrive and conflict with the rebuilt managers; any member that is not
- * serving answers {@link io.kraft.storage.errors.Errors#NOT_CONTROLLER}.
+ * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one injected
+ * {@link io.kraft.metadata.loop.EventLoop} with an injected {@link io.kraft.metadata.loop.Time}, as the listener of a
+ * {@link io.kraft.raft.RaftClient}: it applies committed batches to the image and the stored state, hands images to
+ * the publishers (on their own loop), and on the active controller turns requests into appended records whose futures
+ * answer once the records commit and the image holds them. A leader serves from Raft's leader-ready signal for its
+ * epoch, when every earlier epoch's record has been applied, so the managers start from the whole log; it stops (and
+ * resigns) as soon as its view and the log disagree, and any member that is not serving answers
+ * {@link io.kraft.storage.errors.Errors#NOT_CONTROLLER}. Nothing in this package starts a thread or reads a clock of
+ * its own, which is what lets the simulation in the tests drive several controllers deterministically.
  */
 package io.kraft.metadata.controller;
