@@ -164,7 +164,13 @@ public final class ReplicationControlManager {
             return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Adding " + (totalCount - current)
                     + " partitions exceeds the limit of " + MAX_NEW_PARTITIONS_PER_REQUEST + " per request");
         }
-        int replicationFactor = metadata.partition(topicId, 0).replicas().size();
+        PartitionRegistration first = metadata.partition(topicId, 0);
+        if (first == null) {
+            // Only a topic record without its partitions could get here: Raft committed part of a creation's batch.
+            return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Topic " + topicName
+                    + " has no partition to take the replication factor of new ones from");
+        }
+        int replicationFactor = first.replicas().size();
         List<List<Integer>> assignments;
         if (!newAssignments.isEmpty()) {
             if (newAssignments.size() != totalCount - current) {
