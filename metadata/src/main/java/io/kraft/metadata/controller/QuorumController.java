@@ -58,6 +58,10 @@ import org.slf4j.LoggerFactory;
 public final class QuorumController implements Controller, MetadataSource, RaftListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumController.class);
 
+    /** A request that wrote nothing, waiting for the records it read to commit. */
+    private record PendingRead(CompletableFuture<?> future, Runnable answer) {
+    }
+
     private final int nodeId;
     private final ControllerSettings settings;
     private final TopicConfigResolver topicConfigs;
@@ -82,6 +86,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final List<CompletableFuture<?>> pending = new ArrayList<>();
     /** Answers to committed requests, released once the image reaches their last offset (read-your-writes). */
     private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
+    /** Requests that wrote nothing, by the last offset of the view they read; they fail if this member stops. */
+    private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
     private EventLoop.Scheduled fencingTimer;
     private long fencingDeadlineMs = Long.MAX_VALUE;
     private volatile boolean closed;
@@ -254,7 +260,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             if (!result.isSuccess()) {
                 future.completeExceptionally(new ControllerException(result.error()));
             } else if (result.records().isEmpty()) {
-                future.complete(result.response());
+                answerOnceViewCommits(future, result.response());
             } else {
                 appendAndAnswer(name, result, future);
             }
@@ -303,6 +309,20 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         }));
     }
 
+    /**
+     * Answers a request that wrote nothing once every record it read in the view has committed: until then its
+     * answer rests on records that may still be lost (a topic it found existing, a config value it found set).
+     */
+    private <T> void answerOnceViewCommits(CompletableFuture<T> future, T response) {
+        long readOffset = managers.metadata().lastOffset();
+        if (loader.image().offset() >= readOffset) {
+            future.complete(response);
+        } else {
+            awaitingCommit.computeIfAbsent(readOffset, o -> new ArrayList<>())
+                    .add(new PendingRead(future, () -> future.complete(response)));
+        }
+    }
+
     private void whenImageReaches(long offset, Runnable answer) {
         if (loader.image().offset() >= offset) {
             answer.run();
@@ -316,6 +336,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         List<Runnable> answers = due.values().stream().flatMap(List::stream).toList();
         due.clear();
         answers.forEach(Runnable::run);
+        // Only an active controller gets here with its own records committed; any other fails these in deactivate.
+        Map<Long, List<PendingRead>> read = awaitingCommit.headMap(loader.image().offset(), true);
+        List<PendingRead> readers = read.values().stream().flatMap(List::stream).toList();
+        read.clear();
+        readers.forEach(reader -> reader.answer().run());
     }
 
     private ControllerException shutDown() {
@@ -506,6 +531,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         managers = null;
         activeEpoch = -1;
         cancelFencingTimer();
+        List<PendingRead> readers = awaitingCommit.values().stream().flatMap(List::stream).toList();
+        awaitingCommit.clear();
+        readers.forEach(reader -> reader.future().completeExceptionally(notController()));
     }
 
     private void fault(String what, Throwable cause) {
