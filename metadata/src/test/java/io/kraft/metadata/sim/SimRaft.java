@@ -267,6 +267,8 @@ final class SimRaft {
     private void tick() {
         if (leaderId >= 0 && canLead(leaderId)) {
             leaderLostSinceMs = -1;
+            // Replication stalls while no majority is reachable; it resumes once one is again (a restart, a heal).
+            scheduleReplication();
         } else if (leaderLostSinceMs < 0) {
             leaderLostSinceMs = scheduler.nowMs();
             electionTimeoutMs = scheduler.delayMs(MIN_ELECTION_TIMEOUT_MS, MAX_ELECTION_TIMEOUT_MS);
