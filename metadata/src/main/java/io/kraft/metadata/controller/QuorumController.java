@@ -301,9 +301,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                         ? error.getCause() : error;
                 future.completeExceptionally(notController());
                 if (managers != null && leaderEpoch == epoch) {
-                    // Its view holds records that may never commit; only a new epoch starts from the log again.
-                    stopServing(cause instanceof NotLeaderException ? "it no longer leads"
-                            : "an append failed: " + cause, true);
+                    // Its view holds records that may never commit; only a new epoch starts from the log again. Raft
+                    // that refuses with NotLeaderException has moved on already, so there is nothing to resign.
+                    boolean movedOn = cause instanceof NotLeaderException;
+                    stopServing(movedOn ? "Raft no longer leads the epoch" : "an append failed: " + cause, !movedOn);
                 }
             }
         }));
