@@ -45,11 +45,17 @@ interface Acknowledgement {
         }
     }
 
-    record PartitionsCreated(UUID topicId, int totalCount) implements Acknowledgement {
+    /** Partitions added to the topic named {@code name}: whichever topic had that name when the request ran. */
+    record PartitionsCreated(String name, int totalCount) implements Acknowledgement {
         @Override
         public String missingFrom(CommittedLog log) {
-            return log.partitionState(topicId, totalCount - 1, 0) != null ? null : "topic " + topicId
-                    + " was answered grown to " + totalCount + " partitions but the last one never committed";
+            for (UUID topicId : log.topicIdsNamed(name)) {
+                if (log.partitionState(topicId, totalCount - 1, 0) != null) {
+                    return null;
+                }
+            }
+            return "topic " + name + " was answered grown to " + totalCount + " partitions but no topic of that "
+                    + "name ever committed partition " + (totalCount - 1);
         }
     }
 

@@ -160,6 +160,12 @@ final class CommittedLog {
         return createdTopics.get(topicId);
     }
 
+    /** Every topic id ever created with that name. */
+    List<UUID> topicIdsNamed(String name) {
+        return createdTopics.entrySet().stream().filter(e -> e.getValue().equals(name)).map(Map.Entry::getKey)
+                .sorted().toList();
+    }
+
     boolean topicRemoved(UUID topicId) {
         return removedTopics.contains(topicId);
     }

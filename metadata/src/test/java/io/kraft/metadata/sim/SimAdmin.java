@@ -7,7 +7,6 @@ import io.kraft.metadata.image.TopicImage;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.BiConsumer;
 
 /**
@@ -68,12 +67,10 @@ final class SimAdmin {
                 TopicImage current = cluster.committedLog().image().topics().topic(topic);
                 int total = (current == null ? 1 : current.partitions().size())
                         + 1 + cluster.scheduler().random().nextInt(2);
-                UUID topicId = current == null ? null : current.id();
                 requestInFlight = true;
                 cluster.call("admin createPartitions " + topic + " " + total,
                         c -> c.createPartitions(topic, total, List.of()),
-                        answer -> topicId == null ? null : new Acknowledgement.PartitionsCreated(topicId, total),
-                        this::done);
+                        answer -> new Acknowledgement.PartitionsCreated(topic, total), this::done);
             }
             case 4 -> {
                 Map<String, Optional<String>> changes = Map.of("retention.ms",
