@@ -5,6 +5,7 @@ import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.loader.MetadataFollower;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
@@ -61,6 +62,14 @@ public final class BrokerNode implements AutoCloseable {
     public static BrokerNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
                                    Map<String, String> properties, TopicConfigResolver topicConfigs)
             throws InterruptedException {
+        return start(nodeId, clusterId, metadataLogDir, clientListener, properties, topicConfigs,
+                new ProcessStoppingFaultHandler());
+    }
+
+    /** Like the other {@code start}, with the handler that hears the metadata's faults. */
+    public static BrokerNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
+                                   Map<String, String> properties, TopicConfigResolver topicConfigs,
+                                   FaultHandler faultHandler) throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
         QuorumConfig quorum = QuorumConfig.from(properties);
         if (quorum.voters().containsKey(nodeId)) {
@@ -71,8 +80,8 @@ public final class BrokerNode implements AutoCloseable {
         Map<String, String> logProperties = new HashMap<>(properties);
         logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
         FileRaftLog log = FileRaftLog.open(logProperties);
-        MetadataFollower follower = new MetadataFollower(nodeId, metadataLogDir.resolve("broker-state"), snapshots,
-                SnapshotPolicy.from(properties));
+        MetadataFollower follower = MetadataFollower.open(nodeId, metadataLogDir.resolve("broker-state"), snapshots,
+                SnapshotPolicy.from(properties), faultHandler);
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
                 quorum.requestTimeoutMs());

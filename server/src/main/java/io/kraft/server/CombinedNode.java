@@ -6,6 +6,7 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.grpc.GrpcControllerClient;
 import java.nio.file.Path;
 import java.util.Map;
@@ -48,9 +49,17 @@ public final class CombinedNode implements AutoCloseable {
     public static CombinedNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
                                      Map<String, String> properties, TopicConfigResolver topicConfigs)
             throws InterruptedException {
+        return start(nodeId, clusterId, metadataLogDir, clientListener, properties, topicConfigs,
+                new ProcessStoppingFaultHandler());
+    }
+
+    /** Like the other {@code start}, with the handler that hears the metadata's faults. */
+    public static CombinedNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
+                                     Map<String, String> properties, TopicConfigResolver topicConfigs,
+                                     FaultHandler faultHandler) throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
         ControllerNode controllerNode = ControllerNode.create(nodeId, clusterId, metadataLogDir, properties,
-                topicConfigs);
+                topicConfigs, faultHandler);
         QuorumController controller = controllerNode.controller();
         Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
                 : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),

@@ -5,6 +5,8 @@ import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.fault.FaultHandler;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.file.FileQuorumStateStore;
@@ -65,6 +67,15 @@ public final class ControllerNode implements AutoCloseable {
      */
     public static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
                                         TopicConfigResolver topicConfigs) {
+        return create(nodeId, clusterId, metadataLogDir, properties, topicConfigs, new ProcessStoppingFaultHandler());
+    }
+
+    /**
+     * Like {@link #create(int, String, Path, Map, TopicConfigResolver)}, with the handler that hears the metadata's
+     * faults (a publisher failing, a committed record that does not apply) instead of one that stops the process.
+     */
+    public static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
+                                        TopicConfigResolver topicConfigs, FaultHandler faultHandler) {
         Objects.requireNonNull(clusterId, "clusterId");
         QuorumConfig quorum = QuorumConfig.from(properties);
         if (!quorum.voters().containsKey(nodeId)) {
@@ -77,8 +88,13 @@ public final class ControllerNode implements AutoCloseable {
         Map<String, String> logProperties = new HashMap<>(properties);
         logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
         FileRaftLog log = FileRaftLog.open(logProperties);
-        QuorumController controller = new QuorumController(nodeId, settings, topicConfigs, SUPPORTED_FEATURES,
-                metadataLogDir.resolve("controller-state"), snapshots, snapshotPolicy, nodeId);
+        QuorumController controller = QuorumController.builder(nodeId, settings)
+                .topicConfigs(topicConfigs)
+                .supportedFeatures(SUPPORTED_FEATURES)
+                .storage(new RocksDbMetadataStorage(metadataLogDir.resolve("controller-state"), snapshots))
+                .snapshotPolicy(snapshotPolicy)
+                .faultHandler(faultHandler)
+                .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,

@@ -1,10 +1,9 @@
 package io.kraft.metadata.controller;
 
-import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.image.BrokerRegistration;
-import io.kraft.metadata.image.ClusterImage;
+import io.kraft.metadata.image.MetadataImage;
 import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
 import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -15,24 +14,47 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Broker registrations and liveness. Request methods validate against the current state and only
- * generate records; {@link #replay} applies records. Sessions (last heartbeat, connection-loss deadline)
- * are soft state of the active controller, driven by the times passed in.
+ * Broker registrations and liveness. Request methods validate against the registrations in the
+ * {@link SpeculativeMetadata} and only generate records. Besides them it keeps what the image does not: an index of
+ * broker ids and the highest broker epoch, the log offset of each registration (from the entity changes the view
+ * reports), and sessions (last heartbeat, connection-loss deadline), soft state of the active controller driven by
+ * the times passed in.
  */
 public final class ClusterControlManager implements BrokerLiveness {
     private final ControllerSettings settings;
-    // Sorted so that fencing order and usable broker lists are deterministic.
-    private final TreeMap<Integer, BrokerRegistration> brokers = new TreeMap<>();
+    private final SpeculativeMetadata metadata;
+    // Sorted so that fencing order and usable broker lists are deterministic. Brokers are never unregistered.
+    private final TreeSet<Integer> brokerIds = new TreeSet<>();
     // The log offset of each broker's registration record: it is caught up once it has applied it.
     private final Map<Integer, Long> registrationOffsets = new HashMap<>();
     private final Map<Integer, BrokerSession> sessions = new HashMap<>();
     private long highestBrokerEpoch = 0;
 
-    public ClusterControlManager(ControllerSettings settings) {
+    ClusterControlManager(ControllerSettings settings, SpeculativeMetadata metadata) {
         this.settings = settings;
+        this.metadata = metadata;
+    }
+
+    /**
+     * Indexes the brokers of the committed image this controller starts from. Their registration offsets are not in
+     * the image, so a broker counts as caught up once it reaches the image itself.
+     */
+    void index(MetadataImage image) {
+        for (BrokerRegistration broker : image.cluster().brokers().values()) {
+            brokerChanged(null, broker, image.offset());
+        }
+    }
+
+    /** A registration entered the view (a new epoch is a new registration) or changed. */
+    void brokerChanged(BrokerRegistration before, BrokerRegistration after, long offset) {
+        brokerIds.add(after.id());
+        if (before == null || before.epoch() != after.epoch()) {
+            registrationOffsets.put(after.id(), offset);
+        }
+        highestBrokerEpoch = Math.max(highestBrokerEpoch, after.epoch());
     }
 
     /**
@@ -53,7 +75,7 @@ public final class ClusterControlManager implements BrokerLiveness {
         if (request.brokerId() < 0) {
             return ControllerResult.failed(Errors.INVALID_REQUEST, "Invalid broker id " + request.brokerId());
         }
-        BrokerRegistration existing = brokers.get(request.brokerId());
+        BrokerRegistration existing = metadata.broker(request.brokerId());
         if (existing != null && existing.incarnationId().equals(request.incarnationId())) {
             session(request.brokerId(), nowMs).touch(nowMs);
             return ControllerResult.of(List.of(), existing.epoch());
@@ -85,7 +107,7 @@ public final class ClusterControlManager implements BrokerLiveness {
      */
     public ControllerResult<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request, long nowMs,
                                                              boolean leadsPartitions) {
-        BrokerRegistration broker = brokers.get(request.brokerId());
+        BrokerRegistration broker = metadata.broker(request.brokerId());
         if (broker == null) {
             return ControllerResult.failed(Errors.BROKER_ID_NOT_REGISTERED,
                     "Broker " + request.brokerId() + " is not registered");
@@ -123,7 +145,7 @@ public final class ClusterControlManager implements BrokerLiveness {
 
     /** The broker's control-plane connection closed: fence it unless it is heard from within the grace time. */
     public void connectionClosed(int brokerId, long nowMs) {
-        if (brokers.containsKey(brokerId)) {
+        if (isRegistered(brokerId)) {
             session(brokerId, nowMs).connectionClosed(nowMs, settings.connectionLossGraceMs());
         }
     }
@@ -132,7 +154,7 @@ public final class ClusterControlManager implements BrokerLiveness {
     public ControllerResult<List<Integer>> fenceStaleBrokers(long nowMs) {
         List<MetadataRecord> records = new ArrayList<>();
         List<Integer> fenced = new ArrayList<>();
-        for (BrokerRegistration broker : brokers.values()) {
+        for (BrokerRegistration broker : brokers()) {
             if (!broker.fenced() && sessionExpired(broker.id(), nowMs)) {
                 records.add(fenceRecord(broker));
                 fenced.add(broker.id());
@@ -144,7 +166,7 @@ public final class ClusterControlManager implements BrokerLiveness {
     /** The earliest time at which an unfenced broker is due to be fenced, or Long.MAX_VALUE if none. */
     public long nextFencingDeadlineMs(long nowMs) {
         long deadline = Long.MAX_VALUE;
-        for (BrokerRegistration broker : brokers.values()) {
+        for (BrokerRegistration broker : brokers()) {
             if (!broker.fenced()) {
                 deadline = Math.min(deadline, session(broker.id(), nowMs).fencingDeadlineMs(settings.sessionTimeoutMs()));
             }
@@ -166,79 +188,46 @@ public final class ClusterControlManager implements BrokerLiveness {
                 .setBrokerId(broker.id()).setBrokerEpoch(broker.epoch()).build());
     }
 
-    /** Applies a register, registration change, fence or unfence record found at the given offset. */
-    public void replay(MetadataRecord record, long offset) {
-        switch (record.getRecordCase()) {
-            case REGISTER_BROKER -> {
-                BrokerRegistration registration = BrokerRegistration.fromRecord(record.getRegisterBroker());
-                brokers.put(registration.id(), registration);
-                registrationOffsets.put(registration.id(), offset);
-                highestBrokerEpoch = Math.max(highestBrokerEpoch, registration.epoch());
-            }
-            case BROKER_REGISTRATION_CHANGE -> {
-                BrokerRegistrationChangeRecord change = record.getBrokerRegistrationChange();
-                BrokerRegistration broker = current(change.getBrokerId(), change.getBrokerEpoch());
-                if (change.hasFenced()) {
-                    broker = broker.withFenced(change.getFenced());
-                }
-                if (change.hasInControlledShutdown()) {
-                    broker = broker.withInControlledShutdown(change.getInControlledShutdown());
-                }
-                brokers.put(broker.id(), broker);
-            }
-            case FENCE_BROKER -> {
-                FenceBrokerRecord fence = record.getFenceBroker();
-                brokers.put(fence.getBrokerId(), current(fence.getBrokerId(), fence.getBrokerEpoch()).withFenced(true));
-            }
-            case UNFENCE_BROKER -> {
-                UnfenceBrokerRecord unfence = record.getUnfenceBroker();
-                brokers.put(unfence.getBrokerId(), current(unfence.getBrokerId(), unfence.getBrokerEpoch())
-                        .withFenced(false).withInControlledShutdown(false));
-            }
-            default -> throw new IllegalArgumentException("Not a cluster record: " + record.getRecordCase());
-        }
+    /** The indexes, so that tests can compare indexes kept up change by change with indexes built from an image. */
+    Map<String, Object> indexes() {
+        return Map.of("brokerIds", List.copyOf(brokerIds), "highestBrokerEpoch", highestBrokerEpoch);
     }
 
-    private BrokerRegistration current(int brokerId, long brokerEpoch) {
-        BrokerRegistration broker = brokers.get(brokerId);
-        if (broker == null || broker.epoch() != brokerEpoch) {
-            throw new InvalidMetadataRecordException("Record for broker " + brokerId + " epoch " + brokerEpoch
-                    + " does not match its registration " + broker);
+    /** Every registration, by ascending broker id. */
+    private List<BrokerRegistration> brokers() {
+        List<BrokerRegistration> registrations = new ArrayList<>(brokerIds.size());
+        for (int brokerId : brokerIds) {
+            registrations.add(metadata.broker(brokerId));
         }
-        return broker;
+        return registrations;
     }
 
     /** The registration, or null. */
     public BrokerRegistration registration(int brokerId) {
-        return brokers.get(brokerId);
-    }
-
-    /** The registrations as an image (for comparison and inspection). */
-    public ClusterImage image() {
-        return new ClusterImage(brokers);
+        return metadata.broker(brokerId);
     }
 
     @Override
     public boolean isRegistered(int brokerId) {
-        return brokers.containsKey(brokerId);
+        return metadata.broker(brokerId) != null;
     }
 
     @Override
     public boolean isUsable(int brokerId) {
-        BrokerRegistration broker = brokers.get(brokerId);
+        BrokerRegistration broker = metadata.broker(brokerId);
         return broker != null && !broker.fenced() && !broker.inControlledShutdown();
     }
 
     @Override
     public long brokerEpoch(int brokerId) {
-        BrokerRegistration broker = brokers.get(brokerId);
+        BrokerRegistration broker = metadata.broker(brokerId);
         return broker == null ? -1 : broker.epoch();
     }
 
     @Override
     public List<UsableBroker> usableBrokers() {
         List<UsableBroker> usable = new ArrayList<>();
-        for (BrokerRegistration broker : brokers.values()) {
+        for (BrokerRegistration broker : brokers()) {
             if (!broker.fenced() && !broker.inControlledShutdown()) {
                 usable.add(new UsableBroker(broker.id(), broker.rack()));
             }

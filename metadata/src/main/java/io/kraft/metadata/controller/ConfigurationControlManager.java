@@ -5,10 +5,10 @@ import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
-import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.ConfigurationsImage;
+import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.errors.Errors;
@@ -22,16 +22,18 @@ import java.util.TreeMap;
 /**
  * Topic and broker configuration overrides. Topic configs are validated with the config module's topic
  * definition (unknown key or bad value: INVALID_CONFIG); broker configs are validated when they are log
- * settings the config module knows, and accepted as given otherwise (other components own those keys).
+ * settings the config module knows, and accepted as given otherwise (other components own those keys). The current
+ * overrides are read from the {@link SpeculativeMetadata}; the manager keeps no state of its own.
  */
 public final class ConfigurationControlManager {
     private static final ConfigDef BROKER_LOG_DEFINITION = LogConfigs.definition();
 
     private final TopicConfigResolver topicConfigs;
-    private final Map<ConfigResource, Map<String, String>> configs = new HashMap<>();
+    private final SpeculativeMetadata metadata;
 
-    public ConfigurationControlManager(TopicConfigResolver topicConfigs) {
+    ConfigurationControlManager(TopicConfigResolver topicConfigs, SpeculativeMetadata metadata) {
         this.topicConfigs = topicConfigs;
+        this.metadata = metadata;
     }
 
     /** Checks a new topic's config overrides. */
@@ -89,8 +91,9 @@ public final class ConfigurationControlManager {
             return ControllerResult.failed(error.error(), error.message());
         }
         List<MetadataRecord> records = new ArrayList<>();
+        Map<String, String> current = metadata.configs(resource);
         new TreeMap<>(changes).forEach((key, value) -> {
-            if (!value.equals(Optional.ofNullable(configs(resource).get(key)))) {
+            if (!value.equals(Optional.ofNullable(current.get(key)))) {
                 records.add(record(resource, key, value));
             }
         });
@@ -125,38 +128,12 @@ public final class ConfigurationControlManager {
         return MetadataRecords.of(builder.build());
     }
 
-    /** Applies a config record. */
-    public void replay(MetadataRecord record) {
-        if (!record.hasConfig()) {
-            throw new IllegalArgumentException("Not a config record: " + record.getRecordCase());
-        }
-        ConfigRecord config = record.getConfig();
-        ConfigResource resource;
-        try {
-            resource = new ConfigResource(ConfigResource.Type.fromProto(config.getResourceType()),
-                    config.getResourceName());
-        } catch (IllegalArgumentException e) {
-            throw new InvalidMetadataRecordException(e.getMessage());
-        }
-        if (config.hasValue()) {
-            configs.computeIfAbsent(resource, r -> new HashMap<>()).put(config.getName(), config.getValue());
-        } else {
-            Map<String, String> keys = configs.get(resource);
-            if (keys != null) {
-                keys.remove(config.getName());
-                if (keys.isEmpty()) {
-                    configs.remove(resource);
-                }
-            }
-        }
-    }
-
     /** The resource's overrides (empty if none). */
     public Map<String, String> configs(ConfigResource resource) {
-        return Map.copyOf(configs.getOrDefault(resource, Map.of()));
+        return Map.copyOf(metadata.configs(resource));
     }
 
     public ConfigurationsImage image() {
-        return new ConfigurationsImage(configs);
+        return metadata.image(MetadataProvenance.EMPTY).configs();
     }
 }

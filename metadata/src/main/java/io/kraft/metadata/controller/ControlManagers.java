@@ -1,13 +1,14 @@
 package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
-import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,41 +19,75 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The controller's managers wired together: requests that span managers (a fenced broker's leaderships
- * move, a topic's configs come and go with it) and one {@link #replay} that routes each record to its
- * manager. Not thread-safe: the controller's event loop owns it.
+ * The controller's managers wired together over one {@link SpeculativeMetadata}: requests that span managers (a
+ * fenced broker's leaderships move, a topic's configs come and go with it), the records this controller generates
+ * entering the view ({@link #replayBatch}) and the committed image advancing under it ({@link #committed}). The
+ * managers read entities from the view and keep only indexes, fed by the entity changes the view's delta reports.
+ * Not thread-safe: the controller's event loop owns it.
  */
 public final class ControlManagers {
+    private final SpeculativeMetadata metadata;
     private final ClusterControlManager cluster;
     private final ReplicationControlManager replication;
     private final ConfigurationControlManager configs;
     private final ProducerIdControlManager producerIds;
     private final FeatureControlManager features;
 
+    /** Routes the view's entity changes to the managers that index them. */
+    private final class Indexes implements MetadataChangeListener {
+        @Override
+        public void brokerChanged(BrokerRegistration before, BrokerRegistration after, long offset) {
+            cluster.brokerChanged(before, after, offset);
+        }
+
+        @Override
+        public void topicCreated(UUID topicId, String name) {
+            replication.topicCreated(topicId, name);
+        }
+
+        @Override
+        public void topicRemoved(UUID topicId, String name) {
+            replication.topicRemoved(topicId, name);
+        }
+
+        @Override
+        public void partitionChanged(TopicIdPartition partition, PartitionRegistration before,
+                                     PartitionRegistration after) {
+            replication.partitionChanged(partition, before, after);
+        }
+    }
+
     /**
+     * Managers over an empty cluster.
+     *
      * @param topicConfigs      validates topic config overrides
      * @param supportedFeatures the feature levels this controller supports
      * @param random            topic ids and placement tie-breaks; seed it for reproducible tests
      */
     public ControlManagers(ControllerSettings settings, TopicConfigResolver topicConfigs,
                            Map<String, SupportedRange> supportedFeatures, Random random) {
-        this.cluster = new ClusterControlManager(settings);
-        this.replication = new ReplicationControlManager(settings, cluster, random);
-        this.configs = new ConfigurationControlManager(topicConfigs);
-        this.producerIds = new ProducerIdControlManager(cluster);
-        this.features = new FeatureControlManager(supportedFeatures);
+        this(MetadataImage.EMPTY, settings, topicConfigs, supportedFeatures, random,
+                SpeculativeMetadata.DEFAULT_REBUILD_SLACK_RECORDS);
     }
 
-    /** Managers holding exactly the committed state of an image (a new active controller starts here). */
+    ControlManagers(MetadataImage committed, ControllerSettings settings, TopicConfigResolver topicConfigs,
+                    Map<String, SupportedRange> supportedFeatures, Random random, int rebuildSlackRecords) {
+        this.metadata = new SpeculativeMetadata(committed, new Indexes(), rebuildSlackRecords);
+        this.cluster = new ClusterControlManager(settings, metadata);
+        this.replication = new ReplicationControlManager(settings, metadata, cluster, random);
+        this.configs = new ConfigurationControlManager(topicConfigs, metadata);
+        this.producerIds = new ProducerIdControlManager(metadata, cluster);
+        this.features = new FeatureControlManager(supportedFeatures, metadata);
+        cluster.index(committed);
+        replication.index(committed);
+    }
+
+    /** Managers over a committed image (a new active controller starts here, once every earlier record applied). */
     public static ControlManagers fromImage(MetadataImage image, ControllerSettings settings,
                                             TopicConfigResolver topicConfigs,
                                             Map<String, SupportedRange> supportedFeatures, Random random) {
-        ControlManagers managers = new ControlManagers(settings, topicConfigs, supportedFeatures, random);
-        // Registration offsets are not in the image: brokers must have caught up to the image itself.
-        for (MetadataRecord record : image.toRecords()) {
-            managers.replay(record, image.offset());
-        }
-        return managers;
+        return new ControlManagers(image, settings, topicConfigs, supportedFeatures, random,
+                SpeculativeMetadata.DEFAULT_REBUILD_SLACK_RECORDS);
     }
 
     /**
@@ -156,30 +191,34 @@ public final class ControlManagers {
         return features.updateFeature(name, level);
     }
 
-    /** Applies one record, found at the given log offset, to the manager that owns its kind. */
-    public void replay(MetadataRecord record, long offset) {
-        switch (MetadataRecords.checkReadable(record)) {
-            case REGISTER_BROKER, BROKER_REGISTRATION_CHANGE, FENCE_BROKER, UNFENCE_BROKER -> cluster.replay(record, offset);
-            case TOPIC, PARTITION, PARTITION_CHANGE, REMOVE_TOPIC -> replication.replay(record);
-            case CONFIG -> configs.replay(record);
-            case PRODUCER_IDS -> producerIds.replay(record);
-            case FEATURE_LEVEL -> features.replay(record);
-            case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
-        }
+    /**
+     * Adds records this controller generated, appended at consecutive offsets from {@code firstOffset} in
+     * {@code epoch}, to the view: the next request sees them before they commit.
+     *
+     * @throws io.kraft.metadata.InvalidMetadataRecordException if a record does not apply (a bug): the managers are
+     *         then unusable and must be dropped
+     */
+    public void replayBatch(List<MetadataRecord> records, long firstOffset, int epoch) {
+        metadata.replay(records, firstOffset, epoch);
     }
 
-    /** Replays records appended at consecutive offsets from {@code firstOffset}. */
-    public void replayBatch(List<MetadataRecord> records, long firstOffset) {
-        long offset = firstOffset;
-        for (MetadataRecord record : records) {
-            replay(record, offset++);
-        }
+    /**
+     * The committed image advanced to {@code image}, holding only records this controller generated.
+     *
+     * @throws IllegalStateException if it holds records the managers never saw: they must be dropped
+     */
+    public void committed(MetadataImage image) {
+        metadata.commit(image);
     }
 
-    /** The managers' state as an image (a copy, for comparison and inspection). */
+    /** The view the managers read: committed image plus this controller's uncommitted records. */
+    public SpeculativeMetadata metadata() {
+        return metadata;
+    }
+
+    /** The managers' view as an image (a copy, for comparison and inspection). */
     public MetadataImage image(MetadataProvenance provenance) {
-        return new MetadataImage(provenance, cluster.image(), replication.image(), configs.image(),
-                producerIds.image(), features.image());
+        return metadata.image(provenance);
     }
 
     public ClusterControlManager cluster() {

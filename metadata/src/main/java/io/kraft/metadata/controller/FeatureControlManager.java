@@ -2,14 +2,17 @@ package io.kraft.metadata.controller;
 
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.FeaturesImage;
+import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.errors.Errors;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Finalized levels of cluster-wide features, limited to the levels this controller supports. */
+/**
+ * Finalized levels of cluster-wide features, limited to the levels this controller supports; the current levels are
+ * read from the {@link SpeculativeMetadata}.
+ */
 public final class FeatureControlManager {
     /** The levels of one feature this controller can run with (0 = off is always allowed). */
     public record SupportedRange(int minLevel, int maxLevel) {
@@ -21,10 +24,11 @@ public final class FeatureControlManager {
     }
 
     private final Map<String, SupportedRange> supported;
-    private final Map<String, Integer> levels = new HashMap<>();
+    private final SpeculativeMetadata metadata;
 
-    public FeatureControlManager(Map<String, SupportedRange> supported) {
+    FeatureControlManager(Map<String, SupportedRange> supported, SpeculativeMetadata metadata) {
         this.supported = Map.copyOf(supported);
+        this.metadata = metadata;
     }
 
     /** Generates the record setting a feature's level (0 turns it off). */
@@ -37,31 +41,18 @@ public final class FeatureControlManager {
             return ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Level " + level + " of feature " + name
                     + " is outside the supported " + range.minLevel() + ".." + range.maxLevel());
         }
-        if (level == levels.getOrDefault(name, 0)) {
+        if (level == metadata.featureLevel(name)) {
             return ControllerResult.of(List.of(), null);
         }
         return ControllerResult.of(List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
                 .setName(name).setLevel(level).build())), null);
     }
 
-    /** Applies a feature level record. */
-    public void replay(MetadataRecord record) {
-        if (!record.hasFeatureLevel()) {
-            throw new IllegalArgumentException("Not a feature level record: " + record.getRecordCase());
-        }
-        FeatureLevelRecord feature = record.getFeatureLevel();
-        if (feature.getLevel() == 0) {
-            levels.remove(feature.getName());
-        } else {
-            levels.put(feature.getName(), feature.getLevel());
-        }
-    }
-
     public int level(String name) {
-        return levels.getOrDefault(name, 0);
+        return metadata.featureLevel(name);
     }
 
     public FeaturesImage image() {
-        return new FeaturesImage(levels);
+        return metadata.image(MetadataProvenance.EMPTY).features();
     }
 }

@@ -1,6 +1,5 @@
 package io.kraft.metadata.controller;
 
-import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.ProducerIdsImage;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -8,14 +7,18 @@ import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 
-/** Hands out producer ids in blocks of {@link #BLOCK_SIZE} to brokers; an id is never handed out twice. */
+/**
+ * Hands out producer ids in blocks of {@link #BLOCK_SIZE} to brokers; an id is never handed out twice. The next free
+ * id is read from the {@link SpeculativeMetadata}.
+ */
 public final class ProducerIdControlManager {
     public static final int BLOCK_SIZE = 1000;
 
+    private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
-    private long nextProducerId = 0;
 
-    public ProducerIdControlManager(BrokerLiveness brokers) {
+    ProducerIdControlManager(SpeculativeMetadata metadata, BrokerLiveness brokers) {
+        this.metadata = metadata;
         this.brokers = brokers;
     }
 
@@ -29,6 +32,7 @@ public final class ProducerIdControlManager {
             return ControllerResult.failed(Errors.STALE_BROKER_EPOCH, "Broker " + brokerId + " sent epoch "
                     + brokerEpoch + " but its registration has epoch " + currentEpoch);
         }
+        long nextProducerId = metadata.nextProducerId();
         if (nextProducerId > Long.MAX_VALUE - BLOCK_SIZE) {
             return ControllerResult.failed(Errors.UNKNOWN_SERVER_ERROR, "Producer ids are exhausted");
         }
@@ -38,24 +42,11 @@ public final class ProducerIdControlManager {
                 .build())), block);
     }
 
-    /** Applies a producer ids record. */
-    public void replay(MetadataRecord record) {
-        if (!record.hasProducerIds()) {
-            throw new IllegalArgumentException("Not a producer ids record: " + record.getRecordCase());
-        }
-        long next = record.getProducerIds().getNextProducerId();
-        if (next < nextProducerId) {
-            throw new InvalidMetadataRecordException("Producer ids record moves the next producer id back from "
-                    + nextProducerId + " to " + next);
-        }
-        nextProducerId = next;
-    }
-
     public long nextProducerId() {
-        return nextProducerId;
+        return metadata.nextProducerId();
     }
 
     public ProducerIdsImage image() {
-        return new ProducerIdsImage(nextProducerId);
+        return new ProducerIdsImage(metadata.nextProducerId());
     }
 }

@@ -2,117 +2,128 @@ package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.loader.MetadataLoader;
-import io.kraft.metadata.loader.MetadataLoader.AppliedBatch;
+import io.kraft.metadata.loader.MetadataStorage;
+import io.kraft.metadata.loader.PublisherQueue;
+import io.kraft.metadata.loop.EventLoop;
+import io.kraft.metadata.loop.SingleThreadEventLoop;
+import io.kraft.metadata.loop.Time;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
+import io.kraft.raft.LeaderReady;
 import io.kraft.raft.NotLeaderException;
-import io.kraft.raft.QuorumDescription;
-import io.kraft.raft.RaftDriver;
+import io.kraft.raft.RaftClient;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
-import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.storage.errors.Errors;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metadata controller of one quorum member: a single event-loop thread that owns the committed image and the
- * RocksDB state store (through a {@link MetadataLoader}, as a broker's observer does) and, while this member is the
- * active controller, the {@link ControlManagers}.
+ * The metadata controller of one quorum member: one {@link EventLoop} that owns the committed image and the stored
+ * state (through a {@link MetadataLoader}, as a broker's observer does) and, while this member is the active
+ * controller, the {@link ControlManagers}. It talks to Raft only through {@link RaftClient} and {@link RaftListener},
+ * reads time only from its {@link Time}, and publishes images on a publisher loop of its own, so a simulation can run
+ * it deterministically.
  *
- * <p>As a {@link RaftListener} it applies every committed batch to the image and the store and publishes the
- * result. On the active controller a request runs on the loop: the managers generate records, replay them at
- * once (so the next request sees them), Raft appends them, and the request's future completes when they commit.
- * A request's answer waits until the committed image includes its records, so a caller reads its own write in
- * {@link #image()}. Every request fails with {@link Errors#NOT_CONTROLLER} on a member that is not the active controller, and
- * pending ones fail with it when leadership is lost; the managers are then rebuilt from the committed image.
- *
- * <p>A new leader serves only once everything earlier leaders appended has committed (its high watermark has
- * reached its log end at election), so its managers start from a complete image. Start with {@link #start}.
+ * <p>As a {@link RaftListener} it applies every committed batch to the image and the store. On the active controller
+ * a request runs on the loop: the managers generate records, they enter the managers' view at once (so the next
+ * request sees them), Raft appends them, and the request's future completes once the committed image includes them,
+ * so a caller reads its own write in {@link #image()}. A member becomes active when Raft reports its epoch ready
+ * ({@link #handleLeaderReady}: every earlier epoch's record has been applied), so its managers start from a complete
+ * image; it stops when leadership moves, or resigns when its view no longer matches the log. Every request fails
+ * with {@link Errors#NOT_CONTROLLER} on a member that is not active, and pending ones fail with it when leadership is
+ * lost. A committed batch that does not apply is a fault for the {@link FaultHandler}. Build with {@link #builder},
+ * then {@link #start}.
  */
 public final class QuorumController implements Controller, MetadataSource, RaftListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumController.class);
-    /** How often a new leader checks whether the earlier epochs' records have committed. */
-    private static final long CLAIM_POLL_MS = 10;
+
+    /** A request that wrote nothing, waiting for the records it read to commit. */
+    private record PendingRead(CompletableFuture<?> future, Runnable answer) {
+    }
 
     private final int nodeId;
     private final ControllerSettings settings;
     private final TopicConfigResolver topicConfigs;
     private final Map<String, SupportedRange> supportedFeatures;
     private final Random random;
+    private final Time time;
+    private final EventLoop loop;
+    private final EventLoop publisherLoop;
+    private final FaultHandler faultHandler;
     private final MetadataLoader loader;
-    private final ScheduledExecutorService loop;
 
-    private RaftDriver driver;
-    private volatile LeaderAndEpoch leader = new LeaderAndEpoch(java.util.OptionalInt.empty(), 0);
+    private RaftClient raft;
+    private volatile LeaderAndEpoch leader = new LeaderAndEpoch(OptionalInt.empty(), 0);
+    /** The epoch this member serves as active controller, or -1 (readable from any thread). */
+    private volatile int activeEpoch = -1;
     /** Present only while this member is the active controller. */
     private ControlManagers managers;
-    /** The epoch this member leads, or -1. Set at election; {@link #managers} appears once it may serve. */
+    /** The epoch this member leads, or -1. Set at election; {@link #managers} appears once the epoch is ready. */
     private int leaderEpoch = -1;
     /** The offset the next appended record will get (exact: only the leader appends in its epoch). */
     private long nextWriteOffset;
     private final List<CompletableFuture<?>> pending = new ArrayList<>();
     /** Answers to committed requests, released once the image reaches their last offset (read-your-writes). */
     private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
-    private ScheduledFuture<?> fencingTimer;
+    /** Requests that wrote nothing, by the last offset of the view they read; they fail if this member stops. */
+    private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
+    private EventLoop.Scheduled fencingTimer;
     private long fencingDeadlineMs = Long.MAX_VALUE;
-    private boolean closed;
+    private volatile boolean closed;
 
-    /**
-     * @param stateDirectory where the RocksDB state store lives; it is rebuilt from snapshot and log at every start
-     * @param snapshots      the Raft driver's snapshot store, which this controller writes checkpoints into
-     */
-    public QuorumController(int nodeId, ControllerSettings settings, TopicConfigResolver topicConfigs,
-                            Map<String, SupportedRange> supportedFeatures, Path stateDirectory,
-                            FileSnapshotStore snapshots, SnapshotPolicy snapshotPolicy, long randomSeed) {
-        this.nodeId = nodeId;
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.topicConfigs = Objects.requireNonNull(topicConfigs, "topicConfigs");
-        this.supportedFeatures = Map.copyOf(supportedFeatures);
-        this.random = new Random(randomSeed);
-        this.loader = new MetadataLoader("Controller " + nodeId, stateDirectory, snapshots, snapshotPolicy);
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "quorum-controller-" + nodeId);
-            thread.setDaemon(true);
-            return thread;
-        });
+    private QuorumController(Builder builder) {
+        this.nodeId = builder.nodeId;
+        this.settings = builder.settings;
+        this.topicConfigs = Objects.requireNonNull(builder.topicConfigs, "topicConfigs");
+        this.supportedFeatures = Map.copyOf(builder.supportedFeatures);
+        this.random = new Random(builder.randomSeed);
+        this.time = builder.time;
+        this.faultHandler = Objects.requireNonNull(builder.faultHandler, "faultHandler");
+        this.loop = builder.eventLoop != null ? builder.eventLoop
+                : new SingleThreadEventLoop("quorum-controller-" + nodeId);
+        this.publisherLoop = builder.publisherLoop != null ? builder.publisherLoop
+                : new SingleThreadEventLoop("metadata-publisher-" + nodeId);
+        String owner = "Controller " + nodeId;
+        this.loader = new MetadataLoader(owner, Objects.requireNonNull(builder.storage, "storage"),
+                builder.snapshotPolicy, time, new PublisherQueue(owner, publisherLoop, faultHandler));
+    }
+
+    /** Starts building the controller of quorum member {@code nodeId}. */
+    public static Builder builder(int nodeId, ControllerSettings settings) {
+        return new Builder(nodeId, settings);
     }
 
     /**
-     * Connects the Raft driver this controller listens to (constructed with this controller as its listener)
-     * and starts the time-based snapshot check. Call before {@link RaftDriver#start()}.
+     * Connects the Raft client whose listener this controller is, and starts the time-based snapshot check. Call
+     * before Raft starts.
      */
-    public void start(RaftDriver raftDriver) {
-        this.driver = Objects.requireNonNull(raftDriver, "raftDriver");
-        long checkMs = loader.snapshotCheckIntervalMs();
-        loop.scheduleWithFixedDelay(() -> runEvent(this::maybeSnapshot), checkMs, checkMs, TimeUnit.MILLISECONDS);
+    public void start(RaftClient raftClient) {
+        this.raft = Objects.requireNonNull(raftClient, "raftClient");
+        scheduleSnapshotCheck();
     }
 
-    /** Adds a publisher; it receives every image committed from now on (on the controller thread). */
+    /** Adds a publisher; it receives every image committed from now on, on the publisher loop. */
     @Override
     public void register(MetadataPublisher publisher) {
         loader.register(publisher);
@@ -128,9 +139,20 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return loader.image();
     }
 
+    /** The last image every publisher has taken in (readable from any thread). */
+    public MetadataImage publishedImage() {
+        return loader.publishedImage();
+    }
+
     /** The leader this member last heard of (readable from any thread). */
     public LeaderAndEpoch leader() {
         return leader;
+    }
+
+    /** The epoch this member serves as the active controller, if it does (readable from any thread). */
+    public OptionalInt activeEpoch() {
+        int epoch = activeEpoch;
+        return epoch < 0 ? OptionalInt.empty() : OptionalInt.of(epoch);
     }
 
     // ---- requests -------------------------------------------------------------------------------------------
@@ -138,12 +160,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     /** Registers a broker incarnation; answers its new broker epoch. */
     @Override
     public CompletableFuture<Long> registerBroker(BrokerRegistrationRequest request) {
-        return submit("registerBroker", m -> m.registerBroker(request, System.currentTimeMillis()));
+        return submit("registerBroker", m -> m.registerBroker(request, time.monotonicMs()));
     }
 
     @Override
     public CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request) {
-        return submit("heartbeat", m -> m.heartbeat(request, System.currentTimeMillis()));
+        return submit("heartbeat", m -> m.heartbeat(request, time.monotonicMs()));
     }
 
     /** Creates one topic; answers its id and partitions. */
@@ -157,21 +179,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return submitDryRun("validateCreateTopic", m -> m.createTopic(request));
     }
 
-    /** Creates each topic independently, in order; one failing does not stop the others. */
-    @Override
-    public List<CompletableFuture<CreateTopicResult>> createTopics(List<CreateTopicRequest> requests) {
-        return requests.stream().map(this::createTopic).toList();
-    }
-
     /** Deletes one topic; answers its id. */
     @Override
     public CompletableFuture<UUID> deleteTopic(String topicName) {
         return submit("deleteTopic", m -> m.deleteTopic(topicName));
-    }
-
-    @Override
-    public List<CompletableFuture<UUID>> deleteTopics(List<String> topicNames) {
-        return topicNames.stream().map(this::deleteTopic).toList();
     }
 
     /** Grows a topic to {@code totalCount} partitions, with explicit replicas for the new ones or none. */
@@ -207,9 +218,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
      * fencing timer fences it without waiting for its session to expire.
      */
     public void connectionClosed(int brokerId) {
-        runEvent(() -> {
+        runEvent("connectionClosed " + brokerId, () -> {
             if (managers != null) {
-                managers.connectionClosed(brokerId, System.currentTimeMillis());
+                managers.connectionClosed(brokerId, time.monotonicMs());
                 rescheduleFencing();
             }
         });
@@ -228,7 +239,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
 
     private <T> CompletableFuture<T> submit(String name, Function<ControlManagers, ControllerResult<T>> operation) {
         CompletableFuture<T> future = new CompletableFuture<>();
-        boolean queued = runEvent(() -> {
+        boolean queued = loop.execute(name, () -> {
+            if (closed) {
+                future.completeExceptionally(shutDown());
+                return;
+            }
             if (managers == null) {
                 future.completeExceptionally(notController());
                 return;
@@ -245,47 +260,68 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             if (!result.isSuccess()) {
                 future.completeExceptionally(new ControllerException(result.error()));
             } else if (result.records().isEmpty()) {
-                future.complete(result.response());
+                answerOnceViewCommits(future, result.response());
             } else {
-                appendAndAnswer(result, future);
+                appendAndAnswer(name, result, future);
             }
             rescheduleFencing();
         });
         if (!queued) {
-            future.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER,
-                    "Controller " + nodeId + " is shut down"));
+            future.completeExceptionally(shutDown());
         }
         return future;
     }
 
-    private <T> void appendAndAnswer(ControllerResult<T> result, CompletableFuture<T> future) {
+    private <T> void appendAndAnswer(String name, ControllerResult<T> result, CompletableFuture<T> future) {
         List<MetadataRecord> records = result.records();
         long firstOffset = nextWriteOffset;
-        managers.replayBatch(records, firstOffset);
+        long expectedLastOffset = firstOffset + records.size() - 1;
+        int epoch = leaderEpoch;
+        try {
+            managers.replayBatch(records, firstOffset, epoch);
+        } catch (RuntimeException e) {
+            future.completeExceptionally(new ControllerException(Errors.UNKNOWN_SERVER_ERROR,
+                    name + " generated records that do not apply: " + e.getMessage()));
+            stopServing("its own records for " + name + " did not apply: " + e.getMessage(), true);
+            return;
+        }
         nextWriteOffset += records.size();
         pending.add(future);
-        int epoch = leaderEpoch;
         List<byte[]> serialized = records.stream().map(MetadataRecord::toByteArray).toList();
-        driver.append(epoch, serialized).whenComplete((lastOffset, error) -> runEvent(() -> {
+        raft.append(epoch, serialized).whenComplete((lastOffset, error) -> runEvent("appended " + name, () -> {
             pending.remove(future);
             if (error == null) {
-                if (lastOffset != firstOffset + records.size() - 1) {
-                    LOG.warn("Controller {} expected its records at {}..{} but they committed ending at {}", nodeId,
-                            firstOffset, firstOffset + records.size() - 1, lastOffset);
+                if (lastOffset != expectedLastOffset && leaderEpoch == epoch && managers != null) {
+                    stopServing("its records for " + name + " landed at " + lastOffset + ", not "
+                            + expectedLastOffset, true);
                 }
                 whenImageReaches(lastOffset, () -> future.complete(result.response()));
             } else {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                if (!(cause instanceof NotLeaderException)) {
-                    LOG.warn("Controller {} could not append in epoch {}", nodeId, epoch, cause);
-                }
+                Throwable cause = error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause() : error;
                 future.completeExceptionally(notController());
-                // The managers hold records that will never commit; only a rebuild removes them.
                 if (managers != null && leaderEpoch == epoch) {
-                    resign();
+                    // Its view holds records that may never commit; only a new epoch starts from the log again. Raft
+                    // that refuses with NotLeaderException has moved on already, so there is nothing to resign.
+                    boolean movedOn = cause instanceof NotLeaderException;
+                    stopServing(movedOn ? "Raft no longer leads the epoch" : "an append failed: " + cause, !movedOn);
                 }
             }
         }));
+    }
+
+    /**
+     * Answers a request that wrote nothing once every record it read in the view has committed: until then its
+     * answer rests on records that may still be lost (a topic it found existing, a config value it found set).
+     */
+    private <T> void answerOnceViewCommits(CompletableFuture<T> future, T response) {
+        long readOffset = managers.metadata().lastOffset();
+        if (loader.image().offset() >= readOffset) {
+            future.complete(response);
+        } else {
+            awaitingCommit.computeIfAbsent(readOffset, o -> new ArrayList<>())
+                    .add(new PendingRead(future, () -> future.complete(response)));
+        }
     }
 
     private void whenImageReaches(long offset, Runnable answer) {
@@ -301,6 +337,15 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         List<Runnable> answers = due.values().stream().flatMap(List::stream).toList();
         due.clear();
         answers.forEach(Runnable::run);
+        // Only an active controller gets here with its own records committed; any other fails these in deactivate.
+        Map<Long, List<PendingRead>> read = awaitingCommit.headMap(loader.image().offset(), true);
+        List<PendingRead> readers = read.values().stream().flatMap(List::stream).toList();
+        read.clear();
+        readers.forEach(reader -> reader.answer().run());
+    }
+
+    private ControllerException shutDown() {
+        return new ControllerException(Errors.NOT_CONTROLLER, "Controller " + nodeId + " is shut down");
     }
 
     private ControllerException notController() {
@@ -315,22 +360,20 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             cancelFencingTimer();
             return;
         }
-        long nowMs = System.currentTimeMillis();
-        long deadlineMs = managers.nextFencingDeadlineMs(nowMs);
+        long deadlineMs = managers.nextFencingDeadlineMs(time.monotonicMs());
         if (deadlineMs == fencingDeadlineMs && fencingTimer != null) {
             return;
         }
         cancelFencingTimer();
         fencingDeadlineMs = deadlineMs;
         if (deadlineMs != Long.MAX_VALUE) {
-            fencingTimer = loop.schedule(() -> runEvent(this::fenceStaleBrokers),
-                    Math.max(0, deadlineMs - nowMs), TimeUnit.MILLISECONDS);
+            fencingTimer = loop.schedule("fence stale brokers", deadlineMs, () -> runNow(this::fenceStaleBrokers));
         }
     }
 
     private void cancelFencingTimer() {
         if (fencingTimer != null) {
-            fencingTimer.cancel(false);
+            fencingTimer.cancel();
             fencingTimer = null;
         }
         fencingDeadlineMs = Long.MAX_VALUE;
@@ -342,56 +385,91 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (managers == null) {
             return;
         }
-        ControllerResult<List<Integer>> result = managers.fenceStaleBrokers(System.currentTimeMillis());
+        ControllerResult<List<Integer>> result = managers.fenceStaleBrokers(time.monotonicMs());
         if (!result.records().isEmpty()) {
             LOG.info("Controller {} fences stale brokers {}", nodeId, result.response());
-            appendAndAnswer(result, new CompletableFuture<>());
+            appendAndAnswer("fenceStaleBrokers", result, new CompletableFuture<>());
         }
         rescheduleFencing();
     }
 
-    // ---- Raft listener (called on the Raft thread; everything moves onto the loop) --------------------------
+    // ---- Raft listener (called on Raft's thread; everything moves onto the loop) ----------------------------
 
     @Override
     public void handleCommit(CommittedBatch batch) {
-        runEvent(() -> applyCommitted(batch));
+        runEvent("commit " + batch.baseOffset(), () -> applyCommitted(batch));
     }
 
     @Override
     public void handleLoadSnapshot(SnapshotId snapshotId) {
-        runEvent(() -> loadSnapshot(snapshotId));
+        runEvent("load snapshot " + snapshotId, () -> loadSnapshot(snapshotId));
     }
 
     @Override
     public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
-        runEvent(() -> changeLeader(leaderAndEpoch));
+        runEvent("leader change " + leaderAndEpoch, () -> changeLeader(leaderAndEpoch));
+    }
+
+    @Override
+    public void handleLeaderReady(LeaderReady ready) {
+        runEvent("leader ready " + ready.epoch(), () -> becomeActive(ready));
     }
 
     private void applyCommitted(CommittedBatch batch) {
-        Optional<AppliedBatch> applied = loader.applyCommitted(batch);
-        if (applied.isEmpty()) {
-            return; // already part of a loaded snapshot
+        Optional<MetadataLoader.AppliedBatch> applied;
+        try {
+            applied = loader.applyCommitted(batch);
+        } catch (RuntimeException e) {
+            fault("could not apply the committed metadata batch at " + batch.baseOffset() + ".." + batch.lastOffset()
+                    + ": " + e.getMessage(), e);
+            return;
         }
-        // The active controller replayed its own records when it appended them; earlier epochs' are new to it.
-        if (managers != null && batch.epoch() != leaderEpoch) {
-            managers.replayBatch(applied.get().records(), applied.get().firstOffset());
+        if (applied.isPresent() && managers != null) {
+            // The view already holds the active controller's own records; only its split into committed and pending
+            // moves. A record of another epoch means the log moved on without this controller.
+            if (batch.epoch() != leaderEpoch) {
+                stopServing("a batch of epoch " + batch.epoch() + " committed", false);
+            } else {
+                try {
+                    managers.committed(loader.image());
+                } catch (IllegalStateException e) {
+                    stopServing(e.getMessage(), true);
+                }
+            }
         }
         releaseAnswers();
         maybeSnapshot();
     }
 
     private void maybeSnapshot() {
-        if (driver != null) {
-            loader.maybeSnapshot(System.currentTimeMillis()).ifPresent(driver::snapshotCreated);
+        if (raft == null) {
+            return;
+        }
+        try {
+            loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
+        } catch (RuntimeException e) {
+            // The log is still there to replay from; the next check tries again.
+            LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, e.toString());
         }
     }
 
+    private void scheduleSnapshotCheck() {
+        loop.schedule("snapshot check", time.monotonicMs() + loader.snapshotCheckIntervalMs(), () -> runNow(() -> {
+            maybeSnapshot();
+            scheduleSnapshotCheck();
+        }));
+    }
+
     private void loadSnapshot(SnapshotId snapshotId) {
-        if (!loader.loadSnapshot(snapshotId)) {
-            return; // our state already covers it
+        boolean loaded;
+        try {
+            loaded = loader.loadSnapshot(snapshotId);
+        } catch (RuntimeException e) {
+            fault("could not load metadata snapshot " + snapshotId + ": " + e.getMessage(), e);
+            return;
         }
-        if (managers != null) {
-            managers = newManagers();
+        if (loaded && managers != null) {
+            stopServing("snapshot " + snapshotId + " replaced its state", true);
         }
         releaseAnswers();
     }
@@ -403,104 +481,169 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         if (leaderEpoch != -1) {
-            LOG.info("Controller {} is no longer active (epoch {})", nodeId, leaderEpoch);
+            LOG.info("Controller {} no longer leads epoch {}; now epoch {}", nodeId, leaderEpoch, newLeader.epoch());
             leaderEpoch = -1;
-            managers = null;
-            cancelFencingTimer();
+            deactivate();
             List<CompletableFuture<?>> failed = new ArrayList<>(pending);
             pending.clear();
             failed.forEach(f -> f.completeExceptionally(notController()));
         }
         if (leading) {
             leaderEpoch = newLeader.epoch();
-            claim(leaderEpoch, -1);
+            LOG.info("Controller {} leads epoch {}; it serves once the epoch is ready", nodeId, leaderEpoch);
         }
     }
 
     /**
-     * Becomes active once the high watermark reaches the log end this leader had at election: all records of
-     * earlier epochs have then been applied to the image (the Raft thread reports commits before it answers).
+     * Raft reports this member's epoch ready: every record of earlier epochs has been handed to
+     * {@link #handleCommit}, and so applied to the image (events run in order), so managers built from the image now
+     * start from the whole log.
      */
-    private void claim(int epoch, long electionEndOffset) {
-        driver.describe().whenComplete((description, error) -> runEvent(() -> {
-            if (leaderEpoch != epoch || managers != null) {
-                return;
-            }
-            if (error != null || description.epoch() != epoch) {
-                scheduleClaim(epoch, electionEndOffset);
-                return;
-            }
-            long endOffset = electionEndOffset >= 0 ? electionEndOffset : ownEndOffset(description);
-            if (description.highWatermark() >= endOffset && endOffset >= 0) {
-                nextWriteOffset = description.highWatermark();
-                managers = newManagers();
-                LOG.info("Controller {} is active in epoch {} at committed offset {}", nodeId, epoch,
-                        loader.image().offset());
-                rescheduleFencing();
-            } else {
-                scheduleClaim(epoch, endOffset);
-            }
-        }));
+    private void becomeActive(LeaderReady ready) {
+        if (ready.epoch() != leaderEpoch || managers != null) {
+            return;
+        }
+        MetadataImage image = loader.image();
+        if (image.offset() >= ready.nextOffset()) {
+            LOG.error("Controller {} cannot serve epoch {}: its image is at {} but appends start at {}", nodeId,
+                    ready.epoch(), image.offset(), ready.nextOffset());
+            raft.resign(ready.epoch());
+            return;
+        }
+        nextWriteOffset = ready.nextOffset();
+        managers = ControlManagers.fromImage(image, settings, topicConfigs, supportedFeatures, random);
+        activeEpoch = ready.epoch();
+        LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
+                ready.epoch(), image.offset(), nextWriteOffset);
+        rescheduleFencing();
     }
 
-    private void scheduleClaim(int epoch, long electionEndOffset) {
-        try {
-            loop.schedule(() -> runEvent(() -> claim(epoch, electionEndOffset)), CLAIM_POLL_MS, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // shutting down
+    /** Stops serving the current epoch: requests answer NOT_CONTROLLER until a later epoch is ready. */
+    private void stopServing(String reason, boolean resign) {
+        LOG.warn("Controller {} stops serving epoch {}{}: {}", nodeId, leaderEpoch, resign ? " and resigns" : "",
+                reason);
+        deactivate();
+        if (resign && raft != null) {
+            raft.resign(leaderEpoch);
         }
     }
 
-    private long ownEndOffset(QuorumDescription description) {
-        return description.members().stream().filter(m -> m.replicaId() == nodeId)
-                .mapToLong(QuorumDescription.Member::endOffset).findFirst().orElse(-1);
+    private void deactivate() {
+        managers = null;
+        activeEpoch = -1;
+        cancelFencingTimer();
+        List<PendingRead> readers = awaitingCommit.values().stream().flatMap(List::stream).toList();
+        awaitingCommit.clear();
+        readers.forEach(reader -> reader.future().completeExceptionally(notController()));
     }
 
-    private ControlManagers newManagers() {
-        return ControlManagers.fromImage(loader.image(), settings, topicConfigs, supportedFeatures, random);
-    }
-
-    private void resign() {
-        LOG.warn("Controller {} resigns epoch {}: an append failed", nodeId, leaderEpoch);
-        managers = newManagers();
-        driver.resign(leaderEpoch);
+    private void fault(String what, Throwable cause) {
+        closed = true;
+        deactivate();
+        faultHandler.handleFault("Controller " + nodeId + " " + what, cause);
     }
 
     // ---- loop plumbing ---------------------------------------------------------------------------------------
 
-    private boolean runEvent(Runnable event) {
-        try {
-            loop.execute(() -> {
-                if (closed) {
-                    return;
-                }
-                try {
-                    event.run();
-                } catch (RuntimeException e) {
-                    LOG.error("Controller {} event failed", nodeId, e);
-                }
-            });
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
+    private boolean runEvent(String name, Runnable event) {
+        return loop.execute(name, () -> runNow(event));
+    }
+
+    private void runNow(Runnable event) {
+        if (!closed) {
+            event.run();
         }
     }
 
-    /** Stops the loop and closes the state store; pending requests fail with NOT_CONTROLLER. Close the driver first. */
+    /** Stops the loop and closes the state store; pending requests fail with NOT_CONTROLLER. Close Raft first. */
     @Override
     public void close() {
-        try {
-            loop.submit(() -> {
-                closed = true;
-                pending.forEach(f -> f.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER,
-                        "Controller " + nodeId + " shut down")));
-                pending.clear();
-                awaitingImage.clear();
-                loader.close();
-            }).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            LOG.warn("Controller {} did not shut down cleanly", nodeId, e);
+        loop.execute("close", () -> {
+            closed = true;
+            deactivate();
+            pending.forEach(f -> f.completeExceptionally(shutDown()));
+            pending.clear();
+            awaitingImage.clear();
+            loader.close();
+        });
+        loop.close();
+        publisherLoop.close();
+    }
+
+    /** What a controller is built from; the loops, clock and random seed default to real ones. */
+    public static final class Builder {
+        private final int nodeId;
+        private final ControllerSettings settings;
+        private TopicConfigResolver topicConfigs;
+        private Map<String, SupportedRange> supportedFeatures = Map.of();
+        private long randomSeed;
+        private Time time = Time.SYSTEM;
+        private EventLoop eventLoop;
+        private EventLoop publisherLoop;
+        private MetadataStorage storage;
+        private SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(Map.of());
+        private FaultHandler faultHandler;
+
+        private Builder(int nodeId, ControllerSettings settings) {
+            this.nodeId = nodeId;
+            this.settings = Objects.requireNonNull(settings, "settings");
+            this.randomSeed = nodeId;
         }
-        loop.shutdownNow();
+
+        /** Validates topic config overrides (required). */
+        public Builder topicConfigs(TopicConfigResolver resolver) {
+            this.topicConfigs = resolver;
+            return this;
+        }
+
+        /** The feature levels this controller supports. */
+        public Builder supportedFeatures(Map<String, SupportedRange> features) {
+            this.supportedFeatures = features;
+            return this;
+        }
+
+        /** Seeds topic ids and placement tie-breaks (default: the node id). */
+        public Builder randomSeed(long seed) {
+            this.randomSeed = seed;
+            return this;
+        }
+
+        public Builder time(Time clock) {
+            this.time = Objects.requireNonNull(clock, "time");
+            return this;
+        }
+
+        /** The controller's own loop (default: a thread {@code quorum-controller-<id>}). */
+        public Builder eventLoop(EventLoop controllerLoop) {
+            this.eventLoop = controllerLoop;
+            return this;
+        }
+
+        /** The loop publishers run on (default: a thread {@code metadata-publisher-<id>}). */
+        public Builder publisherLoop(EventLoop loopForPublishers) {
+            this.publisherLoop = loopForPublishers;
+            return this;
+        }
+
+        /** Where the committed state and its snapshots are kept (required). */
+        public Builder storage(MetadataStorage metadataStorage) {
+            this.storage = metadataStorage;
+            return this;
+        }
+
+        public Builder snapshotPolicy(SnapshotPolicy policy) {
+            this.snapshotPolicy = Objects.requireNonNull(policy, "snapshotPolicy");
+            return this;
+        }
+
+        /** Hears faults: publishers that fail, committed records that do not apply (required). */
+        public Builder faultHandler(FaultHandler handler) {
+            this.faultHandler = handler;
+            return this;
+        }
+
+        public QuorumController build() {
+            return new QuorumController(this);
+        }
     }
 }

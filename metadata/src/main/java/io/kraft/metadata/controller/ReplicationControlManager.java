@@ -1,9 +1,10 @@
 package io.kraft.metadata.controller;
 
-import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.BrokerLiveness.UsableBroker;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
@@ -11,7 +12,6 @@ import io.kraft.metadata.image.TopicsImage;
 import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.PartitionChangeRecord;
-import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.storage.errors.Errors;
@@ -30,9 +30,10 @@ import java.util.function.IntPredicate;
 
 /**
  * Topics and partitions: creation with replica placement, deletion, partition additions, leader
- * elections when brokers come and go, and ISR changes from leaders (AlterPartition). Request methods only
- * generate records; {@link #replay} applies them and keeps the indexes (ISR membership, leaderships,
- * leaderless partitions, placement load) that make broker changes cheap.
+ * elections when brokers come and go, and ISR changes from leaders (AlterPartition). Request methods read
+ * topics and partitions from the {@link SpeculativeMetadata} and only generate records. The manager keeps
+ * only indexes the image does not have (ISR membership, leaderships, leaderless partitions, placement load,
+ * names that collide), updated from the entity changes the view reports, which make broker changes cheap.
  */
 public final class ReplicationControlManager {
     /**
@@ -41,23 +42,10 @@ public final class ReplicationControlManager {
      */
     public static final int MAX_NEW_PARTITIONS_PER_REQUEST = 10_000;
 
-    /** The mutable state of one topic. */
-    private static final class TopicState {
-        final String name;
-        final UUID id;
-        final TreeMap<Integer, PartitionRegistration> partitions = new TreeMap<>();
-
-        TopicState(String name, UUID id) {
-            this.name = name;
-            this.id = id;
-        }
-    }
-
     private final ControllerSettings settings;
+    private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
     private final Random random;
-    private final Map<UUID, TopicState> topicsById = new HashMap<>();
-    private final Map<String, UUID> topicIdsByName = new HashMap<>();
     private final Map<String, String> namesByCollisionKey = new HashMap<>();
     private final Map<Integer, Set<TopicIdPartition>> isrMembership = new HashMap<>();
     private final Map<Integer, Integer> leaderCounts = new HashMap<>();
@@ -69,10 +57,33 @@ public final class ReplicationControlManager {
                     : a.topicId().compareTo(b.topicId()));
 
     /** @param random source of topic ids and placement tie-breaks; seed it for reproducible tests */
-    public ReplicationControlManager(ControllerSettings settings, BrokerLiveness brokers, Random random) {
+    ReplicationControlManager(ControllerSettings settings, SpeculativeMetadata metadata, BrokerLiveness brokers,
+                              Random random) {
         this.settings = settings;
+        this.metadata = metadata;
         this.brokers = brokers;
         this.random = random;
+    }
+
+    /** Indexes the topics of the committed image this controller starts from. */
+    void index(MetadataImage image) {
+        for (TopicImage topic : image.topics().topicsById().values()) {
+            topicCreated(topic.id(), topic.name());
+            topic.partitions().forEach((partitionId, partition) ->
+                    partitionChanged(new TopicIdPartition(topic.id(), partitionId), null, partition));
+        }
+    }
+
+    void topicCreated(UUID topicId, String name) {
+        namesByCollisionKey.put(TopicNames.collisionKey(name), name);
+    }
+
+    void topicRemoved(UUID topicId, String name) {
+        namesByCollisionKey.remove(TopicNames.collisionKey(name));
+    }
+
+    void partitionChanged(TopicIdPartition id, PartitionRegistration before, PartitionRegistration after) {
+        reindex(id, before, after);
     }
 
     /** Validates a topic creation and generates its topic and partition records (config records are not included). */
@@ -81,7 +92,7 @@ public final class ReplicationControlManager {
         if (invalid != null) {
             return ControllerResult.failed(Errors.INVALID_TOPIC_EXCEPTION, invalid);
         }
-        if (topicIdsByName.containsKey(request.name())) {
+        if (metadata.topicId(request.name()) != null) {
             return ControllerResult.failed(Errors.TOPIC_ALREADY_EXISTS, "Topic " + request.name() + " already exists");
         }
         String colliding = namesByCollisionKey.get(TopicNames.collisionKey(request.name()));
@@ -140,12 +151,11 @@ public final class ReplicationControlManager {
 
     /** Generates the records adding partitions to a topic, up to {@code totalCount} partitions. */
     public ControllerResult<Void> createPartitions(String topicName, int totalCount, List<List<Integer>> newAssignments) {
-        UUID topicId = topicIdsByName.get(topicName);
+        UUID topicId = metadata.topicId(topicName);
         if (topicId == null) {
             return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topicName + " does not exist");
         }
-        TopicState topic = topicsById.get(topicId);
-        int current = topic.partitions.size();
+        int current = metadata.partitionCount(topicId);
         if (totalCount <= current) {
             return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Topic " + topicName + " has " + current
                     + " partitions; the new count " + totalCount + " must be larger");
@@ -154,7 +164,13 @@ public final class ReplicationControlManager {
             return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Adding " + (totalCount - current)
                     + " partitions exceeds the limit of " + MAX_NEW_PARTITIONS_PER_REQUEST + " per request");
         }
-        int replicationFactor = topic.partitions.firstEntry().getValue().replicas().size();
+        PartitionRegistration first = metadata.partition(topicId, 0);
+        if (first == null) {
+            // Only a topic record without its partitions could get here: Raft committed part of a creation's batch.
+            return ControllerResult.failed(Errors.INVALID_PARTITIONS, "Topic " + topicName
+                    + " has no partition to take the replication factor of new ones from");
+        }
+        int replicationFactor = first.replicas().size();
         List<List<Integer>> assignments;
         if (!newAssignments.isEmpty()) {
             if (newAssignments.size() != totalCount - current) {
@@ -182,7 +198,7 @@ public final class ReplicationControlManager {
 
     /** Generates the record removing a topic and all its partitions. */
     public ControllerResult<UUID> deleteTopic(String topicName) {
-        UUID topicId = topicIdsByName.get(topicName);
+        UUID topicId = metadata.topicId(topicName);
         if (topicId == null) {
             return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + topicName + " does not exist");
         }
@@ -192,11 +208,11 @@ public final class ReplicationControlManager {
 
     /** Like {@link #deleteTopic(String)} for a topic named by id. */
     public ControllerResult<UUID> deleteTopic(UUID topicId) {
-        TopicState topic = topicsById.get(topicId);
-        if (topic == null) {
+        String name = metadata.topicName(topicId);
+        if (name == null) {
             return ControllerResult.failed(Errors.UNKNOWN_TOPIC_ID, "Topic id " + topicId + " does not exist");
         }
-        return deleteTopic(topic.name);
+        return deleteTopic(name);
     }
 
     /**
@@ -209,16 +225,16 @@ public final class ReplicationControlManager {
             return ControllerResult.failed(Errors.STALE_BROKER_EPOCH, "Broker " + request.brokerId() + " sent epoch "
                     + request.brokerEpoch() + " but its registration has epoch " + brokerEpoch);
         }
-        TopicState topic = topicsById.get(request.topicId());
-        if (topic == null) {
+        String topicName = metadata.topicName(request.topicId());
+        if (topicName == null) {
             return ControllerResult.failed(Errors.UNKNOWN_TOPIC_ID, "Topic id " + request.topicId() + " does not exist");
         }
-        PartitionRegistration partition = topic.partitions.get(request.partitionId());
+        PartitionRegistration partition = metadata.partition(request.topicId(), request.partitionId());
         if (partition == null) {
             return ControllerResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION, "Partition " + request.partitionId()
-                    + " of topic " + topic.name + " does not exist");
+                    + " of topic " + topicName + " does not exist");
         }
-        String where = topic.name + "-" + request.partitionId();
+        String where = topicName + "-" + request.partitionId();
         if (request.leaderEpoch() < partition.leaderEpoch()) {
             return ControllerResult.failed(Errors.FENCED_LEADER_EPOCH, "Leader epoch " + request.leaderEpoch()
                     + " of " + where + " is older than the current " + partition.leaderEpoch());
@@ -339,63 +355,10 @@ public final class ReplicationControlManager {
     private UUID newTopicId() {
         while (true) {
             UUID id = new UUID(random.nextLong(), random.nextLong());
-            if (!topicsById.containsKey(id) && id.getMostSignificantBits() != 0) {
+            if (metadata.topicName(id) == null && id.getMostSignificantBits() != 0) {
                 return id;
             }
         }
-    }
-
-    /** Applies a topic, partition, partition change or remove topic record. */
-    public void replay(MetadataRecord record) {
-        switch (record.getRecordCase()) {
-            case TOPIC -> {
-                TopicRecord topicRecord = record.getTopic();
-                UUID id = Uuids.fromProto(topicRecord.getTopicId());
-                if (topicsById.containsKey(id) || topicIdsByName.containsKey(topicRecord.getName())) {
-                    throw new InvalidMetadataRecordException("Topic record for existing topic " + topicRecord.getName());
-                }
-                topicsById.put(id, new TopicState(topicRecord.getName(), id));
-                topicIdsByName.put(topicRecord.getName(), id);
-                namesByCollisionKey.put(TopicNames.collisionKey(topicRecord.getName()), topicRecord.getName());
-            }
-            case PARTITION -> {
-                PartitionRecord partitionRecord = record.getPartition();
-                TopicState topic = topic(Uuids.fromProto(partitionRecord.getTopicId()));
-                TopicIdPartition id = new TopicIdPartition(topic.id, partitionRecord.getPartitionId());
-                PartitionRegistration previous = topic.partitions.get(id.partition());
-                PartitionRegistration next = PartitionRegistration.fromRecord(partitionRecord);
-                topic.partitions.put(id.partition(), next);
-                reindex(id, previous, next);
-            }
-            case PARTITION_CHANGE -> {
-                PartitionChangeRecord change = record.getPartitionChange();
-                TopicState topic = topic(Uuids.fromProto(change.getTopicId()));
-                TopicIdPartition id = new TopicIdPartition(topic.id, change.getPartitionId());
-                PartitionRegistration previous = topic.partitions.get(id.partition());
-                if (previous == null) {
-                    throw new InvalidMetadataRecordException("Partition change for unknown partition " + id);
-                }
-                PartitionRegistration next = previous.merge(change);
-                topic.partitions.put(id.partition(), next);
-                reindex(id, previous, next);
-            }
-            case REMOVE_TOPIC -> {
-                TopicState topic = topic(Uuids.fromProto(record.getRemoveTopic().getTopicId()));
-                topic.partitions.forEach((p, partition) -> reindex(new TopicIdPartition(topic.id, p), partition, null));
-                topicsById.remove(topic.id);
-                topicIdsByName.remove(topic.name);
-                namesByCollisionKey.remove(TopicNames.collisionKey(topic.name));
-            }
-            default -> throw new IllegalArgumentException("Not a replication record: " + record.getRecordCase());
-        }
-    }
-
-    private TopicState topic(UUID id) {
-        TopicState topic = topicsById.get(id);
-        if (topic == null) {
-            throw new InvalidMetadataRecordException("Record for unknown topic id " + id);
-        }
-        return topic;
     }
 
     private void reindex(TopicIdPartition id, PartitionRegistration previous, PartitionRegistration next) {
@@ -422,33 +385,51 @@ public final class ReplicationControlManager {
     }
 
     private PartitionRegistration partition(TopicIdPartition id) {
-        return topicsById.get(id.topicId()).partitions.get(id.partition());
+        return metadata.partition(id.topicId(), id.partition());
     }
 
     /** The topic's id, or empty if no topic has that name. */
     public Optional<UUID> topicId(String name) {
-        return Optional.ofNullable(topicIdsByName.get(name));
+        return Optional.ofNullable(metadata.topicId(name));
     }
 
     public boolean topicExists(String name) {
-        return topicIdsByName.containsKey(name);
+        return metadata.topicId(name) != null;
     }
 
     /** The partition, or null. */
     public PartitionRegistration partition(UUID topicId, int partitionId) {
-        TopicState topic = topicsById.get(topicId);
-        return topic == null ? null : topic.partitions.get(partitionId);
+        return metadata.partition(topicId, partitionId);
+    }
+
+    /**
+     * The indexes in a canonical form (zero counts and empty sets dropped), so that tests can compare indexes kept up
+     * change by change with indexes built from an image.
+     */
+    Map<String, Object> indexes() {
+        Map<Integer, Set<TopicIdPartition>> isr = new TreeMap<>();
+        isrMembership.forEach((broker, partitions) -> {
+            if (!partitions.isEmpty()) {
+                isr.put(broker, Set.copyOf(partitions));
+            }
+        });
+        return Map.of("isrMembership", isr, "leaderCounts", nonZero(leaderCounts),
+                "replicaCounts", nonZero(replicaCounts), "preferredLeaderCounts", nonZero(preferredLeaderCounts),
+                "leaderless", List.copyOf(leaderless), "namesByCollisionKey", Map.copyOf(namesByCollisionKey));
+    }
+
+    private static Map<Integer, Integer> nonZero(Map<Integer, Integer> counts) {
+        Map<Integer, Integer> copy = new TreeMap<>();
+        counts.forEach((broker, count) -> {
+            if (count != 0) {
+                copy.put(broker, count);
+            }
+        });
+        return copy;
     }
 
     /** The topics as an image (a copy: for comparison and inspection, not for hot paths). */
     public TopicsImage image() {
-        Map<UUID, TopicImage> byId = new HashMap<>();
-        Map<String, TopicImage> byName = new HashMap<>();
-        for (TopicState topic : topicsById.values()) {
-            TopicImage image = new TopicImage(topic.name, topic.id, topic.partitions);
-            byId.put(topic.id, image);
-            byName.put(topic.name, image);
-        }
-        return new TopicsImage(byId, byName);
+        return metadata.image(MetadataProvenance.EMPTY).topics();
     }
 }

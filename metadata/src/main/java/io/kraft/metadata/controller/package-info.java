@@ -1,22 +1,28 @@
 /**
- * The controller's control managers: pure, single-threaded state machines with no clocks or threads
- * (time is passed in). Each request method validates against the manager's current state and returns
- * a {@link io.kraft.metadata.controller.ControllerResult} of records plus a response or an error; only
- * {@code replay(record)} changes state, so the active controller and standby controllers share one path.
+ * The controller's control managers: single-threaded, with no clocks or threads (time is passed in). Each request
+ * method validates against the current metadata and returns a {@link io.kraft.metadata.controller.ControllerResult}
+ * of records plus a response or an error; the managers only generate records.
  *
- * <p>In-flight state. Managers hold one view: the committed records plus, on the active controller, the
- * records it generated and appended but that have not committed yet (the in-flight overlay). The
- * active controller replays its own records as soon as Raft accepts them, so the next request sees them
- * (two creations of one topic name in a row are caught). Standbys replay only committed records. On
- * leadership loss the controller discards its managers and rebuilds them from the last committed
- * {@link io.kraft.metadata.image.MetadataImage} with {@link io.kraft.metadata.controller.ControlManagers#fromImage}:
- * this drops the overlay without timeline data structures, at the cost of a rebuild per leadership change.
+ * <p>One replay path. The managers do not replay records into maps of their own. They read a
+ * {@link io.kraft.metadata.controller.SpeculativeMetadata}: the committed image plus a
+ * {@link io.kraft.metadata.image.MetadataDelta} of the records this controller generated that have not committed
+ * yet, so a record's meaning is the delta's, exactly as on every follower and in the state store. The active
+ * controller adds its records to the view as soon as it hands them to Raft, so the next request sees them (two
+ * creations of one topic name in a row are caught); when they commit, the view's split into committed and pending
+ * moves but the view does not change. What the image cannot answer cheaply (which partitions a broker is in the ISR
+ * of, replicas and leaderships per broker, leaderless partitions, colliding topic names, registration offsets) the
+ * managers keep as indexes fed by the entity changes the delta reports. A controller starts from the committed
+ * image when it becomes active ({@link io.kraft.metadata.controller.ControlManagers#fromImage}) and drops the whole
+ * view when it stops, which drops any uncommitted records with it.
  *
- * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one thread as the
- * Raft listener: it applies committed batches to the image and the RocksDB state store, publishes them, and on
- * the active controller turns requests into appended records whose futures answer once the records commit and
- * the image holds them. A new leader serves only after its high watermark passes its log end at election, so
- * no earlier epoch's record can still arrive and conflict with the rebuilt managers; any member that is not
- * serving answers {@link io.kraft.storage.errors.Errors#NOT_CONTROLLER}.
+ * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one injected
+ * {@link io.kraft.metadata.loop.EventLoop} with an injected {@link io.kraft.metadata.loop.Time}, as the listener of a
+ * {@link io.kraft.raft.RaftClient}: it applies committed batches to the image and the stored state, hands images to
+ * the publishers (on their own loop), and on the active controller turns requests into appended records whose futures
+ * answer once the records commit and the image holds them. A leader serves from Raft's leader-ready signal for its
+ * epoch, when every earlier epoch's record has been applied, so the managers start from the whole log; it stops (and
+ * resigns) as soon as its view and the log disagree, and any member that is not serving answers
+ * {@link io.kraft.storage.errors.Errors#NOT_CONTROLLER}. Nothing in this package starts a thread or reads a clock of
+ * its own, which is what lets the simulation in the tests drive several controllers deterministically.
  */
 package io.kraft.metadata.controller;

@@ -12,10 +12,16 @@ import java.util.Map;
 /** Broker registration changes on top of a {@link ClusterImage}. */
 public final class ClusterDelta {
     private final ClusterImage image;
+    private final MetadataChangeListener listener;
     private final Map<Integer, BrokerRegistration> changedBrokers = new HashMap<>();
 
     public ClusterDelta(ClusterImage image) {
+        this(image, MetadataChangeListener.NONE);
+    }
+
+    public ClusterDelta(ClusterImage image, MetadataChangeListener listener) {
         this.image = image;
+        this.listener = listener;
     }
 
     public ClusterImage image() {
@@ -33,30 +39,37 @@ public final class ClusterDelta {
         return changed != null ? changed : image.broker(brokerId);
     }
 
-    public void replay(RegisterBrokerRecord record) {
-        changedBrokers.put(record.getBrokerId(), BrokerRegistration.fromRecord(record));
+    /** Applies a registration found at {@code offset} (the offset tells when a broker has caught up to it). */
+    public void replay(RegisterBrokerRecord record, long offset) {
+        change(broker(record.getBrokerId()), BrokerRegistration.fromRecord(record), offset);
     }
 
-    public void replay(BrokerRegistrationChangeRecord record) {
-        BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "registration change");
+    public void replay(BrokerRegistrationChangeRecord record, long offset) {
+        BrokerRegistration before = current(record.getBrokerId(), record.getBrokerEpoch(), "registration change");
+        BrokerRegistration broker = before;
         if (record.hasFenced()) {
             broker = broker.withFenced(record.getFenced());
         }
         if (record.hasInControlledShutdown()) {
             broker = broker.withInControlledShutdown(record.getInControlledShutdown());
         }
-        changedBrokers.put(broker.id(), broker);
+        change(before, broker, offset);
     }
 
-    public void replay(FenceBrokerRecord record) {
+    public void replay(FenceBrokerRecord record, long offset) {
         BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "fence");
-        changedBrokers.put(broker.id(), broker.withFenced(true));
+        change(broker, broker.withFenced(true), offset);
     }
 
-    public void replay(UnfenceBrokerRecord record) {
+    public void replay(UnfenceBrokerRecord record, long offset) {
         BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "unfence");
         // An unfenced broker is no longer shutting down: a restart registers anew, so this is a fresh start.
-        changedBrokers.put(broker.id(), broker.withFenced(false).withInControlledShutdown(false));
+        change(broker, broker.withFenced(false).withInControlledShutdown(false), offset);
+    }
+
+    private void change(BrokerRegistration before, BrokerRegistration after, long offset) {
+        changedBrokers.put(after.id(), after);
+        listener.brokerChanged(before, after, offset);
     }
 
     private BrokerRegistration current(int brokerId, long brokerEpoch, String what) {

@@ -26,6 +26,23 @@ public final class ConfigurationsDelta {
         return Collections.unmodifiableMap(changes);
     }
 
+    /** The resource's set keys including this delta's changes (a copy; empty if none). */
+    public Map<String, String> configs(ConfigResource resource) {
+        Map<String, Optional<String>> changed = changes.get(resource);
+        if (changed == null) {
+            return image.configs(resource);
+        }
+        Map<String, String> merged = new HashMap<>(image.configs(resource));
+        changed.forEach((key, value) -> {
+            if (value.isPresent()) {
+                merged.put(key, value.get());
+            } else {
+                merged.remove(key);
+            }
+        });
+        return merged;
+    }
+
     public void replay(ConfigRecord record) {
         ConfigResource resource;
         try {

@@ -19,6 +19,12 @@ public final class FeaturesDelta {
         return Collections.unmodifiableMap(changes);
     }
 
+    /** The feature's level including this delta's changes (0 = off). */
+    public int level(String name) {
+        Integer changed = changes.get(name);
+        return changed != null ? changed : image.level(name);
+    }
+
     public void replay(FeatureLevelRecord record) {
         changes.put(record.getName(), record.getLevel());
     }

@@ -3,15 +3,22 @@ package io.kraft.metadata.image;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
- * Committed records applied on top of a {@link MetadataImage}; {@link #apply()} gives the next image. Each
- * part of the image gets its own delta only once a record touches it, and the sub-deltas tell consumers
- * what changed. Not thread-safe: one owner replays, then hands out the applied image.
+ * Records applied on top of a {@link MetadataImage}; {@link #apply()} gives the next image. This is the one place
+ * that gives each record type its meaning: the loader applies committed batches with it, the state store persists
+ * what it changed, and the active controller reads the committed image through a delta of the records it generated
+ * but that have not committed yet. Each part of the image gets its own delta only once a record touches it, and the
+ * sub-deltas tell consumers what changed; the read methods ({@link #broker}, {@link #topicId}, ...) give the state
+ * including the delta, and a {@link MetadataChangeListener} hears each entity change as it happens. Not
+ * thread-safe: one owner replays, then hands out the applied image.
  */
 public final class MetadataDelta {
     private final MetadataImage image;
+    private final MetadataChangeListener listener;
     private long offset;
     private int epoch;
     private ClusterDelta clusterDelta;
@@ -21,7 +28,13 @@ public final class MetadataDelta {
     private FeaturesDelta featuresDelta;
 
     public MetadataDelta(MetadataImage image) {
+        this(image, MetadataChangeListener.NONE);
+    }
+
+    /** A delta whose entity changes are reported to {@code listener} as records are replayed. */
+    public MetadataDelta(MetadataImage image, MetadataChangeListener listener) {
         this.image = Objects.requireNonNull(image, "image");
+        this.listener = Objects.requireNonNull(listener, "listener");
         this.offset = image.offset();
         this.epoch = image.epoch();
     }
@@ -36,10 +49,10 @@ public final class MetadataDelta {
             throw new IllegalArgumentException("Record offset " + recordOffset + " is not after " + offset);
         }
         switch (MetadataRecords.checkReadable(record)) {
-            case REGISTER_BROKER -> clusterDelta().replay(record.getRegisterBroker());
-            case BROKER_REGISTRATION_CHANGE -> clusterDelta().replay(record.getBrokerRegistrationChange());
-            case FENCE_BROKER -> clusterDelta().replay(record.getFenceBroker());
-            case UNFENCE_BROKER -> clusterDelta().replay(record.getUnfenceBroker());
+            case REGISTER_BROKER -> clusterDelta().replay(record.getRegisterBroker(), recordOffset);
+            case BROKER_REGISTRATION_CHANGE -> clusterDelta().replay(record.getBrokerRegistrationChange(), recordOffset);
+            case FENCE_BROKER -> clusterDelta().replay(record.getFenceBroker(), recordOffset);
+            case UNFENCE_BROKER -> clusterDelta().replay(record.getUnfenceBroker(), recordOffset);
             case TOPIC -> topicsDelta().replay(record.getTopic());
             case PARTITION -> topicsDelta().replay(record.getPartition());
             case PARTITION_CHANGE -> topicsDelta().replay(record.getPartitionChange());
@@ -71,16 +84,78 @@ public final class MetadataDelta {
         return offset;
     }
 
+    /** The position of the last record replayed (the image's if none): where {@link #apply()} puts the image. */
+    public MetadataProvenance provenance() {
+        return new MetadataProvenance(offset, epoch);
+    }
+
+    // ---- the state including this delta ----------------------------------------------------------------------
+
+    /** The broker's registration, or null if it never registered. */
+    public BrokerRegistration broker(int brokerId) {
+        return clusterDelta == null ? image.cluster().broker(brokerId) : clusterDelta.broker(brokerId);
+    }
+
+    /** The id of the named topic, or null if there is none. */
+    public UUID topicId(String name) {
+        if (topicsDelta != null) {
+            return topicsDelta.topicId(name);
+        }
+        TopicImage topic = image.topics().topic(name);
+        return topic == null ? null : topic.id();
+    }
+
+    /** The name of the topic, or null if there is none with that id. */
+    public String topicName(UUID topicId) {
+        if (topicsDelta != null) {
+            return topicsDelta.topicName(topicId);
+        }
+        TopicImage topic = image.topics().topic(topicId);
+        return topic == null ? null : topic.name();
+    }
+
+    /** The partition, or null if it or its topic does not exist. */
+    public PartitionRegistration partition(UUID topicId, int partitionId) {
+        return topicsDelta == null ? image.topics().partition(topicId, partitionId)
+                : topicsDelta.partition(topicId, partitionId);
+    }
+
+    /** The topic's partition count (partition ids are 0 to count - 1), 0 if there is no such topic. */
+    public int partitionCount(UUID topicId) {
+        if (topicsDelta != null) {
+            return topicsDelta.partitionCount(topicId);
+        }
+        TopicImage topic = image.topics().topic(topicId);
+        return topic == null ? 0 : topic.partitions().size();
+    }
+
+    /** The resource's config overrides (empty if none). */
+    public Map<String, String> configs(ConfigResource resource) {
+        return configsDelta == null ? image.configs().configs(resource) : configsDelta.configs(resource);
+    }
+
+    /** The next producer id to hand out. */
+    public long nextProducerId() {
+        return producerIdsDelta == null ? image.producerIds().nextProducerId() : producerIdsDelta.nextProducerId();
+    }
+
+    /** The feature's finalized level (0 = off). */
+    public int featureLevel(String name) {
+        return featuresDelta == null ? image.features().level(name) : featuresDelta.level(name);
+    }
+
+    // ---- per-area deltas -------------------------------------------------------------------------------------
+
     public ClusterDelta clusterDelta() {
         if (clusterDelta == null) {
-            clusterDelta = new ClusterDelta(image.cluster());
+            clusterDelta = new ClusterDelta(image.cluster(), listener);
         }
         return clusterDelta;
     }
 
     public TopicsDelta topicsDelta() {
         if (topicsDelta == null) {
-            topicsDelta = new TopicsDelta(image.topics());
+            topicsDelta = new TopicsDelta(image.topics(), listener);
         }
         return topicsDelta;
     }
@@ -106,9 +181,29 @@ public final class MetadataDelta {
         return featuresDelta;
     }
 
+    /** Whether any record touched the brokers. */
+    public boolean hasClusterChanges() {
+        return clusterDelta != null;
+    }
+
     /** Whether any record touched the topics (a broker's replica manager looks only then). */
     public boolean hasTopicChanges() {
         return topicsDelta != null;
+    }
+
+    /** Whether any record touched the configs. */
+    public boolean hasConfigChanges() {
+        return configsDelta != null;
+    }
+
+    /** Whether any record touched the producer id allocation. */
+    public boolean hasProducerIdChanges() {
+        return producerIdsDelta != null;
+    }
+
+    /** Whether any record touched the features. */
+    public boolean hasFeatureChanges() {
+        return featuresDelta != null;
     }
 
     /**

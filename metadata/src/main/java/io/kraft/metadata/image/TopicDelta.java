@@ -11,10 +11,18 @@ import java.util.UUID;
 /** Partition changes of one topic on top of its {@link TopicImage} (empty for a topic created in the delta). */
 public final class TopicDelta {
     private final TopicImage image;
+    private final MetadataChangeListener listener;
     private final Map<Integer, PartitionRegistration> partitionChanges = new HashMap<>();
+    /** Partitions in {@link #partitionChanges} that the image does not have, so counting stays O(1). */
+    private int newPartitions;
 
     public TopicDelta(TopicImage image) {
+        this(image, MetadataChangeListener.NONE);
+    }
+
+    public TopicDelta(TopicImage image, MetadataChangeListener listener) {
         this.image = image;
+        this.listener = listener;
     }
 
     public TopicImage image() {
@@ -40,8 +48,20 @@ public final class TopicDelta {
         return changed != null ? changed : image.partition(partitionId);
     }
 
+    /** How many partitions the topic has including this delta's changes. */
+    public int partitionCount() {
+        return image.partitions().size() + newPartitions;
+    }
+
+    /** Every partition including this delta's changes (a copy). */
+    public Map<Integer, PartitionRegistration> partitions() {
+        Map<Integer, PartitionRegistration> partitions = new HashMap<>(image.partitions());
+        partitions.putAll(partitionChanges);
+        return partitions;
+    }
+
     public void replay(PartitionRecord record) {
-        partitionChanges.put(record.getPartitionId(), PartitionRegistration.fromRecord(record));
+        change(record.getPartitionId(), PartitionRegistration.fromRecord(record));
     }
 
     public void replay(PartitionChangeRecord record) {
@@ -50,7 +70,21 @@ public final class TopicDelta {
             throw new InvalidMetadataRecordException("Partition change for unknown partition "
                     + record.getPartitionId() + " of topic " + image.name());
         }
-        partitionChanges.put(record.getPartitionId(), current.merge(record));
+        change(record.getPartitionId(), current.merge(record));
+    }
+
+    private void change(int partitionId, PartitionRegistration next) {
+        PartitionRegistration before = partition(partitionId);
+        if (partitionChanges.put(partitionId, next) == null && image.partition(partitionId) == null) {
+            newPartitions++;
+        }
+        listener.partitionChanged(new TopicIdPartition(image.id(), partitionId), before, next);
+    }
+
+    /** Reports every partition removed, as its topic goes. */
+    void reportRemoved() {
+        partitions().forEach((partitionId, partition) ->
+                listener.partitionChanged(new TopicIdPartition(image.id(), partitionId), partition, null));
     }
 
     public TopicImage apply() {

@@ -21,12 +21,20 @@ import java.util.UUID;
  */
 public final class TopicsDelta {
     private final TopicsImage image;
+    private final MetadataChangeListener listener;
     private final Map<UUID, TopicDelta> changedTopics = new LinkedHashMap<>();
     private final Set<UUID> createdTopicIds = new LinkedHashSet<>();
     private final Set<UUID> deletedTopicIds = new LinkedHashSet<>();
+    /** Topics created in this delta by name, so name lookups stay O(1) however large the delta grows. */
+    private final Map<String, UUID> createdTopicIdsByName = new HashMap<>();
 
     public TopicsDelta(TopicsImage image) {
+        this(image, MetadataChangeListener.NONE);
+    }
+
+    public TopicsDelta(TopicsImage image, MetadataChangeListener listener) {
         this.image = image;
+        this.listener = listener;
     }
 
     public TopicsImage image() {
@@ -50,13 +58,41 @@ public final class TopicsDelta {
 
     /** The id of the named topic including this delta's changes, or null if it does not exist (or was deleted). */
     public UUID topicId(String name) {
-        for (TopicDelta delta : changedTopics.values()) {
-            if (delta.name().equals(name)) {
-                return delta.id();
-            }
+        UUID created = createdTopicIdsByName.get(name);
+        if (created != null) {
+            return created;
         }
         TopicImage topic = image.topic(name);
         return topic == null || deletedTopicIds.contains(topic.id()) ? null : topic.id();
+    }
+
+    /** The name of the topic including this delta's changes, or null if it does not exist (or was deleted). */
+    public String topicName(UUID topicId) {
+        TopicDelta changed = changedTopics.get(topicId);
+        if (changed != null) {
+            return changed.name();
+        }
+        TopicImage topic = image.topic(topicId);
+        return topic == null || deletedTopicIds.contains(topicId) ? null : topic.name();
+    }
+
+    /** The partition including this delta's changes, or null if it or its topic does not exist. */
+    public PartitionRegistration partition(UUID topicId, int partitionId) {
+        TopicDelta changed = changedTopics.get(topicId);
+        if (changed != null) {
+            return changed.partition(partitionId);
+        }
+        return deletedTopicIds.contains(topicId) ? null : image.partition(topicId, partitionId);
+    }
+
+    /** How many partitions the topic has including this delta's changes (0 if it does not exist). */
+    public int partitionCount(UUID topicId) {
+        TopicDelta changed = changedTopics.get(topicId);
+        if (changed != null) {
+            return changed.partitionCount();
+        }
+        TopicImage topic = image.topic(topicId);
+        return topic == null || deletedTopicIds.contains(topicId) ? 0 : topic.partitions().size();
     }
 
     public void replay(TopicRecord record) {
@@ -67,8 +103,10 @@ public final class TopicsDelta {
         if (topicId(record.getName()) != null) {
             throw new InvalidMetadataRecordException("Topic record for existing topic name " + record.getName());
         }
-        changedTopics.put(topicId, new TopicDelta(new TopicImage(record.getName(), topicId, Map.of())));
+        changedTopics.put(topicId, new TopicDelta(new TopicImage(record.getName(), topicId, Map.of()), listener));
         createdTopicIds.add(topicId);
+        createdTopicIdsByName.put(record.getName(), topicId);
+        listener.topicCreated(topicId, record.getName());
     }
 
     public void replay(PartitionRecord record) {
@@ -82,14 +120,24 @@ public final class TopicsDelta {
     public void replay(RemoveTopicRecord record) {
         UUID topicId = Uuids.fromProto(record.getTopicId());
         if (createdTopicIds.remove(topicId)) {
-            changedTopics.remove(topicId);
+            TopicDelta created = changedTopics.remove(topicId);
+            createdTopicIdsByName.remove(created.name());
+            reportRemoved(created);
             return;
         }
         if (image.topic(topicId) == null || deletedTopicIds.contains(topicId)) {
             throw new InvalidMetadataRecordException("Remove topic record for unknown topic id " + topicId);
         }
-        changedTopics.remove(topicId);
+        TopicDelta changed = changedTopics.remove(topicId);
         deletedTopicIds.add(topicId);
+        reportRemoved(changed != null ? changed : new TopicDelta(image.topic(topicId)));
+    }
+
+    private void reportRemoved(TopicDelta topic) {
+        if (listener != MetadataChangeListener.NONE) {
+            new TopicDelta(topic.apply(), listener).reportRemoved();
+            listener.topicRemoved(topic.id(), topic.name());
+        }
     }
 
     private TopicDelta topicDelta(UUID topicId) {
@@ -101,7 +149,7 @@ public final class TopicsDelta {
         if (topic == null || deletedTopicIds.contains(topicId)) {
             throw new InvalidMetadataRecordException("Partition record for unknown topic id " + topicId);
         }
-        delta = new TopicDelta(topic);
+        delta = new TopicDelta(topic, listener);
         changedTopics.put(topicId, delta);
         return delta;
     }

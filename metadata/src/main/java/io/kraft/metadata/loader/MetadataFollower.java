@@ -1,22 +1,23 @@
 package io.kraft.metadata.loader;
 
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
+import io.kraft.metadata.loop.EventLoop;
+import io.kraft.metadata.loop.SingleThreadEventLoop;
+import io.kraft.metadata.loop.Time;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
-import io.kraft.raft.RaftDriver;
+import io.kraft.raft.RaftClient;
 import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileSnapshotStore;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,51 +25,83 @@ import org.slf4j.LoggerFactory;
  * The metadata of a broker-only node: the {@link RaftListener} of its Raft observer, which follows the committed
  * metadata log (and snapshots) of the controller quorum and turns it into images for the broker's components, the
  * same way a controller does (one {@link MetadataLoader}): committed batches become {@code MetadataDelta}s applied
- * to the image and the RocksDB state, snapshots from the leader are loaded, and the follower saves snapshots of its
- * own by the same policy so its log prefix can be deleted. It also remembers the Raft leader, which is the active
- * controller (or about to be), as a hint for the broker's controller client.
+ * to the image and the stored state, snapshots from the leader are loaded, and the follower saves snapshots of its
+ * own by the same policy so its log prefix can be deleted. Images are published on a publisher loop of their own. It
+ * also remembers the Raft leader, which is the active controller (or about to be), as a hint for the broker's
+ * controller client.
  *
- * <p>One thread applies everything; {@link #image()} and {@link #leader()} are readable from any thread.
+ * <p>One loop applies everything; {@link #image()} and {@link #leader()} are readable from any thread. A committed
+ * batch that does not apply is a fault: the metadata would silently stop following the log.
  */
 public final class MetadataFollower implements RaftListener, MetadataSource, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataFollower.class);
 
     private final int nodeId;
+    private final Time time;
+    private final EventLoop loop;
+    private final EventLoop publisherLoop;
+    private final FaultHandler faultHandler;
     private final MetadataLoader loader;
-    private final ScheduledExecutorService thread;
     private volatile LeaderAndEpoch leader = new LeaderAndEpoch(OptionalInt.empty(), 0);
-    private RaftDriver driver;
+    private RaftClient raft;
     private boolean closed;
 
     /**
-     * @param stateDirectory where the RocksDB state store lives (wiped and rebuilt from snapshot and log at start)
-     * @param snapshots      the observer's Raft snapshot store
+     * @param storage       where the committed state and the snapshots are kept
+     * @param loop          the loop that applies the log
+     * @param publisherLoop the loop the broker's publishers run on
      */
-    public MetadataFollower(int nodeId, Path stateDirectory, FileSnapshotStore snapshots, SnapshotPolicy snapshotPolicy) {
+    public MetadataFollower(int nodeId, MetadataStorage storage, SnapshotPolicy snapshotPolicy, Time time,
+                            EventLoop loop, EventLoop publisherLoop, FaultHandler faultHandler) {
         this.nodeId = nodeId;
-        this.loader = new MetadataLoader("Broker " + nodeId + " metadata follower", stateDirectory, snapshots,
-                snapshotPolicy);
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "metadata-follower-" + nodeId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.time = Objects.requireNonNull(time, "time");
+        this.loop = Objects.requireNonNull(loop, "loop");
+        this.publisherLoop = Objects.requireNonNull(publisherLoop, "publisherLoop");
+        this.faultHandler = Objects.requireNonNull(faultHandler, "faultHandler");
+        String owner = "Broker " + nodeId + " metadata follower";
+        this.loader = new MetadataLoader(owner, storage, snapshotPolicy, time,
+                new PublisherQueue(owner, publisherLoop, faultHandler));
     }
 
     /**
-     * Connects the Raft driver (constructed with this follower as its listener) that snapshots are reported to, and
-     * starts the time-based snapshot check. Call before {@link RaftDriver#start()}.
+     * A follower on threads of its own ({@code metadata-follower-<id>}, {@code metadata-publisher-<id>}) with its
+     * state in RocksDB.
+     *
+     * @param stateDirectory where the RocksDB state store lives (wiped and rebuilt from snapshot and log at start)
+     * @param snapshots      the observer's Raft snapshot store
      */
-    public void start(RaftDriver raftDriver) {
-        this.driver = Objects.requireNonNull(raftDriver, "raftDriver");
-        long checkMs = loader.snapshotCheckIntervalMs();
-        thread.scheduleWithFixedDelay(() -> run(this::maybeSnapshot), checkMs, checkMs, TimeUnit.MILLISECONDS);
+    public static MetadataFollower open(int nodeId, Path stateDirectory, FileSnapshotStore snapshots,
+                                        SnapshotPolicy snapshotPolicy, FaultHandler faultHandler) {
+        return new MetadataFollower(nodeId, new RocksDbMetadataStorage(stateDirectory, snapshots), snapshotPolicy,
+                Time.SYSTEM, new SingleThreadEventLoop("metadata-follower-" + nodeId),
+                new SingleThreadEventLoop("metadata-publisher-" + nodeId), faultHandler);
+    }
+
+    /**
+     * Connects the Raft client (whose listener this follower is) that snapshots are reported to, and starts the
+     * time-based snapshot check. Call before Raft starts.
+     */
+    public void start(RaftClient raftClient) {
+        this.raft = Objects.requireNonNull(raftClient, "raftClient");
+        scheduleSnapshotCheck();
+    }
+
+    private void scheduleSnapshotCheck() {
+        loop.schedule("snapshot check", time.monotonicMs() + loader.snapshotCheckIntervalMs(), () -> run(() -> {
+            maybeSnapshot();
+            scheduleSnapshotCheck();
+        }));
     }
 
     /** The last committed image this node has applied. */
     @Override
     public MetadataImage image() {
         return loader.image();
+    }
+
+    /** The last image the broker's publishers have taken in. */
+    public MetadataImage publishedImage() {
+        return loader.publishedImage();
     }
 
     /** Adds a publisher; register before the log is replayed so the first delta shows the whole state. */
@@ -87,19 +120,34 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
         return leader.leaderId();
     }
 
-    // ---- Raft listener (called on the Raft thread; the work moves onto this follower's thread) --------------
+    // ---- Raft listener (called on the Raft thread; the work moves onto this follower's loop) ----------------
 
     @Override
     public void handleCommit(CommittedBatch batch) {
-        run(() -> {
-            loader.applyCommitted(batch);
+        loop.execute("commit " + batch.baseOffset(), () -> run(() -> {
+            try {
+                loader.applyCommitted(batch);
+            } catch (RuntimeException e) {
+                closed = true;
+                faultHandler.handleFault("Broker " + nodeId + " could not apply the committed metadata batch at "
+                        + batch.baseOffset() + ".." + batch.lastOffset() + ": " + e.getMessage(), e);
+                return;
+            }
             maybeSnapshot();
-        });
+        }));
     }
 
     @Override
     public void handleLoadSnapshot(SnapshotId snapshotId) {
-        run(() -> loader.loadSnapshot(snapshotId));
+        loop.execute("load snapshot " + snapshotId, () -> run(() -> {
+            try {
+                loader.loadSnapshot(snapshotId);
+            } catch (RuntimeException e) {
+                closed = true;
+                faultHandler.handleFault("Broker " + nodeId + " could not load metadata snapshot " + snapshotId + ": "
+                        + e.getMessage(), e);
+            }
+        }));
     }
 
     @Override
@@ -111,39 +159,25 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     }
 
     private void maybeSnapshot() {
-        if (driver != null) {
-            loader.maybeSnapshot(System.currentTimeMillis()).ifPresent(driver::snapshotCreated);
+        if (raft != null) {
+            loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
         }
     }
 
     private void run(Runnable work) {
-        try {
-            thread.execute(() -> {
-                if (closed) {
-                    return;
-                }
-                try {
-                    work.run();
-                } catch (RuntimeException e) {
-                    LOG.error("Broker {} metadata follower failed", nodeId, e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // closed
+        if (!closed) {
+            work.run();
         }
     }
 
-    /** Stops applying and closes the state store. Close the Raft driver first. */
+    /** Stops applying and closes the state store, then lets the publishers finish. Close the Raft client first. */
     @Override
     public void close() {
-        try {
-            thread.submit(() -> {
-                closed = true;
-                loader.close();
-            }).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            LOG.warn("Broker {} metadata follower did not shut down cleanly", nodeId, e);
-        }
-        thread.shutdownNow();
+        loop.execute("close", () -> {
+            closed = true;
+            loader.close();
+        });
+        loop.close();
+        publisherLoop.close();
     }
 }

@@ -5,35 +5,26 @@ import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
-import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.MetadataPublisher;
-import io.kraft.metadata.store.MetadataStateStore;
+import io.kraft.metadata.loop.Time;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.SnapshotId;
-import io.kraft.raft.file.FileSnapshotStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's committed metadata, the part a controller and a broker's Raft observer share: applies committed
- * batches to the {@link MetadataImage} and the RocksDB {@link MetadataStateStore}, replaces both from a snapshot
- * (a RocksDB checkpoint in the Raft {@link FileSnapshotStore}), saves a checkpoint as a new snapshot when the
- * {@link SnapshotPolicy} says so, and publishes each new image with its delta.
+ * A node's committed metadata, the part a controller and a broker's Raft observer share: applies committed batches
+ * to the {@link MetadataImage} with one {@link MetadataDelta} each and persists what the delta changed in its
+ * {@link MetadataStorage}, replaces both from a snapshot, saves a snapshot when the {@link SnapshotPolicy} says so,
+ * and hands each new image with its delta to the {@link PublisherQueue}, which publishes on its own loop.
  *
- * <p>The store only mirrors snapshot + log, which Raft replays at every start, so the state directory is wiped when
- * the loader opens. Not thread-safe: its owner's single thread calls every method except {@link #image()}.
+ * <p>Not thread-safe: its owner's single event loop calls every method except {@link #image()} and
+ * {@link #register}.
  */
 public final class MetadataLoader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataLoader.class);
@@ -43,28 +34,28 @@ public final class MetadataLoader implements AutoCloseable {
     }
 
     private final String owner;
-    private final Path stateDirectory;
-    private final FileSnapshotStore snapshots;
+    private final MetadataStorage storage;
     private final SnapshotPolicy snapshotPolicy;
-    private final List<MetadataPublisher> publishers = new CopyOnWriteArrayList<>();
-    private MetadataStateStore stateStore;
+    private final Time time;
+    private final PublisherQueue publishers;
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private long recordBytesSinceSnapshot;
     private long lastSnapshotMs;
 
     /**
-     * @param owner          names the node in log lines, e.g. "Controller 1"
-     * @param stateDirectory where the RocksDB state store lives (wiped and rebuilt at every start)
-     * @param snapshots      the Raft driver's snapshot store: snapshots are loaded from and saved into it
+     * @param owner      names the node in log lines, e.g. "Controller 1"
+     * @param storage    where committed state and snapshots are kept
+     * @param time       the owner's clock (the snapshot interval is measured on its monotonic time)
+     * @param publishers where new images go
      */
-    public MetadataLoader(String owner, Path stateDirectory, FileSnapshotStore snapshots, SnapshotPolicy snapshotPolicy) {
+    public MetadataLoader(String owner, MetadataStorage storage, SnapshotPolicy snapshotPolicy, Time time,
+                          PublisherQueue publishers) {
         this.owner = Objects.requireNonNull(owner, "owner");
-        this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
-        this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.storage = Objects.requireNonNull(storage, "storage");
         this.snapshotPolicy = Objects.requireNonNull(snapshotPolicy, "snapshotPolicy");
-        deleteRecursively(stateDirectory);
-        this.stateStore = MetadataStateStore.open(stateDirectory);
-        this.lastSnapshotMs = System.currentTimeMillis();
+        this.time = Objects.requireNonNull(time, "time");
+        this.publishers = Objects.requireNonNull(publishers, "publishers");
+        this.lastSnapshotMs = time.monotonicMs();
     }
 
     /** The last committed image (readable from any thread). */
@@ -72,16 +63,21 @@ public final class MetadataLoader implements AutoCloseable {
         return image;
     }
 
-    /** Adds a publisher; it receives every image applied from now on, on the owner's thread. */
+    /** Adds a publisher; it receives every image applied from now on, on the publishers' loop. */
     public void register(MetadataPublisher publisher) {
-        publishers.add(Objects.requireNonNull(publisher, "publisher"));
+        publishers.register(publisher);
+    }
+
+    /** The last image every publisher has taken in (readable from any thread). */
+    public MetadataImage publishedImage() {
+        return publishers.published();
     }
 
     /**
-     * Applies the part of a committed batch the image does not hold yet, then publishes the new image.
+     * Applies the part of a committed batch the image does not hold yet, then hands the new image to the publishers.
      *
      * @return what was applied, or empty if a loaded snapshot already covered the whole batch
-     * @throws InvalidMetadataRecordException if a committed record is not a metadata record
+     * @throws InvalidMetadataRecordException if a committed record is not a metadata record or does not apply
      */
     public Optional<AppliedBatch> applyCommitted(CommittedBatch batch) {
         List<byte[]> raw = batch.records();
@@ -104,10 +100,10 @@ public final class MetadataLoader implements AutoCloseable {
         MetadataDelta delta = new MetadataDelta(image);
         delta.replayBatch(records, firstOffset, batch.epoch());
         MetadataImage next = delta.apply();
-        stateStore.apply(records, batch.lastOffset(), batch.epoch());
+        storage.apply(delta);
         image = next;
         recordBytesSinceSnapshot += bytes;
-        publish(delta, next);
+        publishers.publishBatch(delta, next, records, firstOffset, batch.epoch());
         return Optional.of(new AppliedBatch(records, firstOffset, delta));
     }
 
@@ -121,37 +117,34 @@ public final class MetadataLoader implements AutoCloseable {
         if (snapshotId.endOffset() - 1 <= image.offset()) {
             return false;
         }
-        stateStore.close();
-        deleteRecursively(stateDirectory);
-        copyRecursively(snapshots.directory(snapshotId), stateDirectory);
-        stateStore = MetadataStateStore.open(stateDirectory);
+        MetadataStorage.LoadedSnapshot loaded = storage.loadSnapshot(snapshotId);
         // One replay gives both the image and the delta the publishers get (everything in it is new to them).
-        MetadataProvenance position = stateStore.appliedPosition();
-        MetadataDelta delta = MetadataDelta.fromSnapshot(stateStore.snapshotRecords(), Math.max(1, position.epoch()));
-        MetadataImage loaded = delta.apply(position);
-        image = loaded;
+        MetadataDelta delta = MetadataDelta.fromSnapshot(loaded.records(), Math.max(1, loaded.position().epoch()));
+        MetadataImage next = delta.apply(loaded.position());
+        image = next;
         recordBytesSinceSnapshot = 0;
-        lastSnapshotMs = System.currentTimeMillis();
+        lastSnapshotMs = time.monotonicMs();
         LOG.info("{} loaded metadata snapshot {}", owner, snapshotId);
-        publish(delta, loaded);
+        publishers.publishSnapshot(delta, next);
         return true;
     }
 
     /**
-     * Saves a checkpoint of the state as a snapshot if the policy says one is due; report a returned snapshot to
-     * Raft ({@code RaftDriver.snapshotCreated}) so it can delete the log prefix.
+     * Saves the state as a snapshot if the policy says one is due; report a returned snapshot to Raft
+     * ({@code RaftClient.snapshotCreated}) so it can delete the log prefix.
      *
      * @return the saved snapshot, or empty if none was due (or it already exists)
      */
-    public Optional<SnapshotId> maybeSnapshot(long nowMs) {
+    public Optional<SnapshotId> maybeSnapshot() {
+        long nowMs = time.monotonicMs();
         if (image.offset() < 0 || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
             return Optional.empty();
         }
         SnapshotId id = new SnapshotId(image.offset() + 1, image.epoch());
-        if (snapshots.contains(id)) {
+        if (storage.containsSnapshot(id)) {
             return Optional.empty();
         }
-        snapshots.save(id, stateStore::checkpoint);
+        storage.saveSnapshot(id);
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = nowMs;
         LOG.info("{} saved metadata snapshot {}", owner, id);
@@ -163,47 +156,9 @@ public final class MetadataLoader implements AutoCloseable {
         return Math.min(snapshotPolicy.maxSnapshotIntervalMs(), 60_000);
     }
 
-    private void publish(MetadataDelta delta, MetadataImage next) {
-        for (MetadataPublisher publisher : publishers) {
-            try {
-                publisher.publish(delta, next);
-            } catch (RuntimeException e) {
-                LOG.error("{}: metadata publisher {} failed at offset {}", owner, publisher, next.offset(), e);
-            }
-        }
-    }
-
-    /** Closes the state store. */
+    /** Closes the storage. */
     @Override
     public void close() {
-        stateStore.close();
-    }
-
-    private static void deleteRecursively(Path path) {
-        if (!Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + path, e);
-        }
-    }
-
-    private static void copyRecursively(Path source, Path target) {
-        try (Stream<Path> walk = Files.walk(source)) {
-            for (Path p : walk.toList()) {
-                Path destination = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(destination);
-                } else {
-                    Files.copy(p, destination);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot copy snapshot " + source + " to " + target, e);
-        }
+        storage.close();
     }
 }

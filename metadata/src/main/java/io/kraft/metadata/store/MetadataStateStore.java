@@ -4,16 +4,15 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
-import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
-import io.kraft.metadata.image.PartitionRegistration;
-import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
+import io.kraft.metadata.image.TopicDelta;
+import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
-import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
@@ -23,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.rocksdb.Checkpoint;
@@ -32,11 +30,10 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.InfoLogLevel;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteBatchWithIndex;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -145,30 +142,106 @@ public final class MetadataStateStore implements AutoCloseable {
     }
 
     /**
-     * Applies a committed batch and records its position, atomically.
+     * Persists what a delta changed (brokers, topics created and deleted, partitions, config keys, producer ids,
+     * features) together with its position, in one atomic write. The store never interprets records itself: the
+     * delta did, once, and the store writes the entities in their new state.
      *
-     * @param lastOffset the offset of the batch's last record; must be after {@link #appliedPosition()}
+     * @param delta a delta over exactly the state this store holds (its image is at {@link #appliedPosition()}) with
+     *              at least one record replayed
+     */
+    public void apply(MetadataDelta delta) {
+        checkWritable();
+        MetadataProvenance position = delta.provenance();
+        if (position.offset() <= appliedPosition.offset()) {
+            throw new IllegalArgumentException("Batch ending at offset " + position.offset()
+                    + " is not after the applied offset " + appliedPosition.offset());
+        }
+        if (delta.image().offset() != appliedPosition.offset()) {
+            throw new IllegalArgumentException("A delta over offset " + delta.image().offset()
+                    + " cannot apply to the state store at offset " + appliedPosition.offset());
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            if (delta.hasClusterChanges()) {
+                for (BrokerRegistration broker : delta.clusterDelta().changedBrokers().values()) {
+                    batch.put(brokers, StoreKeys.broker(broker.id()),
+                            broker.toRecord().getRegisterBroker().toByteArray());
+                }
+            }
+            if (delta.hasTopicChanges()) {
+                writeTopics(delta.topicsDelta(), batch);
+            }
+            if (delta.hasConfigChanges()) {
+                for (var resource : delta.configsDelta().changes().entrySet()) {
+                    for (var key : resource.getValue().entrySet()) {
+                        byte[] storeKey = StoreKeys.config(resource.getKey(), key.getKey());
+                        if (key.getValue().isPresent()) {
+                            batch.put(configs, storeKey, StoreKeys.utf8(key.getValue().get()));
+                        } else {
+                            batch.delete(configs, storeKey);
+                        }
+                    }
+                }
+            }
+            if (delta.hasProducerIdChanges()) {
+                batch.put(meta, StoreKeys.NEXT_PRODUCER_ID, StoreKeys.int64(delta.producerIdsDelta().nextProducerId()));
+            }
+            if (delta.hasFeatureChanges()) {
+                for (var feature : delta.featuresDelta().changes().entrySet()) {
+                    if (feature.getValue() == 0) {
+                        batch.delete(features, StoreKeys.utf8(feature.getKey()));
+                    } else {
+                        batch.put(features, StoreKeys.utf8(feature.getKey()), StoreKeys.int32(feature.getValue()));
+                    }
+                }
+            }
+            batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw new MetadataStoreException("Cannot write metadata batch ending at offset " + position.offset()
+                    + " to " + directory + ": " + e.getMessage(), e);
+        }
+        appliedPosition = position;
+    }
+
+    // Deleted topics go first: a topic deleted and created again with the same id in one delta is written anew.
+    private void writeTopics(TopicsDelta topicsDelta, WriteBatch batch) throws RocksDBException {
+        for (UUID deleted : topicsDelta.deletedTopicIds()) {
+            batch.delete(topics, StoreKeys.topic(deleted));
+            batch.deleteRange(partitions, StoreKeys.partition(deleted, 0), StoreKeys.partitionsEnd(deleted));
+        }
+        for (TopicDelta topic : topicsDelta.changedTopics().values()) {
+            if (topicsDelta.createdTopicIds().contains(topic.id())) {
+                batch.put(topics, StoreKeys.topic(topic.id()), TopicRecord.newBuilder().setName(topic.name())
+                        .setTopicId(Uuids.toProto(topic.id())).build().toByteArray());
+            }
+            topic.partitionChanges().forEach((partitionId, partition) -> {
+                try {
+                    batch.put(partitions, StoreKeys.partition(topic.id(), partitionId),
+                            partition.toRecord(topic.id(), partitionId).getPartition().toByteArray());
+                } catch (RocksDBException e) {
+                    throw new MetadataStoreException("Cannot write partition " + partitionId + " of topic "
+                            + topic.name() + " to " + directory + ": " + e.getMessage(), e);
+                }
+            });
+        }
+    }
+
+    /**
+     * Applies committed records (a tool's or a test's way in; nodes apply the loader's delta): replays them onto the
+     * stored image and persists the result with {@link #apply(MetadataDelta)}.
+     *
+     * @param lastOffset the offset of the last record; must be after {@link #appliedPosition()}
      * @throws InvalidMetadataRecordException if a record cannot apply (nothing of the batch is written)
      */
     public void apply(List<MetadataRecord> records, long lastOffset, int epoch) {
         checkWritable();
-        if (lastOffset <= appliedPosition.offset()) {
-            throw new IllegalArgumentException("Batch ending at offset " + lastOffset
+        if (lastOffset <= appliedPosition.offset() || records.isEmpty()) {
+            throw new IllegalArgumentException("Batch of " + records.size() + " records ending at offset " + lastOffset
                     + " is not after the applied offset " + appliedPosition.offset());
         }
-        try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
-             ReadOptions readOptions = new ReadOptions()) {
-            BatchView view = new BatchView(batch, readOptions);
-            for (MetadataRecord record : records) {
-                view.apply(record);
-            }
-            batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(lastOffset, epoch));
-            db.write(writeOptions, batch);
-        } catch (RocksDBException e) {
-            throw new MetadataStoreException("Cannot write metadata batch ending at offset " + lastOffset + " to "
-                    + directory + ": " + e.getMessage(), e);
-        }
-        appliedPosition = new MetadataProvenance(lastOffset, epoch);
+        MetadataDelta delta = new MetadataDelta(loadImage());
+        delta.replayBatch(records, lastOffset - records.size() + 1, epoch);
+        apply(delta);
     }
 
     /**
@@ -265,169 +338,5 @@ public final class MetadataStateStore implements AutoCloseable {
         db.close();
         familyOptions.close();
         dbOptions.close();
-    }
-
-    /** Applies records to a write batch, reading through it so that later records see earlier ones. */
-    private final class BatchView {
-        private final WriteBatchWithIndex batch;
-        private final ReadOptions readOptions;
-
-        BatchView(WriteBatchWithIndex batch, ReadOptions readOptions) {
-            this.batch = batch;
-            this.readOptions = readOptions;
-        }
-
-        void apply(MetadataRecord record) throws RocksDBException {
-            switch (MetadataRecords.checkReadable(record)) {
-                case REGISTER_BROKER -> {
-                    RegisterBrokerRecord register = record.getRegisterBroker();
-                    batch.put(brokers, StoreKeys.broker(register.getBrokerId()), register.toByteArray());
-                }
-                case BROKER_REGISTRATION_CHANGE -> {
-                    BrokerRegistrationChangeRecord change = record.getBrokerRegistrationChange();
-                    RegisterBrokerRecord.Builder broker = broker(change.getBrokerId(), change.getBrokerEpoch());
-                    if (change.hasFenced()) {
-                        broker.setFenced(change.getFenced());
-                    }
-                    if (change.hasInControlledShutdown()) {
-                        broker.setInControlledShutdown(change.getInControlledShutdown());
-                    }
-                    batch.put(brokers, StoreKeys.broker(change.getBrokerId()), broker.build().toByteArray());
-                }
-                case FENCE_BROKER -> {
-                    int brokerId = record.getFenceBroker().getBrokerId();
-                    RegisterBrokerRecord.Builder broker = broker(brokerId, record.getFenceBroker().getBrokerEpoch());
-                    batch.put(brokers, StoreKeys.broker(brokerId), broker.setFenced(true).build().toByteArray());
-                }
-                case UNFENCE_BROKER -> {
-                    int brokerId = record.getUnfenceBroker().getBrokerId();
-                    RegisterBrokerRecord.Builder broker = broker(brokerId, record.getUnfenceBroker().getBrokerEpoch());
-                    batch.put(brokers, StoreKeys.broker(brokerId),
-                            broker.setFenced(false).setInControlledShutdown(false).build().toByteArray());
-                }
-                case TOPIC -> {
-                    UUID topicId = Uuids.fromProto(record.getTopic().getTopicId());
-                    if (read(topics, StoreKeys.topic(topicId)) != null) {
-                        throw new InvalidMetadataRecordException("Topic record for existing topic id " + topicId);
-                    }
-                    batch.put(topics, StoreKeys.topic(topicId), record.getTopic().toByteArray());
-                }
-                case PARTITION -> {
-                    PartitionRecord partition = record.getPartition();
-                    UUID topicId = existingTopic(partition.getTopicId());
-                    batch.put(partitions, StoreKeys.partition(topicId, partition.getPartitionId()), partition.toByteArray());
-                }
-                case PARTITION_CHANGE -> {
-                    PartitionChangeRecord change = record.getPartitionChange();
-                    UUID topicId = existingTopic(change.getTopicId());
-                    byte[] key = StoreKeys.partition(topicId, change.getPartitionId());
-                    byte[] current = read(partitions, key);
-                    if (current == null) {
-                        throw new InvalidMetadataRecordException("Partition change for unknown partition "
-                                + change.getPartitionId() + " of topic id " + topicId);
-                    }
-                    PartitionRegistration merged = PartitionRegistration.fromRecord(parsePartition(current)).merge(change);
-                    batch.put(partitions, key,
-                            merged.toRecord(topicId, change.getPartitionId()).getPartition().toByteArray());
-                }
-                case REMOVE_TOPIC -> {
-                    UUID topicId = existingTopic(record.getRemoveTopic().getTopicId());
-                    batch.delete(topics, StoreKeys.topic(topicId));
-                    deletePartitions(topicId);
-                }
-                case CONFIG -> {
-                    ConfigRecord config = record.getConfig();
-                    ConfigResource resource;
-                    try {
-                        resource = new ConfigResource(ConfigResource.Type.fromProto(config.getResourceType()),
-                                config.getResourceName());
-                    } catch (IllegalArgumentException e) {
-                        throw new InvalidMetadataRecordException(e.getMessage());
-                    }
-                    byte[] key = StoreKeys.config(resource, config.getName());
-                    if (config.hasValue()) {
-                        batch.put(configs, key, StoreKeys.utf8(config.getValue()));
-                    } else {
-                        batch.delete(configs, key);
-                    }
-                }
-                case PRODUCER_IDS -> {
-                    long next = record.getProducerIds().getNextProducerId();
-                    byte[] current = read(meta, StoreKeys.NEXT_PRODUCER_ID);
-                    if (current != null && next < StoreKeys.int64(current)) {
-                        throw new InvalidMetadataRecordException("Producer ids record moves the next producer id back from "
-                                + StoreKeys.int64(current) + " to " + next);
-                    }
-                    batch.put(meta, StoreKeys.NEXT_PRODUCER_ID, StoreKeys.int64(next));
-                }
-                case FEATURE_LEVEL -> {
-                    FeatureLevelRecord feature = record.getFeatureLevel();
-                    if (feature.getLevel() == 0) {
-                        batch.delete(features, StoreKeys.utf8(feature.getName()));
-                    } else {
-                        batch.put(features, StoreKeys.utf8(feature.getName()), StoreKeys.int32(feature.getLevel()));
-                    }
-                }
-                case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
-            }
-        }
-
-        private byte[] read(ColumnFamilyHandle family, byte[] key) throws RocksDBException {
-            return batch.getFromBatchAndDB(db, family, readOptions, key);
-        }
-
-        private RegisterBrokerRecord.Builder broker(int brokerId, long brokerEpoch) throws RocksDBException {
-            byte[] current = read(brokers, StoreKeys.broker(brokerId));
-            if (current == null) {
-                throw new InvalidMetadataRecordException("Broker record for unregistered broker " + brokerId);
-            }
-            RegisterBrokerRecord broker;
-            try {
-                broker = RegisterBrokerRecord.parseFrom(current);
-            } catch (InvalidProtocolBufferException e) {
-                throw new MetadataStoreException("Corrupt registration of broker " + brokerId + " in " + directory, e);
-            }
-            if (broker.getBrokerEpoch() != brokerEpoch) {
-                throw new InvalidMetadataRecordException("Record for broker " + brokerId + " with epoch " + brokerEpoch
-                        + " but its registration has epoch " + broker.getBrokerEpoch());
-            }
-            return broker.toBuilder();
-        }
-
-        private UUID existingTopic(io.kraft.proto.metadata.Uuid id) throws RocksDBException {
-            UUID topicId = Uuids.fromProto(id);
-            if (read(topics, StoreKeys.topic(topicId)) == null) {
-                throw new InvalidMetadataRecordException("Record for unknown topic id " + topicId);
-            }
-            return topicId;
-        }
-
-        private PartitionRecord parsePartition(byte[] bytes) {
-            try {
-                return PartitionRecord.parseFrom(bytes);
-            } catch (InvalidProtocolBufferException e) {
-                throw new MetadataStoreException("Corrupt partition entry in " + directory, e);
-            }
-        }
-
-        // Partitions written earlier in this batch must go too, so iterate the batch over the database.
-        private void deletePartitions(UUID topicId) {
-            byte[] end = StoreKeys.partitionsEnd(topicId);
-            List<byte[]> keys = new ArrayList<>();
-            try (RocksIterator base = db.newIterator(partitions, readOptions);
-                 RocksIterator iterator = batch.newIteratorWithBase(partitions, base)) {
-                for (iterator.seek(StoreKeys.partition(topicId, 0));
-                     iterator.isValid() && Arrays.compareUnsigned(iterator.key(), end) < 0; iterator.next()) {
-                    keys.add(iterator.key());
-                }
-            }
-            for (byte[] key : keys) {
-                try {
-                    batch.delete(partitions, key);
-                } catch (RocksDBException e) {
-                    throw new MetadataStoreException("Cannot delete partition entry in " + directory, e);
-                }
-            }
-        }
     }
 }

@@ -63,7 +63,7 @@ class ControlManagersTest {
 
         // The active controller replays its own records before they commit...
         ControllerResult<CreateTopicResult> inFlight = env.managers.createTopic(CreateTopicRequest.of("in-flight", 1, 1));
-        env.managers.replayBatch(inFlight.records(), env.nextOffset);
+        env.managers.replayBatch(inFlight.records(), env.nextOffset, 1);
         assertEquals(Errors.TOPIC_ALREADY_EXISTS,
                 env.managers.createTopic(CreateTopicRequest.of("in-flight", 1, 1)).error().error(),
                 "the next request sees in-flight records");

@@ -20,8 +20,9 @@ import java.util.UUID;
 import java.util.function.BiConsumer;
 
 /**
- * Control managers plus a follower's image: every accepted result is replayed into both, as the
- * active controller and a broker would after commit.
+ * Control managers plus a follower's image: every accepted result enters the managers' view as the active
+ * controller's own uncommitted records, is applied to the image as a committed batch, and then commits under the
+ * managers, as on a node.
  */
 final class ControllerTestEnv {
     static final String CLUSTER_ID = "test-cluster";
@@ -59,13 +60,12 @@ final class ControllerTestEnv {
         if (records.isEmpty()) {
             return;
         }
+        managers.replayBatch(records, nextOffset, 1);
         MetadataDelta delta = new MetadataDelta(image);
-        for (MetadataRecord record : records) {
-            managers.replay(record, nextOffset);
-            delta.replay(record, nextOffset, 1);
-            nextOffset++;
-        }
+        delta.replayBatch(records, nextOffset, 1);
+        nextOffset += records.size();
         image = delta.apply();
+        managers.committed(image);
         batchListener.accept(records, nextOffset - 1);
     }
 

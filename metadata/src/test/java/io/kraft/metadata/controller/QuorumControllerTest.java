@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.metadata.fault.RecordingFaultHandler;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftDriver;
@@ -48,6 +50,7 @@ class QuorumControllerTest {
     Path dir;
 
     private final Map<Integer, Node> nodes = new TreeMap<>();
+    private final RecordingFaultHandler faults = new RecordingFaultHandler();
     private QuorumConfig quorum;
 
     record Node(QuorumController controller, RaftDriver driver, FileRaftLog log, FileSnapshotStore snapshots,
@@ -59,6 +62,7 @@ class QuorumControllerTest {
         for (int id : List.copyOf(nodes.keySet())) {
             stop(id);
         }
+        assertEquals(List.of(), faults.faults());
     }
 
     private void startQuorum(SnapshotPolicy policy) throws IOException {
@@ -75,8 +79,13 @@ class QuorumControllerTest {
         Path nodeDir = dir.resolve("node-" + nodeId);
         FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
         FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024);
-        QuorumController controller = new QuorumController(nodeId, SETTINGS, ControllerTestEnv.topicConfigResolver(),
-                ControllerTestEnv.FEATURES, nodeDir.resolve("state"), snapshots, policy, nodeId);
+        QuorumController controller = QuorumController.builder(nodeId, SETTINGS)
+                .topicConfigs(ControllerTestEnv.topicConfigResolver())
+                .supportedFeatures(ControllerTestEnv.FEATURES)
+                .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
+                .snapshotPolicy(policy)
+                .faultHandler(faults)
+                .build();
         AtomicReference<MetadataImage> published = new AtomicReference<>(MetadataImage.EMPTY);
         controller.register((delta, image) -> published.set(image));
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, ControllerTestEnv.CLUSTER_ID, quorum.voters(),

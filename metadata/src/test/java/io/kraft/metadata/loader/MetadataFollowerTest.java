@@ -16,8 +16,10 @@ import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.fault.RecordingFaultHandler;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.file.FileQuorumStateStore;
@@ -67,6 +69,7 @@ class MetadataFollowerTest {
     private RaftDriver controllerDriver;
     private FileRaftLog controllerLog;
     private Observer observer;
+    private final RecordingFaultHandler faults = new RecordingFaultHandler();
 
     /** The follower's pieces, as a broker node wires them. */
     private record Observer(MetadataFollower follower, RaftDriver driver, FileRaftLog log, FileSnapshotStore snapshots,
@@ -88,6 +91,7 @@ class MetadataFollowerTest {
             controller.close();
             controllerLog.close();
         }
+        assertEquals(List.of(), faults.faults());
     }
 
     private void startController() throws IOException {
@@ -102,9 +106,13 @@ class MetadataFollowerTest {
         controllerLog = FileRaftLog.open(nodeDir, 16 * 1024);
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-        controller = new QuorumController(1, ControllerSettings.defaults(CLUSTER_ID), topicConfigs,
-                Map.of("metadata.version", new SupportedRange(1, 3)), nodeDir.resolve("state"), snapshots,
-                SMALL_SNAPSHOTS, 1);
+        controller = QuorumController.builder(1, ControllerSettings.defaults(CLUSTER_ID))
+                .topicConfigs(topicConfigs)
+                .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
+                .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
+                .snapshotPolicy(SMALL_SNAPSHOTS)
+                .faultHandler(faults)
+                .build();
         controllerDriver = new RaftDriver(quorum.raftConfig(1, TICK_MS, 500), TICK_MS, controllerLog, snapshots,
                 new MetadataLogRetention(controllerLog, 1, -1, System::currentTimeMillis),
                 new FileQuorumStateStore(nodeDir), new GrpcRaftTransport(1, CLUSTER_ID, quorum.voters(), port,
@@ -118,7 +126,8 @@ class MetadataFollowerTest {
         Path nodeDir = dir.resolve("observer");
         FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
         FileRaftLog log = FileRaftLog.open(nodeDir, 16 * 1024);
-        MetadataFollower follower = new MetadataFollower(100, nodeDir.resolve("state"), snapshots, SMALL_SNAPSHOTS);
+        MetadataFollower follower = MetadataFollower.open(100, nodeDir.resolve("state"), snapshots, SMALL_SNAPSHOTS,
+                faults);
         List<MetadataImage> published = new CopyOnWriteArrayList<>();
         List<Set<String>> created = new CopyOnWriteArrayList<>();
         follower.register((delta, image) -> {
@@ -172,7 +181,9 @@ class MetadataFollowerTest {
         registerBrokers();
         createTopics("live-", 3);
         awaitObserverCaughtUp();
-        assertEquals(controller.image(), observer.published().get(observer.published().size() - 1));
+        // Publishers run on their own loop, so the last published image may trail the applied one briefly.
+        await().atMost(WAIT).until(() -> controller.image().equals(
+                observer.published().get(observer.published().size() - 1)));
         assertEquals(Set.of("live-0", "live-1", "live-2"), observer.createdTopicNames().stream()
                 .flatMap(Set::stream).collect(Collectors.toSet()));
         await().atMost(WAIT).until(() -> observer.follower().leaderId().orElse(-1) == 1);
@@ -189,6 +200,7 @@ class MetadataFollowerTest {
         observer = startObserver();
         awaitObserverCaughtUp();
         // The first image it published came from the snapshot, with everything in it shown as created.
+        await().atMost(WAIT).until(() -> !observer.createdTopicNames().isEmpty());
         assertTrue(observer.createdTopicNames().get(0).contains("early-0"), observer.createdTopicNames().toString());
         createTopics("later-", 2);
         awaitObserverCaughtUp();

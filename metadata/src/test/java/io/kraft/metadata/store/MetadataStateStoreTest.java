@@ -73,14 +73,13 @@ class MetadataStateStoreTest {
             if (records.isEmpty()) {
                 return;
             }
+            managers.replayBatch(records, nextOffset, EPOCH);
             MetadataDelta delta = new MetadataDelta(image);
-            for (MetadataRecord record : records) {
-                managers.replay(record, nextOffset);
-                delta.replay(record, nextOffset, EPOCH);
-                nextOffset++;
-            }
-            store.apply(records, nextOffset - 1, EPOCH);
+            delta.replayBatch(records, nextOffset, EPOCH);
+            nextOffset += records.size();
+            store.apply(delta);
             image = delta.apply();
+            managers.committed(image);
         }
 
         void startBroker(int brokerId) {

@@ -13,10 +13,15 @@ import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.loader.MetadataFollower;
 import io.kraft.metadata.loader.MetadataLoader;
+import io.kraft.metadata.loader.PublisherQueue;
+import io.kraft.metadata.loop.SingleThreadEventLoop;
+import io.kraft.metadata.loop.Time;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.QuorumConfig;
@@ -57,7 +62,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * stopped controller takes, restarted on its directory, to catch up again. Not a test; run (after {@code mvn -B -q -pl server -am install -DskipTests}):
  * {@code mvn -B -q -pl server test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=io.kraft.server.bench.ControllerBenchmark}
- * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}).
+ * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}); or, without installing, {@code java} with the test
+ * classpath that {@code mvn -o -X -pl server -am test-compile} prints for the server module's test compilation.
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";
@@ -65,6 +71,11 @@ public final class ControllerBenchmark {
     private static final int PARTITIONS_PER_TOPIC = 10;
     private static final int REPLICATION_FACTOR = 3;
     private static final int IN_FLIGHT = 64;
+    /** A fault means the numbers are meaningless: stop at once. */
+    private static final FaultHandler BENCH_FAULTS = (message, cause) -> {
+        System.err.println("metadata fault: " + message);
+        Runtime.getRuntime().halt(1);
+    };
 
     private final Map<Integer, QuorumController> controllers = new TreeMap<>();
     private final Map<Integer, RaftDriver> drivers = new TreeMap<>();
@@ -155,16 +166,20 @@ public final class ControllerBenchmark {
         long sizeOfRecords = records.stream().mapToLong(r -> r.length).sum();
         SnapshotId id;
         long saveNanos;
-        try (MetadataLoader writer = new MetadataLoader("bench", work.resolve("state"), snapshots,
-                new SnapshotPolicy(1, 1))) {
+        try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
+             MetadataLoader writer = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("state"),
+                     snapshots), new SnapshotPolicy(1, 1), Time.SYSTEM,
+                     new PublisherQueue("bench", publishing, BENCH_FAULTS))) {
             writer.applyCommitted(new CommittedBatch(0, 1, records));
             long started = System.nanoTime();
-            id = writer.maybeSnapshot(System.currentTimeMillis()).orElseThrow();
+            id = writer.maybeSnapshot().orElseThrow();
             saveNanos = System.nanoTime() - started;
         }
         long loadNanos;
-        try (MetadataLoader reader = new MetadataLoader("bench", work.resolve("loaded"), snapshots,
-                SnapshotPolicy.from(Map.of()))) {
+        try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
+             MetadataLoader reader = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("loaded"),
+                     snapshots), SnapshotPolicy.from(Map.of()), Time.SYSTEM,
+                     new PublisherQueue("bench", publishing, BENCH_FAULTS))) {
             long started = System.nanoTime();
             reader.loadSnapshot(id);
             loadNanos = System.nanoTime() - started;
@@ -180,8 +195,8 @@ public final class ControllerBenchmark {
         Path observerDir = dir.resolve("observer-" + label);
         FileSnapshotStore observerSnapshots = FileSnapshotStore.open(observerDir);
         FileRaftLog log = FileRaftLog.open(observerDir, 64 * 1024 * 1024);
-        MetadataFollower follower = new MetadataFollower(observerId, observerDir.resolve("broker-state"),
-                observerSnapshots, SnapshotPolicy.from(Map.of()));
+        MetadataFollower follower = MetadataFollower.open(observerId, observerDir.resolve("broker-state"),
+                observerSnapshots, SnapshotPolicy.from(Map.of()), BENCH_FAULTS);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, 500), TICK_MS, log,
                 observerSnapshots, MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(observerDir),
                 new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs()),
@@ -211,9 +226,12 @@ public final class ControllerBenchmark {
         // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
         ControllerSettings settings = new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
                 ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
-        QuorumController controller = new QuorumController(nodeId, settings, topicConfigs,
-                Map.of("metadata.version", new SupportedRange(1, 3)), nodeDir.resolve("state"), snapshots,
-                SnapshotPolicy.from(Map.of()), nodeId);
+        QuorumController controller = QuorumController.builder(nodeId, settings)
+                .topicConfigs(topicConfigs)
+                .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
+                .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
+                .faultHandler(BENCH_FAULTS)
+                .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
                 quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs(),
                 List.of(new ControllerGrpcService(controller)));

@@ -18,7 +18,7 @@ import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
-import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
@@ -51,9 +51,11 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -78,6 +80,8 @@ class ControllerGrpcServiceTest {
     private ControllerServiceGrpc.ControllerServiceBlockingStub blocking;
     private ControllerServiceGrpc.ControllerServiceStub async;
 
+    private final List<String> faults = new CopyOnWriteArrayList<>();
+
     @BeforeEach
     void start() throws IOException {
         int raftPort;
@@ -92,9 +96,12 @@ class ControllerGrpcServiceTest {
         ControllerSettings settings = new ControllerSettings(CLUSTER_ID, 120_000, 200, false, 1, 1);
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-        controller = new QuorumController(1, settings, topicConfigs,
-                Map.of("metadata.version", new SupportedRange(1, 3)), dir.resolve("state"), snapshots,
-                SnapshotPolicy.from(Map.of()), 1);
+        controller = QuorumController.builder(1, settings)
+                .topicConfigs(topicConfigs)
+                .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
+                .storage(new RocksDbMetadataStorage(dir.resolve("state"), snapshots))
+                .faultHandler((message, cause) -> faults.add(message))
+                .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(1, CLUSTER_ID, quorum.voters(), raftPort,
                 quorum.requestTimeoutMs());
         driver = new RaftDriver(quorum.raftConfig(1, 10, 500), 10, log, snapshots,
@@ -116,6 +123,7 @@ class ControllerGrpcServiceTest {
         driver.close();
         controller.close();
         log.close();
+        assertEquals(List.of(), faults, "metadata faults");
     }
 
     private RegisterBrokerRequest registration(String clusterId, int brokerId) {

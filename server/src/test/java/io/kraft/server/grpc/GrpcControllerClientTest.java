@@ -27,7 +27,7 @@ import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.ProducerIdBlock;
 import io.kraft.metadata.controller.QuorumController;
-import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
@@ -54,6 +54,7 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,6 +84,8 @@ class GrpcControllerClientTest {
     private record Voter(QuorumController controller, RaftDriver driver, FileRaftLog log) {
     }
 
+    private final List<String> faults = new CopyOnWriteArrayList<>();
+
     @AfterEach
     void stopAll() {
         if (client != null) {
@@ -91,6 +94,7 @@ class GrpcControllerClientTest {
         for (int id : List.copyOf(voters.keySet())) {
             stop(id);
         }
+        assertEquals(List.of(), faults, "metadata faults");
     }
 
     private void startQuorum() throws IOException {
@@ -109,9 +113,12 @@ class GrpcControllerClientTest {
         FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024);
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-        QuorumController controller = new QuorumController(nodeId, SETTINGS, topicConfigs,
-                Map.of("metadata.version", new SupportedRange(1, 3)), nodeDir.resolve("state"), snapshots,
-                SnapshotPolicy.from(Map.of()), nodeId);
+        QuorumController controller = QuorumController.builder(nodeId, SETTINGS)
+                .topicConfigs(topicConfigs)
+                .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
+                .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
+                .faultHandler((message, cause) -> faults.add(message))
+                .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
                 quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs(),
                 List.of(new ControllerGrpcService(controller)));

@@ -1,0 +1,33 @@
+package io.kraft.metadata.loader;
+
+import io.kraft.metadata.image.MetadataDelta;
+import io.kraft.metadata.image.MetadataProvenance;
+import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.raft.SnapshotId;
+import java.util.List;
+
+/**
+ * Where a {@link MetadataLoader} keeps the committed state besides its image, and the snapshots of it: RocksDB and
+ * Raft's snapshot directories on a node, memory in a simulation. Called on the loader owner's thread only.
+ */
+public interface MetadataStorage extends AutoCloseable {
+
+    /** The state a snapshot holds: the records that rebuild it and the log position it reflects. */
+    record LoadedSnapshot(List<MetadataRecord> records, MetadataProvenance position) {
+    }
+
+    /** Persists what a committed batch changed; the delta is over exactly the state stored so far. */
+    void apply(MetadataDelta delta);
+
+    /** Whether snapshot {@code id} is stored already. */
+    boolean containsSnapshot(SnapshotId id);
+
+    /** Stores the current state as snapshot {@code id}, which must describe exactly that state's position. */
+    void saveSnapshot(SnapshotId id);
+
+    /** Replaces the state with stored snapshot {@code id} and describes what it holds. */
+    LoadedSnapshot loadSnapshot(SnapshotId id);
+
+    @Override
+    void close();
+}
