@@ -1,5 +1,16 @@
 package io.kraft.generator;
 
+import static io.kraft.generator.FieldCode.boxedType;
+import static io.kraft.generator.FieldCode.defaultExpr;
+import static io.kraft.generator.FieldCode.external;
+import static io.kraft.generator.FieldCode.fieldId;
+import static io.kraft.generator.FieldCode.isDefaultExpr;
+import static io.kraft.generator.FieldCode.javaType;
+import static io.kraft.generator.MessageContext.inRange;
+import static io.kraft.generator.MessageContext.regularVersions;
+import static io.kraft.generator.MessageContext.taggedCond;
+import static io.kraft.generator.MessageContext.taggedIn;
+
 import io.kraft.generator.FieldType.ArrayOf;
 import io.kraft.generator.FieldType.Primitive;
 import io.kraft.generator.FieldType.StructRef;
@@ -37,15 +48,13 @@ final class MessageClassWriter {
     }
 
     private final MessageSpec m;
-    private final StructScopes scopes;
+    private final MessageContext ctx;
     private final String pkg;
-    private final Set<String> holdsRecords = new HashSet<>();
 
     private MessageClassWriter(MessageSpec m, String pkg) {
         this.m = m;
         this.pkg = pkg;
-        this.scopes = StructScopes.of(m);
-        findRecordHolders();
+        this.ctx = new MessageContext(m);
     }
 
     /** The source of the class for {@code message} in package {@code pkg}. */
@@ -70,7 +79,7 @@ final class MessageClassWriter {
         struct(w, m.body(), true);
         for (StructSpec s : nestedInOrder()) {
             w.line("");
-            w.line("/** The " + s.name() + " struct of " + m.name() + "; exists in versions " + scopes.of(s.name()) + ". */");
+            w.line("/** The " + s.name() + " struct of " + m.name() + "; exists in versions " + ctx.scope(s) + ". */");
             w.open("public static final class " + s.name());
             struct(w, s, false);
             w.close();
@@ -115,28 +124,6 @@ final class MessageClassWriter {
         }
     }
 
-    private void findRecordHolders() {
-        boolean changed = true;
-        List<StructSpec> all = new ArrayList<>(m.structs().values());
-        all.add(m.body());
-        while (changed) {
-            changed = false;
-            for (StructSpec s : all) {
-                if (holdsRecords.contains(s.name())) {
-                    continue;
-                }
-                for (FieldSpec f : s.fields()) {
-                    String nested = f.type().structName();
-                    if (f.type() == Primitive.RECORDS || nested != null && holdsRecords.contains(nested)) {
-                        holdsRecords.add(s.name());
-                        changed = true;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-
     // ---- one struct ----------------------------------------------------------------------------
 
     private void struct(CodeWriter w, StructSpec s, boolean body) {
@@ -170,7 +157,7 @@ final class MessageClassWriter {
         readFields(w, s);
         sizeOfFields(w, s);
         writeFields(w, s);
-        if (holdsRecords.contains(s.name())) {
+        if (ctx.holdsRecords(s.name())) {
             externalBytes(w, s);
         }
         if (!body) {
@@ -224,7 +211,7 @@ final class MessageClassWriter {
         w.line("@Override");
         w.open("public long externalRecordsBytes(short version)");
         w.line(check);
-        w.line(holdsRecords.contains(s.name()) ? "return externalBytes(version);" : "return 0L;");
+        w.line(ctx.holdsRecords(s.name()) ? "return externalBytes(version);" : "return 0L;");
         w.close();
     }
 
@@ -294,7 +281,7 @@ final class MessageClassWriter {
     // ---- reading -------------------------------------------------------------------------------
 
     private void readFields(CodeWriter w, StructSpec s) {
-        Versions scope = scopes.of(s.name());
+        Versions scope = ctx.scope(s);
         w.line("");
         w.open("private void readFields(ByteBuffer in, short version, boolean flexible)");
         w.open("try");
@@ -314,7 +301,7 @@ final class MessageClassWriter {
             }
         }
         Versions flexibleScope = scope.intersect(m.flexibleVersions());
-        String flexible = flexibleCond(scope);
+        String flexible = ctx.flexibleCond(scope);
         if (!flexible.equals("false")) {
             if (!flexible.equals("true")) {
                 w.open("if (flexible)");
@@ -365,7 +352,7 @@ final class MessageClassWriter {
 
     private void readField(CodeWriter w, StructSpec s, FieldSpec f, String buf, Versions known) {
         String target = "this." + f.name();
-        String compact = compactCond(known);
+        String compact = ctx.compactCond(known);
         String nullable = inRange(f.nullableVersions(), known);
         String id = JavaNames.stringLiteral(fieldId(s, f));
         FieldType t = f.type();
@@ -451,7 +438,7 @@ final class MessageClassWriter {
     // ---- sizing and writing ----------------------------------------------------------------------
 
     private void sizeOfFields(CodeWriter w, StructSpec s) {
-        Versions scope = scopes.of(s.name());
+        Versions scope = ctx.scope(s);
         w.line("");
         w.open("private int sizeOfFields(short version, boolean flexible)");
         w.line("int size = 0;");
@@ -470,7 +457,7 @@ final class MessageClassWriter {
             }
         }
         Versions flexibleScope = scope.intersect(m.flexibleVersions());
-        String flexible = flexibleCond(scope);
+        String flexible = ctx.flexibleCond(scope);
         if (!flexible.equals("false")) {
             if (!flexible.equals("true")) {
                 w.open("if (flexible)");
@@ -503,7 +490,7 @@ final class MessageClassWriter {
 
     private void sizeOfField(CodeWriter w, StructSpec s, FieldSpec f, Versions known, String acc) {
         String x = "this." + f.name();
-        String compact = compactCond(known);
+        String compact = ctx.compactCond(known);
         String nullable = inRange(f.nullableVersions(), known);
         String id = JavaNames.stringLiteral(fieldId(s, f));
         FieldType t = f.type();
@@ -567,7 +554,7 @@ final class MessageClassWriter {
     }
 
     private void writeFields(CodeWriter w, StructSpec s) {
-        Versions scope = scopes.of(s.name());
+        Versions scope = ctx.scope(s);
         w.line("");
         w.open("private void writeFields(ByteBuffer out, short version, boolean flexible, RecordsSink sink)");
         for (FieldSpec f : s.fields()) {
@@ -585,7 +572,7 @@ final class MessageClassWriter {
             }
         }
         Versions flexibleScope = scope.intersect(m.flexibleVersions());
-        String flexible = flexibleCond(scope);
+        String flexible = ctx.flexibleCond(scope);
         if (!flexible.equals("false")) {
             if (!flexible.equals("true")) {
                 w.open("if (flexible)");
@@ -622,7 +609,7 @@ final class MessageClassWriter {
 
     private void writeField(CodeWriter w, StructSpec s, FieldSpec f, Versions known) {
         String x = "this." + f.name();
-        String compact = compactCond(known);
+        String compact = ctx.compactCond(known);
         String nullable = inRange(f.nullableVersions(), known);
         String id = JavaNames.stringLiteral(fieldId(s, f));
         FieldType t = f.type();
@@ -700,14 +687,14 @@ final class MessageClassWriter {
     }
 
     private void externalBytes(CodeWriter w, StructSpec s) {
-        Versions scope = scopes.of(s.name());
+        Versions scope = ctx.scope(s);
         w.line("");
         w.open("private long externalBytes(short version)");
         w.line("long total = 0;");
         for (FieldSpec f : s.fields()) {
             String nested = f.type().structName();
             boolean records = f.type() == Primitive.RECORDS;
-            if (!records && (nested == null || !holdsRecords.contains(nested))) {
+            if (!records && (nested == null || !ctx.holdsRecords(nested))) {
                 continue;
             }
             String cond = inRange(f.versions(), scope);
@@ -818,162 +805,6 @@ final class MessageClassWriter {
                     + (i + 1 == fields.size() ? " + \")\";" : ""));
         }
         w.close();
-    }
-
-    // ---- types, defaults and conditions -------------------------------------------------------
-
-    private static String javaType(FieldType t) {
-        if (t instanceof ArrayOf a) {
-            return "List<" + boxedType(a.element()) + ">";
-        }
-        if (t instanceof StructRef s) {
-            return s.name();
-        }
-        return switch ((Primitive) t) {
-            case BOOL -> "boolean";
-            case INT8 -> "byte";
-            case INT16 -> "short";
-            case UINT16, INT32, VARINT -> "int";
-            case UINT32, INT64, VARLONG -> "long";
-            case FLOAT64 -> "double";
-            case UUID -> "UUID";
-            case STRING -> "String";
-            case BYTES, RECORDS -> "ByteBuffer";
-        };
-    }
-
-    private static String boxedType(FieldType t) {
-        if (!(t instanceof Primitive p) || !p.isScalar()) {
-            return javaType(t);
-        }
-        return switch (p) {
-            case BOOL -> "Boolean";
-            case INT8 -> "Byte";
-            case INT16 -> "Short";
-            case UINT16, INT32, VARINT -> "Integer";
-            case UINT32, INT64, VARLONG -> "Long";
-            default -> "Double";
-        };
-    }
-
-    private static String defaultExpr(FieldSpec f) {
-        if (f.defaultsToNull()) {
-            return "null";
-        }
-        if (f.type() instanceof ArrayOf) {
-            return "new ArrayList<>(0)";
-        }
-        if (f.type() instanceof StructRef s) {
-            return "new " + s.name() + "()";
-        }
-        Object v = f.defaultValue();
-        return switch ((Primitive) f.type()) {
-            case BOOL -> f.hasDefault() ? v.toString() : "false";
-            case INT8 -> "(byte) " + (f.hasDefault() ? v : 0);
-            case INT16 -> "(short) " + (f.hasDefault() ? v : 0);
-            case UINT16, INT32, VARINT -> f.hasDefault() ? v.toString() : "0";
-            case UINT32, INT64, VARLONG -> (f.hasDefault() ? v : 0) + "L";
-            case FLOAT64 -> (f.hasDefault() ? Double.toString(((Number) v).doubleValue()) : "0.0") + "d";
-            case UUID -> "FieldCodec.ZERO_UUID";
-            case STRING -> f.hasDefault() ? JavaNames.stringLiteral((String) v) : "\"\"";
-            case BYTES -> "FieldCodec.EMPTY_BYTES";
-            case RECORDS -> "null";
-        };
-    }
-
-    /** A boolean expression: whether the field holds its default (KIP-482: tagged fields are sent only when they do not). */
-    private static String isDefaultExpr(FieldSpec f) {
-        String x = "this." + f.name();
-        if (f.type() == Primitive.RECORDS) {
-            return x + " == null && this." + external(f) + " == null";
-        }
-        if (f.defaultsToNull()) {
-            return x + " == null";
-        }
-        if (f.type() instanceof ArrayOf) {
-            return x + " != null && " + x + ".isEmpty()";
-        }
-        if (f.type() instanceof StructRef) {
-            return x + " == null || " + x + ".isAllDefault()";
-        }
-        return switch ((Primitive) f.type()) {
-            case FLOAT64 -> "Double.doubleToRawLongBits(" + x + ") == Double.doubleToRawLongBits(" + defaultExpr(f) + ")";
-            case UUID -> "FieldCodec.ZERO_UUID.equals(" + x + ")";
-            case STRING -> defaultExpr(f) + ".equals(" + x + ")";
-            case BYTES -> x + " != null && !" + x + ".hasRemaining()";
-            default -> x + " == " + defaultExpr(f);
-        };
-    }
-
-    private static String taggedCond(FieldSpec f, Versions known, Versions flexibleScope) {
-        String cond = inRange(known, flexibleScope);
-        String notDefault = "!(" + isDefaultExpr(f) + ")";
-        return cond.equals("true") ? notDefault : cond + " && " + notDefault;
-    }
-
-    /** Fields sent as tagged fields in some version of {@code flexibleScope}, in tag order (the order they are written). */
-    private static List<FieldSpec> taggedIn(StructSpec s, Versions flexibleScope) {
-        List<FieldSpec> tagged = new ArrayList<>();
-        for (FieldSpec f : s.fields()) {
-            if (f.isTagged() && !f.taggedVersions().intersect(flexibleScope).isEmpty()) {
-                tagged.add(f);
-            }
-        }
-        tagged.sort(Comparator.comparingInt(FieldSpec::tag));
-        return tagged;
-    }
-
-    /** Versions in which the field is a regular (not tagged) field. */
-    private static Versions regularVersions(FieldSpec f) {
-        if (!f.isTagged()) {
-            return f.versions();
-        }
-        int lastRegular = f.taggedVersions().lowest() - 1;
-        return lastRegular < f.versions().lowest() ? Versions.NONE : Versions.of(f.versions().lowest(), lastRegular);
-    }
-
-    /**
-     * A Java expression: whether {@code version} is in {@code range}, given that it is in {@code known}.
-     * Gives "true" or "false" when that is already decided.
-     */
-    static String inRange(Versions range, Versions known) {
-        Versions both = range.intersect(known);
-        if (both.isEmpty()) {
-            return "false";
-        }
-        if (both.equals(known)) {
-            return "true";
-        }
-        List<String> parts = new ArrayList<>(2);
-        if (both.lowest() > known.lowest()) {
-            parts.add("version >= " + both.lowest());
-        }
-        if (both.highest() < known.highest()) {
-            parts.add("version <= " + both.highest());
-        }
-        return String.join(" && ", parts);
-    }
-
-    /** Whether the compact (flexible) encodings apply, given the version is in {@code known}: "true", "false" or "flexible". */
-    private String compactCond(Versions known) {
-        Versions both = m.flexibleVersions().intersect(known);
-        if (both.isEmpty()) {
-            return "false";
-        }
-        return both.equals(known) ? "true" : "flexible";
-    }
-
-    private String flexibleCond(Versions scope) {
-        return compactCond(scope);
-    }
-
-    private static String external(FieldSpec f) {
-        return "external" + JavaNames.capitalize(f.name());
-    }
-
-    /** How errors name a field: "Struct.field". */
-    private static String fieldId(StructSpec s, FieldSpec f) {
-        return s.name() + "." + f.name();
     }
 
     private static int unsignedVarintSize(int value) {
