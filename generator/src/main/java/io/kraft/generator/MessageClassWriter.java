@@ -51,12 +51,16 @@ final class MessageClassWriter {
     private final MessageContext ctx;
     private final String pkg;
     private final ReadEmitter reader;
+    private final SizeEmitter sizes;
+    private final WriteEmitter writer;
 
     private MessageClassWriter(MessageSpec m, String pkg) {
         this.m = m;
         this.pkg = pkg;
         this.ctx = new MessageContext(m);
         this.reader = new ReadEmitter(ctx);
+        this.sizes = new SizeEmitter(ctx);
+        this.writer = new WriteEmitter(ctx, sizes);
     }
 
     /** The source of the class for {@code message} in package {@code pkg}. */
@@ -157,10 +161,10 @@ final class MessageClassWriter {
         }
         accessors(w, s);
         reader.readFields(w, s);
-        sizeOfFields(w, s);
-        writeFields(w, s);
+        sizes.sizeOfFields(w, s);
+        writer.writeFields(w, s);
         if (ctx.holdsRecords(s.name())) {
-            externalBytes(w, s);
+            sizes.externalBytes(w, s);
         }
         if (!body) {
             isAllDefault(w, s);
@@ -280,289 +284,6 @@ final class MessageClassWriter {
         return sb.append('.').toString().replace("*/", "* /");
     }
 
-    // ---- sizing and writing ----------------------------------------------------------------------
-
-    private void sizeOfFields(CodeWriter w, StructSpec s) {
-        Versions scope = ctx.scope(s);
-        w.line("");
-        w.open("private int sizeOfFields(short version, boolean flexible)");
-        w.line("int size = 0;");
-        for (FieldSpec f : s.fields()) {
-            Versions regular = regularVersions(f).intersect(scope);
-            String cond = inRange(regular, scope);
-            if (cond.equals("false")) {
-                continue;
-            }
-            if (!cond.equals("true")) {
-                w.open("if (" + cond + ")");
-            }
-            sizeOfField(w, s, f, regular, "size");
-            if (!cond.equals("true")) {
-                w.close();
-            }
-        }
-        Versions flexibleScope = scope.intersect(m.flexibleVersions());
-        String flexible = ctx.flexibleCond(scope);
-        if (!flexible.equals("false")) {
-            if (!flexible.equals("true")) {
-                w.open("if (flexible)");
-            }
-            List<FieldSpec> tagged = taggedIn(s, flexibleScope);
-            if (tagged.isEmpty()) {
-                w.line("size += 1; // no tagged fields");
-            } else {
-                w.line("int taggedFields = 0;");
-            }
-            for (FieldSpec f : tagged) {
-                Versions known = f.taggedVersions().intersect(flexibleScope);
-                w.open("if (" + taggedCond(f, known, flexibleScope) + ")");
-                w.line("taggedFields++;");
-                w.line("int valueSize = 0;");
-                sizeOfField(w, s, f, known, "valueSize");
-                w.line("size += " + unsignedVarintSize(f.tag()) + " + Varints.sizeOfUnsignedVarint(valueSize) + valueSize;");
-                w.close();
-            }
-            if (!tagged.isEmpty()) {
-                w.line("size += Varints.sizeOfUnsignedVarint(taggedFields);");
-            }
-            if (!flexible.equals("true")) {
-                w.close();
-            }
-        }
-        w.line("return size;");
-        w.close();
-    }
-
-    private void sizeOfField(CodeWriter w, StructSpec s, FieldSpec f, Versions known, String acc) {
-        String x = "this." + f.name();
-        String compact = ctx.compactCond(known);
-        String nullable = inRange(f.nullableVersions(), known);
-        String id = JavaNames.stringLiteral(fieldId(s, f));
-        FieldType t = f.type();
-        if (t instanceof Primitive p) {
-            switch (p) {
-                case STRING -> w.line(acc + " += FieldCodec.sizeOfString(" + x + ", " + compact + ", " + nullable + ", " + id + ");");
-                case BYTES -> w.line(acc + " += FieldCodec.sizeOfBytes(" + x + ", " + compact + ", " + nullable + ", " + id + ");");
-                case RECORDS -> w.line(acc + " += FieldCodec.sizeOfRecords(" + x + ", this." + external(f) + ", " + compact
-                        + ", " + nullable + ", " + id + ");");
-                default -> w.line(acc + " += " + scalarSize(p, x) + ";");
-            }
-        } else if (t instanceof StructRef) {
-            String size = x + ".sizeOfFields(version, " + compact + ")";
-            String nonNull = "FieldCodec.requireNonNull(" + x + ", " + id + ").sizeOfFields(version, " + compact + ")";
-            switch (nullable) {
-                case "false" -> w.line(acc + " += " + nonNull + ";");
-                case "true" -> w.line(acc + " += " + x + " == null ? 1 : 1 + " + size + ";");
-                default -> {
-                    w.open("if (" + nullable + ")");
-                    w.line(acc + " += " + x + " == null ? 1 : 1 + " + size + ";");
-                    w.reopen("else");
-                    w.line(acc + " += " + nonNull + ";");
-                    w.close();
-                }
-            }
-        } else {
-            FieldType element = ((ArrayOf) t).element();
-            w.line(acc + " += FieldCodec.sizeOfArrayLength(" + x + ", " + compact + ", " + nullable + ", " + id + ");");
-            if (!nullable.equals("false")) {
-                w.open("if (" + x + " != null)");
-            }
-            if (element instanceof Primitive p && p.fixedSize() > 0) {
-                w.line(acc + " += " + p.fixedSize() + " * " + x + ".size();");
-            } else {
-                w.open("for (" + boxedType(element) + " element : " + x + ")");
-                String size;
-                if (element instanceof StructRef) {
-                    size = "element.sizeOfFields(version, " + compact + ")";
-                } else {
-                    size = switch ((Primitive) element) {
-                        case STRING -> "FieldCodec.sizeOfString(element, " + compact + ", false, " + id + ")";
-                        case BYTES -> "FieldCodec.sizeOfBytes(element, " + compact + ", false, " + id + ")";
-                        default -> scalarSize((Primitive) element, "element");
-                    };
-                }
-                w.line(acc + " += " + size + ";");
-                w.close();
-            }
-            if (!nullable.equals("false")) {
-                w.close();
-            }
-        }
-    }
-
-    private static String scalarSize(Primitive p, String x) {
-        return switch (p) {
-            case VARINT -> "Varints.sizeOfVarint(" + x + ")";
-            case VARLONG -> "Varints.sizeOfVarlong(" + x + ")";
-            default -> Integer.toString(p.fixedSize());
-        };
-    }
-
-    private void writeFields(CodeWriter w, StructSpec s) {
-        Versions scope = ctx.scope(s);
-        w.line("");
-        w.open("private void writeFields(ByteBuffer out, short version, boolean flexible, RecordsSink sink)");
-        for (FieldSpec f : s.fields()) {
-            Versions regular = regularVersions(f).intersect(scope);
-            String cond = inRange(regular, scope);
-            if (cond.equals("false")) {
-                continue;
-            }
-            if (!cond.equals("true")) {
-                w.open("if (" + cond + ")");
-            }
-            writeField(w, s, f, regular);
-            if (!cond.equals("true")) {
-                w.close();
-            }
-        }
-        Versions flexibleScope = scope.intersect(m.flexibleVersions());
-        String flexible = ctx.flexibleCond(scope);
-        if (!flexible.equals("false")) {
-            if (!flexible.equals("true")) {
-                w.open("if (flexible)");
-            }
-            List<FieldSpec> tagged = taggedIn(s, flexibleScope);
-            if (tagged.isEmpty()) {
-                w.line("out.put((byte) 0); // no tagged fields");
-            } else {
-                w.line("int taggedFields = 0;");
-                for (FieldSpec f : tagged) {
-                    Versions known = f.taggedVersions().intersect(flexibleScope);
-                    w.open("if (" + taggedCond(f, known, flexibleScope) + ")");
-                    w.line("taggedFields++;");
-                    w.close();
-                }
-                w.line("Varints.writeUnsignedVarint(taggedFields, out);");
-                for (FieldSpec f : tagged) {
-                    Versions known = f.taggedVersions().intersect(flexibleScope);
-                    w.open("if (" + taggedCond(f, known, flexibleScope) + ")");
-                    w.line("Varints.writeUnsignedVarint(" + f.tag() + ", out);");
-                    w.line("int valueSize = 0;");
-                    sizeOfField(w, s, f, known, "valueSize");
-                    w.line("Varints.writeUnsignedVarint(valueSize, out);");
-                    writeField(w, s, f, known);
-                    w.close();
-                }
-            }
-            if (!flexible.equals("true")) {
-                w.close();
-            }
-        }
-        w.close();
-    }
-
-    private void writeField(CodeWriter w, StructSpec s, FieldSpec f, Versions known) {
-        String x = "this." + f.name();
-        String compact = ctx.compactCond(known);
-        String nullable = inRange(f.nullableVersions(), known);
-        String id = JavaNames.stringLiteral(fieldId(s, f));
-        FieldType t = f.type();
-        if (t instanceof Primitive p) {
-            switch (p) {
-                case STRING -> w.line("FieldCodec.writeString(out, " + x + ", " + compact + ", " + nullable + ", " + id + ");");
-                case BYTES -> w.line("FieldCodec.writeBytes(out, " + x + ", " + compact + ", " + nullable + ", " + id + ");");
-                case RECORDS -> w.line("FieldCodec.writeRecords(out, " + x + ", this." + external(f) + ", " + compact + ", "
-                        + nullable + ", sink, " + id + ");");
-                default -> w.line(writeScalar(p, x) + ";");
-            }
-        } else if (t instanceof StructRef) {
-            String write = ".writeFields(out, version, " + compact + ", sink);";
-            switch (nullable) {
-                case "false" -> w.line("FieldCodec.requireNonNull(" + x + ", " + id + ")" + write);
-                case "true" -> writeNullableStruct(w, x, write);
-                default -> {
-                    w.open("if (" + nullable + ")");
-                    writeNullableStruct(w, x, write);
-                    w.reopen("else");
-                    w.line("FieldCodec.requireNonNull(" + x + ", " + id + ")" + write);
-                    w.close();
-                }
-            }
-        } else {
-            FieldType element = ((ArrayOf) t).element();
-            w.line("FieldCodec.writeArrayLength(out, " + x + ", " + compact + ", " + nullable + ", " + id + ");");
-            if (!nullable.equals("false")) {
-                w.open("if (" + x + " != null)");
-            }
-            w.open("for (" + boxedType(element) + " element : " + x + ")");
-            if (element instanceof StructRef) {
-                w.line("element.writeFields(out, version, " + compact + ", sink);");
-            } else {
-                switch ((Primitive) element) {
-                    case STRING -> w.line("FieldCodec.writeString(out, element, " + compact + ", false, " + id + ");");
-                    case BYTES -> w.line("FieldCodec.writeBytes(out, element, " + compact + ", false, " + id + ");");
-                    default -> w.line(writeScalar((Primitive) element, "element") + ";");
-                }
-            }
-            w.close();
-            if (!nullable.equals("false")) {
-                w.close();
-            }
-        }
-    }
-
-    private static void writeNullableStruct(CodeWriter w, String x, String write) {
-        w.line("out.put((byte) (" + x + " == null ? -1 : 1));");
-        w.open("if (" + x + " != null)");
-        w.line(x + write);
-        w.close();
-    }
-
-    private static String writeScalar(Primitive p, String x) {
-        return switch (p) {
-            case BOOL -> "out.put(" + x + " ? (byte) 1 : (byte) 0)";
-            case INT8 -> "out.put(" + x + ")";
-            case INT16 -> "out.putShort(" + x + ")";
-            case UINT16 -> "out.putShort((short) " + unboxed(x, "int") + ")";
-            case INT32 -> "out.putInt(" + x + ")";
-            case UINT32 -> "out.putInt((int) " + unboxed(x, "long") + ")";
-            case INT64 -> "out.putLong(" + x + ")";
-            case VARINT -> "Varints.writeVarint(" + x + ", out)";
-            case VARLONG -> "Varints.writeVarlong(" + x + ", out)";
-            case FLOAT64 -> "out.putDouble(" + x + ")";
-            case UUID -> "FieldCodec.writeUuid(out, " + x + ")";
-            default -> throw new IllegalArgumentException(p + " is not written as a scalar");
-        };
-    }
-
-    /** Array elements are boxed; narrowing them takes an unboxing cast first (a field is a primitive already). */
-    private static String unboxed(String x, String primitive) {
-        return x.equals("element") ? "(" + primitive + ") " + x : x;
-    }
-
-    private void externalBytes(CodeWriter w, StructSpec s) {
-        Versions scope = ctx.scope(s);
-        w.line("");
-        w.open("private long externalBytes(short version)");
-        w.line("long total = 0;");
-        for (FieldSpec f : s.fields()) {
-            String nested = f.type().structName();
-            boolean records = f.type() == Primitive.RECORDS;
-            if (!records && (nested == null || !ctx.holdsRecords(nested))) {
-                continue;
-            }
-            String cond = inRange(f.versions(), scope);
-            if (cond.equals("false")) {
-                continue;
-            }
-            String x = "this." + (records ? external(f) : f.name());
-            w.open("if (" + (cond.equals("true") ? "" : cond + " && ") + x + " != null)");
-            if (records) {
-                w.line("total += " + x + ".sizeInBytes();");
-            } else if (f.type() instanceof StructRef) {
-                w.line("total += " + x + ".externalBytes(version);");
-            } else {
-                w.open("for (" + nested + " element : " + x + ")");
-                w.line("total += element.externalBytes(version);");
-                w.close();
-            }
-            w.close();
-        }
-        w.line("return total;");
-        w.close();
-    }
-
     // ---- value semantics -------------------------------------------------------------------------
 
     private void isAllDefault(CodeWriter w, StructSpec s) {
@@ -650,10 +371,5 @@ final class MessageClassWriter {
                     + (i + 1 == fields.size() ? " + \")\";" : ""));
         }
         w.close();
-    }
-
-    private static int unsignedVarintSize(int value) {
-        int bits = 32 - Integer.numberOfLeadingZeros(value);
-        return bits == 0 ? 1 : (bits + 6) / 7;
     }
 }
