@@ -1,19 +1,5 @@
 package io.kraft.generator;
 
-import static io.kraft.generator.FieldCode.boxedType;
-import static io.kraft.generator.FieldCode.defaultExpr;
-import static io.kraft.generator.FieldCode.external;
-import static io.kraft.generator.FieldCode.fieldId;
-import static io.kraft.generator.FieldCode.isDefaultExpr;
-import static io.kraft.generator.FieldCode.javaType;
-import static io.kraft.generator.MessageContext.inRange;
-import static io.kraft.generator.MessageContext.regularVersions;
-import static io.kraft.generator.MessageContext.taggedCond;
-import static io.kraft.generator.MessageContext.taggedIn;
-
-import io.kraft.generator.FieldType.ArrayOf;
-import io.kraft.generator.FieldType.Primitive;
-import io.kraft.generator.FieldType.StructRef;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -23,13 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/**
- * Writes the Java source of one validated message: a final class implementing {@code ApiMessage}
- * (a data spec's: {@code Message}, without an API key) with one static nested class per struct. Each struct gets plain fields, getters and fluent
- * setters, and private {@code readFields}/{@code sizeOfFields}/{@code writeFields} methods
- * unrolled for its fields, with the version checks that can fail within the struct's scope and
- * nothing else (no reflection, no boxing of scalars, no lookups).
- */
+/** Writes one message's class: header, imports, constants, and the body and a nested class per struct, filled by the emitters. */
 final class MessageClassWriter {
     /** Types the generated code may use unqualified, and where to import them from (none: same package or java.lang). */
     private static final Map<String, String> IMPORTS = new LinkedHashMap<>();
@@ -130,36 +110,13 @@ final class MessageClassWriter {
         }
     }
 
-    // ---- one struct ----------------------------------------------------------------------------
-
+    /** One struct's members, in the order a generated class lists them. */
     private void struct(CodeWriter w, StructSpec s, boolean body) {
-        for (FieldSpec f : s.fields()) {
-            w.line("private " + javaType(f.type()) + " " + f.name() + ";");
-            if (f.type() == Primitive.RECORDS) {
-                w.line("private ExternalRecords " + external(f) + ";");
-            }
-        }
-        if (!s.fields().isEmpty()) {
-            w.line("");
-        }
-        w.line("/** Every field at its default. */");
-        w.open("public " + s.name() + "()");
-        for (FieldSpec f : s.fields()) {
-            w.line("this." + f.name() + " = " + defaultExpr(f) + ";");
-            if (f.type() == Primitive.RECORDS) {
-                w.line("this." + external(f) + " = null;");
-            }
-        }
-        w.close();
-        w.line("");
-        w.line("/** Reads one from the wire; readFields assigns every field. */");
-        w.open("private " + s.name() + "(ByteBuffer in, short version, boolean flexible)");
-        w.line("readFields(in, version, flexible);");
-        w.close();
+        FieldsEmitter.fieldsAndConstructors(w, s);
         if (body) {
-            messageMethods(w, s);
+            MessageMethodsEmitter.messageMethods(w, ctx, s);
         }
-        accessors(w, s);
+        FieldsEmitter.accessors(w, s);
         reader.readFields(w, s);
         sizes.sizeOfFields(w, s);
         writer.writeFields(w, s);
@@ -167,209 +124,8 @@ final class MessageClassWriter {
             sizes.externalBytes(w, s);
         }
         if (!body) {
-            isAllDefault(w, s);
+            ValueMethodsEmitter.isAllDefault(w, s);
         }
-        equalsHashCodeToString(w, s);
-    }
-
-    private void messageMethods(CodeWriter w, StructSpec s) {
-        String flexible = inRange(m.flexibleVersions(), m.validVersions());
-        String check = "FieldCodec.checkVersion(version, LOWEST_SUPPORTED_VERSION, HIGHEST_SUPPORTED_VERSION, "
-                + JavaNames.stringLiteral(m.name()) + ");";
-        w.line("");
-        w.line("/** Reads a " + m.name() + " of {@code version} at the buffer's position, advancing it. */");
-        w.open("public static " + s.name() + " parse(ByteBuffer in, short version)");
-        w.line(check);
-        w.line("return new " + s.name() + "(in, version, " + flexible + ");");
-        w.close();
-        List<String[]> constants = new ArrayList<>();
-        if (!m.isData()) {
-            constants.add(new String[] {"apiKey", "API_KEY"});
-        }
-        constants.add(new String[] {"lowestSupportedVersion", "LOWEST_SUPPORTED_VERSION"});
-        constants.add(new String[] {"highestSupportedVersion", "HIGHEST_SUPPORTED_VERSION"});
-        for (String[] constant : constants) {
-            w.line("");
-            w.line("@Override");
-            w.open("public short " + constant[0] + "()");
-            w.line("return " + constant[1] + ";");
-            w.close();
-        }
-        w.line("");
-        w.line("@Override");
-        w.open("public void read(ByteBuffer in, short version)");
-        w.line(check);
-        w.line("readFields(in, version, " + flexible + ");");
-        w.close();
-        w.line("");
-        w.line("@Override");
-        w.open("public int size(short version)");
-        w.line(check);
-        w.line("return sizeOfFields(version, " + flexible + ");");
-        w.close();
-        w.line("");
-        w.line("@Override");
-        w.open("public void write(ByteBuffer out, short version, RecordsSink sink)");
-        w.line(check);
-        w.line("writeFields(out, version, " + flexible + ", sink);");
-        w.close();
-        w.line("");
-        w.line("@Override");
-        w.open("public long externalRecordsBytes(short version)");
-        w.line(check);
-        w.line(ctx.holdsRecords(s.name()) ? "return externalBytes(version);" : "return 0L;");
-        w.close();
-    }
-
-    private void accessors(CodeWriter w, StructSpec s) {
-        for (FieldSpec f : s.fields()) {
-            String type = javaType(f.type());
-            String name = f.name();
-            String setter = "set" + JavaNames.capitalize(name);
-            w.line("");
-            w.line("/** " + describe(f) + " */");
-            w.open("public " + type + " " + name + "()");
-            if (f.type() == Primitive.RECORDS) {
-                w.open("if (this." + external(f) + " != null)");
-                w.line("throw new IllegalStateException(" + JavaNames.stringLiteral(fieldId(s, f)
-                        + " holds external records; read them with " + external(f) + "()") + ");");
-                w.close();
-            }
-            w.line("return this." + name + ";");
-            w.close();
-            w.line("");
-            w.open("public " + s.name() + " " + setter + "(" + type + " " + name + ")");
-            if (f.type() == Primitive.UINT16 || f.type() == Primitive.UINT32) {
-                String max = f.type() == Primitive.UINT16 ? "0xFFFF" : "0xFFFFFFFFL";
-                w.open("if (" + name + " < 0 || " + name + " > " + max + ")");
-                w.line("throw new IllegalArgumentException(" + JavaNames.stringLiteral(fieldId(s, f)
-                        + " takes values 0 to " + max + ", not ") + " + " + name + ");");
-                w.close();
-            }
-            w.line("this." + name + " = " + name + ";");
-            if (f.type() == Primitive.RECORDS) {
-                w.line("this." + external(f) + " = null;");
-            }
-            w.line("return this;");
-            w.close();
-            if (f.type() == Primitive.RECORDS) {
-                String ext = external(f);
-                w.line("");
-                w.line("/** Records the transport sends itself (e.g. a file region); null unless set. */");
-                w.open("public ExternalRecords " + ext + "()");
-                w.line("return this." + ext + ";");
-                w.close();
-                w.line("");
-                w.line("/** Holds records that writing leaves out and reports to the RecordsSink with their offset. */");
-                w.open("public " + s.name() + " set" + JavaNames.capitalize(ext) + "(ExternalRecords " + ext + ")");
-                w.line("this." + ext + " = " + ext + ";");
-                w.line("this." + name + " = null;");
-                w.line("return this;");
-                w.close();
-            }
-        }
-    }
-
-    private static String describe(FieldSpec f) {
-        StringBuilder sb = new StringBuilder(f.type() + ", versions " + f.versions());
-        if (!f.nullableVersions().isEmpty()) {
-            sb.append(", nullable ").append(f.nullableVersions());
-        }
-        if (f.isTagged()) {
-            sb.append(", tag ").append(f.tag()).append(" in ").append(f.taggedVersions());
-        }
-        if (f.hasDefault()) {
-            sb.append(", default ").append(f.defaultValue() instanceof String str ? "\"" + str + "\"" : f.defaultValue());
-        }
-        return sb.append('.').toString().replace("*/", "* /");
-    }
-
-    // ---- value semantics -------------------------------------------------------------------------
-
-    private void isAllDefault(CodeWriter w, StructSpec s) {
-        w.line("");
-        w.line("/** Whether every field holds its default, so that a tagged field holding this struct is not sent. */");
-        w.open("private boolean isAllDefault()");
-        if (s.fields().isEmpty()) {
-            w.line("return true;");
-        } else {
-            List<FieldSpec> fields = s.fields();
-            for (int i = 0; i < fields.size(); i++) {
-                String test = "(" + isDefaultExpr(fields.get(i)) + ")";
-                w.line((i == 0 ? "return " : "        && ") + test + (i + 1 == fields.size() ? ";" : ""));
-            }
-        }
-        w.close();
-    }
-
-    private void equalsHashCodeToString(CodeWriter w, StructSpec s) {
-        w.line("");
-        w.line("@Override");
-        w.open("public boolean equals(Object o)");
-        w.open("if (this == o)");
-        w.line("return true;");
-        w.close();
-        w.open("if (!(o instanceof " + s.name() + " other))");
-        w.line("return false;");
-        w.close();
-        List<String> tests = new ArrayList<>();
-        for (FieldSpec f : s.fields()) {
-            String a = "this." + f.name();
-            String b = "other." + f.name();
-            if (f.type() == Primitive.FLOAT64) {
-                tests.add("Double.doubleToLongBits(" + a + ") == Double.doubleToLongBits(" + b + ")");
-            } else if (f.type() instanceof Primitive p && p.isScalar()) {
-                tests.add(a + " == " + b);
-            } else {
-                tests.add("Objects.equals(" + a + ", " + b + ")");
-                if (f.type() == Primitive.RECORDS) {
-                    tests.add("Objects.equals(this." + external(f) + ", other." + external(f) + ")");
-                }
-            }
-        }
-        if (tests.isEmpty()) {
-            w.line("return true;");
-        }
-        for (int i = 0; i < tests.size(); i++) {
-            w.line((i == 0 ? "return " : "        && ") + tests.get(i) + (i + 1 == tests.size() ? ";" : ""));
-        }
-        w.close();
-
-        w.line("");
-        w.line("@Override");
-        w.open("public int hashCode()");
-        w.line("int h = 0;");
-        for (FieldSpec f : s.fields()) {
-            String x = "this." + f.name();
-            String hash = f.type() instanceof Primitive p && p.isScalar()
-                    ? boxedType(p) + ".hashCode(" + x + ")" : "Objects.hashCode(" + x + ")";
-            w.line("h = 31 * h + " + hash + ";");
-            if (f.type() == Primitive.RECORDS) {
-                w.line("h = 31 * h + Objects.hashCode(this." + external(f) + ");");
-            }
-        }
-        w.line("return h;");
-        w.close();
-
-        w.line("");
-        w.line("@Override");
-        w.open("public String toString()");
-        List<FieldSpec> fields = s.fields();
-        if (fields.isEmpty()) {
-            w.line("return " + JavaNames.stringLiteral(s.name() + "()") + ";");
-        }
-        for (int i = 0; i < fields.size(); i++) {
-            FieldSpec f = fields.get(i);
-            String x = "this." + f.name();
-            String value = switch (f.type() instanceof Primitive p ? p : Primitive.INT32) {
-                case BYTES -> "FieldCodec.describe(" + x + ")";
-                case RECORDS -> "FieldCodec.describeRecords(" + x + ", this." + external(f) + ")";
-                default -> x;
-            };
-            String label = (i == 0 ? s.name() + "(" : ", ") + f.name() + "=";
-            w.line((i == 0 ? "return " : "        + ") + JavaNames.stringLiteral(label) + " + " + value
-                    + (i + 1 == fields.size() ? " + \")\";" : ""));
-        }
-        w.close();
+        ValueMethodsEmitter.equalsHashCodeToString(w, s);
     }
 }
