@@ -53,6 +53,8 @@ final class SimNode {
     /** The size of the chunk last written to each incoming snapshot this incarnation: what a crash may tear. */
     private final Map<SnapshotId, Integer> lastChunkBytes = new HashMap<>();
     private long tornSnapshotTransfers;
+    /** Restarts on a disk whose log a crash left ending inside a batch, which the node must drop. */
+    private long tornBatchRestarts;
     /** The first acknowledgement of a non-durable entry this member sent since the last check, or null. */
     private String unsafeAcknowledgement;
     /** Snapshots this incarnation's state machine loaded, oldest first. */
@@ -62,6 +64,8 @@ final class SimNode {
     private int incarnation;
     private final List<Applied> applied = new ArrayList<>();
     private final List<LeaderAndEpoch> leaderChanges = new ArrayList<>();
+    /** The committed batches this incarnation's state machine was handed, as handed. */
+    private final List<CommittedBatch> deliveries = new ArrayList<>();
 
     SimNode(RaftConfig config, SimScheduler scheduler, SimNetwork network, long seed, int maxDiskLatency) {
         this.config = config;
@@ -111,6 +115,10 @@ final class SimNode {
 
     long tornSnapshotTransfers() {
         return tornSnapshotTransfers;
+    }
+
+    long tornBatchRestarts() {
+        return tornBatchRestarts;
     }
 
     /** The epoch in this node's durable quorum state: survives crashes. */
@@ -193,6 +201,10 @@ final class SimNode {
         }
     }
 
+    List<CommittedBatch> deliveries() {
+        return deliveries;
+    }
+
     List<LeaderAndEpoch> leaderChanges() {
         return leaderChanges;
     }
@@ -208,12 +220,14 @@ final class SimNode {
         raft = null;
         incarnation++;
         unwrittenLogWrites.clear();
-        // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway.
+        // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway, which may end inside
+        // a batch (the node drops that part when it restarts).
         int unflushed = (int) (log.endOffset() - log.flushedEndOffset());
         log = log.durableCopy(unflushed > 0 && diskRandom.nextBoolean() ? diskRandom.nextInt(unflushed + 1) : 0);
         tearIncomingSnapshots();
         applied.clear();
         leaderChanges.clear();
+        deliveries.clear();
         loadedSnapshots.clear();
     }
 
@@ -238,6 +252,9 @@ final class SimNode {
     }
 
     private void start() {
+        if (log.endOffset() > log.startOffset() && !log.read(log.endOffset() - 1, 1).get(0).endsBatch()) {
+            tornBatchRestarts++;
+        }
         raft = new RaftNode(config, log, snapshots, stateStore.read(), new Random(seed * 1_000_003L + incarnation));
         processReady();
     }
@@ -302,6 +319,7 @@ final class SimNode {
             }
             ready.loadSnapshot().ifPresent(this::loadSnapshot);
             for (CommittedBatch batch : ready.committed()) {
+                deliveries.add(batch);
                 for (int i = 0; i < batch.records().size(); i++) {
                     applied.add(new Applied(batch.baseOffset() + i, batch.epoch(), batch.records().get(i)));
                 }
