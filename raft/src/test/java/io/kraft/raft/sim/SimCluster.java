@@ -70,7 +70,8 @@ final class SimCluster {
         this.invariants = List.of(new CommittedLogsMatch(), new SingleLeaderPerEpoch(), new HighWatermarkMonotonic(),
                 new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
                 new AppendsAcknowledgedOnlyWhenCommitted(), new AcknowledgedEntriesAreDurable(),
-                new AppendedBatchesCommitWhole(), new LogsHoldWholeBatches());
+                new AppendedBatchesCommitWhole(), new LogsHoldWholeBatches(),
+                new StateMachinesLearnAnEpochBeforeItsRecords());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
         this.fetchMaxEntries = 4 + random.nextInt(13);
         // Small chunks so a snapshot transfer takes many round trips, and faults hit it mid-way.

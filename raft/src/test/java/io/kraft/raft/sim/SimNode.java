@@ -57,6 +57,10 @@ final class SimNode {
     private long tornBatchRestarts;
     /** The first acknowledgement of a non-durable entry this member sent since the last check, or null. */
     private String unsafeAcknowledgement;
+    /** The first committed batch handed over before its epoch was announced, since the last check, or null. */
+    private String earlyRecords;
+    /** The epoch of the last leader change handed to this incarnation's state machine. */
+    private int announcedEpoch;
     /** Snapshots this incarnation's state machine loaded, oldest first. */
     private final List<SnapshotId> loadedSnapshots = new ArrayList<>();
     private InMemoryRaftLog log = new InMemoryRaftLog();
@@ -227,6 +231,7 @@ final class SimNode {
         tearIncomingSnapshots();
         applied.clear();
         leaderChanges.clear();
+        announcedEpoch = 0;
         deliveries.clear();
         loadedSnapshots.clear();
     }
@@ -319,12 +324,20 @@ final class SimNode {
             }
             ready.loadSnapshot().ifPresent(this::loadSnapshot);
             for (CommittedBatch batch : ready.committed()) {
+                if (batch.epoch() > announcedEpoch && earlyRecords == null) {
+                    earlyRecords = "node " + id() + " was handed records of epoch " + batch.epoch() + " from offset "
+                            + batch.baseOffset() + " while the last leader change it was told of was of epoch "
+                            + announcedEpoch;
+                }
                 deliveries.add(batch);
                 for (int i = 0; i < batch.records().size(); i++) {
                     applied.add(new Applied(batch.baseOffset() + i, batch.epoch(), batch.records().get(i)));
                 }
             }
-            ready.leaderChange().ifPresent(leaderChanges::add);
+            ready.leaderChange().ifPresent(change -> {
+                leaderChanges.add(change);
+                announcedEpoch = change.epoch();
+            });
         }
     }
 
@@ -342,6 +355,17 @@ final class SimNode {
             unsafeAcknowledgement = "node " + id() + " acknowledged offset " + fetch.fetchOffset() + " (epoch "
                     + fetch.lastFetchedEpoch() + " before it) to node " + fetch.destination() + ", but " + problem;
         }
+    }
+
+    /**
+     * The first committed batch handed to this member's state machine since the last call whose epoch is newer than
+     * the last leader change it was handed before (in an earlier Ready, since a Ready's leader change comes after
+     * its batches), or null.
+     */
+    String earlyRecordsViolation() {
+        String problem = earlyRecords;
+        earlyRecords = null;
+        return problem;
     }
 
     /**
