@@ -44,12 +44,16 @@ final class CommitTracker {
         deliverCommitted();
     }
 
-    /** Raises the high watermark, completing the appends and handing out the records it commits. */
+    /**
+     * Raises the high watermark, completing the appends and handing out the records it commits. It lies between
+     * batches: acknowledgements do (every log holds whole batches), and so does the high watermark a leader sends.
+     */
     void advanceTo(long newHighWatermark) {
         if (newHighWatermark <= highWatermark) {
             throw new IllegalStateException("node " + node.nodeId + ": high watermark would move from "
                     + highWatermark + " to " + newHighWatermark);
         }
+        node.log.requireBatchBoundary(newHighWatermark, "node " + node.nodeId + ": high watermark");
         highWatermark = newHighWatermark;
         pendingAppends.completeBelow(highWatermark);
         deliverCommitted();
@@ -65,7 +69,11 @@ final class CommitTracker {
         pendingAppends.failAll(cause);
     }
 
-    /** Cuts the newly committed range into batches of consecutive data records of one epoch. */
+    /**
+     * Cuts the newly committed range into runs of consecutive data records of one epoch, each handed out as one
+     * {@link CommittedBatch}. The range ends between batches, and an appended batch holds data of one epoch only, so
+     * every client append reaches the state machine whole, within one run (a run may hold several appends).
+     */
     private void deliverCommitted() {
         while (nextOffsetToDeliver < highWatermark) {
             int max = (int) Math.min(Integer.MAX_VALUE, highWatermark - nextOffsetToDeliver);

@@ -3,12 +3,14 @@ package io.kraft.raft;
 import io.kraft.raft.RaftMessage.FetchError;
 import io.kraft.raft.RaftMessage.FetchRequest;
 import io.kraft.raft.RaftMessage.FetchResponse;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
  * The fetching side of replication, for followers and observers alike: one fetch in flight at a time, sent only
- * from a durable log end (the fetch offset is the acknowledgement), appending what the leader returns, truncating
- * where the leader says the logs diverge, and learning the high watermark from it.
+ * from a durable log end (the fetch offset is the acknowledgement), appending the whole batches the leader returns,
+ * truncating where the leader says the logs diverge, and learning the high watermark from it. Since the log holds
+ * whole batches only, its end and so every acknowledgement lies between batches.
  */
 final class FollowerReplication {
     private final NodeContext node;
@@ -83,7 +85,7 @@ final class FollowerReplication {
                 throw new IllegalStateException("node " + node.nodeId + ": fetched entries start at "
                         + response.entries().get(0).offset() + " but the log ends at " + node.log.endOffset());
             }
-            node.log.append(response.entries());
+            node.log.append(wholeBatches(response.entries()));
         }
         long knownCommitted = Math.min(response.highWatermark(), node.log.endOffset());
         if (!response.diverging() && knownCommitted > commits.highWatermark()) {
@@ -93,9 +95,24 @@ final class FollowerReplication {
     }
 
     /**
-     * The leader's log has epoch {@code divergingEpoch} ending at {@code divergingEndOffset}; we cut ours where both
-     * logs provably agree and fetch again from there. Committed entries always lie below that point; nothing at
-     * or above it counts as durable any more.
+     * The entries up to the last that ends its batch. A leader never sends part of a batch, but holding one would
+     * let this member, once elected, commit that part; so a trailing part is dropped and fetched again.
+     */
+    private static List<LogEntry> wholeBatches(List<LogEntry> entries) {
+        int end = entries.size();
+        while (end > 0 && !entries.get(end - 1).endsBatch()) {
+            end--;
+        }
+        return end == entries.size() ? entries : entries.subList(0, end);
+    }
+
+    /**
+     * The leader's log has epoch {@code divergingEpoch} ending at {@code divergingEndOffset}; the logs cannot agree
+     * past that, nor past where ours ends that epoch (or the last before it), so we cut ours there and fetch again
+     * (if we hold no entry of that epoch, the next answer may cut further). That point may lie inside one of our
+     * batches, when the leader's epoch is one we never saw: we cut at the start of that batch instead, since cutting
+     * more is safe and a log must never end inside a batch. Committed entries always lie below the cut (the high
+     * watermark lies between batches); nothing at or above it counts as durable any more.
      */
     private void truncateToLeader(FetchResponse response) {
         OffsetAndEpoch ours = node.log.endOffsetForEpoch(response.divergingEpoch());
@@ -104,7 +121,7 @@ final class FollowerReplication {
             throw new IllegalStateException("node " + node.nodeId + ": leader " + response.source()
                     + " asks to truncate to " + truncateOffset + " below the high watermark " + commits.highWatermark());
         }
-        node.log.truncateTo(truncateOffset);
+        node.log.truncateTo(node.log.batchStartAtOrBelow(truncateOffset));
     }
 
     /**

@@ -118,7 +118,9 @@ public final class InMemoryRaftLog implements RaftLog {
 
     /**
      * What a crash leaves behind when the page cache had already written {@code luckyUnflushedEntries} of the
-     * unflushed entries (a torn write, cut at an entry boundary by recovery): the flushed prefix plus those.
+     * unflushed entries (a torn write, cut at an entry boundary by recovery): the flushed prefix plus those. That may
+     * end inside a batch, unlike a reopened {@link io.kraft.raft.file.FileRaftLog}, which cuts a torn batch too: the
+     * {@link RaftNode} restarted on it drops that part itself.
      */
     public InMemoryRaftLog durableCopy(int luckyUnflushedEntries) {
         long keepEnd = Math.min(endOffset(), flushedEndOffset + Math.max(0, luckyUnflushedEntries));

@@ -59,16 +59,19 @@ final class LeaderReplication {
         }
     }
 
-    /** Appends records as one batch of the leader's epoch; the future completes once the batch commits. */
+    /**
+     * Appends records as one batch of the leader's epoch, its boundary marked in the log so that it replicates and
+     * commits whole; the future completes once the batch commits.
+     */
     CompletableFuture<Long> append(LeaderState leader, List<byte[]> records) {
-        long offset = node.log.endOffset();
-        List<LogEntry> entries = new ArrayList<>(records.size());
+        List<byte[]> copies = new ArrayList<>(records.size());
         for (byte[] record : records) {
-            entries.add(LogEntry.data(offset++, leader.epoch(), record.clone()));
+            copies.add(record.clone());
         }
+        List<LogEntry> entries = LogEntry.batch(node.log.endOffset(), leader.epoch(), copies);
         node.log.append(entries);
         CompletableFuture<Long> future = new CompletableFuture<>();
-        commits.awaitCommit(offset - 1, future);
+        commits.awaitCommit(entries.get(entries.size() - 1).offset(), future);
         answerParkedFetches(leader);
         return future;
     }
@@ -100,8 +103,8 @@ final class LeaderReplication {
 
     /**
      * Serves a fetch: a fetcher below the log start is sent the snapshot to fetch; one whose log diverges is told
-     * where ours ends for its last epoch; otherwise its offset counts as its acknowledgement and it gets the entries
-     * after it, or is held until there are some (or a new high watermark) or the maximum wait passes.
+     * where ours ends for its last epoch; otherwise its offset counts as its acknowledgement and it gets the whole
+     * batches after it, or is held until there are some (or a new high watermark) or the maximum wait passes.
      */
     void serveFetch(LeaderState leader, FetchRequest request) {
         if (request.epoch() != leader.epoch()) {
@@ -125,6 +128,8 @@ final class LeaderReplication {
                     snapshots.answerWithSnapshotToFetch(leader, request);
                     return;
                 }
+                // An epoch ends where the next one's leader-change record starts, or at the log end: between batches.
+                node.log.requireBatchBoundary(end.offset(), "the end of epoch " + end.epoch() + " at");
                 leader.recordContact(request.source(), node.now());
                 node.send(new FetchResponse(node.nodeId, request.source(), leader.epoch(), node.nodeId,
                         FetchError.NONE, request.fetchOffset(), request.lastFetchedEpoch(), commits.highWatermark(),
@@ -132,7 +137,13 @@ final class LeaderReplication {
                 return;
             }
         }
-        leader.recordFetch(request.source(), request.fetchOffset(), node.now(), node.log.endOffset());
+        if (node.log.batchEndsAt(request.fetchOffset())) {
+            leader.recordFetch(request.source(), request.fetchOffset(), node.now(), node.log.endOffset());
+        } else {
+            // No correct member holds part of a batch; should one, counting it could commit part of the batch. It
+            // is sent the rest of the batch, and acknowledges once it holds it whole.
+            leader.recordContact(request.source(), node.now());
+        }
         boolean highWatermarkMoved = maybeAdvanceHighWatermark(leader);
         if (request.fetchOffset() >= node.log.endOffset() && !highWatermarkMoved
                 && leader.hasSeenHighWatermark(request.source(), commits.highWatermark())) {
@@ -146,7 +157,9 @@ final class LeaderReplication {
     }
 
     private void sendEntries(LeaderState leader, FetchRequest request) {
-        List<LogEntry> entries = node.log.read(request.fetchOffset(), node.config.fetchMaxEntries());
+        // Never part of a batch: a member holding part of one could be elected and commit that part. (A fetch from
+        // inside a batch, which no correct member sends, gets the rest of that batch first.)
+        List<LogEntry> entries = node.log.readBatches(request.fetchOffset(), node.config.fetchMaxEntries());
         leader.recordHighWatermarkSent(request.source(), commits.highWatermark());
         node.send(new FetchResponse(node.nodeId, request.source(), leader.epoch(), node.nodeId, FetchError.NONE,
                 request.fetchOffset(), request.lastFetchedEpoch(), commits.highWatermark(), -1, -1, entries));

@@ -16,10 +16,16 @@ import java.util.OptionalLong;
  * truncation and one run of appends, applied in that order. Whatever the core did in between (append, truncate,
  * delete a prefix, in any order) is folded into that form so that the driver's log, once it applied them, holds
  * exactly this view.
+ *
+ * <p>The log holds whole batches only (see {@link LogEntry}): a batch enters it in one {@link #append}, a fetch
+ * hands out whole batches ({@link #readBatches}), a truncation never cuts one ({@link #truncateTo} asserts it), and a
+ * batch a crash tore is dropped at startup ({@link #dropIncompleteBatch}). So its end, every epoch's end, a
+ * snapshot's end and the high watermark all lie between batches.
  */
 final class LogView implements ReadableRaftLog {
     private static final long NO_TRUNCATION = Long.MAX_VALUE;
     private static final int UNKNOWN_EPOCH = -1;
+    private static final int BACKWARD_READ_ENTRIES = 256;
 
     private final ReadableRaftLog storage;
     private final List<LogEntry> tail = new ArrayList<>();
@@ -110,6 +116,48 @@ final class LogView implements ReadableRaftLog {
         return entries;
     }
 
+    /**
+     * Whether {@code offset} lies between two batches: at the log start (a snapshot ends after a whole batch) or just
+     * after an entry that ends its batch. {@code offset} must be in [{@link #startOffset()}, {@link #endOffset()}].
+     */
+    boolean batchEndsAt(long offset) {
+        return offset == startOffset || read(offset - 1, 1).get(0).endsBatch();
+    }
+
+    /**
+     * Whole batches from {@code offset}: as many as fit in {@code maxEntries}, or the first batch whole if it alone is
+     * longer (as Kafka sends an oversized first batch whole, so that any batch can travel). Empty at the log end. From
+     * inside a batch, the rest of that batch counts as the first.
+     */
+    List<LogEntry> readBatches(long offset, int maxEntries) {
+        List<LogEntry> entries = new ArrayList<>(read(offset, maxEntries));
+        int wholeEnd = entries.size();
+        while (wholeEnd > 0 && !entries.get(wholeEnd - 1).endsBatch()) {
+            wholeEnd--;
+        }
+        while (wholeEnd == 0 && !entries.isEmpty()) {
+            int before = entries.size();
+            if (offset + before >= endOffset()) {
+                throw new IllegalStateException("the log ends at " + endOffset() + " inside the batch from " + offset);
+            }
+            entries.addAll(read(offset + before, maxEntries));
+            for (int i = before; i < entries.size() && wholeEnd == 0; i++) {
+                if (entries.get(i).endsBatch()) {
+                    wholeEnd = i + 1;
+                }
+            }
+        }
+        return wholeEnd == entries.size() ? entries : List.copyOf(entries.subList(0, wholeEnd));
+    }
+
+    /** Throws unless {@code offset} lies between two batches: {@code what} it is, for the message. */
+    void requireBatchBoundary(long offset, String what) {
+        if (offset > startOffset && offset <= endOffset() && !batchEndsAt(offset)) {
+            throw new IllegalStateException(what + " " + offset + " lies inside a batch: "
+                    + read(offset - 1, 1).get(0));
+        }
+    }
+
     @Override
     public OffsetAndEpoch endOffsetForEpoch(int epoch) {
         if (!tail.isEmpty() && tail.get(0).epoch() <= epoch) {
@@ -142,8 +190,19 @@ final class LogView implements ReadableRaftLog {
 
     // ---------------------------------------------------------------- writing (handed out with the next Ready)
 
-    /** Appends entries whose first offset is {@link #endOffset()} and whose epochs never decrease; asks for a flush. */
+    /**
+     * Appends whole batches whose first offset is {@link #endOffset()} and whose epochs never decrease; asks for a
+     * flush. A batch never spans epochs, and only data continues one.
+     */
     void append(List<LogEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        if (!entries.get(entries.size() - 1).endsBatch()) {
+            throw new IllegalArgumentException("append of " + entries.size() + " entries from "
+                    + entries.get(0).offset() + " ends inside a batch");
+        }
+        LogEntry previous = endOffset() > startOffset ? read(endOffset() - 1, 1).get(0) : null;
         for (LogEntry entry : entries) {
             if (entry.offset() != endOffset()) {
                 throw new IllegalArgumentException("append at offset " + entry.offset() + " but the log ends at "
@@ -153,12 +212,16 @@ final class LogView implements ReadableRaftLog {
                 throw new IllegalArgumentException("epoch " + entry.epoch() + " at offset " + entry.offset()
                         + " is below the log's last epoch " + lastEpoch());
             }
+            if (previous != null && !previous.endsBatch() && (!entry.isData() || entry.epoch() != previous.epoch())) {
+                throw new IllegalArgumentException(entry + " cannot continue the batch of " + previous);
+            }
             tail.add(entry);
+            previous = entry;
         }
         flushWanted = true;
     }
 
-    /** Removes every entry at or above {@code offset}, none of which is durable any more. */
+    /** Removes every entry at or above {@code offset}, which lies between two batches; none is durable any more. */
     void truncateTo(long offset) {
         if (offset < startOffset) {
             throw new IllegalArgumentException("truncation offset " + offset + " is below the log start " + startOffset);
@@ -166,6 +229,7 @@ final class LogView implements ReadableRaftLog {
         if (offset >= endOffset()) {
             return;
         }
+        requireBatchBoundary(offset, "truncation offset");
         if (offset >= tailStart) {
             tail.subList((int) (offset - tailStart), tail.size()).clear();
         } else {
@@ -177,6 +241,39 @@ final class LogView implements ReadableRaftLog {
         unsentFrom = Math.min(unsentFrom, offset);
         writtenEnd = Math.min(writtenEnd, offset);
         flushedEndOffset = Math.min(flushedEndOffset, offset);
+    }
+
+    /**
+     * Drops the batch a crash tore at the end of the log found at startup, if it ends inside one: a member
+     * acknowledges only flushed whole batches, so nobody counted any of it, and keeping it would let a later
+     * leader-change record commit part of a batch.
+     */
+    void dropIncompleteBatch() {
+        long end = batchStartAtOrBelow(endOffset());
+        if (end < endOffset()) {
+            truncateTo(end);
+        }
+    }
+
+    /**
+     * The largest offset at or below {@code offset} (which must be in [{@link #startOffset()},
+     * {@link #endOffset()}]) that lies between two batches: {@code offset} itself, or the start of the batch it lies
+     * inside.
+     */
+    long batchStartAtOrBelow(long offset) {
+        long end = offset;
+        while (end > startOffset) {
+            // Backwards in chunks: a batch may be long, and reading entries one by one from disk is slow.
+            long from = Math.max(startOffset, end - BACKWARD_READ_ENTRIES);
+            List<LogEntry> entries = read(from, (int) (end - from));
+            for (int i = entries.size() - 1; i >= 0; i--) {
+                if (entries.get(i).endsBatch()) {
+                    return entries.get(i).offset() + 1;
+                }
+            }
+            end = from;
+        }
+        return startOffset;
     }
 
     /**

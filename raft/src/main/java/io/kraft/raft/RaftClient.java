@@ -13,9 +13,12 @@ public interface RaftClient {
     int nodeId();
 
     /**
-     * Appends {@code records} as one batch if this node still leads {@code epoch}. Completes with the offset of the
-     * last record once committed; fails with {@link NotLeaderException} if this node does not lead that epoch or
-     * stops leading it first (the records may still be committed by a later leader).
+     * Appends {@code records} as one batch if this node still leads {@code epoch}. The batch is atomic: through
+     * replication, elections, truncation, snapshots and crashes its records commit together at consecutive offsets or
+     * not at all, and every state machine receives them within one {@link CommittedBatch}. Completes with the offset
+     * of the last record once committed; fails with {@link NotLeaderException} if this node does not lead that epoch
+     * or stops leading it first (the batch may still be committed, whole, by a later leader). A batch travels in one
+     * fetch response however long it is, so keep it to what one message may carry.
      */
     CompletableFuture<Long> append(int epoch, List<byte[]> records);
 

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one {@link RaftNode} on a single thread: ticks it every {@code tickMs}, feeds it inbound messages and
  * appends, and carries out each {@link Ready} in order (persist quorum state, write and install snapshot chunks,
- * write the log, send, flush the log synchronously and report the flush, then call the {@link RaftListener}). All
- * other threads only enqueue work.
+ * write the log, send, flush the log synchronously and report the flush, then call the {@link RaftListener}: snapshot
+ * load, committed batches, leader change, leader ready, in the order its Javadoc explains). All other threads only
+ * enqueue work.
  */
 public final class RaftDriver implements RaftClient, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);

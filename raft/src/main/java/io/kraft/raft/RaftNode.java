@@ -32,8 +32,9 @@ public final class RaftNode {
     private LeaderAndEpoch announcedLeader;
 
     /**
-     * Restores a node from what survived on disk: the log (everything in it counts as durable) and the last
-     * persisted quorum state. A node that was leader before it stopped comes back as a follower of that epoch
+     * Restores a node from what survived on disk: the log (everything in it counts as durable, but for an incomplete
+     * batch at its end, which a crash tore and which the first {@link Ready} truncates) and the last persisted
+     * quorum state. A node that was leader before it stopped comes back as a follower of that epoch
      * without a leader, because its leader bookkeeping is gone. The node only reads {@code log}; the driver applies
      * the writes each {@link Ready} hands out.
      */
@@ -56,6 +57,7 @@ public final class RaftNode {
             throw new IllegalStateException("persisted quorum epoch " + persisted.epoch() + " is behind the log's last "
                     + "epoch " + node.log.lastEpoch() + ": the quorum state is stale or lost");
         }
+        node.log.dropIncompleteBatch();
         node.log.flushedTo(node.log.endOffset());
         Transitions roles = new Roles();
         this.epochGate = new EpochGate(node, roles);

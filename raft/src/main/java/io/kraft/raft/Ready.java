@@ -28,7 +28,8 @@ import java.util.OptionalLong;
  *       log write handed out before it must have been applied by then. Only a report lets a follower acknowledge
  *       its entries and a leader count its own copy.</li>
  *   <li>The state machine: {@link #loadSnapshot} (replace its state with that snapshot from the store) before the
- *       {@link #committed} batches that follow it, then {@link #leaderChange}, then {@link #leaderReady}.</li>
+ *       {@link #committed} batches that follow it, then {@link #leaderChange}, then {@link #leaderReady}
+ *       ({@link RaftListener} says what this order guarantees).</li>
  * </ol>
  *
  * A crash may lose any write not yet durable (unflushed appends, a deferred truncation or prefix deletion, chunks

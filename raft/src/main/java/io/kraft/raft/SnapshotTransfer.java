@@ -97,6 +97,10 @@ final class SnapshotTransfer {
             throw new IllegalArgumentException("snapshot " + id + " does not match the log: the record at "
                     + (id.endOffset() - 1) + " has epoch " + node.log.epochOf(id.endOffset() - 1));
         }
+        if (id.endOffset() > node.log.startOffset() && !node.log.batchEndsAt(id.endOffset())) {
+            // The log would start inside a batch, and a member installing the snapshot would get part of it.
+            throw new IllegalArgumentException("snapshot " + id + " ends inside a batch of the log");
+        }
         if (latestSnapshot == null || id.compareTo(latestSnapshot) > 0) {
             latestSnapshot = id;
         }

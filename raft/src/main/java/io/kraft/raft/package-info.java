@@ -31,8 +31,8 @@
  *       fetching one (checking each chunk), having it installed and resuming after failures;</li>
  *   <li>{@code ObserverDiscovery}: how an observer without a leader probes voters to find one;</li>
  *   <li>{@code CommitTracker}: the high watermark and what waits on it (append futures, committed batches);</li>
- *   <li>{@code LogView}: the log as the core sees it, and folding its writes into each Ready's
- *       {@link io.kraft.raft.Ready.LogWrites}.</li>
+ *   <li>{@code LogView}: the log as the core sees it, reading and cutting it only between batches, and folding its
+ *       writes into each Ready's {@link io.kraft.raft.Ready.LogWrites}.</li>
  * </ul>
  *
  * <p><b>Roles and elections.</b> A voter whose leader falls silent first runs a <em>pre-vote</em> that does not touch
@@ -58,6 +58,23 @@
  * futures complete when the high watermark passes their last record and fail with
  * {@link io.kraft.raft.NotLeaderException} if leadership is lost first. Once the leader-change record commits, the
  * leader announces itself ready ({@link io.kraft.raft.LeaderReady}), once per epoch.
+ *
+ * <p><b>Batches.</b> The records of one {@link io.kraft.raft.RaftNode#append} are one <em>batch</em>, which commits
+ * whole or not at all (a controller writes a topic and all its partitions in one). The log marks where batches end:
+ * every entry of a batch but its last is {@link io.kraft.raft.LogEntry.EntryType#DATA_CONTINUED}, the last is
+ * {@code DATA}, and a leader-change record is a batch of its own; the mark is stored on disk and sent on the wire,
+ * and a log written before marks existed reads as batches of one entry. A leader answers a fetch with whole batches
+ * only (as many as fit the entry limit, or the first one whole however long, as Kafka sends an oversized first
+ * batch), and a fetcher appends whole batches only. So every log holds whole batches, and everything that points
+ * into a log lies between two: its end, and so every acknowledgement and what an election compares; every epoch's
+ * end; the high watermark; truncation points (a fetcher whose cut would fall inside one of its batches, when the
+ * leader names an epoch it never saw, cuts at that batch's start); snapshot ends. {@code LogView} asserts it. A crash
+ * may tear the batch being written at the end of a log: {@link io.kraft.raft.file.FileRaftLog} cuts it off on open,
+ * and a {@code RaftNode} drops it at startup from any log. Nobody had acknowledged any of it, since members
+ * acknowledge flushed whole batches only, so dropping it loses nothing committed. Without the marks a fetch could
+ * end inside a batch, the follower holding that part could be elected, and its leader-change record would commit
+ * the part. {@code CommitTracker} hands each append to the state machine within one
+ * {@link io.kraft.raft.CommittedBatch}.
  *
  * <p><b>Snapshots.</b> The state machine writes a snapshot of what it applied into a {@link io.kraft.raft.SnapshotStore}
  * (for metadata, a RocksDB checkpoint directory in {@link io.kraft.raft.file.FileSnapshotStore}, whose manifest

@@ -16,16 +16,22 @@ final class HandDrivenNode {
 
     final InMemoryRaftLog log = new InMemoryRaftLog();
     final InMemorySnapshotStore snapshots = new InMemorySnapshotStore();
+    private final int fetchMaxEntries;
     RaftNode node;
 
     HandDrivenNode(int nodeId, QuorumState persisted) {
+        this(nodeId, persisted, 100);
+    }
+
+    HandDrivenNode(int nodeId, QuorumState persisted, int fetchMaxEntries) {
+        this.fetchMaxEntries = fetchMaxEntries;
         start(nodeId, persisted);
     }
 
     /** (Re)starts the node on this storage, as after a restart. */
     void start(int nodeId, QuorumState persisted) {
-        node = new RaftNode(new RaftConfig(nodeId, VOTERS, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS, 10, 10, 4, 100,
-                8), log, snapshots, persisted, new Random(nodeId));
+        node = new RaftNode(new RaftConfig(nodeId, VOTERS, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS, 10, 10, 4,
+                fetchMaxEntries, 8), log, snapshots, persisted, new Random(nodeId));
     }
 
     /** The next Ready with its writes carried out (the flush is {@link #flush}'s). */
@@ -49,7 +55,12 @@ final class HandDrivenNode {
 
     /** Node 1, elected leader of epoch 1 with voter 2's votes, its leader-change record written and flushed. */
     static HandDrivenNode leaderOfEpochOne() {
-        HandDrivenNode leader = new HandDrivenNode(1, QuorumState.INITIAL);
+        return leaderOfEpochOne(100);
+    }
+
+    /** As {@link #leaderOfEpochOne()}, sending at most {@code fetchMaxEntries} entries a fetch (whole batches). */
+    static HandDrivenNode leaderOfEpochOne(int fetchMaxEntries) {
+        HandDrivenNode leader = new HandDrivenNode(1, QuorumState.INITIAL, fetchMaxEntries);
         leader.ready();
         VoteRequest preVote = null;
         for (int tick = 0; tick < 100 && preVote == null; tick++) {

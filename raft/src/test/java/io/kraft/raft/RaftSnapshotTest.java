@@ -44,8 +44,13 @@ class RaftSnapshotTest {
         return new RaftConfig(nodeId, VOTERS, 10, 20, 10, 10, 4, 100, CHUNK_BYTES);
     }
 
-    /** Node 1 leads epoch 1 and has committed five records (node 2 acknowledged them). */
+    /** Node 1 leads epoch 1 and has committed five records, one append each (node 2 acknowledged them). */
     private RaftNode leaderWithCommittedRecords() {
+        return leaderWithCommittedRecords(1);
+    }
+
+    /** Node 1 leads epoch 1 and has committed five records in appends of {@code batchSize} (node 2 acknowledged). */
+    private RaftNode leaderWithCommittedRecords(int batchSize) {
         RaftNode leader = new RaftNode(config(1), leaderLog, leaderSnapshots, QuorumState.INITIAL, new Random(3));
         ready(leader);
         VoteRequest preVote = null;
@@ -62,7 +67,9 @@ class RaftSnapshotTest {
         for (int i = 0; i < 5; i++) {
             records.add(("record-" + i).getBytes(StandardCharsets.UTF_8));
         }
-        leader.append(records);
+        for (int from = 0; from < records.size(); from += batchSize) {
+            leader.append(records.subList(from, Math.min(records.size(), from + batchSize)));
+        }
         ready(leader);
         leaderLog.flush();
         leader.handleLogFlushed(leaderLog.endOffset());
@@ -207,6 +214,20 @@ class RaftSnapshotTest {
                 assertThrows(IllegalArgumentException.class, () -> leader.snapshotCreated(unstored)));
         assertThrows(IllegalArgumentException.class, () -> leader.deleteLogPrefix(unstored));
         assertEquals(0, leaderLog.startOffset(), "nothing was deleted");
+    }
+
+    @Test
+    void snapshotEndingInsideAnAppendedBatchIsRejected() {
+        RaftNode leader = leaderWithCommittedRecords(5);
+        SnapshotId inside = new SnapshotId(3, 1);
+        leaderSnapshots.save(inside, new byte[0]);
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> leader.snapshotCreated(inside));
+        assertTrue(error.getMessage().contains("ends inside a batch"), error.getMessage());
+        SnapshotId whole = new SnapshotId(6, 1);
+        leaderSnapshots.save(whole, new byte[0]);
+        leader.snapshotCreated(whole);
+        assertEquals(Optional.of(whole), leader.latestSnapshot());
     }
 
     @Test

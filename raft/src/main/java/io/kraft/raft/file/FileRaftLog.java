@@ -25,7 +25,9 @@ import java.util.zip.CRC32C;
 
 /**
  * A {@link RaftLog} on disk: segment files named by their 20-digit base offset, each a sequence of length-prefixed,
- * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail. After a snapshot replaced
+ * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail, and then the incomplete batch
+ * it may end with (see {@link LogEntry}): a crash in the middle of writing a batch leaves only part of it, which no
+ * member acknowledged (acknowledgements cover flushed whole batches only). After a snapshot replaced
  * a prefix, the file {@value #LOG_START_FILE} names that snapshot (written atomically before any segment goes), and
  * segments wholly below it are deleted. Entry positions are
  * indexed in memory (a metadata log is small); payloads are read from the files.
@@ -36,7 +38,7 @@ import java.util.zip.CRC32C;
 public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String SUFFIX = ".raftlog";
     static final String LOG_START_FILE = "log-start-snapshot";
-    /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload. */
+    /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload; see {@link #typeCode} for the type. */
     static final int FRAME_HEADER_BYTES = 8;
     static final int ENTRY_HEADER_BYTES = 13;
     static final int MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -50,6 +52,8 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private long endOffset;
     private long startOffset;
     private SnapshotId startSnapshot;
+    /** While recovering: the offset after the last entry that ends its batch. */
+    private long recoveredBatchEnd;
 
     /** One segment file and the byte position of each of its entries. */
     private static final class Segment {
@@ -144,6 +148,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             }
         }
         boolean torn = false;
+        recoveredBatchEnd = endOffset;
         for (Path path : files) {
             if (torn) {
                 Files.delete(path); // everything after a torn entry is unreachable
@@ -157,6 +162,11 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             }
             Segment segment = openSegment(baseOffset, path);
             torn = !scan(segment);
+        }
+        long wholeBatchesEnd = Math.max(recoveredBatchEnd, startOffset);
+        if (!segments.isEmpty() && endOffset > wholeBatchesEnd) {
+            // The crash tore a batch: nobody acknowledged any of it, and committing part of it would break it.
+            truncateTo(wholeBatchesEnd);
         }
         if (segments.isEmpty()) {
             createSegment(startOffset);
@@ -177,7 +187,12 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         flush();
     }
 
-    /** Indexes a segment's valid entries; cuts the file at the first invalid one and returns false if there was one. */
+    /**
+     * Indexes a segment's valid entries; cuts the file at the first invalid one and returns false if there was one.
+     *
+     * @throws IOException for an intact entry of a type this version does not know (a newer version wrote it):
+     *                     cutting it off as if torn would lose data
+     */
     private boolean scan(Segment segment) throws IOException {
         long fileSize = segment.channel.size();
         long position = 0;
@@ -204,6 +219,15 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             int epoch = body.getInt();
             if (offset != endOffset || epoch < epochs.lastEpoch() || epoch < 1) {
                 break;
+            }
+            int code = body.get();
+            LogEntry.EntryType type = typeOf(code);
+            if (type == null) {
+                throw new IOException("entry " + offset + " in " + segment.path + " has type " + code + ", unknown to "
+                        + "this version: it was written by a newer one");
+            }
+            if (type.endsBatch()) {
+                recoveredBatchEnd = offset + 1;
             }
             epochs.appended(epoch, offset);
             segment.addPosition(position);
@@ -391,7 +415,11 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         }
         long offset = buffer.getLong();
         int epoch = buffer.getInt();
-        LogEntry.EntryType type = LogEntry.EntryType.values()[buffer.get()];
+        int code = buffer.get();
+        LogEntry.EntryType type = typeOf(code);
+        if (type == null) {
+            throw new IOException("entry " + offset + " in " + segment.path + " has unknown type " + code);
+        }
         byte[] payload = new byte[buffer.remaining()];
         buffer.get(payload);
         return new LogEntry(offset, epoch, type, payload);
@@ -489,10 +517,32 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         }
         ByteBuffer buffer = ByteBuffer.allocate(FRAME_HEADER_BYTES + length);
         buffer.putInt(length).putInt(0);
-        buffer.putLong(entry.offset()).putInt(entry.epoch()).put((byte) entry.type().ordinal()).put(entry.payload());
+        buffer.putLong(entry.offset()).putInt(entry.epoch()).put(typeCode(entry.type())).put(entry.payload());
         buffer.flip();
         buffer.putInt(4, crc(buffer.duplicate().position(FRAME_HEADER_BYTES)));
         return buffer;
+    }
+
+    /**
+     * An entry type's byte on disk. Codes keep their meaning forever: logs written before batches were marked hold
+     * only 0 and 1, and read as single-entry batches.
+     */
+    static byte typeCode(LogEntry.EntryType type) {
+        return switch (type) {
+            case DATA -> 0;
+            case LEADER_CHANGE -> 1;
+            case DATA_CONTINUED -> 2;
+        };
+    }
+
+    /** The entry type a byte on disk names, or null for one this version does not know. */
+    static LogEntry.EntryType typeOf(int code) {
+        return switch (code) {
+            case 0 -> LogEntry.EntryType.DATA;
+            case 1 -> LogEntry.EntryType.LEADER_CHANGE;
+            case 2 -> LogEntry.EntryType.DATA_CONTINUED;
+            default -> null;
+        };
     }
 
     static int crc(ByteBuffer body) {

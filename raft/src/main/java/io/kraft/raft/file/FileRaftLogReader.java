@@ -9,16 +9,19 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * Reads the entries of a {@link FileRaftLog} directory front to back without changing anything, for offline tools
- * on a stopped node. Where {@link FileRaftLog#open} would repair the directory (cut a torn tail, delete segments a
- * snapshot replaced), this reader stops at the same place and says why in {@link #stopReason()}, so it yields
- * exactly the entries the node would keep at its next start.
+ * on a stopped node. Where {@link FileRaftLog#open} would repair the directory (cut a torn tail and the incomplete
+ * batch it may end with, delete segments a snapshot replaced), this reader stops at the same place and says why in
+ * {@link #stopReason()}, so it yields exactly the entries the node would keep at its next start. It hands out a
+ * batch's entries only once it has read the entry that ends the batch.
  */
 public final class FileRaftLogReader implements AutoCloseable {
     private final Path directory;
@@ -27,8 +30,15 @@ public final class FileRaftLogReader implements AutoCloseable {
     private final List<Path> segments;
     private int segmentIndex = -1;
     private InputStream current;
-    private long nextOffset;
+    /** The offset of the next entry to read from the files. */
+    private long readOffset;
     private int lastEpoch;
+    /** Entries of a batch whose last entry was not read yet. */
+    private final Deque<LogEntry> incompleteBatch = new ArrayDeque<>();
+    /** Entries of whole batches, read and not handed out yet. */
+    private final Deque<LogEntry> wholeBatches = new ArrayDeque<>();
+    /** The offset after the last entry handed out. */
+    private long returnedEnd;
     private boolean finished;
     private String stopReason;
 
@@ -90,13 +100,24 @@ public final class FileRaftLogReader implements AutoCloseable {
      */
     public Optional<LogEntry> next() {
         try {
-            while (!finished) {
+            while (wholeBatches.isEmpty() && !finished) {
                 LogEntry entry = readEntry();
                 if (entry != null && entry.offset() >= startOffset) {
-                    return Optional.of(entry);
+                    incompleteBatch.add(entry);
+                    if (entry.endsBatch()) {
+                        wholeBatches.addAll(incompleteBatch);
+                        incompleteBatch.clear();
+                    }
                 }
             }
-            return Optional.empty();
+            if (wholeBatches.isEmpty() && !incompleteBatch.isEmpty()) {
+                dropIncompleteBatch();
+            }
+            LogEntry entry = wholeBatches.poll();
+            if (entry != null) {
+                returnedEnd = entry.offset() + 1;
+            }
+            return Optional.ofNullable(entry);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the metadata log in " + directory + ": " + e.getMessage(), e);
         }
@@ -109,7 +130,16 @@ public final class FileRaftLogReader implements AutoCloseable {
 
     /** The offset after the last entry returned so far (the log end offset once {@link #next()} is empty). */
     public long nextOffset() {
-        return Math.max(nextOffset, startOffset);
+        return Math.max(returnedEnd, startOffset);
+    }
+
+    /** The valid entries end inside a batch: the node drops that part at its next start, and so does this reader. */
+    private void dropIncompleteBatch() {
+        String dropped = "an incomplete batch at offsets " + incompleteBatch.getFirst().offset() + ".."
+                + incompleteBatch.getLast().offset() + " (a crash tore it; the node drops it at its next start)";
+        stopReason = stopReason == null ? "the metadata log in " + directory + " ends early: " + dropped
+                : stopReason + "; before that, " + dropped;
+        incompleteBatch.clear();
     }
 
     /** One entry, or null for an entry below the start or a move to the next segment. */
@@ -123,29 +153,33 @@ public final class FileRaftLogReader implements AutoCloseable {
             return null;
         }
         if (header.length < FileRaftLog.FRAME_HEADER_BYTES) {
-            return stop("a torn entry header at offset " + nextOffset);
+            return stop("a torn entry header at offset " + readOffset);
         }
         ByteBuffer frame = ByteBuffer.wrap(header);
         int length = frame.getInt();
         int crc = frame.getInt();
         if (length < FileRaftLog.ENTRY_HEADER_BYTES || length > FileRaftLog.MAX_ENTRY_BYTES) {
-            return stop("an invalid entry length " + length + " at offset " + nextOffset);
+            return stop("an invalid entry length " + length + " at offset " + readOffset);
         }
         byte[] body = current.readNBytes(length);
         if (body.length < length) {
-            return stop("a torn entry at offset " + nextOffset);
+            return stop("a torn entry at offset " + readOffset);
         }
         ByteBuffer buffer = ByteBuffer.wrap(body);
         if (FileRaftLog.crc(buffer) != crc) {
-            return stop("an entry failing its CRC check at offset " + nextOffset);
+            return stop("an entry failing its CRC check at offset " + readOffset);
         }
         long offset = buffer.getLong();
         int epoch = buffer.getInt();
-        int type = buffer.get();
-        if (offset != nextOffset || epoch < lastEpoch || epoch < 1 || type < 0
-                || type >= LogEntry.EntryType.values().length) {
+        int code = buffer.get();
+        if (offset != readOffset || epoch < lastEpoch || epoch < 1) {
             return stop("an out-of-sequence entry (offset " + offset + ", epoch " + epoch + ") where offset "
-                    + nextOffset + " was expected");
+                    + readOffset + " was expected");
+        }
+        LogEntry.EntryType type = FileRaftLog.typeOf(code);
+        if (type == null) {
+            return stop("an entry of type " + code + ", unknown to this version (a newer one wrote it), at offset "
+                    + offset + " (the node refuses to start on it)");
         }
         byte[] payload = new byte[buffer.remaining()];
         buffer.get(payload);
@@ -153,9 +187,9 @@ public final class FileRaftLogReader implements AutoCloseable {
             return stop("entries that do not continue snapshot " + startSnapshot.get()
                     + " (the node discards them at its next start)");
         }
-        nextOffset++;
+        readOffset++;
         lastEpoch = epoch;
-        return new LogEntry(offset, epoch, LogEntry.EntryType.values()[type], payload);
+        return new LogEntry(offset, epoch, type, payload);
     }
 
     private boolean openNextSegment() throws IOException {
@@ -167,10 +201,10 @@ public final class FileRaftLogReader implements AutoCloseable {
         Path segment = segments.get(segmentIndex);
         long baseOffset = FileRaftLog.baseOffsetOf(segment);
         if (segmentIndex == 0) {
-            nextOffset = baseOffset;
-        } else if (baseOffset != nextOffset) {
+            readOffset = baseOffset;
+        } else if (baseOffset != readOffset) {
             stop("segment " + segment.getFileName() + " starting at " + baseOffset + " where the log ends at "
-                    + nextOffset);
+                    + readOffset);
             return false;
         }
         current = new BufferedInputStream(Files.newInputStream(segment), 64 * 1024);

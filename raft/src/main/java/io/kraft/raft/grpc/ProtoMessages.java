@@ -125,9 +125,7 @@ final class ProtoMessages {
         }
         for (LogEntry entry : m.entries()) {
             builder.addEntries(io.kraft.proto.raft.LogEntry.newBuilder().setOffset(entry.offset())
-                    .setEpoch(entry.epoch())
-                    .setType(entry.isData() ? io.kraft.proto.raft.LogEntry.EntryType.DATA
-                            : io.kraft.proto.raft.LogEntry.EntryType.LEADER_CHANGE)
+                    .setEpoch(entry.epoch()).setType(toProto(entry.type()))
                     .setPayload(ByteString.copyFrom(entry.payload())));
         }
         return builder.build();
@@ -136,18 +134,32 @@ final class ProtoMessages {
     static RaftMessage.FetchResponse fromProto(FetchResponse p, int source, int destination) {
         List<LogEntry> entries = new ArrayList<>(p.getEntriesCount());
         for (io.kraft.proto.raft.LogEntry e : p.getEntriesList()) {
-            LogEntry.EntryType type = switch (e.getType()) {
-                case DATA -> LogEntry.EntryType.DATA;
-                case LEADER_CHANGE -> LogEntry.EntryType.LEADER_CHANGE;
-                default -> throw new IllegalArgumentException("unknown log entry type " + e.getTypeValue());
-            };
-            entries.add(new LogEntry(e.getOffset(), e.getEpoch(), type, e.getPayload().toByteArray()));
+            entries.add(new LogEntry(e.getOffset(), e.getEpoch(), fromProto(e.getType(), e.getTypeValue()),
+                    e.getPayload().toByteArray()));
         }
         int divergingEpoch = p.hasDivergingEpoch() ? p.getDivergingEpoch().getEpoch() : -1;
         long divergingEndOffset = p.hasDivergingEpoch() ? p.getDivergingEpoch().getEndOffset() : -1;
         return new RaftMessage.FetchResponse(source, destination, p.getEpoch(), p.getLeaderId(),
                 fetchError(p.getErrorCode()), p.getFetchOffset(), p.getLastFetchedEpoch(), p.getHighWatermark(),
                 divergingEpoch, divergingEndOffset, entries, p.hasSnapshotId() ? fromProto(p.getSnapshotId()) : null);
+    }
+
+    static io.kraft.proto.raft.LogEntry.EntryType toProto(LogEntry.EntryType type) {
+        return switch (type) {
+            case DATA -> io.kraft.proto.raft.LogEntry.EntryType.DATA;
+            case LEADER_CHANGE -> io.kraft.proto.raft.LogEntry.EntryType.LEADER_CHANGE;
+            case DATA_CONTINUED -> io.kraft.proto.raft.LogEntry.EntryType.DATA_CONTINUED;
+        };
+    }
+
+    static LogEntry.EntryType fromProto(io.kraft.proto.raft.LogEntry.EntryType type, int wireValue) {
+        return switch (type) {
+            case DATA -> LogEntry.EntryType.DATA;
+            case LEADER_CHANGE -> LogEntry.EntryType.LEADER_CHANGE;
+            case DATA_CONTINUED -> LogEntry.EntryType.DATA_CONTINUED;
+            // Guessing would be worse: a batch boundary read as data could commit half a batch.
+            default -> throw new IllegalArgumentException("unknown log entry type " + wireValue);
+        };
     }
 
     static SnapshotId toProto(io.kraft.raft.SnapshotId id) {

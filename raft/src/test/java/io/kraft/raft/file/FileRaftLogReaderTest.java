@@ -94,6 +94,26 @@ class FileRaftLogReaderTest {
     }
 
     @Test
+    void stopsBeforeABatchACrashTore() throws IOException {
+        List<LogEntry> whole = new ArrayList<>(entries(0, 2, 1));
+        whole.addAll(LogEntry.batch(2, 1, List.of("a".getBytes(), "b".getBytes())));
+        try (FileRaftLog log = FileRaftLog.open(dir, 1024 * 1024)) {
+            log.append(whole);
+            log.append(LogEntry.batch(4, 1, List.of("c".getBytes(), "d".getBytes(), "e".getBytes())));
+        }
+        Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
+        byte[] bytes = Files.readAllBytes(segment);
+        Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 2));
+        try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
+            assertEquals(whole, readAll(reader));
+            assertEquals(4, reader.nextOffset(), "the log ends where the node's would after its next start");
+            String reason = reader.stopReason().orElseThrow();
+            assertTrue(reason.contains("a torn entry at offset 6") && reason.contains("incomplete batch at offsets 4..5"),
+                    reason);
+        }
+    }
+
+    @Test
     void aDirectoryWithoutSegmentsIsRefused() throws IOException {
         IllegalArgumentException empty = assertThrows(IllegalArgumentException.class, () -> FileRaftLogReader.open(dir));
         assertTrue(empty.getMessage().endsWith("holds no metadata log (no *.raftlog segment)"), empty.getMessage());
@@ -102,7 +122,10 @@ class FileRaftLogReaderTest {
         assertTrue(missing.getMessage().endsWith("is not a directory"), missing.getMessage());
     }
 
-    /** Whatever appends, truncations, prefix deletions and tail damage did, the reader sees what a reopen keeps. */
+    /**
+     * Whatever appends (single entries and batches), truncations, prefix deletions and tail damage did, the reader
+     * sees what a reopen keeps.
+     */
     @Test
     void yieldsExactlyWhatReopeningTheLogKeeps() throws IOException {
         Integer only = Integer.getInteger("kraft.seed");
@@ -124,8 +147,17 @@ class FileRaftLogReaderTest {
             int epoch = 1;
             for (int step = 0; step < 12; step++) {
                 int choice = random.nextInt(10);
-                if (choice < 6) {
+                if (choice < 3) {
                     log.append(entries(log.endOffset(), 1 + random.nextInt(40), epoch));
+                } else if (choice < 6) {
+                    // Batches of several entries, so that tail damage may leave part of one.
+                    for (int batches = 1 + random.nextInt(6); batches > 0; batches--) {
+                        List<byte[]> records = new ArrayList<>();
+                        for (int i = 1 + random.nextInt(8); i > 0; i--) {
+                            records.add(("batched-" + (log.endOffset() + records.size())).getBytes());
+                        }
+                        log.append(LogEntry.batch(log.endOffset(), epoch, records));
+                    }
                 } else if (choice < 8 && log.endOffset() > log.startOffset()) {
                     log.truncateTo(log.startOffset() + random.nextInt((int) (log.endOffset() - log.startOffset())));
                     epoch++;

@@ -100,6 +100,111 @@ class FileRaftLogTest {
         }
     }
 
+    private static List<LogEntry> batch(long from, int count, int epoch) {
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            records.add(("batched-" + (from + i)).getBytes());
+        }
+        return LogEntry.batch(from, epoch, records);
+    }
+
+    @Test
+    void batchMarksSurviveReopening() {
+        List<LogEntry> written = new ArrayList<>(List.of(LogEntry.leaderChange(0, 1, 3)));
+        written.addAll(batch(1, 4, 1));
+        written.addAll(entries(5, 1, 1));
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(written);
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(written, log.read(0, 10));
+        }
+    }
+
+    @Test
+    void aBatchTornByACrashIsCutOffWholeOnOpen() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            log.append(List.of(LogEntry.leaderChange(0, 1, 3)));
+            log.append(batch(1, 3, 1));
+            log.append(batch(4, 5, 1));
+        }
+        Path segment = onlySegment();
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            channel.truncate(Files.size(segment) - 3); // the crash tore the batch's last entry
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            assertEquals(4, log.endOffset(), "the four intact entries of the torn batch go with it");
+            assertEquals(batch(1, 3, 1), log.read(1, 10));
+            log.append(batch(4, 2, 2));
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            assertEquals(6, log.endOffset());
+            assertEquals(2, log.lastEpoch());
+        }
+    }
+
+    @Test
+    void aBatchWhoseLastSegmentWasLostIsCutOffInTheSegmentBefore() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 20, 1));
+            log.append(batch(20, 60, 1)); // rolls into new segments part way
+            assertTrue(log.segmentCount() > 1);
+        }
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(dir)) {
+            segments = files.filter(p -> p.toString().endsWith(FileRaftLog.SUFFIX)).sorted().toList();
+        }
+        Files.delete(segments.get(segments.size() - 1)); // the crash lost the newest segment file
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(20, log.endOffset(), "every entry of the batch is gone, in every segment");
+            assertEquals(entries(0, 20, 1), log.read(0, 100));
+            log.append(batch(20, 2, 2));
+            assertEquals(22, log.endOffset());
+        }
+    }
+
+    @Test
+    void aLogWrittenBeforeBatchesWereMarkedReadsAsBatchesOfOneEntry() throws IOException {
+        // The format as it was: type 0 for data and 1 for leader changes, nothing else.
+        ByteBuffer segment = ByteBuffer.allocate(1024);
+        rawEntry(segment, 0, 1, 1, new byte[] {0, 0, 0, 3});
+        rawEntry(segment, 1, 1, 0, "first".getBytes());
+        rawEntry(segment, 2, 1, 0, "second".getBytes());
+        segment.flip();
+        Files.write(dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX),
+                java.util.Arrays.copyOf(segment.array(), segment.limit()));
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(List.of(LogEntry.leaderChange(0, 1, 3), LogEntry.data(1, 1, "first".getBytes()),
+                    LogEntry.data(2, 1, "second".getBytes())), log.read(0, 10));
+            assertTrue(log.read(0, 10).stream().allMatch(LogEntry::endsBatch));
+        }
+    }
+
+    @Test
+    void anEntryOfATypeThisVersionDoesNotKnowStopsTheLogFromOpening() throws IOException {
+        ByteBuffer segment = ByteBuffer.allocate(1024);
+        rawEntry(segment, 0, 1, 0, "known".getBytes());
+        rawEntry(segment, 1, 1, 9, "from a newer version".getBytes());
+        segment.flip();
+        Path file = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
+        Files.write(file, java.util.Arrays.copyOf(segment.array(), segment.limit()));
+        long size = Files.size(file);
+        java.io.UncheckedIOException refused = assertThrows(java.io.UncheckedIOException.class,
+                () -> FileRaftLog.open(dir, SEGMENT_BYTES));
+        assertTrue(refused.getCause().getMessage().contains("has type 9, unknown to this version"),
+                refused.getCause().getMessage());
+        assertEquals(size, Files.size(file), "an intact entry is not cut off as if torn");
+    }
+
+    /** Writes one entry as the segment format lays it out, independently of FileRaftLog's encoder. */
+    private static void rawEntry(ByteBuffer segment, long offset, int epoch, int typeCode, byte[] payload) {
+        ByteBuffer body = ByteBuffer.allocate(13 + payload.length);
+        body.putLong(offset).putInt(epoch).put((byte) typeCode).put(payload).flip();
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body.duplicate());
+        segment.putInt(body.remaining()).putInt((int) crc.getValue()).put(body);
+    }
+
     @Test
     void corruptEntryEndsTheLogThere() throws IOException {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random clusters under random faults, one seed each: 3 or 5 voters and up to two observers, a steady client
- * load, and partitions, one-way links, loss, duplication, reordering, crashes and restarts; then a liveness phase
+ * load of batches of varying sizes (some longer than a fetch may carry), and partitions, one-way links, loss, duplication, reordering, crashes and restarts; then a liveness phase
  * heals the network, leaves up to a minority of voters down (often the leader), and demands a leader and a new
  * commit within bounded simulated time, learned by every running member. A third of the seeds also take
  * snapshots now and then on random members (usually deleting the log prefix), so lagging and restarted members
@@ -33,6 +33,7 @@ class RandomizedSimulationTest {
         long snapshotLoads = 0;
         long corruptedChunks = 0;
         long tornTransfers = 0;
+        long tornBatches = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
@@ -42,6 +43,7 @@ class RandomizedSimulationTest {
                 snapshotLoads += cluster.nodes().stream().mapToInt(n -> n.loadedSnapshots().size()).sum();
                 corruptedChunks += cluster.corruptedSnapshotChunks();
                 tornTransfers += cluster.tornSnapshotTransfers();
+                tornBatches += cluster.tornBatchRestarts();
             } catch (Throwable failure) {
                 System.err.println("simulation failed for seed " + seed + "; replay with -Dkraft.seed=" + seed);
                 throw new AssertionError("seed " + seed + " failed (replay with -Dkraft.seed=" + seed + "): "
@@ -49,8 +51,9 @@ class RandomizedSimulationTest {
             }
         }
         System.out.printf("simulated %d seeds from %d: %d events, %d committed entries, %d epochs, %d snapshot "
-                + "loads, %d corrupted snapshot chunks rejected, %d snapshot transfers torn by crashes%n", count, first,
-                events, committed, epochs, snapshotLoads, corruptedChunks, tornTransfers);
+                + "loads, %d corrupted snapshot chunks rejected, %d snapshot transfers torn by crashes, %d restarts "
+                + "on a log ending inside a batch%n", count, first, events, committed, epochs, snapshotLoads,
+                corruptedChunks, tornTransfers, tornBatches);
         assertTrue(committed > count, "the simulations committed entries");
     }
 

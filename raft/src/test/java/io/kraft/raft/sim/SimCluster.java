@@ -32,6 +32,12 @@ final class SimCluster {
     record AcknowledgedAppend(long lastOffset, List<byte[]> records) {
     }
 
+    /** A client append handed to a leader: its records are numbered {@code firstRecord..lastRecord}. */
+    record SubmittedAppend(long firstRecord, long lastRecord) {
+    }
+
+    private static final String RECORD_MARK = "-record-";
+
     private final long seed;
     private final Random random;
     private final SimScheduler scheduler = new SimScheduler();
@@ -40,6 +46,11 @@ final class SimCluster {
     private final Set<Integer> voterIds = new TreeSet<>();
     private final List<LogEntry> committed = new ArrayList<>();
     private final List<AcknowledgedAppend> acknowledged = new ArrayList<>();
+    /** Every append handed to a leader, by its first record's number. */
+    private final TreeMap<Long, SubmittedAppend> submitted = new TreeMap<>();
+    /** Decides the workload's batch sizes, apart from {@link #random} so the fault schedule does not depend on them. */
+    private final Random batchSizes;
+    private final int fetchMaxEntries;
     private final List<Invariant> invariants;
     private final Random corruption;
     private long recordCounter;
@@ -52,14 +63,17 @@ final class SimCluster {
         this.random = new Random(seed);
         this.network = new SimNetwork(scheduler, new Random(seed + 1), this::deliver);
         this.corruption = new Random(seed + 2);
+        this.batchSizes = new Random(seed + 3);
         for (int id = 1; id <= voterCount; id++) {
             voterIds.add(id);
         }
         this.invariants = List.of(new CommittedLogsMatch(), new SingleLeaderPerEpoch(), new HighWatermarkMonotonic(),
                 new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
-                new AppendsAcknowledgedOnlyWhenCommitted(), new AcknowledgedEntriesAreDurable());
+                new AppendsAcknowledgedOnlyWhenCommitted(), new AcknowledgedEntriesAreDurable(),
+                new AppendedBatchesCommitWhole(), new LogsHoldWholeBatches(),
+                new StateMachinesLearnAnEpochBeforeItsRecords());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
-        int fetchMaxEntries = 4 + random.nextInt(13);
+        this.fetchMaxEntries = 4 + random.nextInt(13);
         // Small chunks so a snapshot transfer takes many round trips, and faults hit it mid-way.
         int snapshotChunkBytes = 256 + random.nextInt(1024);
         for (int id = 1; id <= voterCount + observerCount; id++) {
@@ -112,6 +126,11 @@ final class SimCluster {
 
     long corruptedSnapshotChunks() {
         return corruptedSnapshotChunks;
+    }
+
+    /** How many restarts found a log that a crash left ending inside a batch. */
+    long tornBatchRestarts() {
+        return nodes.values().stream().mapToLong(SimNode::tornBatchRestarts).sum();
     }
 
     /** How many incoming snapshot transfers a crash tore (part of the last chunk lost, sometimes junk left). */
@@ -174,8 +193,9 @@ final class SimCluster {
             return Optional.empty();
         }
         List<byte[]> records = new ArrayList<>();
+        submitted.put(recordCounter, new SubmittedAppend(recordCounter, recordCounter + recordCount - 1));
         for (int i = 0; i < recordCount; i++) {
-            records.add(("seed-" + seed + "-record-" + recordCounter++).getBytes(StandardCharsets.UTF_8));
+            records.add(("seed-" + seed + RECORD_MARK + recordCounter++).getBytes(StandardCharsets.UTF_8));
         }
         CompletableFuture<Long> future = leader.get().raft().append(records);
         future.thenAccept(lastOffset -> acknowledged.add(new AcknowledgedAppend(lastOffset, records)));
@@ -184,7 +204,10 @@ final class SimCluster {
         return Optional.of(future);
     }
 
-    /** Keeps appending small batches to whoever leads, every few ticks, until the end of the run. */
+    /**
+     * Keeps appending batches to whoever leads, every few ticks, until the end of the run: mostly small ones, some
+     * longer than a fetch may carry.
+     */
     void startWorkload(int meanIntervalUnits) {
         workloadRunning = true;
         scheduleWorkload(meanIntervalUnits);
@@ -196,12 +219,49 @@ final class SimCluster {
     }
 
     private void scheduleWorkload(int meanIntervalUnits) {
-        scheduler.schedule(1 + random.nextInt(2 * meanIntervalUnits), "client append", () -> {
+        int size = workloadBatchSize();
+        // About two records per interval whatever the batch sizes: the logs, and so catching up, stay as long as
+        // the liveness bound was set for.
+        long delay = Math.max(1, (1 + random.nextInt(2 * meanIntervalUnits)) * (long) size / 2);
+        scheduler.schedule(delay, "client append", () -> {
             if (workloadRunning) {
-                appendToLeader(1 + random.nextInt(3));
+                appendToLeader(size);
                 scheduleWorkload(meanIntervalUnits);
             }
         });
+    }
+
+    /** Mostly small batches, some of several fetches' worth: those must still travel and commit whole. */
+    private int workloadBatchSize() {
+        int kind = batchSizes.nextInt(10);
+        if (kind < 6) {
+            return 1 + batchSizes.nextInt(3);
+        }
+        if (kind < 9) {
+            return 2 + batchSizes.nextInt(fetchMaxEntries);
+        }
+        return fetchMaxEntries + 1 + batchSizes.nextInt(2 * fetchMaxEntries);
+    }
+
+    /** The append a workload record belongs to, or null for a record the workload did not append. */
+    SubmittedAppend appendOf(byte[] payload) {
+        long record = recordNumber(payload);
+        var floor = record < 0 ? null : submitted.floorEntry(record);
+        return floor == null || floor.getValue().lastRecord() < record ? null : floor.getValue();
+    }
+
+    /** The workload's number of a record, or -1 if it is not one of its records. */
+    static long recordNumber(byte[] payload) {
+        String text = new String(payload, StandardCharsets.UTF_8);
+        int mark = text.lastIndexOf(RECORD_MARK);
+        if (!text.startsWith("seed-") || mark < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(text.substring(mark + RECORD_MARK.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     // ------------------------------------------------------------ faults

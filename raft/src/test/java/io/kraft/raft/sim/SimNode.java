@@ -53,8 +53,14 @@ final class SimNode {
     /** The size of the chunk last written to each incoming snapshot this incarnation: what a crash may tear. */
     private final Map<SnapshotId, Integer> lastChunkBytes = new HashMap<>();
     private long tornSnapshotTransfers;
+    /** Restarts on a disk whose log a crash left ending inside a batch, which the node must drop. */
+    private long tornBatchRestarts;
     /** The first acknowledgement of a non-durable entry this member sent since the last check, or null. */
     private String unsafeAcknowledgement;
+    /** The first committed batch handed over before its epoch was announced, since the last check, or null. */
+    private String earlyRecords;
+    /** The epoch of the last leader change handed to this incarnation's state machine. */
+    private int announcedEpoch;
     /** Snapshots this incarnation's state machine loaded, oldest first. */
     private final List<SnapshotId> loadedSnapshots = new ArrayList<>();
     private InMemoryRaftLog log = new InMemoryRaftLog();
@@ -62,6 +68,8 @@ final class SimNode {
     private int incarnation;
     private final List<Applied> applied = new ArrayList<>();
     private final List<LeaderAndEpoch> leaderChanges = new ArrayList<>();
+    /** The committed batches this incarnation's state machine was handed, as handed. */
+    private final List<CommittedBatch> deliveries = new ArrayList<>();
 
     SimNode(RaftConfig config, SimScheduler scheduler, SimNetwork network, long seed, int maxDiskLatency) {
         this.config = config;
@@ -111,6 +119,10 @@ final class SimNode {
 
     long tornSnapshotTransfers() {
         return tornSnapshotTransfers;
+    }
+
+    long tornBatchRestarts() {
+        return tornBatchRestarts;
     }
 
     /** The epoch in this node's durable quorum state: survives crashes. */
@@ -193,6 +205,10 @@ final class SimNode {
         }
     }
 
+    List<CommittedBatch> deliveries() {
+        return deliveries;
+    }
+
     List<LeaderAndEpoch> leaderChanges() {
         return leaderChanges;
     }
@@ -208,12 +224,15 @@ final class SimNode {
         raft = null;
         incarnation++;
         unwrittenLogWrites.clear();
-        // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway.
+        // Usually the unflushed tail is lost; sometimes part of it had reached the disk anyway, which may end inside
+        // a batch (the node drops that part when it restarts).
         int unflushed = (int) (log.endOffset() - log.flushedEndOffset());
         log = log.durableCopy(unflushed > 0 && diskRandom.nextBoolean() ? diskRandom.nextInt(unflushed + 1) : 0);
         tearIncomingSnapshots();
         applied.clear();
         leaderChanges.clear();
+        announcedEpoch = 0;
+        deliveries.clear();
         loadedSnapshots.clear();
     }
 
@@ -238,6 +257,9 @@ final class SimNode {
     }
 
     private void start() {
+        if (log.endOffset() > log.startOffset() && !log.read(log.endOffset() - 1, 1).get(0).endsBatch()) {
+            tornBatchRestarts++;
+        }
         raft = new RaftNode(config, log, snapshots, stateStore.read(), new Random(seed * 1_000_003L + incarnation));
         processReady();
     }
@@ -302,11 +324,20 @@ final class SimNode {
             }
             ready.loadSnapshot().ifPresent(this::loadSnapshot);
             for (CommittedBatch batch : ready.committed()) {
+                if (batch.epoch() > announcedEpoch && earlyRecords == null) {
+                    earlyRecords = "node " + id() + " was handed records of epoch " + batch.epoch() + " from offset "
+                            + batch.baseOffset() + " while the last leader change it was told of was of epoch "
+                            + announcedEpoch;
+                }
+                deliveries.add(batch);
                 for (int i = 0; i < batch.records().size(); i++) {
                     applied.add(new Applied(batch.baseOffset() + i, batch.epoch(), batch.records().get(i)));
                 }
             }
-            ready.leaderChange().ifPresent(leaderChanges::add);
+            ready.leaderChange().ifPresent(change -> {
+                leaderChanges.add(change);
+                announcedEpoch = change.epoch();
+            });
         }
     }
 
@@ -324,6 +355,17 @@ final class SimNode {
             unsafeAcknowledgement = "node " + id() + " acknowledged offset " + fetch.fetchOffset() + " (epoch "
                     + fetch.lastFetchedEpoch() + " before it) to node " + fetch.destination() + ", but " + problem;
         }
+    }
+
+    /**
+     * The first committed batch handed to this member's state machine since the last call whose epoch is newer than
+     * the last leader change it was handed before (in an earlier Ready, since a Ready's leader change comes after
+     * its batches), or null.
+     */
+    String earlyRecordsViolation() {
+        String problem = earlyRecords;
+        earlyRecords = null;
+        return problem;
     }
 
     /**
