@@ -114,7 +114,8 @@ public final class MetadataLogDirectory {
             files.fsyncDirectory(metadataLogDir);
             files.move(staging, target);
             files.fsyncDirectory(metadataLogDir);
-            LOG.info("Moved the metadata log of {} into {} (Kafka's layout){}", metadataLogDir, target,
+            LOG.info("Moved the metadata log of {} into {} (Kafka's layout){}; the earlier layout has no clean-shutdown "
+                    + "marker, so the log is checked as after a crash", metadataLogDir, target,
                     interrupted ? ", finishing a move a crash had interrupted" : "");
             return target;
         } catch (IOException e) {

@@ -140,8 +140,14 @@ public final class LogManager implements AutoCloseable {
             case NONE -> LOG.info("Log directory {} is new: no logs to load", logDir);
             case CLEAN -> LOG.info("Loaded {} logs from {} after a clean shutdown in {} ms", logs.size(), logDir,
                     elapsedMs);
-            case UNCLEAN -> LOG.info("Recovered {} logs from {} after an unclean shutdown in {} ms: segments past "
-                    + "each log's recovery point were re-validated", logs.size(), logDir, elapsedMs);
+            case UNCLEAN -> {
+                if (logs.isEmpty()) {
+                    LOG.info("Log directory {} holds no logs to recover after an unclean shutdown", logDir);
+                } else {
+                    LOG.info("Recovered {} logs from {} after an unclean shutdown in {} ms: segments past each log's "
+                            + "recovery point were re-validated", logs.size(), logDir, elapsedMs);
+                }
+            }
         }
     }
 
