@@ -42,9 +42,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * README.md's commands as a new user types them: every line of its {@code sh} blocks runs with bash, as written, and
  * must work. The command line's run in a fresh directory laid out like the repository ({@code bin/} and the shipped
- * {@code server.properties}): help, random-uuid and format, then {@code bin/kraft-cli start}, the client commands
- * against that node, the quorum commands, {@code kill <pid>} as the page says to stop it, and metadata-shell on the
- * stopped node. The Maven commands (benchmarks, simulations) run from the repository with arguments appended that only
+ * configurations): help, random-uuid and format, then {@code bin/kraft-cli start}, the client commands against that
+ * node, the quorum commands, {@code kill <pid>} as the page says to stop it, metadata-shell on the stopped node, and
+ * last the dedicated controller and broker the page formats. The Maven commands (benchmarks, simulations) run from the repository with arguments appended that only
  * make them small ({@link MavenSmoke}), in the background meanwhile; {@code bin/bench-vs-kafka} runs with
  * {@code --help}. The {@code text} blocks are synopses: the options they name must exist.
  *
@@ -56,10 +56,11 @@ class ReadmeCommandsProcessTest {
     private static final Duration CLI_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration MAVEN_TIMEOUT = Duration.ofMinutes(5);
     private static final Pattern PLACEHOLDER = Pattern.compile("<([a-z][a-z-]*)>");
-    private static final Map<String, String> PLACEHOLDER_VALUES = Map.of("seed", "1");
+    private static final Map<String, String> PLACEHOLDER_VALUES = Map.of("seed", "1",
+            "cluster-id", MetaProperties.randomUuid());
     private static final String CLIENT_ADDRESS = "localhost:9092";
     private static final String CONTROLLER_ADDRESS = "localhost:9093";
-    private static final String SHIPPED_CONFIG = "cli/src/main/dist/config/server.properties";
+    private static final String SHIPPED_CONFIGS = "cli/src/main/dist/config";
     /** The metadata-shell command that reads commands from stdin gets these. */
     private static final String SHELL_STDIN = "ls /topics\nexit\n";
 
@@ -73,6 +74,8 @@ class ReadmeCommandsProcessTest {
         RUNNING,
         /** On the stopped node's directories. */
         STOPPED,
+        /** {@code bin/kraft-cli start --config ...}: the dedicated nodes, together, once the single node is gone. */
+        DEDICATED,
         /** A Maven command, from the repository. */
         MAVEN,
         /** The comparison script, with --help. */
@@ -89,6 +92,7 @@ class ReadmeCommandsProcessTest {
     static void readThePageAndStartItsMavenCommands(@TempDir Path scratch) throws IOException {
         Distribution.jar(); // fails with how to build it, rather than letting bin/kraft-cli build it mid-test
         commands = ReadmeBlocks.commands(Files.readString(REPOSITORY.resolve("README.md")));
+        deleteRecursively(logDir()); // the logs of an earlier run would mix with this one's
         Path mavenTemp = Files.createDirectories(scratch.resolve("tmp"));
         Shell maven = new Shell(REPOSITORY, logDir().resolve("maven"), Map.of(
                 "PATH", Shell.pathWith(MavenInvocation.binDirectory()),
@@ -150,6 +154,8 @@ class ReadmeCommandsProcessTest {
         Shell.Started node = shell.start(runnable(startCommand, clientPort, controllerPort), "");
         try {
             String pid = awaitLine(node, "stop with Ctrl-C or kill (\\d+)").group(1);
+            assertTrue(node.stdout().contains("Formatted [./data/kraft-logs, ./data/metadata] with new cluster.id "),
+                    node.result().describe());
             assertTrue(node.stdout().contains("kraft node 1 listening: PLAINTEXT localhost:" + clientPort
                     + ", CONTROLLER localhost:" + controllerPort + " (first start)"), node.result().describe());
             awaitLine(node, "Broker 1 is unfenced");
@@ -167,7 +173,32 @@ class ReadmeCommandsProcessTest {
         for (Command command : commandsOf(Phase.STOPPED)) {
             check(command, shell.run(runnable(command, clientPort, controllerPort), SHELL_STDIN, CLI_TIMEOUT));
         }
+        runTheDedicatedNodes(shell, clientPort, controllerPort);
         Files.delete(sandbox.resolve("bin")); // the link only: JUnit would warn that it leaves the target
+    }
+
+    /** Starts the page's dedicated nodes in its order, waits for the broker to be unfenced, then stops them. */
+    private static void runTheDedicatedNodes(Shell shell, int clientPort, int controllerPort) {
+        List<Shell.Started> nodes = new ArrayList<>();
+        try {
+            for (Command command : commandsOf(Phase.DEDICATED)) {
+                Shell.Started node = shell.start(runnable(command, clientPort, controllerPort), "");
+                nodes.add(node);
+                awaitLine(node, "kraft node \\d+ listening: .* \\(first start\\)");
+            }
+            assertEquals(2, nodes.size(), "a controller and a broker");
+            awaitLine(nodes.get(1), "Broker 2 is unfenced");
+            // the broker first, so that its controlled shutdown finds the controller
+            for (int i = nodes.size() - 1; i >= 0; i--) {
+                Shell.Started node = nodes.get(i);
+                String pid = awaitLine(node, "stop with Ctrl-C or kill (\\d+)").group(1);
+                Shell.Result kill = shell.run("kill " + pid, "", CLI_TIMEOUT);
+                assertEquals(0, kill.exitCode(), kill.describe());
+                await().atMost(CLI_TIMEOUT).until(() -> !node.process().isAlive());
+            }
+        } finally {
+            nodes.forEach(Shell.Started::destroy);
+        }
     }
 
     @Test
@@ -233,6 +264,9 @@ class ReadmeCommandsProcessTest {
         if (text.equals("bin/kraft-cli start")) {
             return Phase.START;
         }
+        if (text.startsWith("bin/kraft-cli start --config ")) {
+            return Phase.DEDICATED;
+        }
         if (text.startsWith("bin/kraft-cli metadata-shell ")) {
             return Phase.STOPPED;
         }
@@ -257,21 +291,22 @@ class ReadmeCommandsProcessTest {
 
     /**
      * A working directory as a fresh clone looks to the page's commands: {@code bin/} (a link, so the launcher finds
-     * the built jar) and the shipped configuration, on the free ports; {@code ./data/server.properties} is that same
-     * file, which {@code start} would otherwise copy from the jar with the default ports.
+     * the built jar) and the shipped configurations, on the free ports; {@code ./data/server.properties} is the
+     * combined node's, which {@code start} would otherwise copy from the jar with the default ports.
      */
     private static void prepareSandbox(Path sandbox, int clientPort, int controllerPort) throws IOException {
         Files.createSymbolicLink(sandbox.resolve("bin"), REPOSITORY.resolve("bin"));
-        String config = Files.readString(REPOSITORY.resolve(SHIPPED_CONFIG));
-        assertTrue(config.contains(CLIENT_ADDRESS) && config.contains(CONTROLLER_ADDRESS),
-                "the shipped configuration uses the ports the page shows");
-        String onFreePorts = config.replace(CLIENT_ADDRESS, "localhost:" + clientPort)
-                .replace(CONTROLLER_ADDRESS, "localhost:" + controllerPort);
-        Path copy = sandbox.resolve(SHIPPED_CONFIG);
-        Files.createDirectories(copy.getParent());
-        Files.writeString(copy, onFreePorts);
+        Files.createDirectories(sandbox.resolve(SHIPPED_CONFIGS));
+        for (String name : List.of("server.properties", "controller.properties", "broker.properties")) {
+            String config = Files.readString(REPOSITORY.resolve(SHIPPED_CONFIGS).resolve(name));
+            assertTrue(config.contains(CONTROLLER_ADDRESS), name + " uses the port the page shows");
+            String onFreePorts = config.replace(CLIENT_ADDRESS, "localhost:" + clientPort)
+                    .replace(CONTROLLER_ADDRESS, "localhost:" + controllerPort);
+            Files.writeString(sandbox.resolve(SHIPPED_CONFIGS).resolve(name), onFreePorts);
+        }
         Files.createDirectories(sandbox.resolve("data"));
-        Files.writeString(sandbox.resolve("data/server.properties"), onFreePorts);
+        Files.copy(sandbox.resolve(SHIPPED_CONFIGS).resolve("server.properties"),
+                sandbox.resolve("data/server.properties"));
     }
 
     /** Exit code 0, and for some commands the output that shows they did their job. */
@@ -283,7 +318,8 @@ class ReadmeCommandsProcessTest {
         } else if (text.startsWith("bin/kraft-cli random-uuid")) {
             assertTrue(MetaProperties.isValidUuid(result.stdout().strip()), result.describe());
         } else if (text.startsWith("bin/kraft-cli format ")) {
-            assertTrue(result.stdout().contains("Formatted ./data/metadata with cluster.id "), result.describe());
+            assertTrue(result.stdout().contains(" with cluster.id " + PLACEHOLDER_VALUES.get("cluster-id")),
+                    result.describe());
         } else if (text.startsWith("bin/kraft-cli consume ")) {
             // two keys, two partitions: no order between them
             assertEquals(List.of("hello", "world"), result.stdout().lines().sorted().toList(), result.describe());
@@ -346,6 +382,17 @@ class ReadmeCommandsProcessTest {
         }
         command.getSubcommands().values().forEach(sub -> names.addAll(optionNames(sub)));
         return names;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 
     private static Path logDir() {
