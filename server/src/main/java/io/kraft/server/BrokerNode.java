@@ -79,8 +79,8 @@ public final class BrokerNode implements AutoCloseable {
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
         FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
         FileRaftLog log = FileRaftLog.open(logDir, properties);
-        MetadataFollower follower = MetadataFollower.open(nodeId, logDir.resolve(MetadataLogDirs.BROKER_STATE), snapshots,
-                SnapshotPolicy.from(properties), faultHandler);
+        MetadataFollower follower = MetadataFollower.open(nodeId, logDir.resolve(MetadataLogDirs.BROKER_STATE),
+                snapshots, SnapshotPolicy.from(properties), faultHandler);
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
                 quorum.requestTimeoutMs());

@@ -94,7 +94,8 @@ class MetadataLogLayoutTest {
             node.start();
             assertEquals(PreviousShutdown.UNCLEAN, node.node().previousShutdown(),
                     "an earlier version left no marker in the metadata log, so it was checked as after a crash");
-            assertEquals(Set.of("orders"), node.admin().listTopics().names().get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(Set.of("orders"),
+                    node.admin().listTopics().names().get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS));
             try (KafkaConsumer<byte[], byte[]> consumer = ClientRecords.consumer(node.bootstrap(), Map.of())) {
                 ClientRecords.consumeAndVerify(consumer, "orders", 3, RECORDS, partitions);
             }

@@ -8,7 +8,7 @@ public enum PreviousShutdown {
     NONE,
     /** The previous run closed it cleanly: nothing had to be recovered. */
     CLEAN,
-    /** The previous run ended without closing it (a crash, kill -9, power loss): its files were checked and repaired. */
+    /** The previous run ended without closing it (a crash, kill -9, power loss): its files were checked. */
     UNCLEAN;
 
     /**

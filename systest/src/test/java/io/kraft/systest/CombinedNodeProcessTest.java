@@ -144,7 +144,8 @@ class CombinedNodeProcessTest {
             admin.createTopics(List.of(new NewTopic("after", 1, (short) 1))).all()
                     .get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
             await().atMost(WAIT).until(() -> Files.isDirectory(logs.resolve("after-0")));
-            assertEquals(Set.of("orders", "after"), admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(Set.of("orders", "after"),
+                    admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
         }
         assertTrue(Files.isRegularFile(metadataLog.resolve("00000000000000000000.raftlog")), second.describeLogs());
         assertFalse(second.stderr().contains("stray"), second.describeLogs());

@@ -56,7 +56,7 @@ public final class MetadataLogDirectory {
         }
     };
 
-    /** A metadata log directory as a tool named it: where the log's files are, and where meta.properties and .lock are. */
+    /** Where a metadata log's files are, and where its node's meta.properties and .lock are. */
     public record Location(Path logDirectory, Path nodeDirectory) {
     }
 
@@ -91,13 +91,14 @@ public final class MetadataLogDirectory {
             boolean interrupted = Files.isDirectory(staging);
             if (Files.isDirectory(target)) {
                 if (!earlier.isEmpty() || interrupted) {
-                    List<String> names = new ArrayList<>(earlier.stream().map(p -> p.getFileName().toString()).toList());
+                    List<String> names = new ArrayList<>();
+                    earlier.forEach(path -> names.add(path.getFileName().toString()));
                     if (interrupted) {
                         names.add(MIGRATING);
                     }
-                    throw new MetadataLogLayoutException(metadataLogDir + " holds both the metadata log directory " + NAME
-                            + " and metadata files outside it (" + String.join(", ", names) + "): keep only one "
-                            + "of them");
+                    throw new MetadataLogLayoutException(metadataLogDir + " holds both the metadata log directory "
+                            + NAME + " and metadata files outside it (" + String.join(", ", names) + "): keep only "
+                            + "one of them");
                 }
                 return target;
             }
@@ -114,8 +115,8 @@ public final class MetadataLogDirectory {
             files.fsyncDirectory(metadataLogDir);
             files.move(staging, target);
             files.fsyncDirectory(metadataLogDir);
-            LOG.info("Moved the metadata log of {} into {} (Kafka's layout){}; the earlier layout has no clean-shutdown "
-                    + "marker, so the log is checked as after a crash", metadataLogDir, target,
+            LOG.info("Moved the metadata log of {} into {} (Kafka's layout){}; the earlier layout has no "
+                    + "clean-shutdown marker, so the log is checked as after a crash", metadataLogDir, target,
                     interrupted ? ", finishing a move a crash had interrupted" : "");
             return target;
         } catch (IOException e) {

@@ -63,7 +63,8 @@ public final class ReadmeBlocks {
                     blockStart = i + 1;
                 } else {
                     if (pending != null) {
-                        throw new IllegalArgumentException("README.md:" + pendingLine + ": a continued line ends the block");
+                        throw new IllegalArgumentException("README.md:" + pendingLine
+                                + ": a continued line ends the block");
                     }
                     blockType = null;
                 }

@@ -44,8 +44,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * must work. The command line's run in a fresh directory laid out like the repository ({@code bin/} and the shipped
  * configurations): help, random-uuid and format, then {@code bin/kraft-cli start}, the client commands against that
  * node, the quorum commands, {@code kill <pid>} as the page says to stop it, metadata-shell on the stopped node, and
- * last the dedicated controller and broker the page formats. The Maven commands (benchmarks, simulations) run from the repository with arguments appended that only
- * make them small ({@link MavenSmoke}), in the background meanwhile; {@code bin/bench-vs-kafka} runs with
+ * last the dedicated controller and broker the page formats. The Maven commands (benchmarks, simulations) run from the
+ * repository with arguments appended that only make them small ({@link MavenSmoke}), in the background meanwhile; {@code bin/bench-vs-kafka} runs with
  * {@code --help}. The {@code text} blocks are synopses: the options they name must exist.
  *
  * <p>Only two things are filled in: the page's ports 9092 and 9093 become free ones (in the commands and in the

@@ -30,8 +30,8 @@ final class Shell {
     record Result(String command, int exitCode, String stdout, String stderr, Duration took) {
         /** The command, its exit code and the tails of its output, for an assertion message. */
         String describe() {
-            return "\n$ " + command + "\nexit code " + exitCode + " after " + took.toMillis() + " ms\n--- stdout (tail) ---\n"
-                    + tail(stdout) + "\n--- stderr (tail) ---\n" + tail(stderr);
+            return "\n$ " + command + "\nexit code " + exitCode + " after " + took.toMillis() + " ms"
+                    + "\n--- stdout (tail) ---\n" + tail(stdout) + "\n--- stderr (tail) ---\n" + tail(stderr);
         }
     }
 
