@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import io.kraft.config.ConfigException;
+import io.kraft.raft.file.MetadataLogLayoutException;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties.MetaPropertiesException;
 import java.io.PrintWriter;
@@ -52,6 +53,7 @@ public final class KraftCli implements Runnable {
                 || failure instanceof MetaPropertiesException
                 || failure instanceof AlreadyFormattedException
                 || failure instanceof UncheckedIOException
+                || failure instanceof MetadataLogLayoutException
                 || failure instanceof DirectoryLock.DirectoryInUseException;
     }
 

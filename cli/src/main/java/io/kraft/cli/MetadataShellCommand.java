@@ -51,11 +51,12 @@ final class MetadataShellCommand implements Callable<Integer> {
     /** Where the metadata comes from. */
     static final class Source {
         @Option(names = "--directory", required = true, paramLabel = "METADATA_LOG_DIR",
-                description = "A stopped node's metadata.log.dir.")
+                description = "A stopped node's metadata.log.dir, or the __cluster_metadata-0 directory in it.")
         Path directory;
 
         @Option(names = "--snapshot", required = true, paramLabel = "PATH",
-                description = "One snapshot directory, <metadata.log.dir>/snapshots/<endOffset>-<epoch>.")
+                description = "One snapshot directory, "
+                        + "<metadata.log.dir>/__cluster_metadata-0/snapshots/<endOffset>-<epoch>.")
         Path snapshot;
     }
 

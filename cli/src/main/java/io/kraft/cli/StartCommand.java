@@ -8,6 +8,7 @@ import io.kraft.server.CombinedNode;
 import io.kraft.server.ControllerNode;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
+import io.kraft.storage.PreviousShutdown;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -61,7 +62,8 @@ final class StartCommand implements Runnable {
             node.close();
             stopped.countDown();
         }, "kraft-shutdown"));
-        out.println("kraft node " + node.nodeId() + " listening: " + node.listening());
+        out.println("kraft node " + node.nodeId() + " listening: " + node.listening() + " ("
+                + node.previousShutdown().startDescription() + ")");
         out.println("stop with Ctrl-C or kill " + ProcessHandle.current().pid());
         out.flush();
         try {
@@ -72,10 +74,11 @@ final class StartCommand implements Runnable {
     }
 
     /**
-     * A started node of any role: its id, what it listens on (for the start line), how to stop it, and the locks on
-     * its directories, released once it is closed.
+     * A started node of any role: its id, what it listens on and how its previous run ended (for the start line), how
+     * to stop it, and the locks on its directories, released once it is closed.
      */
-    record RunningNode(int nodeId, String listening, AutoCloseable node, List<DirectoryLock> locks) {
+    record RunningNode(int nodeId, String listening, PreviousShutdown previousShutdown, AutoCloseable node,
+                       List<DirectoryLock> locks) {
         /** Closes the node; a failure to close is reported, since the process is ending anyway. */
         void close() {
             try {
@@ -120,17 +123,18 @@ final class StartCommand implements Runnable {
                         config.originals(), topicConfigs);
                 return new RunningNode(nodeId, node.clientListener().listenerName() + " "
                         + node.clientListener().host() + ":" + node.clientPort() + ", "
-                        + controllerListening(config, node.controllerPort()), node, locks);
+                        + controllerListening(config, node.controllerPort()), node.previousShutdown(), node, locks);
             }
             if (controller) {
                 ControllerNode node = ControllerNode.start(nodeId, clusterId, metadataLogDir(config), config.originals(),
                         topicConfigs);
-                return new RunningNode(nodeId, controllerListening(config, node.controllerPort()), node, locks);
+                return new RunningNode(nodeId, controllerListening(config, node.controllerPort()),
+                        node.previousShutdown(), node, locks);
             }
             BrokerNode node = BrokerNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
                     config.originals(), topicConfigs);
             return new RunningNode(nodeId, node.clientListener().listenerName() + " " + node.clientListener().host()
-                    + ":" + node.clientPort(), node, locks);
+                    + ":" + node.clientPort(), node.previousShutdown(), node, locks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + nodeId, e);

@@ -88,7 +88,7 @@ class MetadataShellCommandTest {
         CliRun refused = shell("ls", "/topics");
         assertEquals(KraftCli.EXIT_FAILURE, refused.exitCode());
         assertEquals("Error: the node using " + metadataDir() + " is running (process " + ProcessHandle.current().pid()
-                + " holds controller-state/LOCK): stop it first, or inspect a copy of the directory",
+                + " holds __cluster_metadata-0/controller-state/LOCK): stop it first, or inspect a copy of the directory",
                 refused.err().strip());
 
         node.close();
@@ -136,6 +136,13 @@ class MetadataShellCommandTest {
                 "offset=\\d+ epoch=\\d+ TOPIC name=\"orders\" topicId=" + ordersId)), dump.out());
         assertTrue(lines.stream().anyMatch(line -> line.contains("REGISTER_BROKER brokerId=1 ")), dump.out());
 
+        // Kafka's habit: the log's own directory inside metadata.log.dir names it too.
+        String kafkaForm = metadataDir().resolve("__cluster_metadata-0").toString();
+        CliRun topics = CliRun.of("metadata-shell", "--directory", kafkaForm, "ls", "/topics");
+        assertEquals(List.of("orders", "payments"), topics.out().lines().toList(), topics.err());
+        assertEquals(CLUSTER_ID, CliRun.of("metadata-shell", "--directory", kafkaForm, "cat", "/quorum/clusterId")
+                .out().strip());
+
         // Without a COMMAND the shell reads commands from stdin, and prompts only on a terminal.
         InputStream stdin = System.in;
         try {
@@ -158,7 +165,7 @@ class MetadataShellCommandTest {
         assertTrue(Long.parseLong(shell("cat", "/quorum/logStartOffset").out().strip()) > 0, "the prefix is gone");
         assertTopicsFound(ordersId);
 
-        Path snapshotDir = metadataDir().resolve("snapshots").resolve(snapshot);
+        Path snapshotDir = metadataDir().resolve("__cluster_metadata-0").resolve("snapshots").resolve(snapshot);
         CliRun alone = CliRun.of("metadata-shell", "--snapshot", snapshotDir.toString(), "ls", "/brokers");
         assertEquals(0, alone.exitCode(), alone.err());
         assertEquals(List.of("1"), alone.out().lines().toList());

@@ -15,8 +15,8 @@ import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -76,18 +76,17 @@ public final class BrokerNode implements AutoCloseable {
             throw new IllegalArgumentException("node " + nodeId + " is among the voters " + quorum.voters().keySet()
                     + " but runs only the broker role: give it another node.id or the controller role too");
         }
-        FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
-        Map<String, String> logProperties = new HashMap<>(properties);
-        logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
-        FileRaftLog log = FileRaftLog.open(logProperties);
-        MetadataFollower follower = MetadataFollower.open(nodeId, metadataLogDir.resolve("broker-state"), snapshots,
-                SnapshotPolicy.from(properties), faultHandler);
+        Path logDir = MetadataLogDirs.prepare(metadataLogDir);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
+        FileRaftLog log = FileRaftLog.open(logDir, properties);
+        MetadataFollower follower = MetadataFollower.open(nodeId, logDir.resolve(MetadataLogDirs.BROKER_STATE),
+                snapshots, SnapshotPolicy.from(properties), faultHandler);
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
                 quorum.requestTimeoutMs());
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
-                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir), transport,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
                 follower, nodeId);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
@@ -136,6 +135,11 @@ public final class BrokerNode implements AutoCloseable {
     /** The broker's partitions, logs and replication (tests and tools look inside). */
     public ReplicaManager replicaManager() {
         return broker.replicaManager();
+    }
+
+    /** How the previous run left the node's directories (its metadata log and log directories), as it found them. */
+    public PreviousShutdown previousShutdown() {
+        return log.previousShutdown().and(broker.replicaManager().previousShutdown());
     }
 
     /**

@@ -8,6 +8,7 @@ import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -101,6 +102,11 @@ public final class CombinedNode implements AutoCloseable {
     /** Whether this node's controller leads the quorum (so it is, or is about to be, the active controller). */
     public boolean isQuorumLeader() {
         return controllerNode.isQuorumLeader();
+    }
+
+    /** How the previous run left the node's directories (its metadata log and log directories), as it found them. */
+    public PreviousShutdown previousShutdown() {
+        return controllerNode.previousShutdown().and(broker.replicaManager().previousShutdown());
     }
 
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */

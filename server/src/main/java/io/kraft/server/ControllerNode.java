@@ -15,8 +15,8 @@ import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.server.grpc.ControllerGrpcService;
+import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -84,21 +84,20 @@ public final class ControllerNode implements AutoCloseable {
         int controllerPort = quorum.voters().get(nodeId).getPort();
         ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
         SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(properties);
-        FileSnapshotStore snapshots = FileSnapshotStore.open(metadataLogDir);
-        Map<String, String> logProperties = new HashMap<>(properties);
-        logProperties.put(FileRaftLog.LOG_DIR_CONFIG, metadataLogDir.toString());
-        FileRaftLog log = FileRaftLog.open(logProperties);
+        Path logDir = MetadataLogDirs.prepare(metadataLogDir);
+        FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
+        FileRaftLog log = FileRaftLog.open(logDir, properties);
         QuorumController controller = QuorumController.builder(nodeId, settings)
                 .topicConfigs(topicConfigs)
                 .supportedFeatures(SUPPORTED_FEATURES)
-                .storage(new RocksDbMetadataStorage(metadataLogDir.resolve("controller-state"), snapshots))
+                .storage(new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE), snapshots))
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
-                snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir),
+                snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir),
                 transport, controller, nodeId);
         transport.serveDescribeQuorum(driver::describe);
         return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort);
@@ -139,6 +138,11 @@ public final class ControllerNode implements AutoCloseable {
     /** Whether this voter leads the Raft quorum, which makes its controller the active one (once caught up). */
     public boolean isQuorumLeader() {
         return controller.leader().leaderId().equals(OptionalInt.of(nodeId));
+    }
+
+    /** How the previous run left the metadata log, as opening it found. */
+    public PreviousShutdown previousShutdown() {
+        return log.previousShutdown();
     }
 
     /** The quorum controller, active while this voter leads. */

@@ -21,7 +21,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * An in-process combined node (Raft, controller, broker) with its logs and metadata under one directory, on fixed
- * free ports so it can be closed and started again as the same node, with an Admin client.
+ * free ports so it can be closed and started again as the same node, with an Admin client. Its metadata log is in
+ * {@code <dir>/metadata} unless {@code metadata.log.dir} names another directory (a log directory, say).
  */
 public final class TestNode implements AutoCloseable {
     public static final String CLUSTER_ID = "MkU3OEVBNTcwNTJENDM2Qg";
@@ -45,8 +46,9 @@ public final class TestNode implements AutoCloseable {
     public TestNode start() throws Exception {
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG)));
-        node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + clientPort,
-                properties, topicConfigs);
+        Path metadataLogDir = Path.of(properties.getOrDefault("metadata.log.dir", dir.resolve("metadata").toString()));
+        node = CombinedNode.start(1, CLUSTER_ID, metadataLogDir, "PLAINTEXT://localhost:" + clientPort, properties,
+                topicConfigs);
         awaitTrue(node::isBrokerUnfenced, "the broker to be unfenced");
         admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
@@ -59,6 +61,11 @@ public final class TestNode implements AutoCloseable {
     public void restart() throws Exception {
         stop();
         start();
+    }
+
+    /** The running node. */
+    public CombinedNode node() {
+        return node;
     }
 
     public Admin admin() {

@@ -43,6 +43,9 @@ class CombinedNodeProcessTest {
 
         JvmProcess first = start(config, "start-1");
         assertTrue(first.stdout().contains("kraft node 1 listening: PLAINTEXT "), first.describeLogs());
+        assertTrue(first.stdout().contains("(first start)"), first.describeLogs());
+        assertTrue(first.stderr().contains("Log directory " + node.directories().get(0) + " is new"),
+                first.describeLogs());
         assertTrue(first.stdout().contains("stop with Ctrl-C or kill " + first.pid()), first.describeLogs());
         try (Admin admin = admin(node)) {
             admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1), new NewTopic("payments", 3, (short) 1)))
@@ -63,6 +66,9 @@ class CombinedNodeProcessTest {
         first.kill(WAIT);
 
         JvmProcess second = start(config, "start-2");
+        assertTrue(second.stdout().contains("(recovered after an unclean shutdown)"), second.describeLogs());
+        assertTrue(second.stderr().contains("Recovered metadata log " + node.directories().get(1)
+                .resolve("__cluster_metadata-0") + " after an unclean shutdown"), second.describeLogs());
         try (Admin admin = admin(node)) {
             await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertEquals(Set.of("orders"),
                     admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS)));
@@ -88,17 +94,61 @@ class CombinedNodeProcessTest {
 
         JvmProcess first = processes.start(JvmSpec.kraftCli("no-args-1", "start").inDirectory(dataDir));
         String clusterId = first.waitForLogLine("with new cluster.id (\\S+)", WAIT).group(1);
-        first.waitForLogLine("kraft node 1 listening: PLAINTEXT 127.0.0.1:" + clientPort, WAIT);
+        first.waitForLogLine("kraft node 1 listening: PLAINTEXT 127.0.0.1:" + clientPort + ", .* \\(first start\\)$",
+                WAIT);
         int firstExit = first.stop(WAIT);
         assertTrue(firstExit == 0 || firstExit == 143, "exit code " + firstExit + first.describeLogs());
         assertEquals(clusterId, MetaProperties.read(data.resolve("metadata")).orElseThrow().clusterId());
 
         JvmProcess second = processes.start(JvmSpec.kraftCli("no-args-2", "start").inDirectory(dataDir));
-        second.waitForLogLine("kraft node 1 listening", WAIT);
+        second.waitForLogLine("kraft node 1 listening: .* \\(restarted after a clean shutdown\\)$", WAIT);
         assertFalse(second.stdout().contains("new cluster.id"), second.describeLogs());
+        assertTrue(second.stderr().contains("Loaded 0 logs from ./data/kraft-logs after a clean shutdown"),
+                second.describeLogs());
+        assertTrue(second.stderr().contains("Opened metadata log ./data/metadata/__cluster_metadata-0 after a clean "
+                + "shutdown"), second.describeLogs());
         assertEquals(clusterId, MetaProperties.read(data.resolve("kraft-logs")).orElseThrow().clusterId());
         int secondExit = second.stop(WAIT);
         assertTrue(secondExit == 0 || secondExit == 143, "exit code " + secondExit + second.describeLogs());
+    }
+
+    @Test
+    void withoutMetadataLogDirTheMetadataLogSitsInTheFirstLogDirectory() throws Exception {
+        NodeConfigFile node = NodeConfigFile.combined(1, dataDir.resolve("node-1")).with("metadata.log.dir", null);
+        Path config = node.write();
+        Path logs = node.directories().get(0);
+        JvmProcess format = processes.run(JvmSpec.kraftCli("format",
+                "format", "-c", config.toString(), "-t", MetaProperties.randomUuid()), WAIT);
+        assertEquals(0, format.waitForExit(WAIT), format.describeLogs());
+
+        JvmProcess first = start(config, "start-1");
+        try (Admin admin = admin(node)) {
+            admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all()
+                    .get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        int exitCode = first.stop(WAIT);
+        assertTrue(exitCode == 0 || exitCode == 143, "exit code " + exitCode + first.describeLogs());
+        assertTrue(Files.isDirectory(logs.resolve("orders-0")) && Files.isDirectory(logs.resolve("orders-1")));
+        Path metadataLog = logs.resolve("__cluster_metadata-0");
+        assertTrue(Files.isRegularFile(metadataLog.resolve("00000000000000000000.raftlog")), first.describeLogs());
+
+        JvmProcess shell = processes.run(JvmSpec.kraftCli("shell", "metadata-shell", "--directory",
+                metadataLog.toString(), "ls", "/topics"), WAIT);
+        assertEquals(0, shell.waitForExit(WAIT), shell.describeLogs());
+        assertEquals(List.of("orders"), shell.stdout().lines().toList());
+
+        JvmProcess second = start(config, "start-2");
+        assertTrue(second.stdout().contains("(restarted after a clean shutdown)"), second.describeLogs());
+        try (Admin admin = admin(node)) {
+            // once a topic created after the restart exists, the broker's stray-log sweep has run
+            admin.createTopics(List.of(new NewTopic("after", 1, (short) 1))).all()
+                    .get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            await().atMost(WAIT).until(() -> Files.isDirectory(logs.resolve("after-0")));
+            assertEquals(Set.of("orders", "after"),
+                    admin.listTopics().names().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS));
+        }
+        assertTrue(Files.isRegularFile(metadataLog.resolve("00000000000000000000.raftlog")), second.describeLogs());
+        assertFalse(second.stderr().contains("stray"), second.describeLogs());
     }
 
     private JvmProcess start(Path config, String name) {

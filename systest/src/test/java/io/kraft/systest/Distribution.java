@@ -53,6 +53,11 @@ public final class Distribution {
         return Path.of(System.getProperty(BIN_PROPERTY, "../bin/kraft-cli")).toAbsolutePath().normalize();
     }
 
+    /** The repository's root directory, where README.md and bin/ are. */
+    public static Path repositoryRoot() {
+        return launcherScript().getParent().getParent();
+    }
+
     /** This module's compiled test classes, to put test-only main classes next to the distribution. */
     public static Path testClasses() {
         return Path.of(System.getProperty(CLASSES_PROPERTY, "target/test-classes")).toAbsolutePath().normalize();

@@ -100,9 +100,11 @@ public final class NodeConfigFile {
         return controllerPort;
     }
 
-    /** The log directories and the metadata log directory, as the file names them. */
+    /** The log directories and the metadata log directory (unless it is unset), as the file names them. */
     public List<Path> directories() {
-        return List.of(Path.of(values.get("log.dirs")), Path.of(values.get("metadata.log.dir")));
+        String metadataLogDir = values.get("metadata.log.dir");
+        return metadataLogDir == null ? List.of(Path.of(values.get("log.dirs")))
+                : List.of(Path.of(values.get("log.dirs")), Path.of(metadataLogDir));
     }
 
     /** Writes {@code <dataDir>/node-<id>.properties} and returns its path. */

@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.log.CorruptCheckpointException;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
@@ -118,6 +119,11 @@ final class LogDirectories implements AutoCloseable {
         if (previous == null || previous != firstDirtyOffset) {
             writePerDirectory(cleanerFiles, cleanerOffsets);
         }
+    }
+
+    /** How the previous run left the directories: unclean if it left any so, new only if all are new. */
+    PreviousShutdown previousShutdown() {
+        return managers.stream().map(LogManager::previousShutdown).reduce(PreviousShutdown.NONE, PreviousShutdown::and);
     }
 
     /** Every open log. */

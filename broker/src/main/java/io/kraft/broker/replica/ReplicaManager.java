@@ -20,6 +20,7 @@ import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.InvalidRecordException;
@@ -186,6 +187,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     public int brokerId() {
         return brokerId;
+    }
+
+    /** How the previous run left the log directories, as opening them found (see {@link LogDirectories}). */
+    public PreviousShutdown previousShutdown() {
+        return logDirs.previousShutdown();
     }
 
     public ReplicaManagerConfig config() {

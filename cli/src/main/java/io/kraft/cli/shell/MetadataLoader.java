@@ -14,6 +14,7 @@ import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.CorruptQuorumStateException;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLogReader;
+import io.kraft.raft.file.MetadataLogDirectory;
 import io.kraft.raft.file.SnapshotCatalog;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
@@ -29,7 +30,9 @@ import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
- * Loads a stopped node's metadata from its metadata log directory without changing it: the newest complete
+ * Loads a stopped node's metadata from its metadata log directory without changing it (given as metadata.log.dir or
+ * as the {@value MetadataLogDirectory#NAME} directory in it, or a metadata.log.dir an earlier version laid out and no
+ * node has started on since): the newest complete
  * snapshot (a RocksDB checkpoint, opened read-only), then the log entries after it up to the commit point, replayed
  * into a {@link MetadataImage}. Raft does not persist its high watermark; the commit point is the position the
  * node's state store had applied ({@value #CONTROLLER_STATE} on a controller, {@value #BROKER_STATE} on a broker-only
@@ -80,11 +83,12 @@ public final class MetadataLoader {
         });
         notes.addAll(log.tailNotes());
         MetadataImage image = delta.apply();
-        return new LoadedMetadata(image, quorumFacts(metadataLogDir, log), notes);
+        return new LoadedMetadata(image, quorumFacts(log), notes);
     }
 
     /**
-     * The image one snapshot directory ({@code <metadata.log.dir>/snapshots/<endOffset>-<epoch>}) holds.
+     * The image one snapshot directory ({@code <metadata.log.dir>/__cluster_metadata-0/snapshots/<endOffset>-<epoch>})
+     * holds.
      *
      * @throws MetadataShellException if it is missing, corrupt or not a metadata snapshot
      */
@@ -120,10 +124,10 @@ public final class MetadataLoader {
         }
     }
 
-    private static Map<String, String> quorumFacts(Path metadataLogDir, CommittedLog log) {
+    private static Map<String, String> quorumFacts(CommittedLog log) {
         Map<String, String> facts = new LinkedHashMap<>();
         try {
-            MetaProperties.read(metadataLogDir).ifPresent(meta -> {
+            MetaProperties.read(log.location().nodeDirectory()).ifPresent(meta -> {
                 facts.put("clusterId", meta.clusterId());
                 facts.put("nodeId", Integer.toString(meta.nodeId()));
             });
@@ -131,7 +135,7 @@ public final class MetadataLoader {
             // meta.properties is the start command's business; the shell reads the metadata without it
         }
         try {
-            QuorumState state = new FileQuorumStateStore(metadataLogDir).read();
+            QuorumState state = new FileQuorumStateStore(log.location().logDirectory()).read();
             facts.put("epoch", Integer.toString(state.epoch()));
             facts.put("leaderId", state.leaderId().isPresent() ? Integer.toString(state.leaderId().getAsInt())
                     : "none");
@@ -153,6 +157,7 @@ public final class MetadataLoader {
      */
     static final class CommittedLog {
         private final Path directory;
+        private final MetadataLogDirectory.Location location;
         private final SnapshotCatalog catalog;
         private final Optional<SnapshotId> snapshot;
         private final FileRaftLogReader reader;
@@ -160,8 +165,10 @@ public final class MetadataLoader {
         private final List<String> notes = new ArrayList<>();
         private long uncommittedEntries;
 
-        private CommittedLog(Path directory, SnapshotCatalog catalog, FileRaftLogReader reader, OptionalLong commitEnd) {
+        private CommittedLog(Path directory, MetadataLogDirectory.Location location, SnapshotCatalog catalog,
+                             FileRaftLogReader reader, OptionalLong commitEnd) {
             this.directory = directory;
+            this.location = location;
             this.catalog = catalog;
             this.snapshot = catalog.latest();
             this.reader = reader;
@@ -180,28 +187,30 @@ public final class MetadataLoader {
             if (!Files.isDirectory(directory)) {
                 throw new MetadataShellException("no metadata log directory at " + directory);
             }
+            MetadataLogDirectory.Location location = MetadataLogDirectory.locate(directory);
+            Path logDir = location.logDirectory();
             // A node started by kraft-cli locks every directory; a state store is locked by any node that opened it.
-            List<Path> lockFiles = new ArrayList<>(List.of(directory.resolve(DirectoryLock.FILE_NAME)));
-            STATE_STORES.forEach(store -> lockFiles.add(directory.resolve(store).resolve(LOCK_FILE)));
+            List<Path> lockFiles = new ArrayList<>(List.of(location.nodeDirectory().resolve(DirectoryLock.FILE_NAME)));
+            STATE_STORES.forEach(store -> lockFiles.add(logDir.resolve(store).resolve(LOCK_FILE)));
             for (Path lockFile : lockFiles) {
                 Optional<String> holder = LockHolder.of(lockFile);
                 if (holder.isPresent()) {
+                    Path named = location.nodeDirectory().toAbsolutePath().relativize(lockFile.toAbsolutePath());
                     throw new MetadataShellException("the node using " + directory + " is running (" + holder.get()
-                            + " holds " + directory.relativize(lockFile) + "): stop it first, or inspect a copy of "
-                            + "the directory");
+                            + " holds " + named + "): stop it first, or inspect a copy of the directory");
                 }
             }
             SnapshotCatalog catalog;
             FileRaftLogReader reader;
             try {
-                catalog = SnapshotCatalog.of(directory);
-                reader = FileRaftLogReader.open(directory);
+                catalog = SnapshotCatalog.of(logDir);
+                reader = FileRaftLogReader.open(logDir);
             } catch (IllegalArgumentException | UncheckedIOException e) {
                 throw new MetadataShellException(e.getMessage(), e);
             }
             OptionalLong applied = OptionalLong.empty();
             for (String store : STATE_STORES) {
-                OptionalLong end = appliedEnd(directory.resolve(store));
+                OptionalLong end = appliedEnd(logDir.resolve(store));
                 if (end.isPresent() && (applied.isEmpty() || end.getAsLong() > applied.getAsLong())) {
                     applied = end;
                 }
@@ -211,7 +220,7 @@ public final class MetadataLoader {
                 // A snapshot holds only committed records, even if the state store was being rebuilt.
                 commitEnd = OptionalLong.of(Math.max(applied.getAsLong(), catalog.latest().get().endOffset()));
             }
-            return new CommittedLog(directory, catalog, reader, commitEnd);
+            return new CommittedLog(directory, location, catalog, reader, commitEnd);
         }
 
         /** The offset after the last record a state store applied, if it holds any. */
@@ -261,6 +270,11 @@ public final class MetadataLoader {
 
         Optional<SnapshotId> snapshot() {
             return snapshot;
+        }
+
+        /** Where the log's files are, and the node's meta.properties and lock. */
+        MetadataLogDirectory.Location location() {
+            return location;
         }
 
         Path snapshotDirectory(SnapshotId id) {

@@ -5,6 +5,7 @@ import io.kraft.raft.LogEntry;
 import io.kraft.raft.OffsetAndEpoch;
 import io.kraft.raft.RaftLog;
 import io.kraft.raft.SnapshotId;
+import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +23,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link RaftLog} on disk: segment files named by their 20-digit base offset, each a sequence of length-prefixed,
@@ -30,7 +33,9 @@ import java.util.zip.CRC32C;
  * member acknowledged (acknowledgements cover flushed whole batches only). After a snapshot replaced
  * a prefix, the file {@value #LOG_START_FILE} names that snapshot (written atomically before any segment goes), and
  * segments wholly below it are deleted. Entry positions are
- * indexed in memory (a metadata log is small); payloads are read from the files.
+ * indexed in memory (a metadata log is small); payloads are read from the files. Closing leaves the marker
+ * {@value #CLEAN_SHUTDOWN_FILE}, which opening removes: it only tells the start-up line whether the previous run closed
+ * the log (recovery checks the whole log either way).
  *
  * <p>The storage module's partition log stores Kafka record batches with their own indexes; the Raft log is
  * kept separate and minimal because it needs per-entry epochs, cheap truncation and nothing else.
@@ -38,6 +43,9 @@ import java.util.zip.CRC32C;
 public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String SUFFIX = ".raftlog";
     static final String LOG_START_FILE = "log-start-snapshot";
+    /** Present while the log is closed cleanly; the name the partition logs' directories use for the same. */
+    static final String CLEAN_SHUTDOWN_FILE = ".kraft_cleanshutdown";
+    private static final Logger LOG = LoggerFactory.getLogger(FileRaftLog.class);
     /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload; see {@link #typeCode} for the type. */
     static final int FRAME_HEADER_BYTES = 8;
     static final int ENTRY_HEADER_BYTES = 13;
@@ -54,6 +62,11 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private SnapshotId startSnapshot;
     /** While recovering: the offset after the last entry that ends its batch. */
     private long recoveredBatchEnd;
+    private PreviousShutdown previousShutdown;
+    /** What recovery cut: bytes of torn or corrupt entries (and of the segments after them), whole entries. */
+    private long tornBytesCut;
+    private long incompleteEntriesCut;
+    private boolean closed;
 
     /** One segment file and the byte position of each of its entries. */
     private static final class Segment {
@@ -83,24 +96,18 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         this.segmentBytes = segmentBytes;
     }
 
-    /** Kafka's name for the directory of the metadata log (and its snapshots and quorum state). */
-    public static final String LOG_DIR_CONFIG = "metadata.log.dir";
     /** Kafka's name for the metadata log's segment size. */
     public static final String SEGMENT_BYTES_CONFIG = "metadata.log.segment.bytes";
     /** Kafka's default: 1 GiB. */
     public static final long DEFAULT_SEGMENT_BYTES = 1024L * 1024 * 1024;
 
     /**
-     * Opens the metadata log that {@code metadata.log.dir} and {@code metadata.log.segment.bytes}
-     * describe.
+     * Opens the log in {@code directory} (see {@link MetadataLogDirectory} for where a node keeps it) with the segment
+     * size {@code metadata.log.segment.bytes} names.
      *
-     * @throws IllegalArgumentException with one line naming the setting when one is missing or invalid
+     * @throws IllegalArgumentException with one line naming the setting when it is invalid
      */
-    public static FileRaftLog open(Map<String, String> properties) {
-        String dir = properties.get(LOG_DIR_CONFIG);
-        if (dir == null || dir.isBlank()) {
-            throw new IllegalArgumentException(LOG_DIR_CONFIG + " is required: the directory of the metadata log");
-        }
+    public static FileRaftLog open(Path directory, Map<String, String> properties) {
         String segmentBytes = properties.get(SEGMENT_BYTES_CONFIG);
         long bytes;
         try {
@@ -111,7 +118,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         if (bytes < 1024) {
             throw new IllegalArgumentException(SEGMENT_BYTES_CONFIG + " must be at least 1024 but was " + bytes);
         }
-        return open(Path.of(dir.trim()), bytes);
+        return open(directory, bytes);
     }
 
     /** Opens (creating if needed) the log in {@code directory}, recovering from a torn tail. */
@@ -135,6 +142,14 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             files = new ArrayList<>(listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList());
         }
         Path startFile = directory.resolve(LOG_START_FILE);
+        Path marker = directory.resolve(CLEAN_SHUTDOWN_FILE);
+        if (Files.deleteIfExists(marker)) {
+            previousShutdown = PreviousShutdown.CLEAN;
+            directoryChanged = true; // the flush below makes the removal durable: a crash from now on is unclean
+        } else {
+            previousShutdown = files.isEmpty() && !Files.exists(startFile) ? PreviousShutdown.NONE
+                    : PreviousShutdown.UNCLEAN;
+        }
         if (Files.exists(startFile)) {
             startSnapshot = readStartSnapshot(startFile);
             startOffset = startSnapshot.endOffset();
@@ -151,6 +166,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         recoveredBatchEnd = endOffset;
         for (Path path : files) {
             if (torn) {
+                tornBytesCut += Files.size(path);
                 Files.delete(path); // everything after a torn entry is unreachable
                 directoryChanged = true;
                 continue;
@@ -166,6 +182,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         long wholeBatchesEnd = Math.max(recoveredBatchEnd, startOffset);
         if (!segments.isEmpty() && endOffset > wholeBatchesEnd) {
             // The crash tore a batch: nobody acknowledged any of it, and committing part of it would break it.
+            incompleteEntriesCut = endOffset - wholeBatchesEnd;
             truncateTo(wholeBatchesEnd);
         }
         if (segments.isEmpty()) {
@@ -185,6 +202,31 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         // as durable (and may acknowledge it), so make that true before anybody reads the log.
         unflushed.addAll(segments.values());
         flush();
+        logOpening();
+    }
+
+    private void logOpening() {
+        switch (previousShutdown) {
+            case NONE -> LOG.info("Metadata log {} is new: it starts empty at offset {}", directory, endOffset);
+            case CLEAN -> LOG.info("Opened metadata log {} after a clean shutdown: offsets [{}, {})", directory,
+                    startOffset, endOffset);
+            case UNCLEAN -> {
+                List<String> cuts = new ArrayList<>();
+                if (tornBytesCut > 0) {
+                    cuts.add("cut " + tornBytesCut + " bytes of torn or corrupt entries");
+                }
+                if (incompleteEntriesCut > 0) {
+                    cuts.add("cut " + incompleteEntriesCut + " entries of a batch the crash interrupted");
+                }
+                LOG.info("Recovered metadata log {} after an unclean shutdown: offsets [{}, {}), {}", directory,
+                        startOffset, endOffset, cuts.isEmpty() ? "every entry intact" : String.join(", ", cuts));
+            }
+        }
+    }
+
+    /** How the previous run left the log, as opening it found. */
+    public PreviousShutdown previousShutdown() {
+        return previousShutdown;
     }
 
     /**
@@ -236,6 +278,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         }
         segment.sizeBytes = position;
         if (position < fileSize) {
+            tornBytesCut += fileSize - position;
             segment.channel.truncate(position);
             segment.channel.force(true);
             return false;
@@ -469,8 +512,12 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         return segments.size();
     }
 
+    /** Flushes and closes the segments, then leaves the clean-shutdown marker. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         flush();
         for (Map.Entry<Long, Segment> entry : segments.entrySet()) {
             try {
@@ -478,6 +525,14 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot close " + entry.getValue().path, e);
             }
+        }
+        closed = true;
+        try {
+            Files.deleteIfExists(directory.resolve(CLEAN_SHUTDOWN_FILE));
+            Files.createFile(directory.resolve(CLEAN_SHUTDOWN_FILE));
+            DurableFiles.fsyncDirectory(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot mark the clean shutdown of the raft log in " + directory, e);
         }
     }
 

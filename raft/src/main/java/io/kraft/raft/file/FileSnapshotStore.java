@@ -35,6 +35,8 @@ import java.util.zip.CRC32C;
  * its size, even across restarts), then unpacks and verifies it against the manifest before the rename.
  */
 public final class FileSnapshotStore implements SnapshotStore {
+    /** The store's directory inside the metadata log directory. */
+    static final String DIRECTORY_NAME = "snapshots";
     static final String MANIFEST = "MANIFEST";
     private static final String TEMP_SUFFIX = ".tmp";
     private static final int KEEP_SNAPSHOTS = 2;
@@ -62,7 +64,7 @@ public final class FileSnapshotStore implements SnapshotStore {
 
     /** Opens (creating if needed) the store in {@code <logDir>/snapshots}, dropping partial or corrupt snapshots. */
     public static FileSnapshotStore open(Path logDir) {
-        FileSnapshotStore store = new FileSnapshotStore(logDir.resolve("snapshots"));
+        FileSnapshotStore store = new FileSnapshotStore(logDir.resolve(DIRECTORY_NAME));
         try {
             Files.createDirectories(store.incoming);
             try (Stream<Path> listing = Files.list(store.root)) {

@@ -34,7 +34,7 @@ public final class SnapshotCatalog {
      * @throws UncheckedIOException if the directory cannot be listed or a snapshot file cannot be read
      */
     public static SnapshotCatalog of(Path logDir) {
-        Path root = logDir.resolve("snapshots");
+        Path root = logDir.resolve(FileSnapshotStore.DIRECTORY_NAME);
         TreeMap<SnapshotId, Path> valid = new TreeMap<>();
         List<String> skipped = new ArrayList<>();
         if (Files.isDirectory(root)) {

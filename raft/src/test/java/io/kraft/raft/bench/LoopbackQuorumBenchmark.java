@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A 3-voter quorum on loopback gRPC with file-backed logs and Kafka's default timeouts: commit throughput with
- * 1 KiB records, commit latency, and failover time after a clean resignation and after a kill. Not a test; run:
- * {@code mvn -B -o -q -pl raft test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.kraft.raft.bench.LoopbackQuorumBenchmark} (optional {@code -Dbench.records=N}).
+ * 1 KiB records, commit latency, and failover time after a clean resignation and after a kill. Not a test; run from
+ * the repository's root: {@code mvn -B -q -pl raft -am -Pquorum-bench test-compile exec:exec} (optional
+ * {@code -Dbench.records=N -Dbench.batch=N}).
  */
 public final class LoopbackQuorumBenchmark {
     private static final String CLUSTER_ID = "bench";

@@ -1,11 +1,13 @@
 package io.kraft.raft.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.raft.InMemoryRaftLog;
 import io.kraft.raft.LogEntry;
+import io.kraft.storage.PreviousShutdown;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,20 +36,33 @@ class FileRaftLogTest {
     }
 
     @Test
-    void opensFromKafkasMetadataLogSettings() {
-        java.util.Map<String, String> props = java.util.Map.of(FileRaftLog.LOG_DIR_CONFIG, dir.toString(),
-                FileRaftLog.SEGMENT_BYTES_CONFIG, "1024");
-        try (FileRaftLog log = FileRaftLog.open(props)) {
+    void takesTheSegmentSizeFromKafkasSetting() {
+        try (FileRaftLog log = FileRaftLog.open(dir, java.util.Map.of(FileRaftLog.SEGMENT_BYTES_CONFIG, "1024"))) {
             log.append(entries(0, 60, 1));
             assertTrue(log.segmentCount() > 1, "metadata.log.segment.bytes sets the segment size");
         }
-        IllegalArgumentException missing = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> FileRaftLog.open(java.util.Map.of()));
-        assertTrue(missing.getMessage().startsWith("metadata.log.dir is required"), missing.getMessage());
         IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> FileRaftLog.open(java.util.Map.of(FileRaftLog.LOG_DIR_CONFIG, dir.toString(),
-                        FileRaftLog.SEGMENT_BYTES_CONFIG, "big")));
+                () -> FileRaftLog.open(dir, java.util.Map.of(FileRaftLog.SEGMENT_BYTES_CONFIG, "big")));
         assertEquals("metadata.log.segment.bytes must be a number but was 'big'", bad.getMessage());
+    }
+
+    @Test
+    void openingSaysWhetherTheLogIsNewWasClosedCleanlyOrIsRecovered() {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(PreviousShutdown.NONE, log.previousShutdown());
+            log.append(entries(0, 10, 1));
+        }
+        assertTrue(Files.exists(dir.resolve(FileRaftLog.CLEAN_SHUTDOWN_FILE)));
+        FileRaftLog crashed = FileRaftLog.open(dir, SEGMENT_BYTES);
+        assertEquals(PreviousShutdown.CLEAN, crashed.previousShutdown());
+        assertFalse(Files.exists(dir.resolve(FileRaftLog.CLEAN_SHUTDOWN_FILE)), "removed while the log is open");
+        crashed.append(entries(10, 5, 1));
+        crashed.flush();
+        // never closed, as after kill -9
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(PreviousShutdown.UNCLEAN, log.previousShutdown());
+            assertEquals(15, log.endOffset());
+        }
     }
 
     @Test

@@ -59,11 +59,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * it: from stopping the active controller (its connections drop, as after kill -9) until a new topic creation
  * succeeds. At both sizes it reports the snapshot (size, and time to save and to load it) and the time a new broker
  * (a Raft observer with an empty directory) takes to catch up with the image; after the failover, the time the
- * stopped controller takes, restarted on its directory, to catch up again. Not a test; run (after {@code mvn -B -q -pl server -am install -DskipTests}):
- * {@code mvn -B -q -pl server test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.kraft.server.bench.ControllerBenchmark}
- * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}); or, without installing, {@code java} with the test
- * classpath that {@code mvn -o -X -pl server -am test-compile} prints for the server module's test compilation.
+ * stopped controller takes, restarted on its directory, to catch up again. Not a test; run from the repository's
+ * root: {@code mvn -B -q -pl server -am -Pcontroller-bench test-compile exec:exec} (optional
+ * {@code -Dbench.topics=N -Dbench.totalPartitions=N}).
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";

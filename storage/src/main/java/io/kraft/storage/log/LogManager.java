@@ -1,5 +1,6 @@
 package io.kraft.storage.log;
 
+import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -29,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * <p>A deleted log's directory is first renamed {@code <topic>-<partition>.<uuid>-delete} (Kafka's
  * pattern), so its name is free for a new log at once and a crash mid-delete leaves nothing that
  * loads as a log; such directories are removed in the background and on open.
+ *
+ * <p>The metadata log's directory ({@link TopicPartition#CLUSTER_METADATA}) may sit in a log directory, when
+ * metadata.log.dir is unset or names one: it is never opened, created or deleted here.
  */
 public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
@@ -49,6 +53,7 @@ public final class LogManager implements AutoCloseable {
     /** Removes the files of deleted logs, off the caller's thread. */
     private final ExecutorService deleter;
     private boolean closed;
+    private PreviousShutdown previousShutdown;
 
     private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs) {
         this.logDir = logDir;
@@ -81,6 +86,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void loadLogs() {
+        long startNanos = System.nanoTime();
         Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
         try {
             Files.createDirectories(logDir);
@@ -90,6 +96,8 @@ public final class LogManager implements AutoCloseable {
             throw new LogStorageException("cannot prepare log directory " + logDir, e);
         }
         boolean cleanShutdown = Files.exists(marker);
+        boolean ranBefore = cleanShutdown || Files.exists(logDir.resolve(RECOVERY_POINT_CHECKPOINT))
+                || Files.exists(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
         Map<TopicPartition, Long> recovery = readOrEmpty(recoveryPoints);
         Map<TopicPartition, Long> starts = readOrEmpty(logStartOffsets);
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
@@ -97,10 +105,11 @@ public final class LogManager implements AutoCloseable {
                 if (isDeletedLogDirectory(partitionDir)) {
                     LOG.info("removing {}, a log deleted before the last shutdown", partitionDir);
                     deleteRecursively(partitionDir);
+                    ranBefore = true;
                     continue;
                 }
                 Optional<TopicPartition> tp = TopicPartition.fromDirectoryName(partitionDir.getFileName().toString());
-                if (tp.isEmpty()) {
+                if (tp.isEmpty() || tp.get().equals(TopicPartition.CLUSTER_METADATA)) {
                     continue;
                 }
                 Log log = Log.open(partitionDir, configs.apply(tp.get()), recovery.getOrDefault(tp.get(), 0L),
@@ -124,7 +133,27 @@ public final class LogManager implements AutoCloseable {
             // Entries of logs deleted before a crash must not be applied to a new log of the same name.
             checkpoint();
         }
-        LOG.info("loaded {} logs from {} ({} shutdown)", logs.size(), logDir, cleanShutdown ? "clean" : "unclean");
+        previousShutdown = cleanShutdown ? PreviousShutdown.CLEAN
+                : ranBefore || !logs.isEmpty() ? PreviousShutdown.UNCLEAN : PreviousShutdown.NONE;
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        switch (previousShutdown) {
+            case NONE -> LOG.info("Log directory {} is new: no logs to load", logDir);
+            case CLEAN -> LOG.info("Loaded {} logs from {} after a clean shutdown in {} ms", logs.size(), logDir,
+                    elapsedMs);
+            case UNCLEAN -> {
+                if (logs.isEmpty()) {
+                    LOG.info("Log directory {} holds no logs to recover after an unclean shutdown", logDir);
+                } else {
+                    LOG.info("Recovered {} logs from {} after an unclean shutdown in {} ms: segments past each log's "
+                            + "recovery point were re-validated", logs.size(), logDir, elapsedMs);
+                }
+            }
+        }
+    }
+
+    /** How the previous run left this directory, as opening it found. */
+    public PreviousShutdown previousShutdown() {
+        return previousShutdown;
     }
 
     private Map<TopicPartition, Long> readOrEmpty(OffsetCheckpointFile file) {
@@ -163,8 +192,16 @@ public final class LogManager implements AutoCloseable {
         return Map.copyOf(logs);
     }
 
-    /** The partition's log, created empty with its configured settings if absent. */
+    /**
+     * The partition's log, created empty with its configured settings if absent.
+     *
+     * @throws IllegalArgumentException for {@link TopicPartition#CLUSTER_METADATA}, whose directory is the metadata log's
+     */
     public Log getOrCreateLog(TopicPartition tp) {
+        if (tp.equals(TopicPartition.CLUSTER_METADATA)) {
+            throw new IllegalArgumentException(tp + " is the directory of the metadata log, not a partition log: "
+                    + "no log of the topic " + tp.topic() + " can be created in " + logDir);
+        }
         synchronized (lifecycleLock) {
             ensureOpen();
             return logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()), configs.apply(p),

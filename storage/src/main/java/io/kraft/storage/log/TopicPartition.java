@@ -4,6 +4,13 @@ import java.util.Optional;
 
 /** A topic partition as the storage layer names it: the directory {@code <topic>-<partition>}. */
 public record TopicPartition(String topic, int partition) {
+    /**
+     * The Raft metadata log, partition 0 of the topic {@code __cluster_metadata} as Kafka names it: its directory
+     * {@code __cluster_metadata-0} sits in metadata.log.dir, which may be a log directory too, beside the partition
+     * logs, but it is not one of them and no log manager opens, creates or deletes it.
+     */
+    public static final TopicPartition CLUSTER_METADATA = new TopicPartition("__cluster_metadata", 0);
+
     public TopicPartition {
         if (topic == null || topic.isEmpty() || topic.contains(" ") || topic.contains("/")) {
             throw new IllegalArgumentException("invalid topic name '" + topic + "'");

@@ -5,7 +5,10 @@ import static io.kraft.storage.log.TestBatches.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.storage.PreviousShutdown;
 
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -116,5 +119,52 @@ class LogManagerTest {
             first.sanityCheck();
             assertEquals(TestBatches.offsets(log.read(21, 10_000, false).records().readFully()).get(0), 20L);
         }
+    }
+
+    @Test
+    void opensSayWhetherTheDirectoryIsNewWasClosedCleanlyOrIsRecovered() throws Exception {
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(PreviousShutdown.NONE, manager.previousShutdown());
+        }
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(PreviousShutdown.CLEAN, manager.previousShutdown(), "closed cleanly, even with no logs");
+            manager.getOrCreateLog(ORDERS_0).append(batch(2, 0), 0, 1);
+        }
+        Files.delete(logDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)); // as a crash leaves it
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(PreviousShutdown.UNCLEAN, manager.previousShutdown());
+        }
+    }
+
+    @Test
+    void aCrashBeforeTheFirstCheckpointIsStillACrashOnceALogExists() throws Exception {
+        LogManager crashed = LogManager.open(logDir, tp -> CONFIG);
+        crashed.getOrCreateLog(ORDERS_0).append(batch(2, 0), 0, 1);
+        // never closed: no checkpoint file, no marker
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(PreviousShutdown.UNCLEAN, manager.previousShutdown());
+            assertEquals(Set.of(ORDERS_0), manager.logs().keySet());
+        }
+        crashed.log(ORDERS_0).orElseThrow().closeHandlers();
+    }
+
+    @Test
+    void theMetadataLogDirectoryBesideThePartitionsIsNeverOpenedCreatedOrDeleted() throws Exception {
+        Path metadataLog = Files.createDirectories(logDir.resolve(TopicPartition.CLUSTER_METADATA.directoryName()));
+        Files.writeString(metadataLog.resolve("00000000000000000000.raftlog"), "not a partition segment");
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            manager.getOrCreateLog(ORDERS_0).append(batch(2, 0), 0, 1);
+            assertEquals(Set.of(ORDERS_0), manager.logs().keySet());
+            assertFalse(manager.deleteLog(TopicPartition.CLUSTER_METADATA));
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> manager.getOrCreateLog(TopicPartition.CLUSTER_METADATA));
+            assertTrue(refused.getMessage().contains("is the directory of the metadata log"), refused.getMessage());
+        }
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(Set.of(ORDERS_0), manager.logs().keySet());
+        }
+        assertEquals("not a partition segment", Files.readString(metadataLog.resolve("00000000000000000000.raftlog")));
+        assertEquals(Map.of(ORDERS_0, 2L),
+                new OffsetCheckpointFile(logDir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT)).read());
     }
 }
