@@ -3,6 +3,7 @@ package io.kraft.metadata.loader;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
@@ -80,6 +81,14 @@ public final class MetadataLoader implements AutoCloseable {
      * @throws InvalidMetadataRecordException if a committed record is not a metadata record or does not apply
      */
     public Optional<AppliedBatch> applyCommitted(CommittedBatch batch) {
+        return applyCommitted(batch, MetadataChangeListener.NONE);
+    }
+
+    /**
+     * Like {@link #applyCommitted(CommittedBatch)}, reporting each entity change to {@code listener} as the batch is
+     * replayed (a standby controller keeps its managers' indexes in step with the log this way).
+     */
+    public Optional<AppliedBatch> applyCommitted(CommittedBatch batch, MetadataChangeListener listener) {
         List<byte[]> raw = batch.records();
         int skip = (int) Math.max(0, Math.min(raw.size(), image.offset() + 1 - batch.baseOffset()));
         List<MetadataRecord> records = new ArrayList<>(raw.size() - skip);
@@ -97,7 +106,7 @@ public final class MetadataLoader implements AutoCloseable {
             return Optional.empty();
         }
         long firstOffset = batch.baseOffset() + skip;
-        MetadataDelta delta = new MetadataDelta(image);
+        MetadataDelta delta = new MetadataDelta(image, listener);
         delta.replayBatch(records, firstOffset, batch.epoch());
         MetadataImage next = delta.apply();
         storage.apply(delta);
