@@ -461,7 +461,13 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         try {
-            loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
+            loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
+                if (error == null) {
+                    raft.snapshotCreated(id);
+                } else {
+                    LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, error.toString());
+                }
+            }));
         } catch (RuntimeException e) {
             // The log is still there to replay from; the next check tries again.
             LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, e.toString());

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,8 @@ public final class MetadataLoader implements AutoCloseable {
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private long recordBytesSinceSnapshot;
     private long lastSnapshotMs;
+    /** The snapshot being written out, if one was started. */
+    private CompletableFuture<SnapshotId> saving;
 
     /**
      * @param owner      names the node in log lines, e.g. "Controller 1"
@@ -139,25 +142,34 @@ public final class MetadataLoader implements AutoCloseable {
     }
 
     /**
-     * Saves the state as a snapshot if the policy says one is due; report a returned snapshot to Raft
-     * ({@code RaftClient.snapshotCreated}) so it can delete the log prefix.
+     * Starts saving the state as a snapshot if the policy says one is due and no save is still running: the state is
+     * captured now, and written out in the background (see {@link MetadataStorage#saveSnapshot}), so a large image
+     * does not stall the owner's loop. Report the snapshot to Raft ({@code RaftClient.snapshotCreated}) when the
+     * returned future completes, so it can delete the log prefix.
      *
-     * @return the saved snapshot, or empty if none was due (or it already exists)
+     * @return the save under way, completing with the stored snapshot's id; empty if none was due (or it exists)
      */
-    public Optional<SnapshotId> maybeSnapshot() {
+    public Optional<CompletableFuture<SnapshotId>> maybeSnapshot() {
         long nowMs = time.monotonicMs();
-        if (image.offset() < 0 || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
+        if (image.offset() < 0 || (saving != null && !saving.isDone())
+                || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
             return Optional.empty();
         }
         SnapshotId id = new SnapshotId(image.offset() + 1, image.epoch());
         if (storage.containsSnapshot(id)) {
             return Optional.empty();
         }
-        storage.saveSnapshot(id);
+        long startedNanos = System.nanoTime();
+        CompletableFuture<Void> stored = storage.saveSnapshot(id);
+        long capturedMs = (System.nanoTime() - startedNanos) / 1_000_000;
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = nowMs;
-        LOG.info("{} saved metadata snapshot {}", owner, id);
-        return Optional.of(id);
+        saving = stored.thenApply(done -> {
+            LOG.info("{} saved metadata snapshot {} (captured in {} ms, stored in {} ms)", owner, id, capturedMs,
+                    (System.nanoTime() - startedNanos) / 1_000_000);
+            return id;
+        });
+        return Optional.of(saving);
     }
 
     /** How often the owner should call {@link #maybeSnapshot} for the time limit to be honoured. */

@@ -82,6 +82,9 @@ public final class ControllerBenchmark {
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
     private QuorumConfig quorum;
     private GrpcControllerClient client;
+    private Path benchDir;
+    /** Topics every image holds once the creations so far have committed. */
+    private int expectedTopics;
 
     public static void main(String[] args) throws Exception {
         int topics = Integer.getInteger("bench.topics", 1_000);
@@ -92,6 +95,7 @@ public final class ControllerBenchmark {
 
     private void run(int topics, int totalPartitions) throws Exception {
         Path dir = Files.createTempDirectory("kraft-controller-bench");
+        benchDir = dir;
         quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS,
                 "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort()));
         for (int id = 1; id <= 3; id++) {
@@ -102,36 +106,27 @@ public final class ControllerBenchmark {
             startBroker(100 + broker);
         }
 
-        long firstOffset = latestImage().offset();
-        long[] latenciesNanos = createTopics("bench-", 0, topics);
-        long createdOffset = awaitAllImagesAt(topics);
-        long records = createdOffset - firstOffset;
-        long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
-        latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
-        Arrays.sort(latenciesNanos);
-        System.out.printf("created %,d topics x %d partitions (RF %d) through the gRPC control plane, %d in flight%n",
-                topics, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR, IN_FLIGHT);
-        System.out.printf("  %,d records committed in %,d ms: %,.0f records/s, %,.0f topics/s%n", records,
-                TimeUnit.NANOSECONDS.toMillis(elapsedNanos), records * 1e9 / elapsedNanos, topics * 1e9 / elapsedNanos);
-        System.out.printf("  CreateTopics latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
-                latenciesNanos[latenciesNanos.length - 1] / 1e6);
-
+        double emptyRate = createAndReport("on an empty image", "bench-", topics);
         measureImage(dir, topics + " topics");
 
-        int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - topics);
+        // Grow so that a last round of the same size ends at the total: its rate is compared with the first one's.
+        int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - 2 * topics);
         long growStart = System.nanoTime();
         createTopics("grow-", 0, growTopics);
         awaitAllImagesAt(topics + growTopics);
         MetadataImage grown = latestImage();
-        int partitions = grown.topics().topicsByName().values().stream().mapToInt(t -> t.partitions().size()).sum();
-        System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n", partitions,
-                grown.topics().topicsByName().size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart),
-                grown.offset());
-
+        System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n",
+                partitionCount(grown), grown.topics().size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart), grown.offset());
+        double fullRate = createAndReport("on top of " + String.format("%,d", partitionCount(grown))
+                + " partitions", "top-", topics);
+        System.out.printf("  creation rate on the large image / on the empty one: %.2f%n", fullRate / emptyRate);
+        int partitions = partitionCount(latestImage());
+        measureHeapPerController();
         int active = client.currentTarget();
         long stoppedAt = System.nanoTime();
         stop(active);
+        expectedTopics++;
         createUntilDone("after-failover");
         long failoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
         System.out.printf("controller failover with %,d partitions in the image: active controller %d stopped, "
@@ -154,6 +149,63 @@ public final class ControllerBenchmark {
         }
     }
 
+    /** Creates {@code count} topics, reports rate and latency, and returns the records committed per second. */
+    private double createAndReport(String label, String prefix, int count) throws Exception {
+        long firstOffset = latestImage().offset();
+        long[] latenciesNanos = createTopics(prefix, 0, count);
+        long createdOffset = awaitAllImagesAt(expectedTopics + count);
+        long records = createdOffset - firstOffset;
+        long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
+        latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
+        Arrays.sort(latenciesNanos);
+        double rate = records * 1e9 / elapsedNanos;
+        System.out.printf("created %,d topics x %d partitions (RF %d) %s through the gRPC control plane, %d in flight%n",
+                count, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR, label, IN_FLIGHT);
+        System.out.printf("  %,d records committed in %,d ms: %,.0f records/s, %,.0f topics/s%n", records,
+                TimeUnit.NANOSECONDS.toMillis(elapsedNanos), rate, count * 1e9 / elapsedNanos);
+        System.out.printf("  CreateTopics latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
+                latenciesNanos[latenciesNanos.length - 1] / 1e6);
+        return rate;
+    }
+
+    private static int partitionCount(MetadataImage image) {
+        int partitions = 0;
+        for (var topic : image.topics().topicsById().values()) {
+            partitions += topic.partitions().size();
+        }
+        return partitions;
+    }
+
+    /**
+     * The heap one controller's metadata takes (image, managers' indexes, loader): the live heap with the three
+     * controllers, less the live heap once one of them (a standby) is closed, each after a full GC. Restarts it.
+     */
+    private void measureHeapPerController() throws Exception {
+        int victim = controllers.keySet().stream().filter(id -> id != client.currentTarget()).findFirst().orElseThrow();
+        long withAll = liveHeapBytes();
+        stop(victim);
+        long without = liveHeapBytes();
+        System.out.printf("heap of one controller holding the image: %,d MiB (live heap %,d MiB with 3 controllers, "
+                + "%,d MiB with 2)%n", (withAll - without) >> 20, withAll >> 20, without >> 20);
+        start(victim, benchDir);
+        long target = latestImage().offset();
+        while (controllers.get(victim).image().offset() < target) {
+            Thread.sleep(10);
+        }
+    }
+
+    private static long liveHeapBytes() throws InterruptedException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
     /**
      * Snapshots the current image the way a controller does (a RocksDB checkpoint of the state holding it), loads it
      * back as a restarting node does, and times a new broker (an observer with an empty directory) catching up.
@@ -165,6 +217,7 @@ public final class ControllerBenchmark {
         List<byte[]> records = image.toRecords().stream().map(MetadataRecord::toByteArray).toList();
         long sizeOfRecords = records.stream().mapToLong(r -> r.length).sum();
         SnapshotId id;
+        long captureNanos;
         long saveNanos;
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
              MetadataLoader writer = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("state"),
@@ -172,7 +225,9 @@ public final class ControllerBenchmark {
                      new PublisherQueue("bench", publishing, BENCH_FAULTS))) {
             writer.applyCommitted(new CommittedBatch(0, 1, records));
             long started = System.nanoTime();
-            id = writer.maybeSnapshot().orElseThrow();
+            CompletableFuture<SnapshotId> saving = writer.maybeSnapshot().orElseThrow();
+            captureNanos = System.nanoTime() - started;
+            id = saving.get(10, TimeUnit.MINUTES);
             saveNanos = System.nanoTime() - started;
         }
         long loadNanos;
@@ -183,13 +238,14 @@ public final class ControllerBenchmark {
             long started = System.nanoTime();
             reader.loadSnapshot(id);
             loadNanos = System.nanoTime() - started;
-            if (reader.image().topics().topicsByName().size() != image.topics().topicsByName().size()) {
+            if (reader.image().topics().size() != image.topics().size()) {
                 throw new IllegalStateException("the loaded snapshot lost topics");
             }
         }
-        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms, "
-                + "loaded in %,d ms%n", label, records.size(), sizeOfRecords, snapshots.sizeBytes(id),
-                TimeUnit.NANOSECONDS.toMillis(saveNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
+        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms (the "
+                + "loop waits %,d ms for the checkpoint, the rest is written in the background), loaded in %,d ms%n",
+                label, records.size(), sizeOfRecords, snapshots.sizeBytes(id), TimeUnit.NANOSECONDS.toMillis(saveNanos),
+                TimeUnit.NANOSECONDS.toMillis(captureNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
 
         int observerId = 200 + label.length();
         Path observerDir = dir.resolve("observer-" + label);
@@ -312,20 +368,16 @@ public final class ControllerBenchmark {
         }
     }
 
-    /** Waits until every running controller's image holds {@code topics} benchmark topics; returns its offset. */
+    /** Waits until every running controller's image holds {@code topics} topics; returns its offset. */
     private long awaitAllImagesAt(int topics) throws InterruptedException {
+        expectedTopics = Math.max(expectedTopics, topics);
         while (true) {
-            boolean all = controllers.values().stream().allMatch(c -> benchTopics(c.image()) >= topics);
+            boolean all = controllers.values().stream().allMatch(c -> c.image().topics().size() >= topics);
             if (all) {
                 return latestImage().offset();
             }
             Thread.sleep(10);
         }
-    }
-
-    private static long benchTopics(MetadataImage image) {
-        return image.topics().topicsByName().keySet().stream()
-                .filter(name -> name.startsWith("bench-") || name.startsWith("grow-")).count();
     }
 
     private MetadataImage latestImage() {
