@@ -7,6 +7,7 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControlManagers;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.CreateTopicRequest;
@@ -82,7 +83,6 @@ public final class ControllerBenchmark {
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
     private QuorumConfig quorum;
     private GrpcControllerClient client;
-    private Path benchDir;
     /** Topics every image holds once the creations so far have committed. */
     private int expectedTopics;
 
@@ -95,7 +95,6 @@ public final class ControllerBenchmark {
 
     private void run(int topics, int totalPartitions) throws Exception {
         Path dir = Files.createTempDirectory("kraft-controller-bench");
-        benchDir = dir;
         quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS,
                 "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort()));
         for (int id = 1; id <= 3; id++) {
@@ -106,6 +105,10 @@ public final class ControllerBenchmark {
             startBroker(100 + broker);
         }
 
+        // Warm the JVMs up with the same round, then delete it: the first measured round also runs on an empty image.
+        createTopics("warmup-", 0, topics);
+        awaitAllImagesAt(topics);
+        deleteTopics("warmup-", topics);
         double emptyRate = createAndReport("on an empty image", "bench-", topics);
         measureImage(dir, topics + " topics");
 
@@ -122,7 +125,6 @@ public final class ControllerBenchmark {
                 + " partitions", "top-", topics);
         System.out.printf("  creation rate on the large image / on the empty one: %.2f%n", fullRate / emptyRate);
         int partitions = partitionCount(latestImage());
-        measureHeapPerController();
         int active = client.currentTarget();
         long stoppedAt = System.nanoTime();
         stop(active);
@@ -147,6 +149,20 @@ public final class ControllerBenchmark {
         for (int id : List.copyOf(drivers.keySet())) {
             stop(id);
         }
+    }
+
+    private void deleteTopics(String prefix, int count) throws Exception {
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            all[i] = client.deleteTopic(prefix + i).whenComplete((id, error) -> inFlight.release());
+        }
+        CompletableFuture.allOf(all).get(10, TimeUnit.MINUTES);
+        while (!controllers.values().stream().allMatch(c -> c.image().topics().size() == 0)) {
+            Thread.sleep(10);
+        }
+        expectedTopics = 0;
     }
 
     /** Creates {@code count} topics, reports rate and latency, and returns the records committed per second. */
@@ -175,24 +191,6 @@ public final class ControllerBenchmark {
             partitions += topic.partitions().size();
         }
         return partitions;
-    }
-
-    /**
-     * The heap one controller's metadata takes (image, managers' indexes, loader): the live heap with the three
-     * controllers, less the live heap once one of them (a standby) is closed, each after a full GC. Restarts it.
-     */
-    private void measureHeapPerController() throws Exception {
-        int victim = controllers.keySet().stream().filter(id -> id != client.currentTarget()).findFirst().orElseThrow();
-        long withAll = liveHeapBytes();
-        stop(victim);
-        long without = liveHeapBytes();
-        System.out.printf("heap of one controller holding the image: %,d MiB (live heap %,d MiB with 3 controllers, "
-                + "%,d MiB with 2)%n", (withAll - without) >> 20, withAll >> 20, without >> 20);
-        start(victim, benchDir);
-        long target = latestImage().offset();
-        while (controllers.get(victim).image().offset() < target) {
-            Thread.sleep(10);
-        }
     }
 
     private static long liveHeapBytes() throws InterruptedException {
@@ -231,6 +229,7 @@ public final class ControllerBenchmark {
             saveNanos = System.nanoTime() - started;
         }
         long loadNanos;
+        long heapBeforeLoad = liveHeapBytes();
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
              MetadataLoader reader = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("loaded"),
                      snapshots), SnapshotPolicy.from(Map.of()), Time.SYSTEM,
@@ -240,6 +239,15 @@ public final class ControllerBenchmark {
             loadNanos = System.nanoTime() - started;
             if (reader.image().topics().size() != image.topics().size()) {
                 throw new IllegalStateException("the loaded snapshot lost topics");
+            }
+            // What a controller holds for it: the image and its managers' indexes over it.
+            ControlManagers managers = ControlManagers.fromImage(reader.image(), settings(), topicConfigs(),
+                    Map.of(), new java.util.Random(1));
+            long heldBytes = liveHeapBytes() - heapBeforeLoad;
+            System.out.printf("[%s] heap of a controller holding the image (image and managers' indexes): %,d MiB%n",
+                    label, heldBytes >> 20);
+            if (managers.metadata().lastOffset() != reader.image().offset()) {
+                throw new IllegalStateException("the managers do not hold the image");
             }
         }
         System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms (the "
@@ -277,13 +285,8 @@ public final class ControllerBenchmark {
         Path nodeDir = dir.resolve("node-" + nodeId);
         FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
         FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024 * 1024);
-        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
-                LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-        // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
-        ControllerSettings settings = new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
-                ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
-        QuorumController controller = QuorumController.builder(nodeId, settings)
-                .topicConfigs(topicConfigs)
+        QuorumController controller = QuorumController.builder(nodeId, settings())
+                .topicConfigs(topicConfigs())
                 .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
                 .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
                 .faultHandler(BENCH_FAULTS)
@@ -299,6 +302,17 @@ public final class ControllerBenchmark {
         controllers.put(nodeId, controller);
         drivers.put(nodeId, driver);
         logs.put(nodeId, log);
+    }
+
+    private static TopicConfigResolver topicConfigs() {
+        return new TopicConfigResolver(BrokerLogSettings.from(
+                LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
+    }
+
+    // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
+    private static ControllerSettings settings() {
+        return new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
+                ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
     }
 
     /** Stops a controller the way its peers and clients see a killed process: its connections drop at once. */
