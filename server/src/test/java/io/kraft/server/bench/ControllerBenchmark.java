@@ -54,17 +54,18 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Three quorum controllers on loopback gRPC with file logs, RocksDB state and Kafka's default timeouts, driven
- * through the control plane a broker uses ({@link GrpcControllerClient}): create 1,000 topics x 10 partitions
- * (3 replicas each) with 64 requests in flight and report records committed per second and the p50/p99 latency of
- * one CreateTopics; then grow the image to 100,000 partitions and measure a controller failover as a broker sees
- * it: from stopping the active controller (its connections drop, as after kill -9) until a new topic creation
- * succeeds. At both sizes it reports the snapshot (size, and time to save and to load it) and the time a new broker
- * (a Raft observer with an empty directory) takes to catch up with the image; after the failover, the time the
- * stopped controller takes, restarted on its directory, to catch up again. Not a test; run (after {@code mvn -B -q -pl server -am install -DskipTests}):
+ * through the control plane a broker uses ({@link GrpcControllerClient}): a round of {@code bench.topics} topics x 10
+ * partitions (3 replicas each) with 64 requests in flight on an empty image (after a warm-up round created and
+ * deleted), reporting records committed per second and the p50/p99 latency of one CreateTopics; then the image grown
+ * so that the same round once more ends at {@code bench.totalPartitions} partitions, and the two rounds' rates
+ * compared (a committed batch must cost what it changed, not what the image holds). At both sizes it reports the
+ * snapshot (size; how long the loop waits for the checkpoint, the time to store and to load it), the heap a
+ * controller holding the image takes, and the time a new broker (a Raft observer with an empty directory) takes to
+ * catch up; then a controller failover as a broker sees it (from stopping the active controller, its connections
+ * dropping as after kill -9, until a new topic creation succeeds) and the time the stopped controller, restarted on
+ * its directory, takes to catch up again. Not a test; run (after {@code mvn -B -q -pl server -am install -DskipTests}):
  * {@code mvn -B -q -pl server test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.kraft.server.bench.ControllerBenchmark}
- * (optional {@code -Dbench.topics=N -Dbench.totalPartitions=N}); or, without installing, {@code java} with the test
- * classpath that {@code mvn -o -X -pl server -am test-compile} prints for the server module's test compilation.
+ * -Dexec.mainClass=io.kraft.server.bench.ControllerBenchmark -Dbench.topics=5000 -Dbench.totalPartitions=100000}.
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";
