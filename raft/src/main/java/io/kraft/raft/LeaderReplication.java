@@ -102,9 +102,20 @@ final class LeaderReplication {
     }
 
     /**
-     * Serves a fetch: a fetcher below the log start is sent the snapshot to fetch; one whose log diverges is told
-     * where ours ends for its last epoch; otherwise its offset counts as its acknowledgement and it gets the whole
-     * batches after it, or is held until there are some (or a new high watermark) or the maximum wait passes.
+     * A member with an empty log (a new broker, a wiped node) gets our latest snapshot even while the log still holds
+     * everything since offset 0 (retention keeps it until it outgrows its limits): loading the state is much cheaper
+     * than replaying every record that built it, millions of them in a large cluster.
+     */
+    private boolean startsEmptyBehindSnapshot(FetchRequest request) {
+        return request.fetchOffset() == 0 && request.lastFetchedEpoch() == 0
+                && snapshots.latest().map(snapshot -> snapshot.endOffset() > 0).orElse(false);
+    }
+
+    /**
+     * Serves a fetch: a member with an empty log, or one below the log start, is sent the snapshot to fetch; one whose
+     * log diverges is told where ours ends for its last epoch; otherwise its offset counts as its acknowledgement and it
+     * gets the whole batches after it, or is held until there are some (or a new high watermark) or the maximum wait
+     * passes.
      */
     void serveFetch(LeaderState leader, FetchRequest request) {
         if (request.epoch() != leader.epoch()) {
@@ -116,7 +127,7 @@ final class LeaderReplication {
         if (request.source() == node.nodeId || request.fetchOffset() < 0) {
             return;
         }
-        if (request.fetchOffset() < node.log.startOffset()) {
+        if (request.fetchOffset() < node.log.startOffset() || startsEmptyBehindSnapshot(request)) {
             snapshots.answerWithSnapshotToFetch(leader, request);
             return;
         }

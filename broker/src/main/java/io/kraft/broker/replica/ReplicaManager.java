@@ -473,29 +473,50 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     }
 
     private void applyConfigChanges(MetadataDelta delta) {
+        if (!delta.hasConfigChanges()) {
+            return;
+        }
         Set<String> topics = new HashSet<>();
+        boolean brokerDefaultsChanged = false;
         for (ConfigResource resource : delta.configsDelta().changes().keySet()) {
             if (resource.type() == ConfigResource.Type.TOPIC) {
                 topics.add(resource.name());
             } else if (resource.name().isEmpty() || resource.name().equals(String.valueOf(brokerId))) {
-                // Dynamic broker defaults changed: every topic without its own override may be affected.
-                partitions.keySet().forEach(tp -> topics.add(tp.topic()));
+                brokerDefaultsChanged = true;
             }
+        }
+        if (brokerDefaultsChanged) {
+            // Dynamic broker defaults changed: every topic without its own override may be affected.
+            partitions.keySet().forEach(tp -> topics.add(tp.topic()));
         }
         for (String topic : topics) {
             try {
                 TopicLogSettings settings = topicSettings(topic);
                 LogConfig logConfig = LogConfig.from(settings);
-                for (Partition partition : partitions.values()) {
-                    if (partition.topicPartition().topic().equals(topic)) {
-                        partition.log().updateConfig(logConfig);
-                        partition.setMinInsyncReplicas(settings.minInsyncReplicas());
-                    }
+                for (Partition partition : hostedPartitions(topic)) {
+                    partition.log().updateConfig(logConfig);
+                    partition.setMinInsyncReplicas(settings.minInsyncReplicas());
                 }
             } catch (RuntimeException e) {
                 LOG.error("Broker {} could not apply the new configs of topic {}", brokerId, topic, e);
             }
         }
+    }
+
+    /** The topic's partitions hosted here, found through the image's partitions of the topic (not a scan of all). */
+    private List<Partition> hostedPartitions(String topic) {
+        TopicImage known = image.topics().topic(topic);
+        if (known == null) {
+            return List.of();
+        }
+        List<Partition> hosted = new ArrayList<>();
+        for (int partitionId : known.partitions().keySet()) {
+            Partition partition = partitions.get(new TopicPartition(topic, partitionId));
+            if (partition != null) {
+                hosted.add(partition);
+            }
+        }
+        return hosted;
     }
 
     /** A topic's effective settings: its overrides in the current image over the broker defaults. */

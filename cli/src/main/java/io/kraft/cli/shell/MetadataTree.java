@@ -6,12 +6,14 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link MetadataImage} as the shell's tree, laid out like Kafka's metadata shell:
@@ -32,28 +34,33 @@ public final class MetadataTree {
     public static final String DEFAULT_BROKER = "<default>";
 
     private final ShellNode.Directory root;
+    /** Nodes this tree has made so far: lookups make only the nodes on their path (tests count them). */
+    private final AtomicLong nodesMade;
 
-    private MetadataTree(ShellNode.Directory root) {
+    private MetadataTree(ShellNode.Directory root, AtomicLong nodesMade) {
         this.root = root;
+        this.nodesMade = nodesMade;
     }
 
     /**
      * The tree of {@code image}; {@code quorumFacts} (name to value) become files under {@code /quorum}, which is
-     * left out when there are none.
+     * left out when there are none. Topics, topic ids, partitions and config resources are directories made on
+     * lookup from the image, so a command touches only the nodes on its path, whatever the image's size.
      */
     public static MetadataTree of(MetadataImage image, Map<String, String> quorumFacts) {
+        AtomicLong made = new AtomicLong();
         Map<String, ShellNode> top = new HashMap<>();
         top.put("brokers", brokers(image));
-        Map<String, ShellNode> topicsByName = new HashMap<>();
-        Map<String, ShellNode> topicsById = new HashMap<>();
-        for (TopicImage topic : image.topics().topicsByName().values()) {
-            ShellNode.Directory directory = topic(topic);
-            topicsByName.put(topic.name(), directory);
-            topicsById.put(KafkaIds.text(topic.id()), directory);
-        }
-        top.put("topics", new ShellNode.Directory(topicsByName));
-        top.put("topicIds", new ShellNode.Directory(topicsById));
-        top.put("configs", configs(image));
+        top.put("topics", new ShellNode.Directory(() -> image.topics().topicsByName().keySet(), name -> {
+            TopicImage topic = image.topics().topic(name);
+            return topic == null ? null : topic(topic, made);
+        }));
+        top.put("topicIds", new ShellNode.Directory(
+                () -> image.topics().topicsById().keySet().stream().map(KafkaIds::text).toList(), text -> {
+                    TopicImage topic = KafkaIds.parse(text).map(id -> image.topics().topic(id)).orElse(null);
+                    return topic == null ? null : topic(topic, made);
+                }));
+        top.put("configs", configs(image, made));
         Map<String, ShellNode> features = new HashMap<>();
         image.features().finalizedLevels().forEach((name, level) -> features.put(name, file(level)));
         top.put("features", new ShellNode.Directory(features));
@@ -66,21 +73,27 @@ public final class MetadataTree {
             quorumFacts.forEach((name, value) -> quorum.put(name, new ShellNode.File(value)));
             top.put("quorum", new ShellNode.Directory(quorum));
         }
-        return new MetadataTree(new ShellNode.Directory(top));
+        return new MetadataTree(new ShellNode.Directory(top), made);
     }
 
     public ShellNode.Directory root() {
         return root;
     }
 
+    /** How many topic, partition and config nodes lookups have made so far. */
+    long nodesMade() {
+        return nodesMade.get();
+    }
+
     /** The node at the absolute path given as components, if there is one. */
     public Optional<ShellNode> find(List<String> components) {
         ShellNode node = root;
         for (String name : components) {
-            if (!(node instanceof ShellNode.Directory directory) || directory.child(name) == null) {
+            ShellNode child = node instanceof ShellNode.Directory directory ? directory.child(name) : null;
+            if (child == null) {
                 return Optional.empty();
             }
-            node = directory.child(name);
+            node = child;
         }
         return Optional.of(node);
     }
@@ -117,13 +130,34 @@ public final class MetadataTree {
         return fields;
     }
 
-    private static ShellNode.Directory topic(TopicImage topic) {
-        Map<String, ShellNode> children = new HashMap<>();
-        children.put("id", new ShellNode.File(KafkaIds.text(topic.id())));
-        children.put("name", new ShellNode.File(topic.name()));
-        topic.partitions().forEach((partitionId, partition) -> children.put(Integer.toString(partitionId),
-                new ShellNode.Directory(Map.of("data", new ShellNode.File(partitionData(partition))))));
-        return new ShellNode.Directory(children);
+    private static ShellNode.Directory topic(TopicImage topic, AtomicLong made) {
+        made.incrementAndGet();
+        return new ShellNode.Directory(() -> {
+            List<String> names = new ArrayList<>(topic.partitions().size() + 2);
+            names.add("id");
+            names.add("name");
+            topic.partitions().keySet().forEach(partitionId -> names.add(Integer.toString(partitionId)));
+            return names;
+        }, name -> switch (name) {
+            case "id" -> new ShellNode.File(KafkaIds.text(topic.id()));
+            case "name" -> new ShellNode.File(topic.name());
+            default -> {
+                PartitionRegistration partition = partitionId(name).map(topic::partition).orElse(null);
+                if (partition == null) {
+                    yield null;
+                }
+                made.incrementAndGet();
+                yield new ShellNode.Directory(Map.of("data", new ShellNode.File(partitionData(partition))));
+            }
+        });
+    }
+
+    private static Optional<Integer> partitionId(String name) {
+        try {
+            return Optional.of(Integer.parseInt(name));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private static String partitionData(PartitionRegistration partition) {
@@ -136,20 +170,24 @@ public final class MetadataTree {
         return Json.object(fields);
     }
 
-    private static ShellNode.Directory configs(MetadataImage image) {
-        Map<String, Map<String, ShellNode>> byType = new HashMap<>();
-        for (ConfigResource.Type type : ConfigResource.Type.values()) {
-            byType.put(type.name().toLowerCase(Locale.ROOT), new HashMap<>());
-        }
-        image.configs().configs().forEach((resource, keys) -> {
-            Map<String, ShellNode> files = new HashMap<>();
-            keys.forEach((key, value) -> files.put(key, new ShellNode.File(value)));
-            String type = resource.type().name().toLowerCase(Locale.ROOT);
-            String name = resource.name().isEmpty() ? DEFAULT_BROKER : resource.name();
-            byType.get(type).put(name, new ShellNode.Directory(files));
-        });
+    private static ShellNode.Directory configs(MetadataImage image, AtomicLong made) {
         Map<String, ShellNode> types = new HashMap<>();
-        byType.forEach((type, resources) -> types.put(type, new ShellNode.Directory(resources)));
+        for (ConfigResource.Type type : ConfigResource.Type.values()) {
+            types.put(type.name().toLowerCase(Locale.ROOT), new ShellNode.Directory(
+                    () -> image.configs().configs().keySet().stream().filter(resource -> resource.type() == type)
+                            .map(resource -> resource.name().isEmpty() ? DEFAULT_BROKER : resource.name()).toList(),
+                    name -> {
+                        ConfigResource resource = new ConfigResource(type, name.equals(DEFAULT_BROKER) ? "" : name);
+                        Map<String, String> keys = image.configs().configs().get(resource);
+                        if (keys == null) {
+                            return null;
+                        }
+                        made.incrementAndGet();
+                        Map<String, ShellNode> files = new HashMap<>();
+                        keys.forEach((key, value) -> files.put(key, new ShellNode.File(value)));
+                        return new ShellNode.Directory(files);
+                    }));
+        }
         return new ShellNode.Directory(types);
     }
 

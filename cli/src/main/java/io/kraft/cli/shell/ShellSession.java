@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -144,7 +143,7 @@ public final class ShellSession {
                 if (paths.size() > 1) {
                     out.println((i > 0 ? System.lineSeparator() : "") + path + ":");
                 }
-                directory.children().keySet().forEach(out::println);
+                directory.names().forEach(out::println);
             } else {
                 out.println(path);
             }
@@ -191,8 +190,10 @@ public final class ShellSession {
             return;
         }
         out.println(indent + (name.equals("/") ? name : name + "/"));
-        for (Map.Entry<String, ShellNode> child : ((ShellNode.Directory) node).children().entrySet()) {
-            printTree(child.getKey(), child.getValue(), indent + "  ");
+        // One child at a time: a lazy directory's subtree is made while it is printed, and dropped after.
+        ShellNode.Directory directory = (ShellNode.Directory) node;
+        for (String child : directory.names()) {
+            printTree(child, directory.child(child), indent + "  ");
         }
     }
 
@@ -212,11 +213,11 @@ public final class ShellSession {
     private void printPaths(List<String> components, ShellNode node) {
         out.println(ShellPaths.format(components));
         if (node instanceof ShellNode.Directory directory) {
-            directory.children().forEach((name, child) -> {
+            for (String name : directory.names()) {
                 List<String> childComponents = new ArrayList<>(components);
                 childComponents.add(name);
-                printPaths(childComponents, child);
-            });
+                printPaths(childComponents, directory.child(name));
+            }
         }
     }
 

@@ -143,6 +143,11 @@ public final class ClusterControlManager implements BrokerLiveness {
         return ControllerResult.of(records, new BrokerHeartbeatReply(caughtUp, fenced, shouldShutDown));
     }
 
+    /** Forgets every session: a controller starting a term gives each broker a full session from its first look. */
+    void resetSessions() {
+        sessions.clear();
+    }
+
     /** The broker's control-plane connection closed: fence it unless it is heard from within the grace time. */
     public void connectionClosed(int brokerId, long nowMs) {
         if (isRegistered(brokerId)) {

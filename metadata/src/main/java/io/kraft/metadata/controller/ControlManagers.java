@@ -32,6 +32,7 @@ public final class ControlManagers {
     private final ConfigurationControlManager configs;
     private final ProducerIdControlManager producerIds;
     private final FeatureControlManager features;
+    private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
     private final class Indexes implements MetadataChangeListener {
@@ -72,7 +73,7 @@ public final class ControlManagers {
 
     ControlManagers(MetadataImage committed, ControllerSettings settings, TopicConfigResolver topicConfigs,
                     Map<String, SupportedRange> supportedFeatures, Random random, int rebuildSlackRecords) {
-        this.metadata = new SpeculativeMetadata(committed, new Indexes(), rebuildSlackRecords);
+        this.metadata = new SpeculativeMetadata(committed, indexes, rebuildSlackRecords);
         this.cluster = new ClusterControlManager(settings, metadata);
         this.replication = new ReplicationControlManager(settings, metadata, cluster, random);
         this.configs = new ConfigurationControlManager(topicConfigs, metadata);
@@ -209,6 +210,33 @@ public final class ControlManagers {
      */
     public void committed(MetadataImage image) {
         metadata.commit(image);
+    }
+
+    /**
+     * Where a committed delta that this controller did not generate reports its entity changes, so that the indexes
+     * of a standby follow the log change by change (then {@link #followCommitted} the image it produced).
+     */
+    public MetadataChangeListener committedChanges() {
+        return indexes;
+    }
+
+    /**
+     * The committed image advanced to {@code image} by records this controller did not generate, whose changes the
+     * indexes heard through {@link #committedChanges()}: a standby keeps its managers current at the cost of each
+     * delta, so that becoming active needs no rebuild whatever the image's size.
+     *
+     * @throws IllegalStateException if the managers hold uncommitted records of their own
+     */
+    public void followCommitted(MetadataImage image) {
+        metadata.follow(image);
+    }
+
+    /**
+     * This controller starts serving: broker sessions start afresh (a session a previous term left behind would
+     * otherwise look expired at once).
+     */
+    public void activate() {
+        cluster.resetSessions();
     }
 
     /** The view the managers read: committed image plus this controller's uncommitted records. */

@@ -77,8 +77,14 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private volatile LeaderAndEpoch leader = new LeaderAndEpoch(OptionalInt.empty(), 0);
     /** The epoch this member serves as active controller, or -1 (readable from any thread). */
     private volatile int activeEpoch = -1;
-    /** Present only while this member is the active controller. */
+    /** Present only while this member is the active controller; then it is {@link #standby}. */
     private ControlManagers managers;
+    /**
+     * The managers every member keeps in step with the committed log (their indexes follow each committed delta), so
+     * that becoming active costs nothing however large the image: a failover does not wait for a rebuild. Rebuilt from
+     * the image only when its state stops matching the log (a loaded snapshot, uncommitted records of a lost term).
+     */
+    private ControlManagers standby;
     /** The epoch this member leads, or -1. Set at election; {@link #managers} appears once the epoch is ready. */
     private int leaderEpoch = -1;
     /** The offset the next appended record will get (exact: only the leader appends in its epoch). */
@@ -107,6 +113,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         String owner = "Controller " + nodeId;
         this.loader = new MetadataLoader(owner, Objects.requireNonNull(builder.storage, "storage"),
                 builder.snapshotPolicy, time, new PublisherQueue(owner, publisherLoop, faultHandler));
+        this.standby = newManagers(MetadataImage.EMPTY);
+    }
+
+    private ControlManagers newManagers(MetadataImage image) {
+        return ControlManagers.fromImage(image, settings, topicConfigs, supportedFeatures, random);
     }
 
     /** Starts building the controller of quorum member {@code nodeId}. */
@@ -418,7 +429,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private void applyCommitted(CommittedBatch batch) {
         Optional<MetadataLoader.AppliedBatch> applied;
         try {
-            applied = loader.applyCommitted(batch);
+            // The active controller's view already heard its own records; a standby's indexes hear them now.
+            applied = managers != null ? loader.applyCommitted(batch)
+                    : loader.applyCommitted(batch, standby.committedChanges());
         } catch (RuntimeException e) {
             fault("could not apply the committed metadata batch at " + batch.baseOffset() + ".." + batch.lastOffset()
                     + ": " + e.getMessage(), e);
@@ -436,6 +449,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                     stopServing(e.getMessage(), true);
                 }
             }
+        } else if (applied.isPresent()) {
+            standby.followCommitted(loader.image());
         }
         releaseAnswers();
         maybeSnapshot();
@@ -446,7 +461,13 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         try {
-            loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
+            loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
+                if (error == null) {
+                    raft.snapshotCreated(id);
+                } else {
+                    LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, error.toString());
+                }
+            }));
         } catch (RuntimeException e) {
             // The log is still there to replay from; the next check tries again.
             LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, e.toString());
@@ -470,6 +491,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         }
         if (loaded && managers != null) {
             stopServing("snapshot " + snapshotId + " replaced its state", true);
+        }
+        if (loaded) {
+            standby = newManagers(loader.image());
         }
         releaseAnswers();
     }
@@ -511,7 +535,13 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         nextWriteOffset = ready.nextOffset();
-        managers = ControlManagers.fromImage(image, settings, topicConfigs, supportedFeatures, random);
+        if (standby.metadata().committedImage() != image) {
+            LOG.warn("Controller {} rebuilds its managers: they follow offset {}, not the image at {}", nodeId,
+                    standby.metadata().committedImage().offset(), image.offset());
+            standby = newManagers(image);
+        }
+        managers = standby;
+        managers.activate();
         activeEpoch = ready.epoch();
         LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
                 ready.epoch(), image.offset(), nextWriteOffset);
@@ -529,6 +559,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void deactivate() {
+        if (managers != null && !closed && (managers.metadata().hasUncommitted()
+                || managers.metadata().committedImage() != loader.image())) {
+            // Its indexes saw records that may never commit (or missed a batch of another term): start again from
+            // the committed image, the one time a lost term costs a pass over it.
+            standby = newManagers(loader.image());
+        }
         managers = null;
         activeEpoch = -1;
         cancelFencingTimer();

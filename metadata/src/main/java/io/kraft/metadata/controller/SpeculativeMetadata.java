@@ -137,6 +137,22 @@ public final class SpeculativeMetadata {
         }
     }
 
+    /**
+     * The committed image moved to {@code image} by records this view did not generate (a standby follows the log
+     * this way, its indexes fed by the committed delta): the view becomes the image, at no cost.
+     *
+     * @throws IllegalStateException if this view holds uncommitted records of its own
+     */
+    void follow(MetadataImage image) {
+        if (!uncommitted.isEmpty()) {
+            throw new IllegalStateException("A view with uncommitted records up to " + pending.offset()
+                    + " cannot follow the committed image to " + image.offset());
+        }
+        committed = image;
+        pending = new MetadataDelta(image, gate);
+        recordsInPending = 0;
+    }
+
     /** Records of the queued batches after the committed offset (the first batch may be partly committed). */
     private long uncommittedRecords() {
         return queuedRecords - committedPrefix(uncommitted.peek());

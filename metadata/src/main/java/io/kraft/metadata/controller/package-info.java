@@ -11,9 +11,11 @@
  * creations of one topic name in a row are caught); when they commit, the view's split into committed and pending
  * moves but the view does not change. What the image cannot answer cheaply (which partitions a broker is in the ISR
  * of, replicas and leaderships per broker, leaderless partitions, colliding topic names, registration offsets) the
- * managers keep as indexes fed by the entity changes the delta reports. A controller starts from the committed
- * image when it becomes active ({@link io.kraft.metadata.controller.ControlManagers#fromImage}) and drops the whole
- * view when it stops, which drops any uncommitted records with it.
+ * managers keep as indexes fed by the entity changes the delta reports. Every member keeps its managers in step
+ * with the committed log (a standby's indexes hear each committed delta's changes,
+ * {@link io.kraft.metadata.controller.ControlManagers#committedChanges}), so becoming active costs nothing however
+ * large the image; a member that stops serving with uncommitted records in its view rebuilds its managers from the
+ * committed image ({@link io.kraft.metadata.controller.ControlManagers#fromImage}), which drops those records.
  *
  * <p>Event loop. {@link io.kraft.metadata.controller.QuorumController} runs the managers on one injected
  * {@link io.kraft.metadata.loop.EventLoop} with an injected {@link io.kraft.metadata.loop.Time}, as the listener of a

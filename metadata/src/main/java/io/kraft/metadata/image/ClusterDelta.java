@@ -88,8 +88,8 @@ public final class ClusterDelta {
         if (changedBrokers.isEmpty()) {
             return image;
         }
-        Map<Integer, BrokerRegistration> brokers = new HashMap<>(image.brokers());
-        brokers.putAll(changedBrokers);
-        return new ClusterImage(brokers);
+        PersistentMaps.Builder<Integer, BrokerRegistration> brokers = PersistentMaps.edit(image.brokers());
+        changedBrokers.forEach(brokers::put);
+        return new ClusterImage(brokers.build());
     }
 }

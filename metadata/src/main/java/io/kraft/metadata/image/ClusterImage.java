@@ -4,12 +4,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The registered brokers by id. */
+/** The registered brokers by id (a persistent map: a registration change shares the other brokers). */
 public record ClusterImage(Map<Integer, BrokerRegistration> brokers) {
-    public static final ClusterImage EMPTY = new ClusterImage(Map.of());
+    public static final ClusterImage EMPTY = new ClusterImage(PersistentMaps.empty());
 
     public ClusterImage {
-        brokers = Map.copyOf(brokers);
+        brokers = PersistentMaps.of(brokers);
     }
 
     /** The broker's registration, or null if it never registered. */

@@ -59,7 +59,7 @@ public final class ConfigurationsDelta {
         if (changes.isEmpty()) {
             return image;
         }
-        Map<ConfigResource, Map<String, String>> configs = new HashMap<>(image.configs());
+        PersistentMaps.Builder<ConfigResource, Map<String, String>> configs = PersistentMaps.edit(image.configs());
         changes.forEach((resource, keys) -> {
             Map<String, String> merged = new HashMap<>(image.configs(resource));
             keys.forEach((key, value) -> {
@@ -69,8 +69,12 @@ public final class ConfigurationsDelta {
                     merged.remove(key);
                 }
             });
-            configs.put(resource, merged);
+            if (merged.isEmpty()) {
+                configs.remove(resource);
+            } else {
+                configs.put(resource, Map.copyOf(merged));
+            }
         });
-        return new ConfigurationsImage(configs);
+        return new ConfigurationsImage(configs.build());
     }
 }

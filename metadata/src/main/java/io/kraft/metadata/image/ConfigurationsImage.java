@@ -10,18 +10,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The configuration overrides set for topics and brokers: only keys explicitly set, never defaults. */
+/**
+ * The configuration overrides set for topics and brokers: only keys explicitly set, never defaults. The map of
+ * resources is persistent, so a change to one resource's keys shares every other resource.
+ */
 public record ConfigurationsImage(Map<ConfigResource, Map<String, String>> configs) {
-    public static final ConfigurationsImage EMPTY = new ConfigurationsImage(Map.of());
+    public static final ConfigurationsImage EMPTY = new ConfigurationsImage(PersistentMaps.empty());
 
+    /** A persistent map (what a delta builds: no empty resources, immutable keys) is kept; others are copied. */
     public ConfigurationsImage {
-        Map<ConfigResource, Map<String, String>> copy = new HashMap<>();
-        configs.forEach((resource, keys) -> {
-            if (!keys.isEmpty()) {
-                copy.put(resource, Map.copyOf(keys));
-            }
-        });
-        configs = Map.copyOf(copy);
+        if (!PersistentMaps.isPersistent(configs)) {
+            Map<ConfigResource, Map<String, String>> copy = new HashMap<>();
+            configs.forEach((resource, keys) -> {
+                if (!keys.isEmpty()) {
+                    copy.put(resource, Map.copyOf(keys));
+                }
+            });
+            configs = PersistentMaps.of(copy);
+        }
     }
 
     /** The resource's set keys, empty if none. */

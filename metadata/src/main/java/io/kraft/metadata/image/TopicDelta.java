@@ -91,8 +91,8 @@ public final class TopicDelta {
         if (partitionChanges.isEmpty()) {
             return image;
         }
-        Map<Integer, PartitionRegistration> partitions = new HashMap<>(image.partitions());
-        partitions.putAll(partitionChanges);
-        return new TopicImage(image.name(), image.id(), partitions);
+        PersistentMaps.Builder<Integer, PartitionRegistration> partitions = PersistentMaps.edit(image.partitions());
+        partitionChanges.forEach(partitions::put);
+        return new TopicImage(image.name(), image.id(), partitions.build());
     }
 }

@@ -11,12 +11,15 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
 
-/** A topic: its name, id and partitions by index. */
+/**
+ * A topic: its name, id and partitions by index. The partition map is persistent, so a change to one partition of a
+ * large topic shares the others.
+ */
 public record TopicImage(String name, UUID id, Map<Integer, PartitionRegistration> partitions) {
     public TopicImage {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
-        partitions = Map.copyOf(partitions);
+        partitions = PersistentMaps.of(partitions);
     }
 
     public PartitionRegistration partition(int partitionId) {

@@ -200,10 +200,12 @@ public final class TopicsDelta {
         if (changedTopics.isEmpty() && deletedTopicIds.isEmpty()) {
             return image;
         }
-        Map<UUID, TopicImage> byId = new HashMap<>(image.topicsById());
-        Map<String, TopicImage> byName = new HashMap<>(image.topicsByName());
+        // Persistent maps: only the paths to the topics this delta touched are copied.
+        PersistentMaps.Builder<UUID, TopicImage> byId = PersistentMaps.edit(image.topicsById());
+        PersistentMaps.Builder<String, TopicImage> byName = PersistentMaps.edit(image.topicsByName());
         for (UUID deleted : deletedTopicIds) {
-            TopicImage topic = byId.remove(deleted);
+            TopicImage topic = image.topic(deleted);
+            byId.remove(deleted);
             byName.remove(topic.name());
         }
         for (TopicDelta delta : changedTopics.values()) {
@@ -211,6 +213,6 @@ public final class TopicsDelta {
             byId.put(topic.id(), topic);
             byName.put(topic.name(), topic);
         }
-        return new TopicsImage(byId, byName);
+        return new TopicsImage(byId.build(), byName.build());
     }
 }

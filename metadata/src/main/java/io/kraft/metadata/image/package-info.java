@@ -15,5 +15,11 @@
  * </ul>
  * The read methods of a delta ({@code broker}, {@code topicId}, {@code partition}, {@code configs}, ...) give the
  * state including the delta without building an image.
+ *
+ * <p>Cost. An image's maps are persistent (structure-sharing) hash maps, so {@code apply()} copies only the paths to
+ * what the delta changed and shares the rest with the image before: a committed batch costs what it changed, at any
+ * cluster size, and a snapshot load builds the maps once through transient builders. Consumers keep to the same rule
+ * and look only at what a delta reports; a pass over the whole image belongs to a snapshot load or an explicit
+ * request (a Metadata request for all topics), never to the commit path.
  */
 package io.kraft.metadata.image;

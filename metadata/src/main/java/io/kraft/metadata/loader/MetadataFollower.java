@@ -160,7 +160,14 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
 
     private void maybeSnapshot() {
         if (raft != null) {
-            loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
+            loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
+                if (error == null) {
+                    raft.snapshotCreated(id);
+                } else {
+                    // The log is still there to replay from; the next check tries again.
+                    LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, error.toString());
+                }
+            }));
         }
     }
 

@@ -3,6 +3,7 @@ package io.kraft.metadata.loader;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,8 @@ public final class MetadataLoader implements AutoCloseable {
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private long recordBytesSinceSnapshot;
     private long lastSnapshotMs;
+    /** The snapshot being written out, if one was started. */
+    private CompletableFuture<SnapshotId> saving;
 
     /**
      * @param owner      names the node in log lines, e.g. "Controller 1"
@@ -80,6 +84,14 @@ public final class MetadataLoader implements AutoCloseable {
      * @throws InvalidMetadataRecordException if a committed record is not a metadata record or does not apply
      */
     public Optional<AppliedBatch> applyCommitted(CommittedBatch batch) {
+        return applyCommitted(batch, MetadataChangeListener.NONE);
+    }
+
+    /**
+     * Like {@link #applyCommitted(CommittedBatch)}, reporting each entity change to {@code listener} as the batch is
+     * replayed (a standby controller keeps its managers' indexes in step with the log this way).
+     */
+    public Optional<AppliedBatch> applyCommitted(CommittedBatch batch, MetadataChangeListener listener) {
         List<byte[]> raw = batch.records();
         int skip = (int) Math.max(0, Math.min(raw.size(), image.offset() + 1 - batch.baseOffset()));
         List<MetadataRecord> records = new ArrayList<>(raw.size() - skip);
@@ -97,7 +109,7 @@ public final class MetadataLoader implements AutoCloseable {
             return Optional.empty();
         }
         long firstOffset = batch.baseOffset() + skip;
-        MetadataDelta delta = new MetadataDelta(image);
+        MetadataDelta delta = new MetadataDelta(image, listener);
         delta.replayBatch(records, firstOffset, batch.epoch());
         MetadataImage next = delta.apply();
         storage.apply(delta);
@@ -130,25 +142,34 @@ public final class MetadataLoader implements AutoCloseable {
     }
 
     /**
-     * Saves the state as a snapshot if the policy says one is due; report a returned snapshot to Raft
-     * ({@code RaftClient.snapshotCreated}) so it can delete the log prefix.
+     * Starts saving the state as a snapshot if the policy says one is due and no save is still running: the state is
+     * captured now, and written out in the background (see {@link MetadataStorage#saveSnapshot}), so a large image
+     * does not stall the owner's loop. Report the snapshot to Raft ({@code RaftClient.snapshotCreated}) when the
+     * returned future completes, so it can delete the log prefix.
      *
-     * @return the saved snapshot, or empty if none was due (or it already exists)
+     * @return the save under way, completing with the stored snapshot's id; empty if none was due (or it exists)
      */
-    public Optional<SnapshotId> maybeSnapshot() {
+    public Optional<CompletableFuture<SnapshotId>> maybeSnapshot() {
         long nowMs = time.monotonicMs();
-        if (image.offset() < 0 || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
+        if (image.offset() < 0 || (saving != null && !saving.isDone())
+                || !snapshotPolicy.isDue(recordBytesSinceSnapshot, nowMs - lastSnapshotMs)) {
             return Optional.empty();
         }
         SnapshotId id = new SnapshotId(image.offset() + 1, image.epoch());
         if (storage.containsSnapshot(id)) {
             return Optional.empty();
         }
-        storage.saveSnapshot(id);
+        long startedNanos = System.nanoTime();
+        CompletableFuture<Void> stored = storage.saveSnapshot(id);
+        long capturedMs = (System.nanoTime() - startedNanos) / 1_000_000;
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = nowMs;
-        LOG.info("{} saved metadata snapshot {}", owner, id);
-        return Optional.of(id);
+        saving = stored.thenApply(done -> {
+            LOG.info("{} saved metadata snapshot {} (captured in {} ms, stored in {} ms)", owner, id, capturedMs,
+                    (System.nanoTime() - startedNanos) / 1_000_000);
+            return id;
+        });
+        return Optional.of(saving);
     }
 
     /** How often the owner should call {@link #maybeSnapshot} for the time limit to be honoured. */

@@ -5,6 +5,7 @@ import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.SnapshotId;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Where a {@link MetadataLoader} keeps the committed state besides its image, and the snapshots of it: RocksDB and
@@ -22,8 +23,12 @@ public interface MetadataStorage extends AutoCloseable {
     /** Whether snapshot {@code id} is stored already. */
     boolean containsSnapshot(SnapshotId id);
 
-    /** Stores the current state as snapshot {@code id}, which must describe exactly that state's position. */
-    void saveSnapshot(SnapshotId id);
+    /**
+     * Captures the current state as snapshot {@code id} (which must describe exactly that state's position) before it
+     * returns, and stores it durably, possibly in the background so that the caller's loop does not wait for the
+     * disk: the future completes once the snapshot is stored.
+     */
+    CompletableFuture<Void> saveSnapshot(SnapshotId id);
 
     /** Replaces the state with stored snapshot {@code id} and describes what it holds. */
     LoadedSnapshot loadSnapshot(SnapshotId id);

@@ -8,18 +8,34 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node's {@link MetadataStorage}: the {@link MetadataStateStore} in RocksDB, whose checkpoints are the snapshots in
  * Raft's {@link FileSnapshotStore}. The store only mirrors snapshot + log, which Raft replays at every start, so its
  * directory is wiped when this opens; loading a snapshot replaces the directory with the snapshot's checkpoint.
+ *
+ * <p>Saving a snapshot takes the RocksDB checkpoint (hard links, the state as of now) on the caller's thread and
+ * hands the rest, which grows with the state (fsync and CRC of every file, the manifest, the rename into the
+ * snapshot store), to a thread of its own, so the controller's loop is not held up by the disk.
  */
 public final class RocksDbMetadataStorage implements MetadataStorage {
+    private static final Logger LOG = LoggerFactory.getLogger(RocksDbMetadataStorage.class);
+
     private final Path stateDirectory;
+    /** Where a checkpoint waits while the background thread stores it: beside the state, never inside it. */
+    private final Path stagingDirectory;
     private final FileSnapshotStore snapshots;
+    private final ExecutorService writer;
     private MetadataStateStore stateStore;
 
     /**
@@ -29,8 +45,16 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
     public RocksDbMetadataStorage(Path stateDirectory, FileSnapshotStore snapshots) {
         this.stateDirectory = Objects.requireNonNull(stateDirectory, "stateDirectory");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
+        this.stagingDirectory = stateDirectory.resolveSibling(stateDirectory.getFileName() + ".snapshot-staging");
         deleteRecursively(stateDirectory);
+        deleteRecursively(stagingDirectory);
         this.stateStore = MetadataStateStore.open(stateDirectory);
+        String threadName = "metadata-snapshot-writer-" + stateDirectory.getFileName();
+        this.writer = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Override
@@ -44,8 +68,22 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
     }
 
     @Override
-    public void saveSnapshot(SnapshotId id) {
-        snapshots.save(id, stateStore::checkpoint);
+    public CompletableFuture<Void> saveSnapshot(SnapshotId id) {
+        Path staged = stagingDirectory.resolve(id.toString());
+        deleteRecursively(staged);
+        try {
+            Files.createDirectories(stagingDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + stagingDirectory, e);
+        }
+        stateStore.checkpoint(staged);
+        return CompletableFuture.runAsync(() -> {
+            try {
+                snapshots.save(id, target -> moveOrCopy(staged, target));
+            } finally {
+                deleteRecursively(staged);
+            }
+        }, writer);
     }
 
     @Override
@@ -57,9 +95,27 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
     }
 
+    /** Waits for a snapshot being written out, then closes the state store. */
     @Override
     public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(60, TimeUnit.SECONDS)) {
+                LOG.warn("A metadata snapshot of {} was still being written at close", stateDirectory);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         stateStore.close();
+    }
+
+    // A checkpoint is hard links into the state directory's files, so a rename moves it at no cost.
+    private static void moveOrCopy(Path source, Path target) {
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            copyRecursively(source, target);
+        }
     }
 
     private static void deleteRecursively(Path path) {

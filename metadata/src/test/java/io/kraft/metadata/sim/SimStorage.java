@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A simulated node's {@link MetadataStorage} in memory: the stored state is the image the persisted deltas give (so
@@ -70,11 +71,12 @@ final class SimStorage implements MetadataStorage {
     }
 
     @Override
-    public void saveSnapshot(SnapshotId id) {
+    public CompletableFuture<Void> saveSnapshot(SnapshotId id) {
         if (id.endOffset() != state.offset() + 1) {
             throw new IllegalStateException("snapshot " + id + " of stored state at " + state.offset());
         }
         disk.put(id, new LoadedSnapshot(state.toRecords(), state.provenance()));
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ControlManagers;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.CreateTopicRequest;
@@ -53,15 +54,18 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Three quorum controllers on loopback gRPC with file logs, RocksDB state and Kafka's default timeouts, driven
- * through the control plane a broker uses ({@link GrpcControllerClient}): create 1,000 topics x 10 partitions
- * (3 replicas each) with 64 requests in flight and report records committed per second and the p50/p99 latency of
- * one CreateTopics; then grow the image to 100,000 partitions and measure a controller failover as a broker sees
- * it: from stopping the active controller (its connections drop, as after kill -9) until a new topic creation
- * succeeds. At both sizes it reports the snapshot (size, and time to save and to load it) and the time a new broker
- * (a Raft observer with an empty directory) takes to catch up with the image; after the failover, the time the
- * stopped controller takes, restarted on its directory, to catch up again. Not a test; run from the repository's
- * root: {@code mvn -B -q -pl server -am -Pcontroller-bench test-compile exec:exec} (optional
- * {@code -Dbench.topics=N -Dbench.totalPartitions=N}).
+ * through the control plane a broker uses ({@link GrpcControllerClient}): a round of {@code bench.topics} topics x 10
+ * partitions (3 replicas each) with 64 requests in flight on an empty image (after a warm-up round created and
+ * deleted), reporting records committed per second and the p50/p99 latency of one CreateTopics; then the image grown
+ * so that the same round once more ends at {@code bench.totalPartitions} partitions, and the two rounds' rates
+ * compared (a committed batch must cost what it changed, not what the image holds). At both sizes it reports the
+ * snapshot (size; how long the loop waits for the checkpoint, the time to store and to load it), the heap a
+ * controller holding the image takes, and the time a new broker (a Raft observer with an empty directory) takes to
+ * catch up; then a controller failover as a broker sees it (from stopping the active controller, its connections
+ * dropping as after kill -9, until a new topic creation succeeds) and the time the stopped controller, restarted on
+ * its directory, takes to catch up again. Not a test; run from the repository's root:
+ * {@code mvn -B -q -pl server -am -Pcontroller-bench test-compile exec:exec -Dbench.topics=5000
+ * -Dbench.totalPartitions=100000} (optional {@code -Dbench.jvmArgs=-Xmx8g} for a million partitions).
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";
@@ -80,6 +84,8 @@ public final class ControllerBenchmark {
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
     private QuorumConfig quorum;
     private GrpcControllerClient client;
+    /** Topics every image holds once the creations so far have committed. */
+    private int expectedTopics;
 
     public static void main(String[] args) throws Exception {
         int topics = Integer.getInteger("bench.topics", 1_000);
@@ -100,36 +106,30 @@ public final class ControllerBenchmark {
             startBroker(100 + broker);
         }
 
-        long firstOffset = latestImage().offset();
-        long[] latenciesNanos = createTopics("bench-", 0, topics);
-        long createdOffset = awaitAllImagesAt(topics);
-        long records = createdOffset - firstOffset;
-        long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
-        latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
-        Arrays.sort(latenciesNanos);
-        System.out.printf("created %,d topics x %d partitions (RF %d) through the gRPC control plane, %d in flight%n",
-                topics, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR, IN_FLIGHT);
-        System.out.printf("  %,d records committed in %,d ms: %,.0f records/s, %,.0f topics/s%n", records,
-                TimeUnit.NANOSECONDS.toMillis(elapsedNanos), records * 1e9 / elapsedNanos, topics * 1e9 / elapsedNanos);
-        System.out.printf("  CreateTopics latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
-                latenciesNanos[latenciesNanos.length - 1] / 1e6);
-
+        // Warm the JVMs up with the same round, then delete it: the first measured round also runs on an empty image.
+        createTopics("warmup-", 0, topics);
+        awaitAllImagesAt(topics);
+        deleteTopics("warmup-", topics);
+        double emptyRate = createAndReport("on an empty image", "bench-", topics);
         measureImage(dir, topics + " topics");
 
-        int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - topics);
+        // Grow so that a last round of the same size ends at the total: its rate is compared with the first one's.
+        int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - 2 * topics);
         long growStart = System.nanoTime();
         createTopics("grow-", 0, growTopics);
         awaitAllImagesAt(topics + growTopics);
         MetadataImage grown = latestImage();
-        int partitions = grown.topics().topicsByName().values().stream().mapToInt(t -> t.partitions().size()).sum();
-        System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n", partitions,
-                grown.topics().topicsByName().size(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart),
-                grown.offset());
-
+        System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n",
+                partitionCount(grown), grown.topics().size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart), grown.offset());
+        double fullRate = createAndReport("on top of " + String.format("%,d", partitionCount(grown))
+                + " partitions", "top-", topics);
+        System.out.printf("  creation rate on the large image / on the empty one: %.2f%n", fullRate / emptyRate);
+        int partitions = partitionCount(latestImage());
         int active = client.currentTarget();
         long stoppedAt = System.nanoTime();
         stop(active);
+        expectedTopics++;
         createUntilDone("after-failover");
         long failoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
         System.out.printf("controller failover with %,d partitions in the image: active controller %d stopped, "
@@ -152,6 +152,59 @@ public final class ControllerBenchmark {
         }
     }
 
+    private void deleteTopics(String prefix, int count) throws Exception {
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        CompletableFuture<?>[] all = new CompletableFuture<?>[count];
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            all[i] = client.deleteTopic(prefix + i).whenComplete((id, error) -> inFlight.release());
+        }
+        CompletableFuture.allOf(all).get(10, TimeUnit.MINUTES);
+        while (!controllers.values().stream().allMatch(c -> c.image().topics().size() == 0)) {
+            Thread.sleep(10);
+        }
+        expectedTopics = 0;
+    }
+
+    /** Creates {@code count} topics, reports rate and latency, and returns the records committed per second. */
+    private double createAndReport(String label, String prefix, int count) throws Exception {
+        long firstOffset = latestImage().offset();
+        long[] latenciesNanos = createTopics(prefix, 0, count);
+        long createdOffset = awaitAllImagesAt(expectedTopics + count);
+        long records = createdOffset - firstOffset;
+        long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
+        latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
+        Arrays.sort(latenciesNanos);
+        double rate = records * 1e9 / elapsedNanos;
+        System.out.printf("created %,d topics x %d partitions (RF %d) %s through the gRPC control plane, %d in flight%n",
+                count, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR, label, IN_FLIGHT);
+        System.out.printf("  %,d records committed in %,d ms: %,.0f records/s, %,.0f topics/s%n", records,
+                TimeUnit.NANOSECONDS.toMillis(elapsedNanos), rate, count * 1e9 / elapsedNanos);
+        System.out.printf("  CreateTopics latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                percentileMs(latenciesNanos, 0.50), percentileMs(latenciesNanos, 0.99),
+                latenciesNanos[latenciesNanos.length - 1] / 1e6);
+        return rate;
+    }
+
+    private static int partitionCount(MetadataImage image) {
+        int partitions = 0;
+        for (var topic : image.topics().topicsById().values()) {
+            partitions += topic.partitions().size();
+        }
+        return partitions;
+    }
+
+    private static long liveHeapBytes() throws InterruptedException {
+        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
     /**
      * Snapshots the current image the way a controller does (a RocksDB checkpoint of the state holding it), loads it
      * back as a restarting node does, and times a new broker (an observer with an empty directory) catching up.
@@ -163,6 +216,7 @@ public final class ControllerBenchmark {
         List<byte[]> records = image.toRecords().stream().map(MetadataRecord::toByteArray).toList();
         long sizeOfRecords = records.stream().mapToLong(r -> r.length).sum();
         SnapshotId id;
+        long captureNanos;
         long saveNanos;
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
              MetadataLoader writer = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("state"),
@@ -170,10 +224,13 @@ public final class ControllerBenchmark {
                      new PublisherQueue("bench", publishing, BENCH_FAULTS))) {
             writer.applyCommitted(new CommittedBatch(0, 1, records));
             long started = System.nanoTime();
-            id = writer.maybeSnapshot().orElseThrow();
+            CompletableFuture<SnapshotId> saving = writer.maybeSnapshot().orElseThrow();
+            captureNanos = System.nanoTime() - started;
+            id = saving.get(10, TimeUnit.MINUTES);
             saveNanos = System.nanoTime() - started;
         }
         long loadNanos;
+        long heapBeforeLoad = liveHeapBytes();
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
              MetadataLoader reader = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("loaded"),
                      snapshots), SnapshotPolicy.from(Map.of()), Time.SYSTEM,
@@ -181,13 +238,23 @@ public final class ControllerBenchmark {
             long started = System.nanoTime();
             reader.loadSnapshot(id);
             loadNanos = System.nanoTime() - started;
-            if (reader.image().topics().topicsByName().size() != image.topics().topicsByName().size()) {
+            if (reader.image().topics().size() != image.topics().size()) {
                 throw new IllegalStateException("the loaded snapshot lost topics");
             }
+            // What a controller holds for it: the image and its managers' indexes over it.
+            ControlManagers managers = ControlManagers.fromImage(reader.image(), settings(), topicConfigs(),
+                    Map.of(), new java.util.Random(1));
+            long heldBytes = liveHeapBytes() - heapBeforeLoad;
+            System.out.printf("[%s] heap of a controller holding the image (image and managers' indexes): %,d MiB%n",
+                    label, heldBytes >> 20);
+            if (managers.metadata().lastOffset() != reader.image().offset()) {
+                throw new IllegalStateException("the managers do not hold the image");
+            }
         }
-        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms, "
-                + "loaded in %,d ms%n", label, records.size(), sizeOfRecords, snapshots.sizeBytes(id),
-                TimeUnit.NANOSECONDS.toMillis(saveNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
+        System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms (the "
+                + "loop waits %,d ms for the checkpoint, the rest is written in the background), loaded in %,d ms%n",
+                label, records.size(), sizeOfRecords, snapshots.sizeBytes(id), TimeUnit.NANOSECONDS.toMillis(saveNanos),
+                TimeUnit.NANOSECONDS.toMillis(captureNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
 
         int observerId = 200 + label.length();
         Path observerDir = dir.resolve("observer-" + label);
@@ -219,13 +286,8 @@ public final class ControllerBenchmark {
         Path nodeDir = dir.resolve("node-" + nodeId);
         FileSnapshotStore snapshots = FileSnapshotStore.open(nodeDir);
         FileRaftLog log = FileRaftLog.open(nodeDir, 64 * 1024 * 1024);
-        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
-                LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-        // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
-        ControllerSettings settings = new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
-                ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
-        QuorumController controller = QuorumController.builder(nodeId, settings)
-                .topicConfigs(topicConfigs)
+        QuorumController controller = QuorumController.builder(nodeId, settings())
+                .topicConfigs(topicConfigs())
                 .supportedFeatures(Map.of("metadata.version", new SupportedRange(1, 3)))
                 .storage(new RocksDbMetadataStorage(nodeDir.resolve("state"), snapshots))
                 .faultHandler(BENCH_FAULTS)
@@ -241,6 +303,17 @@ public final class ControllerBenchmark {
         controllers.put(nodeId, controller);
         drivers.put(nodeId, driver);
         logs.put(nodeId, log);
+    }
+
+    private static TopicConfigResolver topicConfigs() {
+        return new TopicConfigResolver(BrokerLogSettings.from(
+                LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
+    }
+
+    // Sessions outlast the run, so the brokers registered at the start need no heartbeats while it goes on.
+    private static ControllerSettings settings() {
+        return new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1),
+                ControllerSettings.DEFAULT_CONNECTION_LOSS_GRACE_MS, false, 1, 1);
     }
 
     /** Stops a controller the way its peers and clients see a killed process: its connections drop at once. */
@@ -310,20 +383,16 @@ public final class ControllerBenchmark {
         }
     }
 
-    /** Waits until every running controller's image holds {@code topics} benchmark topics; returns its offset. */
+    /** Waits until every running controller's image holds {@code topics} topics; returns its offset. */
     private long awaitAllImagesAt(int topics) throws InterruptedException {
+        expectedTopics = Math.max(expectedTopics, topics);
         while (true) {
-            boolean all = controllers.values().stream().allMatch(c -> benchTopics(c.image()) >= topics);
+            boolean all = controllers.values().stream().allMatch(c -> c.image().topics().size() >= topics);
             if (all) {
                 return latestImage().offset();
             }
             Thread.sleep(10);
         }
-    }
-
-    private static long benchTopics(MetadataImage image) {
-        return image.topics().topicsByName().keySet().stream()
-                .filter(name -> name.startsWith("bench-") || name.startsWith("grow-")).count();
     }
 
     private MetadataImage latestImage() {
