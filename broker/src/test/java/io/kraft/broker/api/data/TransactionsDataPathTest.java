@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kraft.broker.ClientRecords;
 import io.kraft.broker.StandaloneBroker;
 import io.kraft.broker.TxnWire;
+import io.kraft.broker.WireClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +27,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,7 +124,14 @@ class TransactionsDataPathTest {
     @Test
     void markersAreRefusedWithKafkasErrors() throws Exception {
         try (StandaloneBroker broker = new StandaloneBroker(logDir, Map.of());
-             TxnWire wire = new TxnWire(broker.port())) {
+             TxnWire wire = new TxnWire(broker.port());
+             WireClient client = new WireClient(broker.port())) {
+            ApiVersionsResponse versions = client.send(new ApiVersionsRequest.Builder().build((short) 3));
+            ApiVersionsResponseData.ApiVersion markers = versions.data().apiKeys().find(ApiKeys.WRITE_TXN_MARKERS.id);
+            assertEquals(1, markers.minVersion());
+            assertEquals(1, markers.maxVersion());
+            assertEquals(0, versions.data().apiKeys().find(ApiKeys.DESCRIBE_PRODUCERS.id).maxVersion());
+            assertTrue(versions.data().finalizedFeatures().isEmpty(), "no transaction.version feature yet");
             broker.createTopic(TOPIC, 1, Map.of());
             TxnWire.Producer producer = wire.newProducer();
             wire.produce(producer, TOPIC, 0, "x");
