@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Answers WriteTxnMarkers (v1; KIP-98) on the partitions' leader: each marker (a producer's transaction committed
@@ -36,7 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteTxnMarkersHandler implements AsyncRequestHandler<WriteTxnMarkersRequest,
         WriteTxnMarkersResponse> {
-    private static final Logger LOG = LoggerFactory.getLogger(WriteTxnMarkersHandler.class);
     /** How long a marker waits for the ISR: Kafka's request.timeout.ms default, which its brokers use here. */
     public static final long MARKER_TIMEOUT_MS = 30_000;
 
@@ -80,8 +77,6 @@ public final class WriteTxnMarkersHandler implements AsyncRequestHandler<WriteTx
         ControlRecordType result = marker.transactionResult() ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
         TxnMarker txn = new TxnMarker(marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), result,
                 partitions);
-        LOG.debug("writing {} markers of producer {} epoch {} (coordinator epoch {}) to {}", result,
-                marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), partitions);
         return replicaManager.writeTxnMarkers(txn, timeoutMs).thenApply(errors -> answer(marker, errors));
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ids from InitProducerId, transactional Produce, the WriteTxnMarkers a coordinator sends), then read by a
  * {@code read_committed} consumer (exactly the committed records, in order, stopping at an open transaction and
  * woken when it commits) and a {@code read_uncommitted} one (everything), listed by {@code Admin.listOffsets} with
- * either isolation and described by {@code Admin.describeProducers}.
+ * either isolation and described by {@code Admin.describeProducers}; {@code Admin.abortTransaction} (what
+ * kafka-transactions.sh abort sends) ends a hanging transaction.
  */
 class TransactionsDataPathTest {
     private static final String TOPIC = "txn";
@@ -152,6 +154,42 @@ class TransactionsDataPathTest {
                     wire.writeMarkers(producer.id, producer.epoch, 1, false, "no-such-topic", 0));
             assertEquals(end + 2, broker.replicaManager().partition(new io.kraft.storage.log.TopicPartition(TOPIC,
                     0)).orElseThrow().logEndOffset(), "only the two accepted markers were written");
+        }
+    }
+
+    @Test
+    void adminAbortTransactionEndsAHangingTransaction() throws Exception {
+        try (StandaloneBroker broker = new StandaloneBroker(logDir, Map.of());
+             TxnWire wire = new TxnWire(broker.port());
+             Admin admin = admin(broker)) {
+            broker.createTopic(TOPIC, 1, Map.of());
+            TopicPartition tp = new TopicPartition(TOPIC, 0);
+            TxnWire.Producer hanging = wire.newProducer();
+            TxnWire.Producer other = wire.newProducer();
+            long start = wire.produce(hanging, TOPIC, 0, "hanging-0", "hanging-1");
+            wire.produce(other, TOPIC, 0, "ok");
+            wire.end(other, true, TOPIC, 0);
+            assertEquals(start, latest(admin, tp, IsolationLevel.READ_COMMITTED));
+
+            // What kafka-transactions.sh abort does: WriteTxnMarkers (ABORT) straight to the partition leader.
+            ProducerState state = describeProducers(admin, tp).get(hanging.id);
+            admin.abortTransaction(new AbortTransactionSpec(tp, state.producerId(), (short) state.producerEpoch(),
+                    state.coordinatorEpoch().orElse(0))).all().get(30, TimeUnit.SECONDS);
+
+            long end = latest(admin, tp, IsolationLevel.READ_UNCOMMITTED);
+            assertEquals(end, latest(admin, tp, IsolationLevel.READ_COMMITTED), "nothing is open any more");
+            assertTrue(describeProducers(admin, tp).get(hanging.id).currentTransactionStartOffset().isEmpty());
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer(broker, "read_committed", 500)) {
+                consumer.assign(List.of(tp));
+                List<String> values = new ArrayList<>();
+                await().atMost(30, TimeUnit.SECONDS).until(() -> {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                        values.add(new String(record.value(), StandardCharsets.UTF_8));
+                    }
+                    return consumer.position(tp) >= end;
+                });
+                assertEquals(List.of("ok"), values);
+            }
         }
     }
 
