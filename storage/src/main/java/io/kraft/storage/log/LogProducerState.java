@@ -62,7 +62,6 @@ final class LogProducerState {
                     }
                 }
             });
-            segment.txnIndexRebuilt();
         }
         for (LogSegment segment : segments.inOrder()) {
             segment.txnIndexRebuilt();
