@@ -2,11 +2,13 @@ package io.kraft.broker;
 
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
+import io.kraft.broker.api.data.DescribeProducersHandler;
 import io.kraft.broker.api.data.InitProducerIdHandler;
 import io.kraft.broker.api.data.ListOffsetsHandler;
 import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.api.data.OffsetForLeaderEpochHandler;
 import io.kraft.broker.api.data.ProduceHandler;
+import io.kraft.broker.api.data.WriteTxnMarkersHandler;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
@@ -44,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Broker 1 without Raft or a controller, for fast data-path tests with real Kafka clients: the wire server with
- * the data-path handlers (plus ApiVersions, Metadata and InitProducerId), a real {@link ReplicaManager} over a
+ * the data-path handlers (plus ApiVersions, Metadata, InitProducerId, WriteTxnMarkers and DescribeProducers), a real {@link ReplicaManager} over a
  * temporary log directory, and metadata the test publishes itself (topics, configs, leader changes). The broker
  * can advertise another port than it listens on, so a test proxy can sit between clients and it.
  */
@@ -81,6 +83,8 @@ public final class StandaloneBroker implements AutoCloseable {
                 new ListOffsetsHandler(replicaManager),
                 new OffsetForLeaderEpochHandler(replicaManager),
                 new DeleteRecordsHandler(replicaManager),
+                new WriteTxnMarkersHandler(replicaManager),
+                new DescribeProducersHandler(replicaManager),
                 new ProduceHandler(replicaManager),
                 new InitProducerIdHandler(producerIds, () -> image),
                 new FetchHandler(replicaManager, new FetchSessionCache(

@@ -18,6 +18,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
+import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -36,13 +37,13 @@ import java.util.concurrent.CompletableFuture;
  * Answers Fetch (v4-17) through the {@link ReplicaManager}: long-polls for {@code min_bytes} up to
  * {@code max_wait_ms} without holding a handler thread, honours {@code max_bytes} and
  * {@code partition_max_bytes} (the first batch is always whole, KIP-74), keeps incremental fetch sessions
- * (KIP-227), names topics by id from v13, and sends record data as file regions (zero copy). Consumers read
- * up to the high watermark, which is also the last stable offset (no transactions yet); followers
- * (replica id >= 0) read to the log end, report their position, and learn of a diverging epoch (v12+).
+ * (KIP-227), names topics by id from v13, and sends record data as file regions (zero copy). read_uncommitted
+ * consumers read up to the high watermark, read_committed ones up to the last stable offset and get the aborted
+ * transactions of what they read (KIP-98); followers (replica id >= 0) read to the log end, report their position,
+ * and learn of a diverging epoch (v12+). Every answer carries the real last stable offset.
  */
 public final class FetchHandler implements AsyncRequestHandler<FetchRequest, FetchResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
-    private static final byte READ_COMMITTED = 1;
 
     private final ReplicaManager replicaManager;
     private final FetchSessionCache sessions;
@@ -63,7 +64,7 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
         short version = request.version();
         boolean usesTopicIds = version >= 13;
         int replicaId = version >= 15 ? body.replicaState().replicaId() : body.replicaId();
-        boolean readCommitted = body.isolationLevel() == READ_COMMITTED;
+        boolean readCommitted = replicaId < 0 && body.isolationLevel() == FetchIsolation.READ_COMMITTED;
         MetadataImage image = replicaManager.image();
 
         LinkedHashMap<FetchPartitionKey, FetchPartitionRequest> requested = new LinkedHashMap<>();
@@ -100,7 +101,8 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 reads.putIfAbsent(tp.get(), entry.getValue());
             }
         }
-        FetchParams params = new FetchParams(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes());
+        FetchParams params = new FetchParams(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes(),
+                readCommitted ? FetchIsolation.READ_COMMITTED : 0);
         return replicaManager.fetchMessages(params, reads).thenApply(results -> {
             LinkedHashMap<FetchPartitionKey, PartitionRead> byKey = new LinkedHashMap<>();
             for (FetchPartitionKey key : fetchContext.partitionsToRead().keySet()) {
@@ -177,8 +179,7 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 .setHighWatermark(read.highWatermark())
                 .setLastStableOffset(read.lastStableOffset())
                 .setLogStartOffset(read.logStartOffset())
-                // Without transactions nothing is aborted; read_committed clients still expect a (empty) list.
-                .setAbortedTransactions(readCommitted ? new ArrayList<>(0) : null)
+                .setAbortedTransactions(readCommitted ? abortedTransactions(read) : null)
                 .setPreferredReadReplica(-1);
         read.divergingEpoch().ifPresent(diverging -> out.divergingEpoch()
                 .setEpoch(diverging.epoch())
@@ -195,6 +196,19 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
             out.setRecords(NO_RECORDS);
         } else {
             out.setExternalRecords(new FileSliceRecords(read.records()));
+        }
+        return out;
+    }
+
+    /** What a read_committed read overlapped; read_committed clients expect a list, empty or not. */
+    private static List<FetchResponse.AbortedTransaction> abortedTransactions(PartitionRead read) {
+        if (read.abortedTransactions() == null) {
+            return new ArrayList<>(0);
+        }
+        List<FetchResponse.AbortedTransaction> out = new ArrayList<>(read.abortedTransactions().size());
+        for (AbortedTxn txn : read.abortedTransactions()) {
+            out.add(new FetchResponse.AbortedTransaction().setProducerId(txn.producerId())
+                    .setFirstOffset(txn.firstOffset()));
         }
         return out;
     }

@@ -3,21 +3,27 @@ package io.kraft.broker.fetch;
 /**
  * The request-level settings of a fetch.
  *
- * @param replicaId  the fetching follower's broker id, -1 for consumers, -2 for debugging tools (may read followers)
- * @param maxWaitMs  how long to wait for {@code minBytes}
- * @param minBytes   answer as soon as this much record data is available
- * @param maxBytes   record bytes the whole response may carry (the first batch is sent whole regardless, KIP-74)
+ * @param replicaId      the fetching follower's broker id, -1 for consumers, -2 for debugging tools (may read followers)
+ * @param maxWaitMs      how long to wait for {@code minBytes}
+ * @param minBytes       answer as soon as this much record data is available
+ * @param maxBytes       record bytes the whole response may carry (the first batch is sent whole regardless, KIP-74)
+ * @param isolationLevel 0 read_uncommitted, 1 read_committed (consumers only)
  */
-public record FetchParams(int replicaId, long maxWaitMs, int minBytes, int maxBytes) {
+public record FetchParams(int replicaId, long maxWaitMs, int minBytes, int maxBytes, byte isolationLevel) {
     public static final int CONSUMER_REPLICA_ID = -1;
     public static final int DEBUGGING_REPLICA_ID = -2;
+
+    /** A read_uncommitted fetch. */
+    public FetchParams(int replicaId, long maxWaitMs, int minBytes, int maxBytes) {
+        this(replicaId, maxWaitMs, minBytes, maxBytes, (byte) 0);
+    }
 
     public boolean isFromFollower() {
         return replicaId >= 0;
     }
 
     public FetchIsolation isolation() {
-        return FetchIsolation.of(replicaId);
+        return FetchIsolation.of(replicaId, isolationLevel);
     }
 
     public boolean fetchOnlyFromLeader() {

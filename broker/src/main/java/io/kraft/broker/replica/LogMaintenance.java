@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The periodic work on the hosted logs, on one background thread: retention ({@code log.retention.check.interval.ms}),
  * compaction of compacted topics ({@code log.cleaner.backoff.ms}, when {@code log.cleaner.enable}), time-based
- * flushes, and the recovery-point, log-start and high-watermark checkpoints. Retention and cleaning never go
- * past a partition's high watermark. One thread, so passes never overlap.
+ * flushes, and the recovery-point, log-start and high-watermark checkpoints. Retention never goes past a
+ * partition's high watermark, cleaning never past its last stable offset. One thread, so passes never overlap.
  */
 final class LogMaintenance implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogMaintenance.class);
@@ -99,7 +99,8 @@ final class LogMaintenance implements AutoCloseable {
             // A follower may have truncated below where the last pass ended: what it appends again is dirty.
             long firstDirty = checkpointed > log.logEndOffset() ? log.logStartOffset()
                     : Math.max(checkpointed, log.logStartOffset());
-            long uncleanable = partition.highWatermark();
+            // Never past an open transaction: whether its data stays (commit) or goes (abort) is not known yet.
+            long uncleanable = partition.lastStableOffset();
             try {
                 if (LogCleaner.dirtyRatio(log, firstDirty, uncleanable, nowMs) < log.config().minCleanableDirtyRatio()) {
                     continue;

@@ -4,7 +4,9 @@ import io.kraft.broker.fetch.FetchIsolation;
 import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
+import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.AppendInfo;
+import io.kraft.storage.log.CommittedRead;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.EpochEntry;
 import io.kraft.storage.log.FileSlice;
@@ -12,6 +14,7 @@ import io.kraft.storage.log.Log;
 import io.kraft.storage.log.OffsetOutOfRangeException;
 import io.kraft.storage.log.TimestampOffset;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.Record;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
@@ -41,6 +44,9 @@ import java.util.function.IntPredicate;
  * One change is in flight at a time, and while it is the high watermark counts the members of both the
  * current and the proposed ISR, so a replica joining is never behind a watermark committed without it.
  * As follower its log is written only by the replica fetcher ({@link #appendAsFollower}, truncations).
+ *
+ * <p>Transactions (KIP-98): the leader appends the coordinator's markers ({@link #appendTxnMarker}); the last
+ * stable offset, below which read_committed consumers read, is the log's for the current high watermark.
  */
 public final class Partition {
     public static final long LATEST_TIMESTAMP = -1L;
@@ -114,6 +120,14 @@ public final class Partition {
 
     public long highWatermark() {
         return highWatermark;
+    }
+
+    /**
+     * The last stable offset (KIP-98): the first offset of the oldest transaction open or with its marker not yet
+     * below the high watermark, else the high watermark.
+     */
+    public long lastStableOffset() {
+        return log.lastStableOffset(highWatermark);
     }
 
     public long logStartOffset() {
@@ -201,15 +215,40 @@ public final class Partition {
         lock.lock();
         try {
             PartitionRegistration current = requireLeader();
-            if (requiredAcks == -1 && current.isr().size() < minInsyncReplicas) {
-                throw new ReplicaException(Errors.NOT_ENOUGH_REPLICAS, "partition " + topicPartition + " has "
-                        + current.isr().size() + " in-sync replicas, fewer than min.insync.replicas "
-                        + minInsyncReplicas);
-            }
+            requireMinIsr(requiredAcks, current);
             AppendInfo info = log.append(records, current.leaderEpoch(), nowMs);
             return new LogAppendResult(info, maybeIncrementHighWatermark());
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Appends a transaction marker as leader for the coordinator (KIP-98), which waits for it as for acks=all.
+     *
+     * @throws ReplicaException NOT_LEADER_OR_FOLLOWER, or NOT_ENOUGH_REPLICAS with an ISR smaller than
+     *                          min.insync.replicas; the log's producer epoch errors pass through
+     */
+    public LogAppendResult appendTxnMarker(long producerId, short producerEpoch, EndTransactionMarker marker,
+                                           long nowMs) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            PartitionRegistration current = requireLeader();
+            requireMinIsr((short) -1, current);
+            AppendInfo info = log.appendTransactionMarker(producerId, producerEpoch, marker, current.leaderEpoch(),
+                    nowMs);
+            return new LogAppendResult(info, maybeIncrementHighWatermark());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void requireMinIsr(short requiredAcks, PartitionRegistration current) {
+        if (requiredAcks == -1 && current.isr().size() < minInsyncReplicas) {
+            throw new ReplicaException(Errors.NOT_ENOUGH_REPLICAS, "partition " + topicPartition + " has "
+                    + current.isr().size() + " in-sync replicas, fewer than min.insync.replicas "
+                    + minInsyncReplicas);
         }
     }
 
@@ -526,7 +565,8 @@ public final class Partition {
 
     /**
      * Reads from {@code fetchOffset}: at most {@code maxBytes} (a whole first batch when {@code minOneBatch}),
-     * never past the high watermark for consumers or the log end for followers. Returns errors as values.
+     * never past the high watermark for read_uncommitted consumers, the last stable offset for read_committed ones
+     * (with the aborted transactions they read) or the log end for followers. Returns errors as values.
      *
      * @param lastFetchedEpoch a follower's epoch of its last fetched batch (v12+), or -1
      */
@@ -544,32 +584,41 @@ public final class Partition {
         }
         // The watermark first: the data read below it is then certainly committed.
         long hw = highWatermark;
+        long lso = log.lastStableOffset(hw);
         long logStart = log.logStartOffset();
         long logEnd = log.logEndOffset();
         if (lastFetchedEpoch >= 0 && log.leaderEpochCache().latestEntry().isPresent()) {
             EpochEndOffset epochEnd = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, logEnd);
             if (epochEnd.epoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset) {
-                return new PartitionRead(Errors.NONE, FileSlice.empty(), hw, hw, logStart, logEnd,
+                return new PartitionRead(Errors.NONE, FileSlice.empty(), hw, lso, logStart, logEnd,
                         Optional.of(epochEnd), current.leader(), current.leaderEpoch());
             }
         }
         if (fetchOffset < logStart || fetchOffset > logEnd) {
             // The offsets tell a follower where to restart (log start) or truncate to (high watermark).
-            return new PartitionRead(Errors.OFFSET_OUT_OF_RANGE, FileSlice.empty(), hw, hw, logStart, logEnd,
+            return new PartitionRead(Errors.OFFSET_OUT_OF_RANGE, FileSlice.empty(), hw, lso, logStart, logEnd,
                     Optional.empty(), current.leader(), current.leaderEpoch());
         }
-        long maxOffset = isolation == FetchIsolation.LOG_END ? logEnd : hw;
+        boolean committed = isolation == FetchIsolation.TXN_COMMITTED;
+        long maxOffset = isolation == FetchIsolation.LOG_END ? logEnd : committed ? lso : hw;
         FileSlice records = FileSlice.empty();
+        List<AbortedTxn> aborted = committed ? List.of() : null;
         if (fetchOffset < maxOffset && maxBytes > 0) {
             try {
-                records = log.read(fetchOffset, maxBytes, maxOffset, minOneBatch).records();
+                if (committed) {
+                    CommittedRead read = log.readCommitted(fetchOffset, maxBytes, maxOffset, minOneBatch);
+                    records = read.result().records();
+                    aborted = read.abortedTransactions();
+                } else {
+                    records = log.read(fetchOffset, maxBytes, maxOffset, minOneBatch).records();
+                }
             } catch (OffsetOutOfRangeException e) {
                 // Retention or DeleteRecords moved the log start past the offset since it was checked.
                 return PartitionRead.failed(Errors.OFFSET_OUT_OF_RANGE, current.leader(), current.leaderEpoch());
             }
         }
-        return new PartitionRead(Errors.NONE, records, hw, hw, logStart, logEnd, Optional.empty(),
-                current.leader(), current.leaderEpoch());
+        return new PartitionRead(Errors.NONE, records, hw, lso, logStart, logEnd, Optional.empty(),
+                current.leader(), current.leaderEpoch(), aborted);
     }
 
     /**
@@ -588,7 +637,11 @@ public final class Partition {
         } finally {
             lock.unlock();
         }
-        long lastFetchable = isolation == FetchIsolation.LOG_END ? log.logEndOffset() : highWatermark;
+        long lastFetchable = switch (isolation) {
+            case LOG_END -> log.logEndOffset();
+            case TXN_COMMITTED -> lastStableOffset();
+            case HIGH_WATERMARK -> highWatermark;
+        };
         if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
             long start = log.logStartOffset();
             return new TimestampAndOffset(-1L, start, epochForOffset(start));

@@ -22,11 +22,8 @@ import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
-import io.kraft.storage.log.AppendInfo;
-import io.kraft.storage.log.InvalidRecordException;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
-import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
 import io.netty.util.HashedWheelTimer;
 import java.net.InetSocketAddress;
@@ -55,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * The broker's partitions: creates, loads and deletes their logs as the metadata says (it is a
  * {@link MetadataPublisher}), makes each the leader or a follower at the leader epoch the metadata gives, and
  * serves the data path: leader appends ({@link #appendRecords}, with acks=all waiting in a purgatory until the
- * high watermark passes the records), reads bounded by the high watermark ({@link #fetchMessages}, long-polling
+ * high watermark passes the records, and the transaction coordinator's markers, {@link #writeTxnMarkers}), reads
+ * bounded by the high watermark or the last stable offset ({@link #fetchMessages}, long-polling
  * in a purgatory for {@code min_bytes}), and the offset lookups of ListOffsets, OffsetForLeaderEpoch and
  * DeleteRecords through {@link #partitionOrError}.
  *
@@ -84,6 +82,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final HashedWheelTimer timer;
     private final DelayedOperationPurgatory<TopicPartition> producePurgatory;
     private final DelayedOperationPurgatory<TopicPartition> fetchPurgatory;
+    private final LeaderAppends leaderAppends;
     private final LogMaintenance maintenance;
     private final List<PartitionLeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     /** Serializes metadata changes with close. */
@@ -148,6 +147,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }, 10, TimeUnit.MILLISECONDS, 512);
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
+        this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, producePurgatory,
+                fetchPurgatory, clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
@@ -548,72 +549,47 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     public CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendRecords(
             long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
-        Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
         if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
+            Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
             entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(Errors.INVALID_REQUIRED_ACKS,
                     "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
             return CompletableFuture.completedFuture(results);
         }
-        long nowMs = clock.getAsLong();
-        Map<TopicPartition, Long> waitFor = new LinkedHashMap<>();
-        List<TopicPartition> written = new ArrayList<>();
-        List<TopicPartition> highWatermarkMoved = new ArrayList<>();
-        for (Map.Entry<TopicPartition, ByteBuffer> entry : entries.entrySet()) {
-            TopicPartition tp = entry.getKey();
-            Partition partition = null;
-            try {
-                if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
-                    throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
-                            "clients may not produce to the internal topic " + tp.topic());
-                }
-                partition = partitionOrError(tp);
-                LogAppendResult appended = partition.appendAsLeader(entry.getValue(), requiredAcks, nowMs);
-                AppendInfo info = appended.info();
-                results.put(tp, PartitionProduceResult.succeeded(info.firstOffset(), info.logAppendTimeMs(),
-                        partition.logStartOffset()));
-                if (!info.duplicate()) {
-                    written.add(tp);
-                }
-                if (appended.highWatermarkIncreased()) {
-                    highWatermarkMoved.add(tp);
-                }
-                if (requiredAcks == -1) {
-                    waitFor.put(tp, info.lastOffset() + 1);
-                }
-            } catch (RuntimeException e) {
-                results.put(tp, produceFailure(tp, partition, e));
+        return leaderAppends.append(timeoutMs, requiredAcks, entries, (tp, partition, records, nowMs) -> {
+            if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
+                throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
+                        "clients may not produce to the internal topic " + tp.topic());
             }
-        }
-        for (TopicPartition tp : written) {
-            fetchPurgatory.checkAndComplete(tp);
-        }
-        for (TopicPartition tp : highWatermarkMoved) {
-            producePurgatory.checkAndComplete(tp);
-        }
-        if (waitFor.isEmpty()) {
-            return CompletableFuture.completedFuture(results);
-        }
-        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> answer = new CompletableFuture<>();
-        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, this::partition, answer::complete);
-        producePurgatory.tryCompleteElseWatch(delayed, waitFor.keySet());
-        return answer;
+            return partition.appendAsLeader(records, requiredAcks, nowMs);
+        });
     }
 
-    private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e) {
-        Errors error = Errors.forException(e);
-        if (partition != null && partitions.get(tp) != partition) {
-            // The partition was removed or replaced while the append ran (its log may be closed).
-            error = Errors.NOT_LEADER_OR_FOLLOWER;
+    /**
+     * The partition side of ending a transaction (KIP-98), for the transaction coordinator, in-process or through
+     * WriteTxnMarkers: appends the marker to each of its partitions this broker leads and answers, per partition,
+     * once the high watermark has passed it (acks=all), or with the partition's error: NOT_LEADER_OR_FOLLOWER,
+     * UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, INVALID_PRODUCER_EPOCH (an older epoch than the producer's),
+     * TRANSACTION_COORDINATOR_FENCED (an older coordinator than the last marker's), REQUEST_TIMED_OUT after
+     * {@code timeoutMs}, or INVALID_REQUEST for a marker without a producer id or epoch. Writing a marker again
+     * after a retry is harmless: it ends no transaction twice.
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> writeTxnMarkers(TxnMarker marker, long timeoutMs) {
+        Map<TopicPartition, TxnMarker> entries = new LinkedHashMap<>();
+        marker.partitions().forEach(tp -> entries.put(tp, marker));
+        if (marker.producerId() < 0 || marker.producerEpoch() < 0) {
+            Map<TopicPartition, Errors> refused = new LinkedHashMap<>();
+            entries.keySet().forEach(tp -> refused.put(tp, Errors.INVALID_REQUEST));
+            return CompletableFuture.completedFuture(refused);
         }
-        if (error == Errors.UNKNOWN_SERVER_ERROR) {
-            LOG.error("Append to {} failed", tp, e);
-        } else {
-            LOG.debug("Append to {} failed with {}: {}", tp, error, e.getMessage());
-        }
-        // The log names the records at fault while it validates them (KIP-467).
-        List<RecordError> recordErrors = e instanceof InvalidRecordException invalid && invalid.error() == error
-                ? invalid.recordErrors() : List.of();
-        return PartitionProduceResult.failed(error, e.getMessage(), recordErrors);
+        return leaderAppends.append(timeoutMs, (short) -1, entries, (tp, partition, txn, nowMs) ->
+                partition.appendTxnMarker(txn.producerId(), txn.producerEpoch(), txn.endMarker(), nowMs)
+        ).thenApply(results -> {
+            Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+            results.forEach((tp, result) -> errors.put(tp, result.error()));
+            LOG.debug("Broker {} wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", brokerId,
+                    marker.result(), marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
+            return errors;
+        });
     }
 
     // ---- fetch -------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.StandaloneBroker;
+import io.kraft.broker.fetch.FetchIsolation;
 import io.kraft.broker.fetch.FetchParams;
 import io.kraft.broker.fetch.FetchPartitionRequest;
 import io.kraft.broker.fetch.PartitionRead;
@@ -14,6 +15,7 @@ import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.OffsetCheckpointFile;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.record.ControlRecordType;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,6 +143,36 @@ class ReplicaManagerTest {
         assertEquals(3, consumerRead.highWatermark());
         assertTrue(consumerRead.sizeBytes() > 0);
         assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, fetchNow(rm, 3, 0).error(), "broker 3 is no replica");
+    }
+
+    @Test
+    void aWaitingReadCommittedFetchCompletesWhenTheMarkerIsReplicated() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        ByteBuffer txn = MemoryRecords.withTransactionalRecords(Compression.NONE, 5, (short) 0, 0,
+                new SimpleRecord(1000L, "k".getBytes(), "v".getBytes()),
+                new SimpleRecord(1000L, "k".getBytes(), "w".getBytes())).buffer();
+        assertEquals(Errors.NONE, rm.appendRecords(1_000, (short) 1, false, Map.of(TP, txn))
+                .get(WAIT_S, TimeUnit.SECONDS).get(TP).error());
+        fetchNow(rm, 2, 2);
+        CompletableFuture<Map<TopicPartition, Errors>> marker = rm.writeTxnMarkers(new TxnMarker(5, (short) 0, 0,
+                ControlRecordType.COMMIT, List.of(TP)), 60_000);
+        assertFalse(marker.isDone(), "the marker waits for follower 2, as acks=all does");
+
+        LinkedHashMap<TopicPartition, FetchPartitionRequest> requests = new LinkedHashMap<>();
+        requests.put(TP, new FetchPartitionRequest(0, -1, -1, 1 << 20));
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> committed = rm.fetchMessages(
+                new FetchParams(-1, 60_000, 1, 1 << 20, FetchIsolation.READ_COMMITTED), requests);
+        assertTrue(fetchNow(rm, -1, 0).sizeBytes() > 0, "read_uncommitted reads up to the high watermark");
+        assertFalse(committed.isDone(), "read_committed waits: the transaction's marker is not replicated yet");
+
+        fetchNow(rm, 2, 3); // the follower has the marker: the high watermark passes it and the LSO moves
+        assertEquals(Map.of(TP, Errors.NONE), marker.get(WAIT_S, TimeUnit.SECONDS));
+        PartitionRead read = committed.get(WAIT_S, TimeUnit.SECONDS).get(TP);
+        assertEquals(Errors.NONE, read.error());
+        assertTrue(read.sizeBytes() > 0);
+        assertEquals(3, read.lastStableOffset());
+        assertEquals(List.of(), read.abortedTransactions());
     }
 
     @Test

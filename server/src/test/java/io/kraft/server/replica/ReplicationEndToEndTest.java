@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TxnWire;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.BrokerLogSettings;
@@ -17,6 +18,8 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.ControllerNode;
+import io.kraft.storage.log.AbortedTxn;
+import io.kraft.storage.log.Log;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,6 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -44,6 +49,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -57,7 +63,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Replication across three dedicated brokers in one JVM, judged by kafka-clients: followers fetch and hold the
  * leader's bytes, a leader change loses no acknowledged record, a restarted broker catches up and rejoins the
- * ISR, a follower that stops fetching leaves it, and acks=all is refused while too few replicas are in sync.
+ * ISR, a follower that stops fetching leaves it, and acks=all is refused while too few replicas are in sync;
+ * transaction markers reach the followers, and a new leader keeps the last stable offset and aborted
+ * transactions (read by a read_committed consumer).
  */
 class ReplicationEndToEndTest {
     private static final String CLUSTER_ID = "UmVwbGljYXRpb25UZXN0MQ";
@@ -250,6 +258,96 @@ class ReplicationEndToEndTest {
         for (int id : BROKER_IDS.subList(1, BROKER_IDS.size())) {
             assertArrayEquals(reference, logBytes(id, "orders-0"), "broker " + id + "'s log differs");
         }
+    }
+
+    @Test
+    void transactionMarkersReachTheFollowersAndANewLeaderKeepsTheLastStableOffsetAndAbortedTransactions()
+            throws Exception {
+        startCluster(30_000);
+        createTopic("ledger", 2);
+        int firstLeader = leader("ledger");
+        TxnWire.Producer committer;
+        TxnWire.Producer aborter;
+        TxnWire.Producer open;
+        long openAt;
+        try (TxnWire wire = new TxnWire(brokerPorts.get(firstLeader))) {
+            committer = wire.newProducer();
+            aborter = wire.newProducer();
+            open = wire.newProducer();
+            wire.produce(committer, "ledger", 0, "c0", "c1");
+            wire.produce(aborter, "ledger", 0, "a0");
+            wire.end(committer, true, "ledger", 0);
+            wire.end(aborter, false, "ledger", 0);
+            openAt = wire.produce(open, "ledger", 0, "o0");
+            wire.produce(committer, "ledger", 0, "c2");
+            wire.end(committer, true, "ledger", 0);
+        }
+        // Every replica replayed the markers: the same aborted transactions and the same open one.
+        awaitTrue(() -> logEndOffsets("ledger").size() == 1, "every replica to reach the same log end");
+        List<AbortedTxn> aborted = null;
+        for (int id : BROKER_IDS) {
+            Log log = brokers.get(id).replicaManager().partition(new io.kraft.storage.log.TopicPartition("ledger", 0))
+                    .orElseThrow().log();
+            List<AbortedTxn> here = log.collectAbortedTransactions(0, log.logEndOffset());
+            assertEquals(1, here.size(), "broker " + id);
+            assertEquals(aborter.id, here.get(0).producerId());
+            if (aborted != null) {
+                assertEquals(aborted, here, "broker " + id + "'s aborted transactions differ");
+            }
+            aborted = here;
+            assertEquals(openAt, log.producerState(open.id).orElseThrow().currentTxnFirstOffset(), "broker " + id);
+        }
+
+        brokers.remove(firstLeader).close();
+        awaitTrue(() -> {
+            int now = leader("ledger");
+            return now != firstLeader && now != -1;
+        }, "a new leader from the ISR");
+        TopicPartition tp = new TopicPartition("ledger", 0);
+        awaitTrue(() -> lastStableOffset(tp) == openAt, "the new leader's last stable offset at the open transaction");
+        assertEquals(List.of("c0", "c1"), readCommitted("ledger", 2));
+
+        try (TxnWire wire = new TxnWire(brokerPorts.get(leader("ledger")))) {
+            wire.end(open, true, "ledger", 0);
+        }
+        assertEquals(List.of("c0", "c1", "o0", "c2"), readCommitted("ledger", 4));
+    }
+
+    private long lastStableOffset(TopicPartition tp) {
+        try {
+            return admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
+                    new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).partitionResult(tp)
+                    .get(WAIT_MS, TimeUnit.MILLISECONDS).offset();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** What a read_committed consumer reads of partition 0 from the start: {@code expected} values, then no more. */
+    private List<String> readCommitted(String topic, int expected) {
+        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+            while (values.size() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(300))) {
+                values.add(record.value());
+            }
+        }
+        return values;
     }
 
     @Test

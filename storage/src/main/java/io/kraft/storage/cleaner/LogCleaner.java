@@ -1,5 +1,6 @@
 package io.kraft.storage.cleaner;
 
+import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
 import io.kraft.storage.log.LogFileNames;
@@ -28,10 +29,14 @@ import org.slf4j.LoggerFactory;
  * old or the new segments. A record survives when no later offset of its key was mapped.
  *
  * <p>Tombstones (KIP-534): the first pass that keeps a tombstone stamps its batch with a delete
- * horizon of now + {@code delete.retention.ms}; a pass after the horizon drops it. Control batches and
- * transactional batches are kept as they are and never shadow other records: without the aborted
- * transaction index the cleaner cannot tell committed from aborted data, so it errs on keeping.
- * An idempotent producer's last batch is kept even when emptied, so its sequence state survives.
+ * horizon of now + {@code delete.retention.ms}; a pass after the horizon drops it.
+ *
+ * <p>Transactions (KIP-98): the caller never lets a pass reach the last stable offset, so every transaction in
+ * the cleaned range is complete. The aborted ones, listed by the segments' {@code .txnindex}, lose their data,
+ * which never shadows other records; committed transactional data is compacted like any other. A marker whose
+ * transaction has no data left is treated like a tombstone: stamped with a delete horizon, dropped by a pass after
+ * it. An ABORT marker that still had data enters the cleaned segment's {@code .txnindex} again.
+ * A producer's last batch (data or marker) is kept even when emptied, so its sequence and epoch state survives.
  *
  * <p>One cleaner runs one pass at a time (it owns its offset map); callers serialize passes.
  */
@@ -82,7 +87,9 @@ public final class LogCleaner {
         }
         int maxBatchBytes = maxBatchBytes(log.config());
         offsetMap.clear();
-        long mappedEnd = buildOffsetMap(cleanable, dirtyStart, cleanableEnd, maxBatchBytes);
+        List<AbortedTxn> aborted = log.collectAbortedTransactions(log.logStartOffset(), cleanableEnd);
+        long mappedEnd = buildOffsetMap(cleanable, dirtyStart, cleanableEnd, maxBatchBytes,
+                new CleanerTransactions(aborted));
         Map<Long, Long> lastBatchOfProducer = lastBatchOfEachProducer(cleanable, maxBatchBytes);
 
         List<SegmentRange> toClean = new ArrayList<>();
@@ -93,14 +100,17 @@ public final class LogCleaner {
         }
         Counters counters = new Counters();
         long deleteHorizonMs = nowMs + log.config().deleteRetentionMs();
+        CleanerTransactions transactions = new CleanerTransactions(aborted);
         for (List<LogSegment> group : groupSegments(toClean, log.config())) {
-            cleanGroup(log, group, nowMs, deleteHorizonMs, lastBatchOfProducer, maxBatchBytes, counters);
+            cleanGroup(log, group, nowMs, deleteHorizonMs, lastBatchOfProducer, maxBatchBytes, counters, transactions);
         }
         CleanResult result = new CleanResult(mappedEnd, toClean.size(), counters.bytesRead, counters.bytesWritten,
-                counters.recordsRead, counters.recordsRemoved, counters.tombstonesRemoved);
-        LOG.info("log {} cleaned up to offset {}: {} segments, {} -> {} bytes, {} of {} records removed ({} tombstones)",
-                log.dir(), mappedEnd, result.segmentsCleaned(), result.bytesRead(), result.bytesWritten(),
-                result.recordsRemoved(), result.recordsRead(), result.tombstonesRemoved());
+                counters.recordsRead, counters.recordsRemoved, counters.tombstonesRemoved,
+                counters.abortedRecordsRemoved, counters.markersRemoved);
+        LOG.info("log {} cleaned up to offset {}: {} segments, {} -> {} bytes, {} of {} records removed ({} tombstones, "
+                + "{} aborted, {} markers)", log.dir(), mappedEnd, result.segmentsCleaned(), result.bytesRead(),
+                result.bytesWritten(), result.recordsRemoved(), result.recordsRead(), result.tombstonesRemoved(),
+                result.abortedRecordsRemoved(), result.markersRemoved());
         return result;
     }
 
@@ -139,14 +149,21 @@ public final class LogCleaner {
      * Maps key → latest offset over the dirty section, stopping at a batch boundary when the map is
      * full. Returns the offset the mapping reached: records at or past it were not seen.
      */
-    private long buildOffsetMap(List<SegmentRange> cleanable, long dirtyStart, long cleanableEnd, int maxBatchBytes) {
+    private long buildOffsetMap(List<SegmentRange> cleanable, long dirtyStart, long cleanableEnd, int maxBatchBytes,
+                                CleanerTransactions transactions) {
         for (SegmentRange range : cleanable) {
             if (range.endOffset() <= dirtyStart) {
                 continue;
             }
             SegmentBatchReader reader = new SegmentBatchReader(range.segment(), IO_BUFFER_BYTES, maxBatchBytes);
             for (RecordBatch batch = reader.next(); batch != null; batch = reader.next()) {
-                if (batch.lastOffset() < dirtyStart || batch.isControl() || batch.isTransactional()) {
+                if (batch.isControl()) {
+                    transactions.onMarker(batch, null);
+                    continue;
+                }
+                // Aborted data never shadows a record: it is about to go itself.
+                boolean abortedData = transactions.onDataBatch(batch);
+                if (batch.lastOffset() < dirtyStart || abortedData) {
                     continue;
                 }
                 if (offsetMap.size() + batch.recordCount() > offsetMap.maxEntries()) {
@@ -214,7 +231,8 @@ public final class LogCleaner {
     }
 
     private void cleanGroup(Log log, List<LogSegment> group, long nowMs, long newDeleteHorizonMs,
-            Map<Long, Long> lastBatchOfProducer, int maxBatchBytes, Counters counters) {
+            Map<Long, Long> lastBatchOfProducer, int maxBatchBytes, Counters counters,
+            CleanerTransactions transactions) {
         LogSegment cleaned = LogSegment.create(log.dir(), group.get(0).baseOffset(), log.config(),
                 LogFileNames.CLEANED_SUFFIX);
         try {
@@ -223,7 +241,11 @@ public final class LogCleaner {
                 counters.bytesRead += segment.sizeBytes();
                 SegmentBatchReader reader = new SegmentBatchReader(segment, IO_BUFFER_BYTES, maxBatchBytes);
                 for (RecordBatch batch = reader.next(); batch != null; batch = reader.next()) {
-                    ByteBuffer kept = filterBatch(batch, nowMs, newDeleteHorizonMs, lastBatchOfProducer, counters);
+                    ByteBuffer kept = batch.isControl()
+                            ? filterMarker(batch, nowMs, newDeleteHorizonMs, lastBatchOfProducer, counters,
+                                    transactions.onMarker(batch, cleaned.txnIndex()))
+                            : filterBatch(batch, nowMs, newDeleteHorizonMs, lastBatchOfProducer, counters,
+                                    transactions.onDataBatch(batch));
                     if (kept == null) {
                         continue;
                     }
@@ -257,12 +279,14 @@ public final class LogCleaner {
      * the survivors at their original offsets, or null when the batch goes entirely.
      */
     private ByteBuffer filterBatch(RecordBatch batch, long nowMs, long newDeleteHorizonMs,
-            Map<Long, Long> lastBatchOfProducer, Counters counters) {
+            Map<Long, Long> lastBatchOfProducer, Counters counters, boolean abortedData) {
         ByteBuffer whole = batch.buffer().duplicate();
         whole.limit(batch.position() + batch.sizeInBytes()).position(batch.position());
         counters.recordsRead += batch.recordCount();
-        if (batch.isControl() || batch.isTransactional()) {
-            return whole;
+        if (abortedData) {
+            counters.recordsRemoved += batch.recordCount();
+            counters.abortedRecordsRemoved += batch.recordCount();
+            return isLastOfProducer(batch, lastBatchOfProducer) ? rebuild(batch, List.of(), -1L) : null;
         }
         boolean horizonPassed = batch.hasDeleteHorizon() && nowMs >= batch.deleteHorizonMs();
         List<Record> records = batch.records();
@@ -290,12 +314,38 @@ public final class LogCleaner {
         if (survivors.size() == records.size() && !stampHorizon) {
             return whole;
         }
-        boolean keepEmpty = batch.producerId() != RecordBatch.NO_PRODUCER_ID
-                && lastBatchOfProducer.getOrDefault(batch.producerId(), -1L) == batch.baseOffset();
-        if (survivors.isEmpty() && !keepEmpty) {
+        if (survivors.isEmpty() && !isLastOfProducer(batch, lastBatchOfProducer)) {
             return null;
         }
         return rebuild(batch, survivors, stampHorizon ? newDeleteHorizonMs : -1L);
+    }
+
+    private static boolean isLastOfProducer(RecordBatch batch, Map<Long, Long> lastBatchOfProducer) {
+        return batch.producerId() != RecordBatch.NO_PRODUCER_ID
+                && lastBatchOfProducer.getOrDefault(batch.producerId(), -1L) == batch.baseOffset();
+    }
+
+    /**
+     * The bytes to keep of a marker: as it is while data of its transaction remains (or it is its producer's last
+     * batch); else, like a tombstone, stamped with a delete horizon by the first pass and dropped by a pass after it.
+     */
+    private static ByteBuffer filterMarker(RecordBatch batch, long nowMs, long newDeleteHorizonMs,
+            Map<Long, Long> lastBatchOfProducer, Counters counters, boolean transactionGone) {
+        ByteBuffer whole = batch.buffer().duplicate();
+        whole.limit(batch.position() + batch.sizeInBytes()).position(batch.position());
+        counters.recordsRead += batch.recordCount();
+        if (!transactionGone || isLastOfProducer(batch, lastBatchOfProducer)) {
+            return whole;
+        }
+        if (!batch.hasDeleteHorizon()) {
+            return rebuild(batch, batch.records(), newDeleteHorizonMs);
+        }
+        if (nowMs >= batch.deleteHorizonMs()) {
+            counters.recordsRemoved += batch.recordCount();
+            counters.markersRemoved++;
+            return null;
+        }
+        return whole;
     }
 
     private static ByteBuffer rebuild(RecordBatch batch, List<Record> survivors, long newDeleteHorizonMs) {
@@ -304,6 +354,8 @@ public final class LogCleaner {
                 batch.baseOffset())
                 .partitionLeaderEpoch(batch.partitionLeaderEpoch())
                 .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence())
+                .transactional(batch.isTransactional())
+                .control(batch.isControl())
                 .lastOffsetDelta(batch.lastOffsetDelta());
         if (batch.isLogAppendTime()) {
             builder.logAppendTime(batch.maxTimestamp());
@@ -325,5 +377,7 @@ public final class LogCleaner {
         long recordsRead;
         long recordsRemoved;
         long tombstonesRemoved;
+        long abortedRecordsRemoved;
+        long markersRemoved;
     }
 }

@@ -25,7 +25,9 @@ final class AppendValidator {
      * @throws CorruptRecordException    a batch fails validation, or its record count disagrees with its offsets
      * @throws RecordTooLargeException   a batch exceeds max.message.bytes or the append exceeds segment.bytes
      * @throws InvalidTimestampException a CreateTime record is outside the topic's timestamp bounds
-     * @throws InvalidRecordException    a record of a compacted topic has no key
+     * @throws InvalidRecordException    a record of a compacted topic has no key, a batch is a control batch (only
+     *                                   the coordinator writes markers, through their own path), or a transactional
+     *                                   batch has no producer id
      */
     int validateLeaderAppend(ByteBuffer records, LogConfig config, long nowMs) {
         int batchCount = validateBatches(records, config, true);
@@ -82,6 +84,13 @@ final class AppendValidator {
                 if (batch.sizeInBytes() > config.maxMessageBytes()) {
                     throw new RecordTooLargeException("record batch of " + batch.sizeInBytes() + " bytes exceeds "
                             + "max.message.bytes " + config.maxMessageBytes() + " of log " + dir);
+                }
+                if (batch.isControl()) {
+                    throw new InvalidRecordException("a producer may not write control batches (transaction markers "
+                            + "come from the transaction coordinator) to log " + dir);
+                }
+                if (batch.isTransactional() && batch.producerId() < 0) {
+                    throw new InvalidRecordException("transactional record batch without a producer id for log " + dir);
                 }
                 // A producer batch is never compacted, so its records fill every offset it spans.
                 if ((long) batch.recordCount() != (long) batch.lastOffsetDelta() + 1) {

@@ -5,7 +5,10 @@ import io.kraft.storage.log.producer.InvalidProducerEpochException;
 import io.kraft.storage.log.producer.OutOfOrderSequenceException;
 import io.kraft.storage.log.producer.ProducerStateEntry;
 import io.kraft.storage.log.producer.UnknownProducerIdException;
+import io.kraft.storage.log.producer.InvalidTxnStateException;
+import io.kraft.storage.log.producer.TransactionCoordinatorFencedException;
 import io.kraft.storage.record.CorruptRecordException;
+import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.RecordBatch;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -36,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * (duplicates answered with their original offsets, gaps and fenced epochs refused), followers and
  * reloads replay it from batch headers, and it is snapshotted on roll and close ({@code .snapshot}
  * files) so a reopen replays at most the batches after the newest snapshot.
+ *
+ * <p>Transactions (KIP-98): transactional batches open a transaction for their producer, a marker appended for the
+ * coordinator ({@link #appendTransactionMarker}) ends it, and an ABORT marker adds the transaction to the
+ * {@code .txnindex} of its segment. The owner's high watermark gives the last stable offset
+ * ({@link #lastStableOffset}); read_committed reads ({@link #readCommitted}) stop there and name the aborted
+ * transactions they overlap.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -69,7 +78,7 @@ public final class Log implements AutoCloseable {
         this.producerState = new LogProducerState(dir);
         try {
             this.epochCache = LogLoader.loadEpochCache(dir, segments.inOrder());
-            producerState.rebuild(segments, loaded.nextOffset());
+            producerState.rebuild(segments, loaded.nextOffset(), loaded.txnIndexRebuildFrom());
         } catch (RuntimeException e) {
             for (LogSegment segment : segments.inOrder()) {
                 segment.close();
@@ -207,6 +216,7 @@ public final class Log implements AutoCloseable {
      * @throws InvalidProducerEpochException a producer batch carries a fenced (older) epoch
      * @throws UnknownProducerIdException    a producer without state does not start at sequence 0
      * @throws DuplicateSequenceException    the append mixes retried batches with new ones
+     * @throws InvalidTxnStateException      a non-transactional batch from a producer with an open transaction
      */
     public AppendInfo append(ByteBuffer records, int leaderEpoch, long nowMs) {
         LogConfig cfg = config;
@@ -229,13 +239,64 @@ public final class Log implements AutoCloseable {
             AppendOffsets offsets = appendOffsets.assign(batches, bounds.endOffset(), leaderEpoch, logAppendTimeMs);
             appendToActive(batches, offsets, nowMs, cfg);
             epochCache.assign(leaderEpoch, offsets.firstOffset());
-            producerState.update(batches);
+            producerState.update(batches, segments.active());
             info = offsets.toAppendInfo(logAppendTimeMs, batches.remaining(), batchCount);
         } finally {
             lock.unlock();
         }
         flusher.scheduleRollFlush();
         return info;
+    }
+
+    /**
+     * Appends a transaction marker as the leader, for the transaction coordinator (KIP-98): one control batch
+     * (COMMIT or ABORT, the coordinator's epoch in its value) that ends the producer's open transaction in this
+     * partition; an ABORT also enters the transaction in the segment's {@code .txnindex}.
+     *
+     * @throws InvalidProducerEpochException          the producer has written with a newer epoch
+     * @throws TransactionCoordinatorFencedException  the producer's last marker came from a newer coordinator
+     */
+    public AppendInfo appendTransactionMarker(long producerId, short producerEpoch, EndTransactionMarker marker,
+                                              int leaderEpoch, long nowMs) {
+        if (producerId < 0 || producerEpoch < 0) {
+            throw new IllegalArgumentException("a transaction marker needs a producer id and epoch, got "
+                    + producerId + "/" + producerEpoch);
+        }
+        LogConfig cfg = config;
+        ByteBuffer batch = marker.toBatch(0, leaderEpoch, producerId, producerEpoch, nowMs);
+        AppendInfo info;
+        lock.lock();
+        try {
+            ensureOpen();
+            producerState.findDuplicate(batch, cfg); // the epoch checks; a marker is never a duplicate
+            long logAppendTimeMs = cfg.logAppendTime() ? nowMs : RecordBatch.NO_TIMESTAMP;
+            AppendOffsets offsets = appendOffsets.assign(batch, bounds.endOffset(), leaderEpoch, logAppendTimeMs);
+            appendToActive(batch, offsets, nowMs, cfg);
+            epochCache.assign(leaderEpoch, offsets.firstOffset());
+            producerState.update(batch, segments.active());
+            info = offsets.toAppendInfo(logAppendTimeMs, batch.remaining(), 1);
+        } finally {
+            lock.unlock();
+        }
+        LOG.debug("log {} wrote {} marker for producer {} epoch {} at offset {}", dir, marker.type(), producerId,
+                producerEpoch, info.firstOffset());
+        flusher.scheduleRollFlush();
+        return info;
+    }
+
+    /**
+     * The last stable offset (KIP-98) when the owner's high watermark is {@code highWatermark}: the first offset
+     * of the oldest transaction still open, or completed with its marker not yet below the watermark (a new
+     * leader could still lose the marker), raised to the log start; the high watermark when there is none. Takes
+     * no lock; without transactions it costs one volatile read.
+     */
+    public long lastStableOffset(long highWatermark) {
+        return producerState.lastStableOffset(highWatermark, bounds.startOffset());
+    }
+
+    /** The first offset of the oldest open or unreplicated transaction, or {@code Long.MAX_VALUE}. */
+    public long firstUnstableOffset() {
+        return producerState.firstUnstableOffset();
     }
 
     /**
@@ -258,7 +319,7 @@ public final class Log implements AutoCloseable {
                 epochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
                 p += batch.sizeInBytes();
             }
-            producerState.update(records);
+            producerState.update(records, segments.active());
             info = offsets.toAppendInfo(RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
         } finally {
             lock.unlock();
@@ -333,6 +394,28 @@ public final class Log implements AutoCloseable {
         ensureOpen();
         LogEnd end = bounds.end();
         return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
+    }
+
+    /**
+     * A read_committed read (KIP-98): as {@link #read(long, int, long, boolean)} bounded by
+     * {@code lastStableOffset}, with the aborted transactions that overlap the bytes returned, collected from the
+     * transaction indexes. The bytes stay a zero-copy file slice.
+     *
+     * @throws OffsetOutOfRangeException offset below the log start or above the log end
+     */
+    public CommittedRead readCommitted(long offset, int maxBytes, long lastStableOffset, boolean minOneBatch) {
+        ensureOpen();
+        LogEnd end = bounds.end();
+        return reader.readCommitted(end, bounds.startOffset(), offset, maxBytes, lastStableOffset, minOneBatch);
+    }
+
+    /**
+     * The aborted transactions that overlap [{@code fetchOffset}, {@code upperBoundOffset}), as their index entries
+     * say (see {@link TransactionIndex#collect}).
+     */
+    public List<AbortedTxn> collectAbortedTransactions(long fetchOffset, long upperBoundOffset) {
+        ensureOpen();
+        return reader.collectAbortedTransactions(fetchOffset, upperBoundOffset);
     }
 
     /**

@@ -9,6 +9,8 @@ public final class LogFileNames {
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    /** The aborted-transaction index of a segment (present only once it holds an entry). */
+    public static final String TXN_INDEX_SUFFIX = ".txnindex";
     /** A segment removed from the log, kept readable until its delete delay passes. */
     public static final String DELETED_SUFFIX = ".deleted";
     /** A segment the cleaner is still writing; discarded on open. */
@@ -35,6 +37,10 @@ public final class LogFileNames {
 
     public static Path timeIndexFile(Path dir, long baseOffset, String extraSuffix) {
         return dir.resolve(baseName(baseOffset) + TIME_INDEX_SUFFIX + extraSuffix);
+    }
+
+    public static Path txnIndexFile(Path dir, long baseOffset, String extraSuffix) {
+        return dir.resolve(baseName(baseOffset) + TXN_INDEX_SUFFIX + extraSuffix);
     }
 
     /** The base offset of a segment file name such as {@code 00000000000000000042.log}, if it is one. */

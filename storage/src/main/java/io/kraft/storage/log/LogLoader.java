@@ -23,13 +23,21 @@ import org.slf4j.LoggerFactory;
 final class LogLoader {
     private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
 
-    /** What {@link Log} starts from. */
-    record Loaded(TreeMap<Long, LogSegment> segments, long nextOffset, long logStartOffset, long recoveryPoint) {
+    /**
+     * What {@link Log} starts from.
+     *
+     * @param txnIndexRebuildFrom the base offset of the first segment whose aborted-transaction index was reset
+     *                            for a rebuild from the producer state, or {@code Long.MAX_VALUE}
+     */
+    record Loaded(TreeMap<Long, LogSegment> segments, long nextOffset, long logStartOffset, long recoveryPoint,
+                  long txnIndexRebuildFrom) {
     }
 
     private final Path dir;
     private final LogConfig config;
     private final Set<Long> missingIndexes = new HashSet<>();
+    /** Segments completed from an interrupted cleaner swap: their transaction index is rebuilt. */
+    private final Set<Long> swappedIn = new HashSet<>();
 
     LogLoader(Path dir, LogConfig config) {
         this.dir = dir;
@@ -73,7 +81,14 @@ final class LogLoader {
             }
             active.resizeIndexes(config.maxIndexBytes());
             active.loadRollStart();
-            return new Loaded(segments, nextOffset, start, Math.min(Math.max(recoveryPoint, 0), nextOffset));
+            long txnIndexRebuildFrom = Long.MAX_VALUE;
+            for (LogSegment segment : segments.values()) {
+                if (segment.txnIndexNeedsRebuild()) {
+                    txnIndexRebuildFrom = Math.min(txnIndexRebuildFrom, segment.baseOffset());
+                }
+            }
+            return new Loaded(segments, nextOffset, start, Math.min(Math.max(recoveryPoint, 0), nextOffset),
+                    txnIndexRebuildFrom);
         } catch (RuntimeException e) {
             for (LogSegment segment : segments.values()) {
                 try {
@@ -132,7 +147,8 @@ final class LogLoader {
 
     /**
      * A {@code .log.swap} file is a complete replacement written before the swap began: the segments
-     * it covers go, and it takes their place. Index swap files are dropped and rebuilt.
+     * it covers go, and it takes their place. Index swap files are dropped and rebuilt (the transaction index
+     * from the producer state, once the log is open).
      */
     private void completeSwaps() throws IOException {
         String logSwap = LogFileNames.LOG_SUFFIX + LogFileNames.SWAP_SUFFIX;
@@ -159,6 +175,7 @@ final class LogLoader {
             }
             swap.changeFileSuffixes(LogFileNames.SWAP_SUFFIX, "");
             swap.close();
+            swappedIn.add(base.getAsLong());
             LOG.info("log {} completed the interrupted swap-in of segment {}", dir, base.getAsLong());
         }
     }
@@ -167,6 +184,7 @@ final class LogLoader {
         Files.deleteIfExists(LogFileNames.logFile(dir, baseOffset, ""));
         Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, baseOffset, ""));
         Files.deleteIfExists(LogFileNames.timeIndexFile(dir, baseOffset, ""));
+        Files.deleteIfExists(LogFileNames.txnIndexFile(dir, baseOffset, ""));
     }
 
     private void openSegments(TreeMap<Long, LogSegment> segments) {
@@ -183,7 +201,8 @@ final class LogLoader {
             String name = file.getFileName().toString();
             OptionalLong indexBase = LogFileNames.baseOffsetOf(name, LogFileNames.INDEX_SUFFIX);
             OptionalLong timeBase = LogFileNames.baseOffsetOf(name, LogFileNames.TIME_INDEX_SUFFIX);
-            OptionalLong base = indexBase.isPresent() ? indexBase : timeBase;
+            OptionalLong txnBase = LogFileNames.baseOffsetOf(name, LogFileNames.TXN_INDEX_SUFFIX);
+            OptionalLong base = indexBase.isPresent() ? indexBase : timeBase.isPresent() ? timeBase : txnBase;
             if (base.isPresent() && !Files.exists(LogFileNames.logFile(dir, base.getAsLong(), ""))) {
                 Files.deleteIfExists(file); // an index without its log is useless
             }
@@ -196,7 +215,11 @@ final class LogLoader {
                         || !Files.exists(LogFileNames.timeIndexFile(dir, b, ""))) {
                     missingIndexes.add(b);
                 }
-                segments.put(base.getAsLong(), LogSegment.open(dir, base.getAsLong(), config, ""));
+                LogSegment segment = LogSegment.open(dir, base.getAsLong(), config, "");
+                segments.put(base.getAsLong(), segment);
+                if (swappedIn.contains(b)) {
+                    segment.resetTxnIndexForRebuild();
+                }
             }
         }
     }
@@ -223,6 +246,8 @@ final class LogLoader {
                 continue;
             }
             int truncated = segment.recover(config.maxIndexBytes());
+            // Its aborted transactions are found again by replaying the producer state over it (Log's open).
+            segment.resetTxnIndexForRebuild();
             LOG.info("log {} recovered segment {} ({}), cut {} bytes", dir, segment.baseOffset(), reason, truncated);
             if (truncated > 0) {
                 // The log is the longest valid prefix: nothing after the first bad byte survives.

@@ -1,6 +1,7 @@
 package io.kraft.storage.log;
 
 import io.kraft.storage.log.producer.BatchMetadata;
+import io.kraft.storage.log.producer.CompletedTxn;
 import io.kraft.storage.log.producer.DuplicateSequenceException;
 import io.kraft.storage.log.producer.ProducerAppendValidator;
 import io.kraft.storage.log.producer.ProducerStateEntry;
@@ -13,10 +14,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A log's idempotent producers (KIP-98) as the log uses them: a leader append is checked against them before
- * anything is written (a retry is answered with its original offsets), written batches update them, and a reopen or
- * truncation rebuilds them from the newest {@code .snapshot} at or below the log end plus the batch headers after
- * it. Runs under the log's lock.
+ * A log's idempotent and transactional producers (KIP-98) as the log uses them: a leader append is checked against
+ * them before anything is written (a retry is answered with its original offsets), written batches update them, and
+ * a reopen or truncation rebuilds them from the newest {@code .snapshot} at or below the log end plus the batch
+ * headers after it. Each ABORT marker written adds an entry to the transaction index of the segment holding it,
+ * and a rebuild over segments whose transaction index recovery reset adds theirs again. Runs under the log's lock.
  */
 final class LogProducerState {
     private final Path dir;
@@ -32,7 +34,16 @@ final class LogProducerState {
      * headers from it up to {@code endOffset}; with no snapshot, from the first segment.
      */
     void rebuild(LogSegments segments, long endOffset) {
-        OptionalLong snapshot = manager.loadSnapshot(endOffset);
+        rebuild(segments, endOffset, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #rebuild(LogSegments, long)}, and rebuilds the transaction index of every segment whose index
+     * recovery reset: the replay then starts from a snapshot at or below {@code txnIndexRebuildFrom}, the first
+     * such segment, so the transactions open there (and the last stable offsets the entries record) are known.
+     */
+    void rebuild(LogSegments segments, long endOffset, long txnIndexRebuildFrom) {
+        OptionalLong snapshot = manager.loadSnapshot(Math.min(endOffset, txnIndexRebuildFrom));
         long from = snapshot.orElse(0);
         for (LogSegment segment : segments.inOrder()) {
             if (segment.baseOffset() >= endOffset) {
@@ -42,11 +53,25 @@ final class LogProducerState {
             if (nextBase != null && nextBase <= from) {
                 continue;
             }
+            boolean indexAborts = segment.txnIndexNeedsRebuild();
             segment.forEachBatchHeaderFrom(from, batch -> {
                 if (batch.baseOffset() < endOffset) {
-                    manager.update(batch);
+                    CompletedTxn completed = manager.update(batch);
+                    if (indexAborts) {
+                        indexIfAborted(completed, segment);
+                    }
                 }
             });
+        }
+        for (LogSegment segment : segments.inOrder()) {
+            segment.txnIndexRebuilt();
+        }
+    }
+
+    private void indexIfAborted(CompletedTxn completed, LogSegment segment) {
+        if (completed != null && completed.aborted()) {
+            segment.txnIndex().append(new AbortedTxn(completed.producerId(), completed.firstOffset(),
+                    completed.lastOffset(), manager.lastStableOffsetAfter(completed)));
         }
     }
 
@@ -95,15 +120,37 @@ final class LogProducerState {
                 config.logAppendTime() ? newest.timestampMs() : RecordBatch.NO_TIMESTAMP, 0, 0, true);
     }
 
-    /** Applies written batches (offsets assigned) to the producer state. */
-    void update(ByteBuffer records) {
+    /**
+     * Applies written batches (offsets assigned) to the producer state; an ABORT marker among them adds its
+     * transaction to the index of {@code segment}, the one they were written to.
+     */
+    void update(ByteBuffer records, LogSegment segment) {
         for (int p = records.position(); p < records.limit(); ) {
             RecordBatch batch = new RecordBatch(records, p);
             if (batch.producerId() >= 0) {
-                manager.update(batch);
+                indexIfAborted(manager.update(batch), segment);
             }
             p += batch.sizeInBytes();
         }
+    }
+
+    /**
+     * The last stable offset for a high watermark (KIP-98): the first offset of the oldest transaction still open
+     * or whose marker is not below the watermark, raised to the log start, else the watermark.
+     */
+    long lastStableOffset(long highWatermark, long logStartOffset) {
+        if (manager.firstUnstableOffset() == Long.MAX_VALUE) {
+            return highWatermark; // no transaction: one volatile read
+        }
+        manager.onHighWatermark(highWatermark);
+        long firstUnstable = manager.firstUnstableOffset();
+        return firstUnstable == Long.MAX_VALUE ? highWatermark
+                : Math.min(highWatermark, Math.max(firstUnstable, logStartOffset));
+    }
+
+    /** The first offset of the oldest unstable transaction (see {@link #lastStableOffset}), or Long.MAX_VALUE. */
+    long firstUnstableOffset() {
+        return manager.firstUnstableOffset();
     }
 
     Map<Long, ProducerStateEntry> producers() {

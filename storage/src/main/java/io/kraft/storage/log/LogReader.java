@@ -1,6 +1,8 @@
 package io.kraft.storage.log;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -47,6 +49,55 @@ final class LogReader {
             entry = segments.after(entry.getKey());
         }
         return new LogReadResult(offset, FileSlice.empty(), logStartOffset, end.nextOffset());
+    }
+
+    /**
+     * A read_committed read: as {@link #read} bounded by the last stable offset, with the aborted transactions
+     * overlapping the bytes returned. Their upper bound is the offset of the first indexed batch at or after the
+     * end of the bytes (or the next segment's base, or the log end), capped by the last stable offset: it may
+     * name a little more than was read, which a consumer ignores, never less.
+     *
+     * @throws OffsetOutOfRangeException offset below the log start or above the log end
+     */
+    CommittedRead readCommitted(LogEnd end, long logStartOffset, long offset, int maxBytes, long lastStableOffset,
+                                boolean minOneBatch) {
+        LogReadResult result = read(end, logStartOffset, offset, maxBytes, lastStableOffset, minOneBatch);
+        FileSlice slice = result.records();
+        if (slice.isEmpty()) {
+            return new CommittedRead(result, List.of());
+        }
+        long upperBound = Math.min(lastStableOffset, end.nextOffset());
+        Map.Entry<Long, LogSegment> holding = segments.floorEntryByChannel(offset, slice.channel());
+        if (holding != null) {
+            int endPosition = (int) (slice.position() + slice.sizeBytes());
+            Optional<OffsetPosition> next = holding.getValue().offsetIndex().firstEntryAtOrAfterPosition(endPosition);
+            if (next.isPresent()) {
+                upperBound = Math.min(upperBound, next.get().offset());
+            } else {
+                Long nextBase = segments.nextBaseOffset(holding.getKey());
+                if (nextBase != null) {
+                    upperBound = Math.min(upperBound, nextBase);
+                }
+            }
+        }
+        return new CommittedRead(result, collectAbortedTransactions(offset, upperBound));
+    }
+
+    /**
+     * The aborted transactions overlapping [{@code fetchOffset}, {@code upperBoundOffset}), from the transaction
+     * indexes of the segment holding the fetch offset and those after it, until an entry's last stable offset
+     * reaches the bound (every transaction that could overlap had completed by then).
+     */
+    List<AbortedTxn> collectAbortedTransactions(long fetchOffset, long upperBoundOffset) {
+        List<AbortedTxn> found = new ArrayList<>();
+        Map.Entry<Long, LogSegment> entry = segments.holding(fetchOffset);
+        while (entry != null) {
+            if (entry.getValue().txnIndex().collect(fetchOffset, upperBoundOffset, found)) {
+                break;
+            }
+            entry = segments.after(entry.getKey());
+        }
+        return found;
     }
 
     /**

@@ -28,6 +28,7 @@ public final class LogSegment implements AutoCloseable {
     private final FileChannel channel;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private final int indexIntervalBytes;
     private volatile Path logFile;
     private volatile int sizeBytes;
@@ -35,6 +36,8 @@ public final class LogSegment implements AutoCloseable {
     private volatile long maxTimestampMs = TimeIndex.NO_TIMESTAMP;
     /** Last offset of the first batch that carried {@link #maxTimestampMs}: what the time index stores. */
     private volatile long maxTimestampBatchLastOffset;
+    /** The transaction index was reset by recovery and waits to be rebuilt from the producer state. */
+    private boolean txnIndexNeedsRebuild;
     /** Time of the first append, for segment.ms; -1 until known. */
     private long rollStartMs = -1;
 
@@ -45,12 +48,14 @@ public final class LogSegment implements AutoCloseable {
         this.maxTimestampBatchLastOffset = baseOffset;
         Path indexFile = LogFileNames.offsetIndexFile(dir, baseOffset, suffix);
         Path timeIndexFile = LogFileNames.timeIndexFile(dir, baseOffset, suffix);
+        Path txnIndexFile = LogFileNames.txnIndexFile(dir, baseOffset, suffix);
         FileChannel opened = null;
         try {
             if (create) {
                 // Stale index files of an earlier life of this base offset must not be reused.
                 Files.deleteIfExists(indexFile);
                 Files.deleteIfExists(timeIndexFile);
+                Files.deleteIfExists(txnIndexFile);
                 opened = FileChannel.open(logFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                         StandardOpenOption.WRITE);
             } else {
@@ -67,6 +72,13 @@ public final class LogSegment implements AutoCloseable {
                 this.timeIndex = new TimeIndex(timeIndexFile, baseOffset, config.maxIndexBytes());
             } catch (RuntimeException e) {
                 offsetIndex.closeHandler();
+                throw e;
+            }
+            try {
+                this.txnIndex = new TransactionIndex(txnIndexFile);
+            } catch (RuntimeException e) {
+                offsetIndex.closeHandler();
+                timeIndex.closeHandler();
                 throw e;
             }
         } catch (IOException e) {
@@ -147,6 +159,26 @@ public final class LogSegment implements AutoCloseable {
         return timeIndex;
     }
 
+    /** The aborted transactions whose ABORT marker is in this segment. */
+    public TransactionIndex txnIndex() {
+        return txnIndex;
+    }
+
+    /** Empties the transaction index, to be rebuilt by replaying the producer state over this segment. */
+    void resetTxnIndexForRebuild() {
+        txnIndex.reset();
+        txnIndexNeedsRebuild = true;
+    }
+
+    boolean txnIndexNeedsRebuild() {
+        return txnIndexNeedsRebuild;
+    }
+
+    /** The rebuild replayed this segment: its transaction index is whole again. */
+    void txnIndexRebuilt() {
+        txnIndexNeedsRebuild = false;
+    }
+
     /** Largest batch max timestamp in this segment, or NO_TIMESTAMP. */
     public long maxTimestampMs() {
         return maxTimestampMs;
@@ -182,6 +214,7 @@ public final class LogSegment implements AutoCloseable {
      * @throws CorruptIndexException naming the problem
      */
     public void sanityCheck() {
+        txnIndex.sanityCheck();
         offsetIndex.sanityCheck(sizeBytes);
         timeIndex.sanityCheck(sizeBytes);
         Optional<OffsetPosition> last = offsetIndex.lastEntry();
@@ -447,8 +480,9 @@ public final class LogSegment implements AutoCloseable {
 
     /**
      * Visits the header of every complete batch whose base offset is at least {@code fromOffset}, in
-     * file order, without reading records (rebuilding producer state). The view holds only the
-     * {@link RecordBatch#HEADER_SIZE} header bytes and is reused: read it inside the call.
+     * file order, without reading records (rebuilding producer state), except that a control batch (a
+     * transaction marker, whose kind is in its record) is read whole. The view holds only the
+     * {@link RecordBatch#HEADER_SIZE} header bytes (or the control batch) and is reused: read it inside the call.
      */
     public void forEachBatchHeaderFrom(long fromOffset, Consumer<RecordBatch> visitor) {
         int limit = sizeBytes;
@@ -458,6 +492,7 @@ public final class LogSegment implements AutoCloseable {
         }
         ByteBuffer header = newHeaderBuffer();
         RecordBatch view = new RecordBatch(header, 0);
+        ByteBuffer control = null;
         int position = first.position();
         while (true) {
             BatchLocation batch = readBatchAt(position, limit, header);
@@ -465,7 +500,17 @@ public final class LogSegment implements AutoCloseable {
                 return;
             }
             if (batch.baseOffset() >= fromOffset) {
-                visitor.accept(view);
+                if (view.isControl()) {
+                    if (control == null || control.capacity() < batch.sizeBytes()) {
+                        control = ByteBuffer.allocate(Math.max(256, batch.sizeBytes()));
+                    }
+                    control.clear().limit(batch.sizeBytes());
+                    readFully(control, position);
+                    control.flip();
+                    visitor.accept(new RecordBatch(control, 0));
+                } else {
+                    visitor.accept(view);
+                }
             }
             position += batch.sizeBytes();
         }
@@ -502,6 +547,7 @@ public final class LogSegment implements AutoCloseable {
         }
         offsetIndex.truncateTo(cut.baseOffset());
         timeIndex.truncateTo(cut.baseOffset());
+        txnIndex.truncateTo(cut.baseOffset());
         int removed = sizeBytes - cut.position();
         try {
             channel.truncate(cut.position());
@@ -655,6 +701,7 @@ public final class LogSegment implements AutoCloseable {
         }
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
     /**
@@ -665,6 +712,7 @@ public final class LogSegment implements AutoCloseable {
         logFile = renameSuffix(logFile, oldSuffix, newSuffix);
         offsetIndex.renameTo(replaceSuffix(offsetIndex.file(), oldSuffix, newSuffix));
         timeIndex.renameTo(replaceSuffix(timeIndex.file(), oldSuffix, newSuffix));
+        txnIndex.renameTo(replaceSuffix(txnIndex.file(), oldSuffix, newSuffix));
     }
 
     private static Path replaceSuffix(Path file, String oldSuffix, String newSuffix) {
@@ -694,6 +742,7 @@ public final class LogSegment implements AutoCloseable {
         appendFinalTimeEntry();
         offsetIndex.close();
         timeIndex.close();
+        txnIndex.close();
         try {
             channel.close();
         } catch (IOException e) {
@@ -708,6 +757,7 @@ public final class LogSegment implements AutoCloseable {
     public void closeHandlers() {
         offsetIndex.closeHandler();
         timeIndex.closeHandler();
+        txnIndex.close();
         try {
             channel.close();
         } catch (IOException e) {
@@ -719,6 +769,7 @@ public final class LogSegment implements AutoCloseable {
     public void deleteFiles() {
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+        txnIndex.deleteIfExists();
         try {
             channel.close();
             Files.deleteIfExists(logFile);

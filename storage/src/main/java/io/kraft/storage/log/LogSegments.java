@@ -61,6 +61,18 @@ final class LogSegments {
         return floor != null ? floor : segments.firstEntry();
     }
 
+    /**
+     * The segment a read of {@code offset} returned bytes of {@code channel} from: the one holding the offset, or a
+     * later one (a read skips segments with nothing at or after the offset). Null if none has that channel.
+     */
+    Map.Entry<Long, LogSegment> floorEntryByChannel(long offset, java.nio.channels.FileChannel channel) {
+        Map.Entry<Long, LogSegment> entry = holding(offset);
+        while (entry != null && entry.getValue().channel() != channel) {
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return entry;
+    }
+
     /** The segment after the one based at {@code baseOffset}, or null. */
     Map.Entry<Long, LogSegment> after(long baseOffset) {
         return segments.higherEntry(baseOffset);

@@ -54,6 +54,16 @@ public final class OffsetIndex extends MappedIndex {
         return slot < 0 ? new OffsetPosition(baseOffset, 0) : new OffsetPosition(offsetAt(slot), positionAt(slot));
     }
 
+    /**
+     * The first entry whose position is at least {@code position}, if any: its offset bounds every offset stored
+     * before that position (a read_committed fetch's upper bound for aborted transactions).
+     */
+    public synchronized Optional<OffsetPosition> firstEntryAtOrAfterPosition(int position) {
+        int slot = ceilingSlot(this::positionAt, position);
+        return slot >= entriesUnlocked() ? Optional.empty()
+                : Optional.of(new OffsetPosition(offsetAt(slot), positionAt(slot)));
+    }
+
     public synchronized OffsetPosition entry(int slot) {
         if (slot < 0 || slot >= entriesUnlocked()) {
             throw new IndexOutOfBoundsException("slot " + slot + " of " + entriesUnlocked() + " entries");

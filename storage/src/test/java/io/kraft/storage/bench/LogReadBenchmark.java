@@ -1,5 +1,6 @@
 package io.kraft.storage.bench;
 
+import io.kraft.storage.log.CommittedRead;
 import io.kraft.storage.log.FileSlice;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
@@ -27,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Read throughput of the log's zero-copy path: {@link Log#read} for a fetch of {@code fetchBytes}, then
  * {@link FileSlice#transferTo} into /dev/null (a FileChannel, so the kernel moves the bytes without a
- * user-space copy, as it would into a socket). The log holds 256 MiB, read round-robin from page cache.
+ * user-space copy, as it would into a socket). The log holds 256 MiB, read round-robin from page cache. The
+ * read_committed variant adds what such a consumer's fetch costs on top (the upper bound and transaction index
+ * lookups).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -74,6 +77,23 @@ public class LogReadBenchmark {
         }
         FileSlice slice = log.read(nextOffset, fetchBytes, true).records();
         long moved = slice.transferTo(devNull);
+        nextOffset += (long) BenchBatches.RECORDS_PER_BATCH * Math.max(1, slice.sizeBytes() / (64 * 1024));
+        return moved;
+    }
+
+    /**
+     * The same fetch as a read_committed consumer's: bounded by the last stable offset, with the aborted
+     * transactions overlapping it collected from the transaction indexes (none here: the cost of the lookups).
+     */
+    @Benchmark
+    public long readCommittedTransferTo() throws IOException {
+        if (nextOffset >= log.logEndOffset()) {
+            nextOffset = 0;
+        }
+        long end = log.logEndOffset();
+        CommittedRead read = log.readCommitted(nextOffset, fetchBytes, log.lastStableOffset(end), true);
+        FileSlice slice = read.result().records();
+        long moved = slice.transferTo(devNull) + read.abortedTransactions().size();
         nextOffset += (long) BenchBatches.RECORDS_PER_BATCH * Math.max(1, slice.sizeBytes() / (64 * 1024));
         return moved;
     }

@@ -134,23 +134,64 @@ class LogCleanerTest {
         }
     }
 
+    private static void appendTxn(Log log, long producerId, int sequence, String key, String value) {
+        ByteBuffer txn = new RecordBatchBuilder(ByteBuffer.allocate(256), CompressionType.NONE, 0)
+                .producer(producerId, (short) 1, sequence).transactional(true)
+                .append(NOW, CleanerTestLog.bytes(key), CleanerTestLog.bytes(value)).build();
+        log.append(txn, 0, NOW);
+    }
+
+    private static void marker(Log log, long producerId, ControlRecordType type) {
+        log.appendTransactionMarker(producerId, (short) 1, new EndTransactionMarker(type, 3), 0, NOW);
+    }
+
     @Test
-    void transactionalAndControlBatchesAreKeptAsTheyAre() {
+    void abortedDataGoesWithoutShadowingAndCommittedDataIsCompacted() {
         try (Log log = Log.open(dir, config(400))) {
-            ByteBuffer txn = new RecordBatchBuilder(ByteBuffer.allocate(256), CompressionType.NONE, 0)
-                    .producer(7, (short) 1, 0).transactional(true)
-                    .append(NOW, CleanerTestLog.bytes("k"), CleanerTestLog.bytes("txn")).build();
-            log.append(txn, 0, NOW);
-            ByteBuffer marker = new EndTransactionMarker(ControlRecordType.COMMIT, 3).toBatch(0, 0, 7, (short) 1, NOW);
-            log.append(marker, 0, NOW);
-            append(log, CompressionType.NONE, NOW, "k", "plain");
+            append(log, CompressionType.NONE, NOW, "k", "v0");   // 0
+            appendTxn(log, 7, 0, "k", "aborted");                // 1
+            marker(log, 7, ControlRecordType.ABORT);             // 2
+            appendTxn(log, 8, 0, "j", "old");                    // 3
+            appendTxn(log, 8, 1, "j", "committed");              // 4
+            marker(log, 8, ControlRecordType.COMMIT);            // 5
             log.roll();
-            cleanAll(log, NOW);
+            CleanResult result = cleanAll(log, NOW);
+            assertEquals(List.of(new Row(0, "k", "v0"), new Row(4, "j", "committed")), rows(log));
+            assertEquals(1, result.abortedRecordsRemoved());
             List<RecordBatch> kept = batches(log);
-            assertEquals(3, kept.size());
-            assertTrue(kept.get(0).isTransactional());
-            assertTrue(kept.get(1).isControl());
-            assertEquals(List.of(new Row(0, "k", "txn"), new Row(2, "k", "plain")), rows(log));
+            assertTrue(kept.stream().filter(RecordBatch::isControl).count() == 2, "both markers stay: " + kept);
+            RecordBatch committed = kept.stream().filter(b -> b.baseOffset() == 4).findFirst().orElseThrow();
+            assertTrue(committed.isTransactional(), "a compacted transactional batch stays transactional");
+            // The ABORT marker had data in this pass, so its entry moved into the cleaned segment's index.
+            assertEquals(List.of(new io.kraft.storage.log.AbortedTxn(7, 1, 2, 3)),
+                    log.collectAbortedTransactions(0, log.logEndOffset()));
+        }
+    }
+
+    @Test
+    void markersWithoutDataGoAfterTheirDeleteHorizon() {
+        try (Log log = Log.open(dir, config(400))) {
+            appendTxn(log, 7, 0, "k", "aborted");                // 0
+            marker(log, 7, ControlRecordType.ABORT);             // 1
+            appendTxn(log, 7, 1, "k", "committed");              // 2
+            marker(log, 7, ControlRecordType.COMMIT);            // 3 (producer 7's last batch: stays)
+            append(log, CompressionType.NONE, NOW, "k", "plain"); // 4 shadows 2
+            log.roll();
+            cleanAll(log, NOW);                                   // aborted data and shadowed data go
+            assertEquals(List.of(new Row(4, "k", "plain")), rows(log));
+            assertEquals(2, batches(log).stream().filter(RecordBatch::isControl).count());
+            cleanAll(log, NOW + 1);                               // no data left: markers get a horizon
+            List<RecordBatch> stamped = batches(log).stream().filter(RecordBatch::isControl).toList();
+            assertEquals(2, stamped.size());
+            assertTrue(stamped.get(0).hasDeleteHorizon(), "the ABORT marker waits out delete.retention.ms");
+            assertEquals(NOW + 1 + DAY_MS, stamped.get(0).deleteHorizonMs());
+            assertEquals(List.of(), log.collectAbortedTransactions(0, log.logEndOffset()),
+                    "an index entry stays only while data of its transaction does");
+            cleanAll(log, NOW + 1 + DAY_MS);
+            List<RecordBatch> left = batches(log);
+            assertEquals(List.of(3L, 4L), left.stream().map(RecordBatch::baseOffset).toList(),
+                    "the ABORT marker went; the COMMIT marker is producer 7's last batch");
+            assertEquals(EndTransactionMarker.fromBatch(left.get(0)).type(), ControlRecordType.COMMIT);
         }
     }
 

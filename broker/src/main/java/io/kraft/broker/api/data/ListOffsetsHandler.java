@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers ListOffsets (v1-10) from the leader's log: earliest (-2) and earliest-local (-4, = earliest: no tiered
- * storage), latest (-1, the high watermark; also for read_committed, since the last stable offset equals it),
+ * storage), latest (-1, the high watermark; the last stable offset for read_committed, KIP-98),
  * max timestamp (-3), latest-tiered (-5, none), or the first record at or after a timestamp, each with the
  * leader epoch of the offset found. A partition named twice gets INVALID_REQUEST.
  */
@@ -52,7 +52,8 @@ public final class ListOffsetsHandler implements RequestHandler<ListOffsetsReque
     @Override
     public ListOffsetsResponse handle(RequestContext context, ApiRequest<ListOffsetsRequest> request) {
         int replicaId = request.body().replicaId();
-        FetchIsolation isolation = FetchIsolation.of(replicaId);
+        // read_committed (v2+): LATEST is the last stable offset, and lookups stop there (KIP-98).
+        FetchIsolation isolation = FetchIsolation.of(replicaId, request.body().isolationLevel());
         boolean fetchOnlyFromLeader = replicaId != FetchParams.DEBUGGING_REPLICA_ID;
         Set<TopicPartition> seen = new HashSet<>();
         return new ListOffsetsResponse().setTopics(PARTITIONS.respond(request.body().topics(),

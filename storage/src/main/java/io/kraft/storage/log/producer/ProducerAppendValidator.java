@@ -1,5 +1,7 @@
 package io.kraft.storage.log.producer;
 
+import io.kraft.storage.record.CorruptRecordException;
+import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.RecordBatch;
 import java.util.HashMap;
 import java.util.List;
@@ -13,8 +15,9 @@ import java.util.Map;
  * <p>Rules per batch with a producer id: a repeat of one of the producer's cached batches (same epoch
  * and sequence range) is a duplicate; an older epoch is fenced; a newer epoch must start at sequence
  * 0; the same epoch must continue at the sequence after the last one; an unknown producer must start
- * at 0 (KIP-360: it then bumps its epoch and does). Control batches carry no sequence: only their
- * epoch is checked.
+ * at 0 (KIP-360: it then bumps its epoch and does). A producer with an open transaction writes only
+ * transactional batches. Control batches (transaction markers, written for the coordinator) carry no sequence:
+ * their epoch must not be older than the producer's, nor their coordinator epoch older than the last marker's.
  */
 public final class ProducerAppendValidator {
     private final ProducerStateManager state;
@@ -32,6 +35,8 @@ public final class ProducerAppendValidator {
      * @throws InvalidProducerEpochException the batch's epoch is older than its producer's
      * @throws OutOfOrderSequenceException   the batch's base sequence is not the expected one
      * @throws UnknownProducerIdException    no state for the producer and the sequence is not 0
+     * @throws InvalidTxnStateException      a non-transactional batch from a producer with an open transaction
+     * @throws TransactionCoordinatorFencedException a marker from an older coordinator than the last marker's
      */
     public BatchMetadata validate(RecordBatch batch) {
         long producerId = batch.producerId();
@@ -47,11 +52,13 @@ public final class ProducerAppendValidator {
                     + ": it was fenced by a newer instance");
         }
         if (batch.isControl()) {
-            long timestamp = batch.maxTimestamp();
-            remember(producerId, entry == null
-                    ? new ProducerStateEntry(producerId, epoch, List.of(), timestamp)
-                    : entry.withControlBatch(epoch, timestamp));
+            validateMarker(batch, entry);
             return null;
+        }
+        if (entry != null && entry.hasOpenTransaction() && !batch.isTransactional()) {
+            throw new InvalidTxnStateException(producerId, "producer " + producerId + " wrote a non-transactional "
+                    + "batch to log " + state.dir() + " while its transaction from offset "
+                    + entry.currentTxnFirstOffset() + " is open");
         }
         int lastSequence = batch.lastSequence();
         if (entry != null) {
@@ -81,9 +88,32 @@ public final class ProducerAppendValidator {
         }
         // Offsets are assigned later; later batches of this append only need the sequences.
         BatchMetadata placeholder = new BatchMetadata(firstSequence, lastSequence, -1, -1, batch.maxTimestamp());
-        remember(producerId, entry == null ? ProducerStateEntry.first(producerId, epoch, placeholder)
-                : entry.withBatch(epoch, placeholder));
+        // Only whether a transaction is open matters to later batches, not where it starts.
+        long txnFirstOffset = batch.isTransactional() ? 0 : ProducerStateEntry.NO_TXN;
+        remember(producerId, entry == null ? ProducerStateEntry.first(producerId, epoch, placeholder, txnFirstOffset)
+                : entry.withBatch(epoch, placeholder, txnFirstOffset));
         return null;
+    }
+
+    private void validateMarker(RecordBatch batch, ProducerStateEntry entry) {
+        long producerId = batch.producerId();
+        EndTransactionMarker marker;
+        try {
+            marker = EndTransactionMarker.fromBatch(batch);
+        } catch (CorruptRecordException e) {
+            throw new CorruptRecordException("control batch for producer " + producerId + " to log " + state.dir()
+                    + " is no transaction marker: " + e.getMessage());
+        }
+        if (entry != null && marker.coordinatorEpoch() < entry.coordinatorEpoch()) {
+            throw new TransactionCoordinatorFencedException(producerId, marker.type() + " marker for producer "
+                    + producerId + " to log " + state.dir() + " comes from coordinator epoch "
+                    + marker.coordinatorEpoch() + ", older than the " + entry.coordinatorEpoch() + " of its last marker");
+        }
+        long timestamp = batch.maxTimestamp();
+        remember(producerId, entry == null
+                ? new ProducerStateEntry(producerId, batch.producerEpoch(), List.of(), timestamp,
+                        marker.coordinatorEpoch(), ProducerStateEntry.NO_TXN)
+                : entry.withMarker(batch.producerEpoch(), timestamp, marker.coordinatorEpoch()));
     }
 
     private ProducerStateEntry current(long producerId) {

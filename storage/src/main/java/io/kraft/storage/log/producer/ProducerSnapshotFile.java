@@ -17,13 +17,17 @@ import java.util.zip.CRC32C;
  * The binary producer state snapshot {@code <20-digit offset>.snapshot}: the state of every producer
  * as of the log end offset in its name. Layout (big-endian): version int16, CRC32C int32 of all
  * bytes after it, offset int64, producer count int32, then per producer: id int64, epoch int16, last
- * timestamp int64, batch count int32, and per batch: first sequence int32, last sequence int32, first
- * offset int64, last offset int64, timestamp int64. Written to a temp file and renamed into place.
+ * timestamp int64, (version 2:) coordinator epoch int32, open transaction's first offset int64 (-1 when none),
+ * batch count int32, and per batch: first sequence int32, last sequence int32, first
+ * offset int64, last offset int64, timestamp int64. Written to a temp file and renamed into place. Version 1
+ * (without the transaction fields) is still read.
  */
 final class ProducerSnapshotFile {
-    static final short VERSION = 1;
+    static final short VERSION = 2;
+    static final short VERSION_WITHOUT_TRANSACTIONS = 1;
     private static final int HEADER_BYTES = 2 + 4 + 8 + 4;
-    private static final int PRODUCER_BYTES = 8 + 2 + 8 + 4;
+    private static final int PRODUCER_BYTES_V1 = 8 + 2 + 8 + 4;
+    private static final int PRODUCER_BYTES = PRODUCER_BYTES_V1 + 4 + 8;
     private static final int BATCH_BYTES = 4 + 4 + 8 + 8 + 8;
     private static final int CRC_POSITION = 2;
     private static final int CRC_COVERS_FROM = 6;
@@ -41,6 +45,7 @@ final class ProducerSnapshotFile {
         buffer.putShort(VERSION).putInt(0).putLong(offset).putInt(entries.size());
         for (ProducerStateEntry entry : entries) {
             buffer.putLong(entry.producerId()).putShort(entry.producerEpoch()).putLong(entry.lastTimestampMs())
+                    .putInt(entry.coordinatorEpoch()).putLong(entry.currentTxnFirstOffset())
                     .putInt(entry.batches().size());
             for (BatchMetadata batch : entry.batches()) {
                 buffer.putInt(batch.firstSequence()).putInt(batch.lastSequence()).putLong(batch.firstOffset())
@@ -79,9 +84,11 @@ final class ProducerSnapshotFile {
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         short version = buffer.getShort();
-        if (version != VERSION) {
-            throw corrupt(file, "has version " + version + ", expected " + VERSION);
+        if (version != VERSION && version != VERSION_WITHOUT_TRANSACTIONS) {
+            throw corrupt(file, "has version " + version + ", expected " + VERSION_WITHOUT_TRANSACTIONS + " or "
+                    + VERSION);
         }
+        int producerBytes = version == VERSION ? PRODUCER_BYTES : PRODUCER_BYTES_V1;
         long stored = Integer.toUnsignedLong(buffer.getInt());
         long computed = crc(bytes, bytes.length);
         if (stored != computed) {
@@ -92,17 +99,26 @@ final class ProducerSnapshotFile {
             throw corrupt(file, "holds the state at offset " + fileOffset + ", not " + offset);
         }
         int count = buffer.getInt();
-        if (count < 0 || (long) count * PRODUCER_BYTES > buffer.remaining()) {
+        if (count < 0 || (long) count * producerBytes > buffer.remaining()) {
             throw corrupt(file, "claims " + count + " producers in " + buffer.remaining() + " bytes");
         }
         List<ProducerStateEntry> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            if (buffer.remaining() < PRODUCER_BYTES) {
+            if (buffer.remaining() < producerBytes) {
                 throw corrupt(file, "ends inside producer " + i + " of " + count);
             }
             long producerId = buffer.getLong();
             short epoch = buffer.getShort();
             long lastTimestamp = buffer.getLong();
+            int coordinatorEpoch = ProducerStateEntry.NO_COORDINATOR_EPOCH;
+            long txnFirstOffset = ProducerStateEntry.NO_TXN;
+            if (version == VERSION) {
+                coordinatorEpoch = buffer.getInt();
+                txnFirstOffset = buffer.getLong();
+                if (txnFirstOffset < ProducerStateEntry.NO_TXN) {
+                    throw corrupt(file, "gives producer " + producerId + " a transaction at offset " + txnFirstOffset);
+                }
+            }
             int batchCount = buffer.getInt();
             if (batchCount < 0 || batchCount > ProducerStateEntry.MAX_CACHED_BATCHES
                     || buffer.remaining() < batchCount * BATCH_BYTES) {
@@ -114,7 +130,8 @@ final class ProducerSnapshotFile {
                 batches.add(new BatchMetadata(buffer.getInt(), buffer.getInt(), buffer.getLong(), buffer.getLong(),
                         buffer.getLong()));
             }
-            entries.add(new ProducerStateEntry(producerId, epoch, batches, lastTimestamp));
+            entries.add(new ProducerStateEntry(producerId, epoch, batches, lastTimestamp, coordinatorEpoch,
+                    txnFirstOffset));
         }
         if (buffer.hasRemaining()) {
             throw corrupt(file, "has " + buffer.remaining() + " bytes after its last producer");

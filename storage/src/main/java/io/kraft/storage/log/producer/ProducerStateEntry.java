@@ -4,15 +4,26 @@ import io.kraft.storage.record.RecordBatch;
 import java.util.List;
 
 /**
- * What a partition knows of one idempotent producer (KIP-98): its current epoch, the metadata of its
- * last {@value #MAX_CACHED_BATCHES} batches (oldest first; empty after an epoch change by a control
- * batch) and the newest batch timestamp seen, which expiry compares. Immutable: the state manager
- * replaces entries, so readers (DescribeProducers) never see one half-updated.
+ * What a partition knows of one idempotent or transactional producer (KIP-98): its current epoch, the metadata of
+ * its last {@value #MAX_CACHED_BATCHES} batches (oldest first; empty after an epoch change by a control
+ * batch), the newest batch timestamp seen, which expiry compares, the epoch of the transaction coordinator that
+ * wrote its last marker (-1 before any), and the first offset of its open transaction ({@link #NO_TXN} when none).
+ * Immutable: the state manager replaces entries, so readers (DescribeProducers) never see one half-updated.
  */
 public record ProducerStateEntry(long producerId, short producerEpoch, List<BatchMetadata> batches,
-                                 long lastTimestampMs) {
+                                 long lastTimestampMs, int coordinatorEpoch, long currentTxnFirstOffset) {
     /** Batches remembered per producer: a producer keeps at most five requests in flight per partition. */
     public static final int MAX_CACHED_BATCHES = 5;
+    /** {@link #currentTxnFirstOffset()} of a producer without an open transaction. */
+    public static final long NO_TXN = -1L;
+    /** {@link #coordinatorEpoch()} before any marker. */
+    public static final int NO_COORDINATOR_EPOCH = -1;
+
+    /** A producer without an open transaction and without a marker yet. */
+    public ProducerStateEntry(long producerId, short producerEpoch, List<BatchMetadata> batches,
+                              long lastTimestampMs) {
+        this(producerId, producerEpoch, batches, lastTimestampMs, NO_COORDINATOR_EPOCH, NO_TXN);
+    }
 
     public ProducerStateEntry {
         batches = List.copyOf(batches);
@@ -22,9 +33,15 @@ public record ProducerStateEntry(long producerId, short producerEpoch, List<Batc
         }
     }
 
-    /** The first state of a producer: one batch at its epoch. */
-    static ProducerStateEntry first(long producerId, short producerEpoch, BatchMetadata batch) {
-        return new ProducerStateEntry(producerId, producerEpoch, List.of(batch), batch.timestampMs());
+    /** The first state of a producer: one batch at its epoch, opening a transaction at {@code txnFirstOffset}. */
+    static ProducerStateEntry first(long producerId, short producerEpoch, BatchMetadata batch, long txnFirstOffset) {
+        return new ProducerStateEntry(producerId, producerEpoch, List.of(batch), batch.timestampMs(),
+                NO_COORDINATOR_EPOCH, txnFirstOffset);
+    }
+
+    /** Whether the producer has written transactional data not yet ended by a marker. */
+    public boolean hasOpenTransaction() {
+        return currentTxnFirstOffset != NO_TXN;
     }
 
     /** The last sequence written at the current epoch, or {@link RecordBatch#NO_SEQUENCE} if none. */
@@ -59,11 +76,15 @@ public record ProducerStateEntry(long producerId, short producerEpoch, List<Batc
         return null;
     }
 
-    /** This state after a batch at {@code epoch}: a new epoch forgets the old epoch's batches. */
-    ProducerStateEntry withBatch(short epoch, BatchMetadata batch) {
+    /**
+     * This state after a batch at {@code epoch}: a new epoch forgets the old epoch's batches; a transactional
+     * batch opens a transaction at {@code txnFirstOffset} unless one is open ({@link #NO_TXN} for other batches).
+     */
+    ProducerStateEntry withBatch(short epoch, BatchMetadata batch, long txnFirstOffset) {
         long lastTimestamp = Math.max(lastTimestampMs, batch.timestampMs());
+        long txn = hasOpenTransaction() ? currentTxnFirstOffset : txnFirstOffset;
         if (epoch != producerEpoch) {
-            return new ProducerStateEntry(producerId, epoch, List.of(batch), lastTimestamp);
+            return new ProducerStateEntry(producerId, epoch, List.of(batch), lastTimestamp, coordinatorEpoch, txn);
         }
         int kept = Math.min(batches.size(), MAX_CACHED_BATCHES - 1);
         BatchMetadata[] next = new BatchMetadata[kept + 1];
@@ -71,12 +92,16 @@ public record ProducerStateEntry(long producerId, short producerEpoch, List<Batc
             next[i] = batches.get(batches.size() - kept + i);
         }
         next[kept] = batch;
-        return new ProducerStateEntry(producerId, epoch, List.of(next), lastTimestamp);
+        return new ProducerStateEntry(producerId, epoch, List.of(next), lastTimestamp, coordinatorEpoch, txn);
     }
 
-    /** This state after a control batch (a transaction marker): it carries an epoch but no sequence. */
-    ProducerStateEntry withControlBatch(short epoch, long timestampMs) {
+    /**
+     * This state after a transaction marker written by the coordinator of {@code markerCoordinatorEpoch}: it
+     * carries an epoch but no sequence, and ends the open transaction.
+     */
+    ProducerStateEntry withMarker(short epoch, long timestampMs, int markerCoordinatorEpoch) {
         long lastTimestamp = Math.max(lastTimestampMs, timestampMs);
-        return new ProducerStateEntry(producerId, epoch, epoch == producerEpoch ? batches : List.of(), lastTimestamp);
+        return new ProducerStateEntry(producerId, epoch, epoch == producerEpoch ? batches : List.of(), lastTimestamp,
+                markerCoordinatorEpoch, NO_TXN);
     }
 }

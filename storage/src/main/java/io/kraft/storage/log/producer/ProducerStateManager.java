@@ -2,6 +2,9 @@ package io.kraft.storage.log.producer;
 
 import io.kraft.storage.log.CorruptCheckpointException;
 import io.kraft.storage.log.LogStorageException;
+import io.kraft.storage.record.ControlRecordType;
+import io.kraft.storage.record.CorruptRecordException;
+import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -18,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The idempotent producer state of one partition log (KIP-98) and its snapshot files.
+ * The idempotent and transactional producer state of one partition log (KIP-98) and its snapshot files.
  *
  * <p>Changes come from one thread at a time (the log's lock): {@link #validator()} checks a leader
  * append, {@link #update} applies every batch written (leader, follower and rebuild alike, from batch
@@ -26,7 +29,12 @@ import org.slf4j.LoggerFactory;
  * immutable entries.
  *
  * <p>State outlives the batches that built it (KIP-360): retention and DeleteRecords leave it alone;
- * only {@link #removeExpired} (producer.id.expiration.ms of inactivity) and truncation drop it.
+ * only {@link #removeExpired} (producer.id.expiration.ms of inactivity, never with a transaction open) and
+ * truncation drop it.
+ *
+ * <p>Transactions: a transactional data batch opens a transaction for its producer unless one is open; a marker
+ * (a control batch, COMMIT or ABORT) ends it. The open transactions, and the completed ones whose marker is not
+ * yet below the high watermark, give the first unstable offset ({@link #firstUnstableOffset}).
  */
 public final class ProducerStateManager {
     private static final Logger LOG = LoggerFactory.getLogger(ProducerStateManager.class);
@@ -34,6 +42,7 @@ public final class ProducerStateManager {
 
     private final Path dir;
     private final Map<Long, ProducerStateEntry> producers = new ConcurrentHashMap<>();
+    private final OpenTransactions transactions = new OpenTransactions();
 
     /** @param dir the partition directory holding the snapshot files */
     public ProducerStateManager(Path dir) {
@@ -73,26 +82,86 @@ public final class ProducerStateManager {
 
     /**
      * Applies a written batch (offsets assigned) without validation: the log's order is the truth, as
-     * for a follower or a rebuild. Uses only header fields; batches without a producer id are ignored.
+     * for a follower or a rebuild. Uses only header fields, and the record of a control batch (which must be
+     * whole); batches without a producer id are ignored.
+     *
+     * @return the transaction a marker ended, else null
      */
-    public void update(RecordBatch batch) {
+    public CompletedTxn update(RecordBatch batch) {
         long producerId = batch.producerId();
         if (producerId < 0) {
-            return;
+            return null;
         }
         short epoch = batch.producerEpoch();
         ProducerStateEntry entry = producers.get(producerId);
-        ProducerStateEntry next;
         if (batch.isControl()) {
-            next = entry == null ? new ProducerStateEntry(producerId, epoch, List.of(), batch.maxTimestamp())
-                    : entry.withControlBatch(epoch, batch.maxTimestamp());
-        } else {
-            BatchMetadata metadata = new BatchMetadata(batch.baseSequence(), batch.lastSequence(), batch.baseOffset(),
-                    batch.lastOffset(), batch.maxTimestamp());
-            next = entry == null ? ProducerStateEntry.first(producerId, epoch, metadata)
-                    : entry.withBatch(epoch, metadata);
+            return applyMarker(batch, entry);
         }
+        BatchMetadata metadata = new BatchMetadata(batch.baseSequence(), batch.lastSequence(), batch.baseOffset(),
+                batch.lastOffset(), batch.maxTimestamp());
+        long txnFirstOffset = batch.isTransactional() ? batch.baseOffset() : ProducerStateEntry.NO_TXN;
+        ProducerStateEntry next = entry == null ? ProducerStateEntry.first(producerId, epoch, metadata, txnFirstOffset)
+                : entry.withBatch(epoch, metadata, txnFirstOffset);
         producers.put(producerId, next);
+        if (next.hasOpenTransaction() && (entry == null || !entry.hasOpenTransaction())) {
+            transactions.begin(producerId, next.currentTxnFirstOffset());
+        }
+        return null;
+    }
+
+    private CompletedTxn applyMarker(RecordBatch batch, ProducerStateEntry entry) {
+        long producerId = batch.producerId();
+        short epoch = batch.producerEpoch();
+        EndTransactionMarker marker;
+        try {
+            marker = EndTransactionMarker.fromBatch(batch);
+        } catch (CorruptRecordException e) {
+            // Not a transaction marker: only its epoch counts (a leader never writes such a batch itself).
+            LOG.warn("log {} holds a control batch at offset {} that is no transaction marker: {}", dir,
+                    batch.baseOffset(), e.getMessage());
+            producers.put(producerId, entry == null
+                    ? new ProducerStateEntry(producerId, epoch, List.of(), batch.maxTimestamp())
+                    : entry.withMarker(epoch, batch.maxTimestamp(), entry.coordinatorEpoch()));
+            return null;
+        }
+        long firstOffset = entry != null && entry.hasOpenTransaction() ? entry.currentTxnFirstOffset()
+                : batch.baseOffset();
+        ProducerStateEntry next = entry == null
+                ? new ProducerStateEntry(producerId, epoch, List.of(), batch.maxTimestamp(), marker.coordinatorEpoch(),
+                        ProducerStateEntry.NO_TXN)
+                : entry.withMarker(epoch, batch.maxTimestamp(), marker.coordinatorEpoch());
+        producers.put(producerId, next);
+        CompletedTxn completed = new CompletedTxn(producerId, firstOffset, batch.baseOffset(),
+                marker.type() == ControlRecordType.ABORT);
+        transactions.complete(completed);
+        return completed;
+    }
+
+    /**
+     * The last stable offset the index entry of {@code txn} records, right after its marker: the first offset of
+     * the oldest transaction of another producer still open, else the offset after the marker.
+     */
+    public long lastStableOffsetAfter(CompletedTxn txn) {
+        long firstOpen = transactions.firstOpenOffsetExcept(txn.producerId());
+        return firstOpen >= 0 ? firstOpen : txn.lastOffset() + 1;
+    }
+
+    /**
+     * The first offset of the oldest transaction that is open or whose marker is not below the high watermark
+     * last reported to {@link #onHighWatermark}; {@code Long.MAX_VALUE} when none. Takes no lock.
+     */
+    public long firstUnstableOffset() {
+        return transactions.firstUnstableOffset();
+    }
+
+    /** The high watermark moved: completed transactions whose marker is below it no longer hold the LSO back. */
+    public void onHighWatermark(long highWatermark) {
+        transactions.onHighWatermark(highWatermark);
+    }
+
+    /** How many producers have a transaction open in this partition. */
+    public int openTransactionCount() {
+        return transactions.openCount();
     }
 
     /**
@@ -104,7 +173,8 @@ public final class ProducerStateManager {
     public int removeExpired(long nowMs, long expirationMs) {
         int removed = 0;
         for (ProducerStateEntry entry : List.copyOf(producers.values())) {
-            if (nowMs - entry.lastTimestampMs() >= expirationMs) {
+            // A producer with an open transaction stays: its first offset holds the LSO until a marker comes.
+            if (!entry.hasOpenTransaction() && nowMs - entry.lastTimestampMs() >= expirationMs) {
                 producers.remove(entry.producerId(), entry);
                 removed++;
             }
@@ -118,6 +188,7 @@ public final class ProducerStateManager {
     /** Forgets every producer (the log restarts empty); snapshots are left to the caller. */
     public void clear() {
         producers.clear();
+        transactions.clear();
     }
 
     /** Writes the current state as the snapshot at {@code offset} (the log end it is valid at). */
@@ -136,7 +207,7 @@ public final class ProducerStateManager {
      *     none was usable and the state is empty
      */
     public OptionalLong loadSnapshot(long maxOffset) {
-        producers.clear();
+        clear();
         List<Long> offsets = snapshotOffsets();
         for (long offset : offsets) {
             if (offset > maxOffset) {
@@ -151,11 +222,14 @@ public final class ProducerStateManager {
             try {
                 for (ProducerStateEntry entry : ProducerSnapshotFile.read(snapshotFile(dir, offset), offset)) {
                     producers.put(entry.producerId(), entry);
+                    if (entry.hasOpenTransaction()) {
+                        transactions.begin(entry.producerId(), entry.currentTxnFirstOffset());
+                    }
                 }
                 return OptionalLong.of(offset);
             } catch (CorruptCheckpointException e) {
                 LOG.warn("ignoring corrupt producer snapshot of log {}: {}", dir, e.getMessage());
-                producers.clear();
+                clear();
                 deleteSnapshot(offset);
             }
         }
