@@ -88,7 +88,7 @@ public final class BrokerNode implements AutoCloseable {
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
                 MetadataLogRetention.from(log, properties), new FileQuorumStateStore(metadataLogDir), transport,
-                follower, nodeId);
+                follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
