@@ -73,8 +73,8 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     public static MetadataFollower open(int nodeId, Path stateDirectory, FileSnapshotStore snapshots,
                                         SnapshotPolicy snapshotPolicy, FaultHandler faultHandler) {
         return new MetadataFollower(nodeId, new RocksDbMetadataStorage(stateDirectory, snapshots), snapshotPolicy,
-                Time.SYSTEM, new SingleThreadEventLoop("metadata-follower-" + nodeId),
-                new SingleThreadEventLoop("metadata-publisher-" + nodeId), faultHandler);
+                Time.SYSTEM, new SingleThreadEventLoop("metadata-follower-" + nodeId, faultHandler),
+                new SingleThreadEventLoop("metadata-publisher-" + nodeId, faultHandler), faultHandler);
     }
 
     /**
@@ -159,8 +159,15 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     }
 
     private void maybeSnapshot() {
-        if (raft != null) {
+        if (raft == null) {
+            return;
+        }
+        try {
             loader.maybeSnapshot().ifPresent(raft::snapshotCreated);
+        } catch (RuntimeException e) {
+            // The log is still there to replay from; the next check tries again. (Anything else reaching the loop is a
+            // fault.)
+            LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, e.toString());
         }
     }
 
