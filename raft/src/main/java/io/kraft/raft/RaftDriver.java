@@ -194,21 +194,29 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on the raft thread, then carries out what it made ready. The work's own refusals (a bad
-     * argument) fail the future; a failed disk write is fatal like anywhere else on the thread.
+     * Runs {@code work} on the raft thread, carries out what it made ready, then answers. The work's own refusals (a
+     * bad argument) fail the future; a failed disk write is fatal like anywhere else on the thread.
      */
     private <T> CompletableFuture<T> call(java.util.function.Supplier<T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        boolean queued = run(() -> step(() -> {
-            try {
-                result.complete(work.get());
-            } catch (UncheckedIOException e) {
-                result.completeExceptionally(e);
-                throw e;
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
+        boolean queued = run(() -> {
+            List<T> answer = new ArrayList<>(1);
+            step(() -> {
+                try {
+                    answer.add(work.get());
+                } catch (UncheckedIOException e) {
+                    result.completeExceptionally(e);
+                    throw e;
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            if (stopped) {
+                result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
+            } else if (!answer.isEmpty()) {
+                result.complete(answer.get(0));
             }
-        }));
+        });
         if (!queued) {
             result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
         }
