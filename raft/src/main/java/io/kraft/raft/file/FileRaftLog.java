@@ -6,6 +6,7 @@ import io.kraft.raft.OffsetAndEpoch;
 import io.kraft.raft.RaftLog;
 import io.kraft.raft.SnapshotId;
 import io.kraft.storage.io.DurableFiles;
+import io.kraft.storage.io.FaultInjection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -297,7 +298,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                     active = createSegment(endOffset);
                 }
                 long position = active.sizeBytes;
-                writeFully(active.channel, encoded, position);
+                FaultInjection.writeFully(active.path, active.channel, encoded, position);
                 active.addPosition(position);
                 active.sizeBytes = position + FRAME_HEADER_BYTES + ENTRY_HEADER_BYTES + entry.payload().length;
                 unflushed.add(active);
@@ -490,6 +491,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     public void flush() {
         try {
             for (Segment segment : unflushed) {
+                FaultInjection.beforeFsync(segment.path);
                 segment.channel.force(false);
             }
             unflushed.clear();

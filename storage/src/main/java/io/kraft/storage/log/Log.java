@@ -7,6 +7,7 @@ import io.kraft.storage.log.producer.ProducerStateEntry;
 import io.kraft.storage.log.producer.UnknownProducerIdException;
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.RecordBatch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * (duplicates answered with their original offsets, gaps and fenced epochs refused), followers and
  * reloads replay it from batch headers, and it is snapshotted on roll and close ({@code .snapshot}
  * files) so a reopen replays at most the batches after the newest snapshot.
+ *
+ * <p>An I/O error on the log's files (a {@link LogStorageException} caused by an {@link IOException}: a full disk, a
+ * failed write or fsync) is reported to the listener given at open before it is thrown, so the owner of the log
+ * directory can take the directory offline (KIP-112); the caller still sees KAFKA_STORAGE_ERROR.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -53,16 +59,20 @@ public final class Log implements AutoCloseable {
     private final LogTruncation truncation;
     private final LogRetention retention;
     private final LogBounds bounds;
+    private final Consumer<LogStorageException> ioErrors;
     private volatile LogConfig config;
     private volatile boolean closed;
 
-    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor) {
+    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor,
+                Consumer<LogStorageException> ioErrors) {
         this.dir = dir;
         this.config = config;
+        this.ioErrors = ioErrors;
         this.segments = new LogSegments(dir, loaded.segments());
         this.validator = new AppendValidator(dir);
         this.reader = new LogReader(dir, segments);
-        this.flusher = new LogFlusher(dir, lock, segments, loaded.recoveryPoint(), rollFlushExecutor, () -> closed);
+        this.flusher = new LogFlusher(dir, lock, segments, loaded.recoveryPoint(), rollFlushExecutor, () -> closed,
+                this::ioFailed);
         LogSegment active = segments.active();
         this.bounds = new LogBounds(new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes()),
                 loaded.logStartOffset());
@@ -108,8 +118,25 @@ public final class Log implements AutoCloseable {
      */
     public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
                            boolean hadCleanShutdown, Executor rollFlushExecutor) {
+        return open(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown, rollFlushExecutor, e -> { });
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, long, long, boolean, Executor)}, with the listener that hears each I/O error
+     * on the log's files before it is thrown (it must not block: the log's lock may be held).
+     */
+    public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
+                           boolean hadCleanShutdown, Executor rollFlushExecutor, Consumer<LogStorageException> ioErrors) {
         LogLoader.Loaded loaded = new LogLoader(dir, config).load(recoveryPoint, logStartOffset, hadCleanShutdown);
-        return new Log(dir, config, loaded, rollFlushExecutor);
+        return new Log(dir, config, loaded, rollFlushExecutor, ioErrors);
+    }
+
+    /** Reports an I/O error (not a mere size limit) to the listener and returns it for the caller to throw. */
+    private LogStorageException ioFailed(LogStorageException e) {
+        if (e.getCause() instanceof IOException) {
+            ioErrors.accept(e);
+        }
+        return e;
     }
 
     public Path dir() {
@@ -166,6 +193,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             return producerState.removeExpired(nowMs, config.producerIdExpirationMs());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -231,6 +260,8 @@ public final class Log implements AutoCloseable {
             epochCache.assign(leaderEpoch, offsets.firstOffset());
             producerState.update(batches);
             info = offsets.toAppendInfo(logAppendTimeMs, batches.remaining(), batchCount);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -260,6 +291,8 @@ public final class Log implements AutoCloseable {
             }
             producerState.update(records);
             info = offsets.toAppendInfo(RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -285,11 +318,21 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             active = rollLocked(bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
-        flusher.flushRolledSegments();
+        flushRolledSegments();
         return active;
+    }
+
+    private void flushRolledSegments() {
+        try {
+            flusher.flushRolledSegments();
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     private LogSegment rollLocked(long newBaseOffset) {
@@ -332,7 +375,11 @@ public final class Log implements AutoCloseable {
     public LogReadResult read(long offset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         ensureOpen();
         LogEnd end = bounds.end();
-        return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
+        try {
+            return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -341,7 +388,11 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> offsetForTimestamp(long timestampMs) {
         ensureOpen();
-        return reader.offsetForTimestamp(timestampMs, bounds.startOffset());
+        try {
+            return reader.offsetForTimestamp(timestampMs, bounds.startOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -350,7 +401,11 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> maxTimestampOffset() {
         ensureOpen();
-        return reader.maxTimestampOffset(bounds.startOffset());
+        try {
+            return reader.maxTimestampOffset(bounds.startOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -369,6 +424,8 @@ public final class Log implements AutoCloseable {
                         + ": log end offset is " + bounds.endOffset());
             }
             return retention.deleteRecordsBefore(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -390,6 +447,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             return truncation.truncateTo(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -404,6 +463,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             truncation.restartAt(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -433,10 +494,12 @@ public final class Log implements AutoCloseable {
             producerState.removeExpired(nowMs, cfg.producerIdExpirationMs());
             deleted = retention.deleteExpired(cfg, nowMs, highWatermark);
             segments.deleteRetiredDue(nowMs, cfg.fileDeleteDelayMs());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
-        flusher.flushRolledSegments();
+        flushRolledSegments();
         return deleted;
     }
 
@@ -460,6 +523,8 @@ public final class Log implements AutoCloseable {
                     producerState.deleteSnapshot(segment.baseOffset());
                 }
             }
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -471,6 +536,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             flusher.flushUpToLocked(bounds.endOffset(), bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -482,6 +549,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             flusher.maybeFlushLocked(nowMs, config, bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -513,6 +582,8 @@ public final class Log implements AutoCloseable {
             segments.close();
             closed = true;
             LOG.debug("closed log {} at offsets [{}, {})", dir, bounds.startOffset(), bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -530,6 +601,8 @@ public final class Log implements AutoCloseable {
             }
             closed = true;
             segments.closeHandlers();
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
