@@ -93,7 +93,7 @@ public final class BrokerNode implements AutoCloseable {
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
-                topicConfigs);
+                topicConfigs, faultHandler);
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());

@@ -53,9 +53,9 @@ public final class FaultInjection {
                 while (half.hasRemaining()) {
                     at += channel.write(half, at);
                 }
-                throw new IOException("No space left on device (injected) writing " + file);
+                throw new IOException("No space left on device (injected)");
             }
-            throw new IOException("Input/output error (injected) writing " + file);
+            throw new IOException("Input/output error (injected)");
         }
         while (data.hasRemaining()) {
             at += channel.write(data, at);
@@ -67,7 +67,7 @@ public final class FaultInjection {
         String fault = enabled ? armedFault(file) : null;
         if (fault != null) {
             throw new IOException((fault.equals("ENOSPC") ? "No space left on device" : "Input/output error")
-                    + " (injected) syncing " + file);
+                    + " (injected)");
         }
     }
 
@@ -76,7 +76,7 @@ public final class FaultInjection {
         String fault = enabled ? armedFault(file) : null;
         if (fault != null) {
             throw new IOException((fault.equals("ENOSPC") ? "No space left on device" : "Input/output error")
-                    + " (injected) writing " + file);
+                    + " (injected)");
         }
     }
 
