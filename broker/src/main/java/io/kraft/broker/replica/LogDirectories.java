@@ -103,7 +103,8 @@ final class LogDirectories implements AutoCloseable {
                     if (!(e.getCause() instanceof IOException) || dirs.size() == 1) {
                         throw e;
                     }
-                    LOG.error("Log directory {} (id {}) is offline: it cannot be loaded: {}", dir, id, e.getMessage());
+                    LOG.error("Log directory {} (id {}) is offline: it cannot be loaded: {}", dir, MetaProperties.toKafkaUuid(id),
+                            e.getMessage());
                     failedAtOpen.put(dir, id);
                     firstFailure = firstFailure == null ? e : firstFailure;
                 }
@@ -132,7 +133,7 @@ final class LogDirectories implements AutoCloseable {
         try {
             Optional<MetaProperties> identity = MetaProperties.read(dir);
             if (identity.isPresent()) {
-                return UUID.fromString(identity.get().directoryId());
+                return identity.get().directoryUuid();
             }
         } catch (RuntimeException e) {
             LOG.warn("Cannot read the identity of log directory {}: {}", dir, e.getMessage());

@@ -21,6 +21,7 @@ import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.storage.MetaProperties;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.InvalidRecordException;
@@ -276,7 +277,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         OfflineReplica offline = offlinePartitions.get(tp);
         if (offline != null) {
             throw new ReplicaException(Errors.KAFKA_STORAGE_ERROR, "broker " + brokerId + " holds " + tp
-                    + " in log directory " + offline.directoryId() + ", which is offline");
+                    + " in log directory " + MetaProperties.toKafkaUuid(offline.directoryId()) + ", which is offline");
         }
         TopicImage topic = image.topics().topic(tp.topic());
         if (topic != null && topic.partition(tp.partition()) != null) {
@@ -377,7 +378,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (recorded.isPresent() && !logDirs.onlineDirectoryIds().contains(recorded.get())) {
             offlinePartitions.put(tp, new OfflineReplica(id.topicId(), recorded.get()));
             LOG.info("Broker {} does not host {}: its replica is in log directory {}, which is not online here",
-                    brokerId, tp, recorded.get());
+                    brokerId, tp, MetaProperties.toKafkaUuid(recorded.get()));
             return false;
         }
         Map<Path, UUID> offlineDirs = logDirs.offlineDirectories();
@@ -385,7 +386,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             UUID directory = offlineDirs.values().iterator().next();
             offlinePartitions.put(tp, new OfflineReplica(id.topicId(), directory));
             LOG.warn("Broker {} does not host {}: it has no log for it while log directory {} is offline, where the log"
-                    + " may be; the controller moves it to other replicas", brokerId, tp, directory);
+                    + " may be; the controller moves it to other replicas", brokerId, tp, offlineDirs.keySet().iterator()
+                    .next());
             return false;
         }
         return true;
@@ -654,7 +656,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
             anyLeft = !logDirs.onlineDirectoryIds().isEmpty();
             LOG.error("Broker {} took log directory {} (id {}) offline after an I/O error: {}; its {} partitions go to"
-                    + " other replicas{}", brokerId, dir, directoryId, reason, moved.size(),
+                    + " other replicas{}", brokerId, dir, MetaProperties.toKafkaUuid(directoryId), reason, moved.size(),
                     anyLeft ? "" : ", and no log directory is left");
         }
         moved.forEach(this::completeWaitingOn);

@@ -9,6 +9,7 @@ import io.kraft.broker.StandaloneBroker;
 import io.kraft.config.LogConfigs;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.storage.MetaProperties;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.io.FaultInjection;
 import io.kraft.storage.log.LogManager;
@@ -116,6 +117,20 @@ class LogDirFailureReplicaManagerTest {
                     entry.getKey() + " kept every acknowledged record and nothing else");
             assertEquals(Errors.NONE, produce(rm, entry.getKey(), 1).error());
         }
+    }
+
+    @Test
+    void aFormattedDirectoryIsKnownByTheIdItsMetaPropertiesGives() throws Exception {
+        Path dirA = dataDir.resolve("a");
+        Path dirB = dataDir.resolve("b");
+        String clusterId = MetaProperties.randomUuid();
+        MetaProperties identityA = MetaProperties.forNewDirectory(clusterId, StandaloneBroker.BROKER_ID);
+        MetaProperties identityB = MetaProperties.forNewDirectory(clusterId, StandaloneBroker.BROKER_ID);
+        identityA.write(dirA);
+        identityB.write(dirB);
+        ReplicaManager rm = start(dirA, dirB);
+        // The controller compares these with the ids a replaced disk registers, so they must be directory.id's.
+        assertEquals(List.of(identityA.directoryUuid(), identityB.directoryUuid()), rm.onlineLogDirIds());
     }
 
     private ReplicaManager start(Path dirA, Path dirB) throws Exception {
