@@ -646,8 +646,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 currentFetchers.removePartitions(Set.copyOf(moved));
             }
             for (TopicPartition tp : moved) {
-                Partition partition = partitions.remove(tp);
+                // Offline before it is gone, so that a request that no longer finds it also finds why.
+                Partition partition = partitions.get(tp);
                 offlinePartitions.put(tp, new OfflineReplica(partition.topicId(), directoryId));
+                partitions.remove(tp);
                 if (partition.isLeader()) {
                     for (PartitionLeadershipListener listener : leadershipListeners) {
                         notifyListener(() -> listener.onResign(tp), tp);
@@ -768,7 +770,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             return CompletableFuture.completedFuture(results);
         }
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> answer = new CompletableFuture<>();
-        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, this::partition, answer::complete);
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, this::partition,
+                offlinePartitions::containsKey, answer::complete);
         producePurgatory.tryCompleteElseWatch(delayed, waitFor.keySet());
         return answer;
     }
@@ -776,8 +779,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private PartitionProduceResult produceFailure(TopicPartition tp, Partition partition, RuntimeException e) {
         Errors error = Errors.forException(e);
         if (partition != null && partitions.get(tp) != partition) {
-            // The partition was removed or replaced while the append ran (its log may be closed).
-            error = Errors.NOT_LEADER_OR_FOLLOWER;
+            // The partition was removed or replaced while the append ran (its log may be closed): its directory failed,
+            // maybe on this very append (KAFKA_STORAGE_ERROR, as every request for it now gets), or it moved away.
+            error = offlinePartitions.containsKey(tp) ? Errors.KAFKA_STORAGE_ERROR : Errors.NOT_LEADER_OR_FOLLOWER;
         }
         if (error == Errors.UNKNOWN_SERVER_ERROR) {
             LOG.error("Append to {} failed", tp, e);
