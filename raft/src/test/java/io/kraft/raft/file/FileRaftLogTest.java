@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.raft.InMemoryRaftLog;
 import io.kraft.raft.LogEntry;
+import io.kraft.storage.io.FaultInjection;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -266,6 +268,27 @@ class FileRaftLogTest {
         }
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
             assertEquals(30, log.endOffset());
+        }
+    }
+
+    @Test
+    void aFailedFsyncIsAnErrorAndNothingPastTheLastGoodOneCountsAsDurable() throws IOException {
+        FaultInjection.setEnabled(true);
+        Path trigger = dir.resolve(FaultInjection.TRIGGER_FILE);
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 10, 1));
+            log.flush();
+            Files.writeString(trigger, "FSYNC");
+            log.append(entries(10, 5, 1)); // the write itself returns, as it would into the page cache
+            // The driver hands this to its fatal error handler: after a failed fsync the kernel may have dropped the
+            // pages, so neither a retry nor carrying on is safe.
+            UncheckedIOException failed = assertThrows(UncheckedIOException.class, log::flush);
+            assertEquals("cannot flush raft log in " + dir, failed.getMessage());
+            assertTrue(failed.getCause().getMessage().startsWith("Input/output error"), failed.getCause().getMessage());
+            assertEquals(10, log.recoveryPoint(), "the recovery point stays at the last fsync that worked");
+            Files.delete(trigger);
+        } finally {
+            FaultInjection.setEnabled(false);
         }
     }
 

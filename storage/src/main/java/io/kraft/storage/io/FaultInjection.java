@@ -18,6 +18,8 @@ import java.nio.file.Path;
  * <ul>
  *   <li>{@code ENOSPC}: writes store half their bytes and fail with "No space left on device", as a disk filling up
  *       part way through a write does; fsyncs fail the same way;</li>
+ *   <li>{@code FSYNC}: writes succeed but fsyncs fail with "Input/output error", as when a disk cannot flush its
+ *       cache (the data may be gone though the writes returned);</li>
  *   <li>{@code EIO} (or anything else): writes and fsyncs fail with "Input/output error" and store nothing.</li>
  * </ul>
  * Deleting the file ends the fault. A production JVM pays one read of a static field per write.
@@ -27,6 +29,7 @@ public final class FaultInjection {
     public static final String ENABLE_PROPERTY = "kraft.test.io.faults";
     /** The file whose presence arms a fault for its directory's subtree. */
     public static final String TRIGGER_FILE = ".kraft-io-fault";
+    private static final String FSYNC_ONLY = "FSYNC";
     private static final int LEVELS = 3;
     private static volatile boolean enabled = Boolean.getBoolean(ENABLE_PROPERTY);
 
@@ -46,7 +49,7 @@ public final class FaultInjection {
     public static void writeFully(Path file, FileChannel channel, ByteBuffer data, long position) throws IOException {
         long at = position;
         String fault = enabled ? armedFault(file) : null;
-        if (fault != null) {
+        if (fault != null && !fault.equals(FSYNC_ONLY)) {
             if (fault.equals("ENOSPC")) {
                 ByteBuffer half = data.duplicate();
                 half.limit(half.position() + half.remaining() / 2);
@@ -74,7 +77,7 @@ public final class FaultInjection {
     /** Fails as the armed fault says before {@code file} is created or replaced; a no-op when none is armed. */
     public static void beforeWrite(Path file) throws IOException {
         String fault = enabled ? armedFault(file) : null;
-        if (fault != null) {
+        if (fault != null && !fault.equals(FSYNC_ONLY)) {
             throw new IOException((fault.equals("ENOSPC") ? "No space left on device" : "Input/output error")
                     + " (injected)");
         }
