@@ -843,7 +843,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 read = PartitionRead.failed(e.error());
             } catch (RuntimeException e) {
                 Errors error = Errors.forException(e);
-                LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
+                if (error == Errors.UNKNOWN_SERVER_ERROR) {
+                    LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
+                } else {
+                    LOG.debug("Read of {} at offset {} failed with {}: {}", tp, request.fetchOffset(), error,
+                            e.getMessage());
+                }
                 read = PartitionRead.failed(error == Errors.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
                         ? Errors.NOT_LEADER_OR_FOLLOWER : error);
             }

@@ -62,6 +62,8 @@ public final class Log implements AutoCloseable {
     private final Consumer<LogStorageException> ioErrors;
     private volatile LogConfig config;
     private volatile boolean closed;
+    /** Closed by {@link #closeHandlers()}: its directory failed, so a caller gets KAFKA_STORAGE_ERROR, not a bug. */
+    private volatile boolean closedAfterFailure;
 
     private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor,
                 Consumer<LogStorageException> ioErrors) {
@@ -558,6 +560,10 @@ public final class Log implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed) {
+            if (closedAfterFailure) {
+                // No IOException cause: this is the directory's failure already reported, not a new one.
+                throw new LogStorageException("log " + dir + " is offline: its log directory failed");
+            }
             throw new IllegalStateException("log " + dir + " is closed");
         }
     }
@@ -599,6 +605,7 @@ public final class Log implements AutoCloseable {
             if (closed) {
                 return;
             }
+            closedAfterFailure = true;
             closed = true;
             segments.closeHandlers();
         } catch (LogStorageException e) {

@@ -71,6 +71,11 @@ class LogDirFailureTest {
         assertTrue(manager.isFailed());
 
         manager.closeAfterFailure();
+        // A request still holding a log of the directory (it raced the directory going offline) gets a storage error,
+        // and that is not a second failure.
+        LogStorageException offline = assertThrows(LogStorageException.class, () -> other.append(batch(1, 100), 0, 1));
+        assertEquals(Errors.KAFKA_STORAGE_ERROR, offline.error());
+        assertEquals(1, failures.size());
         manager.close();
         assertFalse(Files.exists(logDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)), "never marked clean");
 
