@@ -57,8 +57,9 @@ import org.junit.jupiter.api.io.TempDir;
  * its files with the test-only {@link FaultInjection}, since no real disk can be made to fail here): the partitions
  * there leave node 1's ISRs and leaderships while the other directory keeps replicating on node 1, and node 1 stays up.
  * Then an fsync of node 2's metadata log fails, which kills its Raft thread: the process logs one line and exits with
- * status 1 at once instead of lingering as a zombie (the time is printed), and restarted it rejoins. A consumer finally
- * reads every acknowledged record exactly once, in order.
+ * status 1 at once instead of lingering as a zombie (the time is printed), and restarted it rejoins. Then node 1's
+ * disk is repaired and node 1 restarted: the directory comes back under its id and its replicas rejoin their ISRs. A
+ * consumer finally reads every acknowledged record exactly once, in order.
  */
 class DiskAndRaftFailureProcessTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -111,6 +112,7 @@ class DiskAndRaftFailureProcessTest {
 
             failOneLogDirectoryOfNode1(admin, inA, inB);
             killNode2sRaftThreadAndRestartIt(admin);
+            repairNode1sDirectoryAndRestartIt(admin);
 
             awaitAcknowledged(acknowledgedCount.get() + 300);
             sender.interrupt();
@@ -119,7 +121,6 @@ class DiskAndRaftFailureProcessTest {
         }
         assertNull(sendFailure.get(), "an acks=all send failed for good: " + sendFailure.get());
         checkEveryAcknowledgedRecordIsReadOnceInOrder();
-        assertTrue(running.get(1).isAlive(), "node 1 serves on with one directory" + running.get(1).describeLogs());
     }
 
     private void failOneLogDirectoryOfNode1(Admin admin, Set<Integer> inA, Set<Integer> inB) throws Exception {
@@ -189,6 +190,19 @@ class DiskAndRaftFailureProcessTest {
         awaitPartitions(admin, all -> all.values().stream().allMatch(p -> ids(p.isr()).contains(2)),
                 "node 2 back in every ISR");
         report("node 2 restarted: unfenced, caught up and back in every ISR "
+                + (System.currentTimeMillis() - restartedAtMillis) + " ms after launch");
+    }
+
+    private void repairNode1sDirectoryAndRestartIt(Admin admin) throws Exception {
+        Files.delete(node1DirA.resolve(FaultInjection.TRIGGER_FILE));
+        int stopped = running.get(1).stop(WAIT);
+        assertTrue(stopped == 0 || stopped == 143, "node 1 exited with " + stopped + running.get(1).describeLogs());
+        long restartedAtMillis = System.currentTimeMillis();
+        start(1);
+        awaitStarted(1);
+        awaitPartitions(admin, all -> all.values().stream().allMatch(p -> ids(p.isr()).contains(1)),
+                "node 1 back in every ISR, its repaired directory's partitions too");
+        report("node 1 restarted with its repaired " + node1DirA.getFileName() + ": back in every ISR "
                 + (System.currentTimeMillis() - restartedAtMillis) + " ms after launch");
     }
 
