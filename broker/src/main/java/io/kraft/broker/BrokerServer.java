@@ -15,6 +15,7 @@ import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.lifecycle.LogDirStatus;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
@@ -24,14 +25,18 @@ import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.OfflineLogDir;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +58,7 @@ public final class BrokerServer implements AutoCloseable {
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
+    private final FaultHandler faultHandler;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -62,6 +68,18 @@ public final class BrokerServer implements AutoCloseable {
      */
     public BrokerServer(int nodeId, String clusterId, Controller controller, MetadataSource metadata,
                         String clientListener, Map<String, String> properties, TopicConfigResolver topicConfigs) {
+        this(nodeId, clusterId, controller, metadata, clientListener, properties, topicConfigs,
+                (message, cause) -> LOG.error("{}", message, cause));
+    }
+
+    /**
+     * As the other constructor, with the node's fault handler: it stops the node when every log directory failed, or
+     * when the controller does not take a failed one offline in time.
+     */
+    public BrokerServer(int nodeId, String clusterId, Controller controller, MetadataSource metadata,
+                        String clientListener, Map<String, String> properties, TopicConfigResolver topicConfigs,
+                        FaultHandler faultHandler) {
+        this.faultHandler = Objects.requireNonNull(faultHandler, "faultHandler");
         this.nodeId = nodeId;
         this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
         this.controller = Objects.requireNonNull(controller, "controller");
@@ -105,8 +123,39 @@ public final class BrokerServer implements AutoCloseable {
                 clientListener.listenerName(), clientListener.host(), clientPort);
         lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
                 clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
-                lifecycleConfig, replicaManager::deleteStrayLogsOnceAt);
+                lifecycleConfig, replicaManager::deleteStrayLogsOnceAt, logDirStatus(), faultHandler::handleStop);
+        BrokerLifecycle started = lifecycle;
+        replicaManager.setLogDirListener(new ReplicaManager.LogDirListener() {
+            @Override
+            public void logDirOffline(Path dir) {
+                started.heartbeatNow();
+            }
+
+            @Override
+            public void allLogDirsOffline(String reason) {
+                faultHandler.handleStop(reason);
+            }
+        });
         lifecycle.start();
+    }
+
+    private LogDirStatus logDirStatus() {
+        return new LogDirStatus() {
+            @Override
+            public List<UUID> onlineLogDirs() {
+                return replicaManager.onlineLogDirIds();
+            }
+
+            @Override
+            public Map<Path, UUID> failedLogDirs() {
+                return replicaManager.offlineLogDirs();
+            }
+
+            @Override
+            public List<OfflineLogDir> offlineLogDirs() {
+                return replicaManager.offlineLogDirReports();
+            }
+        };
     }
 
     public int nodeId() {

@@ -1,5 +1,6 @@
 package io.kraft.raft;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * write the log, send, flush the log synchronously and report the flush, then call the {@link RaftListener}: snapshot
  * load, committed batches, leader change, leader ready, in the order its Javadoc explains). All other threads only
  * enqueue work.
+ *
+ * <p>An error that escapes the thread's work (a log write or fsync that failed, a bug in the core or the listener)
+ * stops the thread and goes to the {@link FatalErrorHandler}: the node's state on disk and in memory may disagree, and
+ * running on would leave a member that looks alive but never commits again.
  */
 public final class RaftDriver implements RaftClient, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
@@ -34,18 +39,31 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final QuorumStateStore stateStore;
     private final RaftTransport transport;
     private final RaftListener listener;
+    private final FatalErrorHandler fatalErrorHandler;
     private final long tickMs;
     private final ScheduledExecutorService thread;
     private final ConcurrentLinkedQueue<Runnable> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Set on the raft thread once a fatal error stopped it: nothing queued behind the error runs. */
+    private volatile boolean stopped;
 
     /**
      * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
-     * a new snapshot covers is deleted.
+     * a new snapshot covers is deleted. A fatal error only stops the thread and is logged: for tests and tools; a node
+     * passes a handler that stops the process.
      */
     public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
                       LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
                       RaftListener listener, long randomSeed) {
+        this(config, tickMs, log, snapshots, retention, stateStore, transport, listener, randomSeed,
+                (message, cause) -> LOG.error("{}", message, cause));
+    }
+
+    /** As the other constructor, with the handler that hears an error that stopped the Raft thread. */
+    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
+                      LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
+                      RaftListener listener, long randomSeed, FatalErrorHandler fatalErrorHandler) {
+        this.fatalErrorHandler = Objects.requireNonNull(fatalErrorHandler, "fatalErrorHandler");
         this.log = Objects.requireNonNull(log, "log");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
         this.retention = Objects.requireNonNull(retention, "retention");
@@ -65,7 +83,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     public void start() {
         transport.serveDescribeQuorum(this::describe);
         transport.start(this::deliver, peerId -> enqueue(() -> node.peerUnreachable(peerId)));
-        run(this::processReady);
+        run(() -> step(() -> { }));
         thread.scheduleAtFixedRate(() -> step(node::tick), tickMs, tickMs, TimeUnit.MILLISECONDS);
         thread.scheduleAtFixedRate(() -> step(this::applyRetention), RETENTION_CHECK_INTERVAL_MS,
                 RETENTION_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
@@ -113,7 +131,6 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         return call(() -> {
             node.snapshotCreated(id);
             applyRetention();
-            processReady();
             return null;
         });
     }
@@ -131,7 +148,6 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
             if (node.role() == Role.LEADER && node.epoch() == epoch) {
                 node.resign();
             }
-            processReady();
             return null;
         });
     }
@@ -177,13 +193,28 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         transport.close();
     }
 
+    /**
+     * Runs {@code work} on the raft thread, carries out what it made ready, then answers. The work's own refusals (a
+     * bad argument) fail the future; a failed disk write is fatal like anywhere else on the thread.
+     */
     private <T> CompletableFuture<T> call(java.util.function.Supplier<T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
         boolean queued = run(() -> {
-            try {
-                result.complete(work.get());
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
+            List<T> answer = new ArrayList<>(1);
+            step(() -> {
+                try {
+                    answer.add(work.get());
+                } catch (UncheckedIOException e) {
+                    result.completeExceptionally(e);
+                    throw e;
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            if (stopped) {
+                result.completeExceptionally(new IllegalStateException("raft node " + node.nodeId() + " is stopped"));
+            } else if (!answer.isEmpty()) {
+                result.complete(answer.get(0));
             }
         });
         if (!queued) {
@@ -224,15 +255,28 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     }
 
     private void step(Runnable event) {
+        if (stopped) {
+            return;
+        }
         try {
             event.run();
             processReady();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             // A failed disk write must not be papered over: stop this node rather than run on with unknown state.
-            LOG.error("raft node {} stopped after an unexpected error", node.nodeId(), e);
+            stopped = true;
             thread.shutdownNow();
-            throw e;
+            fatalErrorHandler.handleFatalError("Raft node " + node.nodeId() + " stopped: " + oneLine(e), e);
         }
+    }
+
+    /** One line for a fatal error: its message, and the cause's when it adds something (an I/O error's reason). */
+    private static String oneLine(Throwable e) {
+        String text = e.getMessage() != null ? e.getMessage() : e.toString();
+        Throwable cause = e.getCause();
+        if (cause != null && cause.getMessage() != null && !text.contains(cause.getMessage())) {
+            text += ": " + cause.getMessage();
+        }
+        return text;
     }
 
     private void processReady() {

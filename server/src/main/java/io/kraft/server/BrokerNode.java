@@ -87,12 +87,12 @@ public final class BrokerNode implements AutoCloseable {
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
                 MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
-                follower, nodeId);
+                follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
-                topicConfigs);
+                topicConfigs, faultHandler);
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());

@@ -69,7 +69,7 @@ public final class CombinedNode implements AutoCloseable {
         Controller brokerController = client.isPresent() ? client.get() : controller;
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, brokerController, controller, clientListener,
-                properties, topicConfigs);
+                properties, topicConfigs, faultHandler);
         controllerNode.start();
         try {
             broker.start();

@@ -72,7 +72,8 @@ public final class ControllerNode implements AutoCloseable {
 
     /**
      * Like {@link #create(int, String, Path, Map, TopicConfigResolver)}, with the handler that hears the metadata's
-     * faults (a publisher failing, a committed record that does not apply) instead of one that stops the process.
+     * faults (Raft's thread stopping, a publisher failing, a committed record that does not apply) instead of one that
+     * stops the process.
      */
     public static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
                                         TopicConfigResolver topicConfigs, FaultHandler faultHandler) {
@@ -98,7 +99,7 @@ public final class ControllerNode implements AutoCloseable {
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
                 snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir),
-                transport, controller, nodeId);
+                transport, controller, nodeId, faultHandler::handleFault);
         transport.serveDescribeQuorum(driver::describe);
         return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort);
     }

@@ -4,6 +4,7 @@ import io.kraft.storage.io.DurableFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 
 /**
  * The identity of one log directory, kept in its {@code meta.properties} (Kafka's KRaft format,
@@ -61,6 +63,19 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
                 return text;
             }
         }
+    }
+
+    /** This directory's id as a {@link UUID} (the 16 bytes {@link #directoryId()} encodes). */
+    public UUID directoryUuid() {
+        ByteBuffer bytes = ByteBuffer.wrap(Base64.getUrlDecoder().decode(directoryId));
+        return new UUID(bytes.getLong(), bytes.getLong());
+    }
+
+    /** A {@link UUID} written the way Kafka writes ids: its 16 bytes as URL-safe base64 without padding. */
+    public static String toKafkaUuid(UUID id) {
+        ByteBuffer bytes = ByteBuffer.allocate(UUID_BYTES).putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits());
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }
 
     /** Whether the text is a Kafka-style uuid: 22 URL-safe base64 characters that decode to 16 bytes. */

@@ -184,4 +184,11 @@ class MetaPropertiesTest {
         Files.writeString(root.resolve("meta.properties"), "garbage");
         assertThrows(CorruptMetaPropertiesException.class, () -> MetaProperties.verify(List.of(root), 1, CONFIG));
     }
+
+    @Test
+    void theDirectoryIdReadsAsTheUuidItEncodes() {
+        MetaProperties identity = MetaProperties.forNewDirectory(MetaProperties.randomUuid(), 1);
+        assertEquals(identity.directoryId(), MetaProperties.toKafkaUuid(identity.directoryUuid()));
+        assertEquals("AAAAAAAAAAEAAAAAAAAAAg", MetaProperties.toKafkaUuid(new java.util.UUID(1, 2)));
+    }
 }

@@ -5,10 +5,14 @@ import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.storage.errors.Errors;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -17,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * controller is active, then heartbeats on a timer, registering again if the controller forgot the epoch. At the end
  * it runs the controlled shutdown: heartbeats asking to shut down until the controller has moved this broker's
  * leaderships and fenced it.
+ *
+ * <p>It also carries the broker's log directories to the controller (KIP-858): the online ones with each
+ * registration, the failed ones with each heartbeat. A failed directory the controller has not taken out of this
+ * broker's registration within {@code log.dir.failure.timeout.ms} stops the broker: its partitions there would stay
+ * led by a replica that cannot serve them.
  */
 public final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
@@ -38,6 +48,11 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final long heartbeatIntervalMs;
     private final long controlledShutdownTimeoutMs;
     private final LongConsumer onFirstUnfenced;
+    private final LogDirStatus logDirs;
+    private final long logDirFailureTimeoutMs;
+    private final Consumer<String> stopBroker;
+    /** When each failed directory was first reported, until the controller acknowledged it (lifecycle thread only). */
+    private final Map<UUID, Long> unacknowledgedSinceNanos = new HashMap<>();
     private boolean unfencedOnce;
     private final ScheduledExecutorService timer;
     private volatile long brokerEpoch = -1;
@@ -51,6 +66,20 @@ public final class BrokerLifecycle implements AutoCloseable {
      */
     public BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId, List<Endpoint> listeners,
                     BrokerLifecycleConfig config, LongConsumer onFirstUnfenced) {
+        this(controller, metadata, clusterId, brokerId, listeners, config, onFirstUnfenced, LogDirStatus.NONE,
+                reason -> LOG.error("{}", reason));
+    }
+
+    /**
+     * @param logDirs    the broker's log directories, online and failed
+     * @param stopBroker stops the broker in order, with one line saying why
+     */
+    public BrokerLifecycle(Controller controller, MetadataSource metadata, String clusterId, int brokerId,
+                           List<Endpoint> listeners, BrokerLifecycleConfig config, LongConsumer onFirstUnfenced,
+                           LogDirStatus logDirs, Consumer<String> stopBroker) {
+        this.logDirs = logDirs;
+        this.logDirFailureTimeoutMs = config.logDirFailureTimeoutMs();
+        this.stopBroker = stopBroker;
         this.controller = controller;
         this.metadata = metadata;
         // A fresh incarnation id per process start, as a restarted Kafka broker sends.
@@ -70,6 +99,17 @@ public final class BrokerLifecycle implements AutoCloseable {
         heartbeats = timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
     }
 
+    /** Heartbeats now rather than at the next tick (a log directory failed: the controller should hear at once). */
+    public void heartbeatNow() {
+        if (heartbeats != null && !heartbeats.isCancelled()) {
+            try {
+                timer.execute(this::tick);
+            } catch (RejectedExecutionException closed) {
+                // stopping anyway
+            }
+        }
+    }
+
     /** Whether the last heartbeat left this broker fenced (true until the first unfencing heartbeat). */
     public boolean isFenced() {
         return fenced;
@@ -83,12 +123,15 @@ public final class BrokerLifecycle implements AutoCloseable {
     private void tick() {
         try {
             if (brokerEpoch < 0) {
-                brokerEpoch = controller.registerBroker(registration).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                brokerEpoch = controller.registerBroker(registration.withLogDirs(logDirs.onlineLogDirs()))
+                        .get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
             }
+            checkLogDirFailuresAcknowledged();
             long metadataOffset = metadata.image().offset();
             BrokerHeartbeatReply reply = controller.heartbeat(new BrokerHeartbeatRequest(registration.brokerId(),
-                    brokerEpoch, metadataOffset, false, false)).get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                    brokerEpoch, metadataOffset, false, false, logDirs.offlineLogDirs()))
+                    .get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             if (fenced && !reply.isFenced()) {
                 LOG.info("Broker {} is unfenced", registration.brokerId());
             }
@@ -111,6 +154,35 @@ public final class BrokerLifecycle implements AutoCloseable {
             LOG.warn("The controller did not answer a broker heartbeat within {} ms", ANSWER_TIMEOUT_MS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops the broker if a failed log directory is still among its online ones in the committed metadata after
+     * {@code log.dir.failure.timeout.ms}: the controller never heard, or could not act.
+     */
+    private void checkLogDirFailuresAcknowledged() {
+        Map<Path, UUID> failed = logDirs.failedLogDirs();
+        if (failed.isEmpty()) {
+            return;
+        }
+        BrokerRegistration registered = metadata.image().cluster().broker(registration.brokerId());
+        long nowNanos = System.nanoTime();
+        for (Map.Entry<Path, UUID> dir : failed.entrySet()) {
+            boolean acknowledged = registered != null && registered.epoch() == brokerEpoch
+                    && !registered.logDirs().contains(dir.getValue());
+            if (acknowledged) {
+                unacknowledgedSinceNanos.remove(dir.getValue());
+                continue;
+            }
+            long since = unacknowledgedSinceNanos.computeIfAbsent(dir.getValue(), id -> nowNanos);
+            if (TimeUnit.NANOSECONDS.toMillis(nowNanos - since) >= logDirFailureTimeoutMs) {
+                stopBroker.accept("Broker " + registration.brokerId() + " could not get the controller to take failed "
+                        + "log directory " + dir.getKey() + " offline within log.dir.failure.timeout.ms="
+                        + logDirFailureTimeoutMs);
+                unacknowledgedSinceNanos.clear();
+                return;
+            }
         }
     }
 

@@ -19,11 +19,15 @@ import java.util.Optional;
  * @param heartbeatIntervalMs         {@code broker.heartbeat.interval.ms}
  * @param controlledShutdownTimeoutMs {@code controlled.shutdown.timeout.ms}: how long a stopping broker waits for
  *                                    the controller to move its leaderships before it stops anyway
+ * @param logDirFailureTimeoutMs      {@code log.dir.failure.timeout.ms} (KIP-858): how long a failed log directory
+ *                                    may wait for the controller to take it offline before the broker stops
  */
-public record BrokerLifecycleConfig(Optional<String> rack, long heartbeatIntervalMs, long controlledShutdownTimeoutMs) {
+public record BrokerLifecycleConfig(Optional<String> rack, long heartbeatIntervalMs, long controlledShutdownTimeoutMs,
+                                    long logDirFailureTimeoutMs) {
     public static final String BROKER_RACK = "broker.rack";
     public static final String BROKER_HEARTBEAT_INTERVAL_MS = "broker.heartbeat.interval.ms";
     public static final String CONTROLLED_SHUTDOWN_TIMEOUT_MS = "controlled.shutdown.timeout.ms";
+    public static final String LOG_DIR_FAILURE_TIMEOUT_MS = "log.dir.failure.timeout.ms";
 
     public static ConfigDef definition() {
         return new ConfigDef()
@@ -37,7 +41,10 @@ public record BrokerLifecycleConfig(Optional<String> rack, long heartbeatInterva
                 // Not a Kafka key: KRaft brokers wait for their controlled shutdown without a bound of their own.
                 .define(CONTROLLED_SHUTDOWN_TIMEOUT_MS, LONG, 5_000L, atLeast(0), MEDIUM,
                         "How long a stopping broker waits for the controller to move its partition leaderships "
-                                + "away before it stops anyway (0 skips the controlled shutdown).");
+                                + "away before it stops anyway (0 skips the controlled shutdown).")
+                .define(LOG_DIR_FAILURE_TIMEOUT_MS, LONG, 30_000L, atLeast(1), MEDIUM,
+                        "If the broker cannot get the controller to take a failed log directory offline within this "
+                                + "time, it shuts down.");
     }
 
     /**
@@ -50,7 +57,7 @@ public record BrokerLifecycleConfig(Optional<String> rack, long heartbeatInterva
         ParsedConfig config = definition.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
         return new BrokerLifecycleConfig(Optional.ofNullable(config.getString(BROKER_RACK)).map(String::strip)
                 .filter(rack -> !rack.isEmpty()), config.getLong(BROKER_HEARTBEAT_INTERVAL_MS),
-                config.getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS));
+                config.getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS), config.getLong(LOG_DIR_FAILURE_TIMEOUT_MS));
     }
 
     /** The defaults. */

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,16 +35,19 @@ final class LeaderAppends {
     /** The hosted partition or the error a request for it gets (see {@link ReplicaManager#partitionOrError}). */
     private final Function<TopicPartition, Partition> partitionOrError;
     private final Function<TopicPartition, Optional<Partition>> hosted;
+    /** Whether the partition's log directory failed (its requests get KAFKA_STORAGE_ERROR). */
+    private final Predicate<TopicPartition> inFailedLogDir;
     private final DelayedOperationPurgatory<TopicPartition> producePurgatory;
     private final DelayedOperationPurgatory<TopicPartition> fetchPurgatory;
     private final LongSupplier clock;
 
     LeaderAppends(Function<TopicPartition, Partition> partitionOrError,
-                  Function<TopicPartition, Optional<Partition>> hosted,
+                  Function<TopicPartition, Optional<Partition>> hosted, Predicate<TopicPartition> inFailedLogDir,
                   DelayedOperationPurgatory<TopicPartition> producePurgatory,
                   DelayedOperationPurgatory<TopicPartition> fetchPurgatory, LongSupplier clock) {
         this.partitionOrError = partitionOrError;
         this.hosted = hosted;
+        this.inFailedLogDir = inFailedLogDir;
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
         this.clock = clock;
@@ -94,7 +98,8 @@ final class LeaderAppends {
             return CompletableFuture.completedFuture(results);
         }
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> answer = new CompletableFuture<>();
-        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, hosted, answer::complete);
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, results, waitFor, hosted, inFailedLogDir,
+                answer::complete);
         producePurgatory.tryCompleteElseWatch(delayed, waitFor.keySet());
         return answer;
     }
@@ -102,8 +107,9 @@ final class LeaderAppends {
     private PartitionProduceResult failure(TopicPartition tp, Partition partition, RuntimeException e) {
         Errors error = Errors.forException(e);
         if (partition != null && hosted.apply(tp).orElse(null) != partition) {
-            // The partition was removed or replaced while the append ran (its log may be closed).
-            error = Errors.NOT_LEADER_OR_FOLLOWER;
+            // The partition was removed or replaced while the append ran (its log may be closed): its directory failed,
+            // maybe on this very append (KAFKA_STORAGE_ERROR, as every request for it now gets), or it moved away.
+            error = inFailedLogDir.test(tp) ? Errors.KAFKA_STORAGE_ERROR : Errors.NOT_LEADER_OR_FOLLOWER;
         }
         if (error == Errors.UNKNOWN_SERVER_ERROR) {
             LOG.error("Append to {} failed", tp, e);

@@ -1,19 +1,28 @@
 package io.kraft.broker.replica;
 
+import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.log.CorruptCheckpointException;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
+import io.kraft.storage.log.LogDirFailureListener;
 import io.kraft.storage.log.LogManager;
+import io.kraft.storage.log.LogStorageException;
 import io.kraft.storage.log.OffsetCheckpointFile;
 import io.kraft.storage.log.TopicPartition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,20 +32,36 @@ import org.slf4j.LoggerFactory;
  * new partitions on the directory holding the fewest logs, and each directory's high watermark checkpoint
  * ({@code replication-offset-checkpoint}) and log cleaner checkpoint ({@code cleaner-offset-checkpoint}: where the
  * next compaction pass of each compacted log starts, so a restart does not recompact from the start).
+ *
+ * <p>Each directory has the id its {@code meta.properties} gives it ({@code directory.id}, KIP-858). A directory goes
+ * offline when an I/O error fails it ({@link #takeOffline}), or at open when it cannot be loaded while another can;
+ * from then on it holds no logs here, takes no new ones and is neither checkpointed nor closed cleanly, so its next
+ * open recovers it as after a crash.
  */
 final class LogDirectories implements AutoCloseable {
     static final String HIGH_WATERMARK_CHECKPOINT = "replication-offset-checkpoint";
     static final String CLEANER_CHECKPOINT = "cleaner-offset-checkpoint";
     private static final Logger LOG = LoggerFactory.getLogger(LogDirectories.class);
 
+    /** Every directory's id, in log.dirs order, whether it opened or not. */
+    private final Map<Path, UUID> directoryIds;
+    /** Directories that failed (or could not be opened), with their ids. */
+    private final Map<Path, UUID> offline = new ConcurrentHashMap<>();
+    /** The directories that opened, in log.dirs order; one that failed later stays here, closed. */
     private final List<LogManager> managers;
+    /** Hears a directory's failure on the files this class writes itself (the checkpoints). */
+    private final LogDirFailureListener failures;
     private final List<OffsetCheckpointFile> highWatermarkFiles;
     private final List<OffsetCheckpointFile> cleanerFiles;
     /** Entries exist only while their log does: a new log of the same name must be compacted from its start. */
     private final Map<TopicPartition, Long> cleanerOffsets = new HashMap<>();
 
-    private LogDirectories(List<LogManager> managers) {
+    private LogDirectories(Map<Path, UUID> directoryIds, List<LogManager> managers, Map<Path, UUID> failedAtOpen,
+                           LogDirFailureListener failures) {
+        this.directoryIds = directoryIds;
+        this.failures = failures;
         this.managers = managers;
+        this.offline.putAll(failedAtOpen);
         this.highWatermarkFiles = checkpointFiles(managers, HIGH_WATERMARK_CHECKPOINT);
         this.cleanerFiles = checkpointFiles(managers, CLEANER_CHECKPOINT);
         Map<TopicPartition, Long> logs = new HashMap<>();
@@ -52,12 +77,41 @@ final class LogDirectories implements AutoCloseable {
         return managers.stream().map(m -> new OffsetCheckpointFile(m.logDir().resolve(name))).toList();
     }
 
-    /** Opens every directory's logs (recovering them after an unclean stop). */
+    /** Opens every directory's logs (recovering them after an unclean stop); failures are only logged. */
     static LogDirectories open(List<Path> dirs, Function<TopicPartition, LogConfig> configs) {
+        return open(dirs, configs, (dir, reason) -> LOG.error("log directory {} failed: {}", dir, reason));
+    }
+
+    /**
+     * Opens every directory's logs (recovering them after an unclean stop). A directory that cannot be loaded for an
+     * I/O error is offline from the start if another one opens; with none left the broker cannot start.
+     *
+     * @param failures hears each directory that fails once open (it must not block)
+     */
+    static LogDirectories open(List<Path> dirs, Function<TopicPartition, LogConfig> configs,
+                               LogDirFailureListener failures) {
+        Map<Path, UUID> ids = new LinkedHashMap<>();
+        Map<Path, UUID> failedAtOpen = new LinkedHashMap<>();
         List<LogManager> opened = new ArrayList<>();
+        RuntimeException firstFailure = null;
         try {
             for (Path dir : dirs) {
-                opened.add(LogManager.open(dir, configs));
+                UUID id = readDirectoryId(dir);
+                ids.put(dir, id);
+                try {
+                    opened.add(LogManager.open(dir, configs, failures));
+                } catch (LogStorageException | UncheckedIOException e) {
+                    if (!(e.getCause() instanceof IOException) || dirs.size() == 1) {
+                        throw e;
+                    }
+                    LOG.error("Log directory {} (id {}) is offline: it cannot be loaded: {}", dir, MetaProperties.toKafkaUuid(id),
+                            e.getMessage());
+                    failedAtOpen.put(dir, id);
+                    firstFailure = firstFailure == null ? e : firstFailure;
+                }
+            }
+            if (opened.isEmpty() && firstFailure != null) {
+                throw firstFailure;
             }
         } catch (RuntimeException e) {
             for (LogManager manager : opened) {
@@ -69,7 +123,28 @@ final class LogDirectories implements AutoCloseable {
             }
             throw e;
         }
-        return new LogDirectories(List.copyOf(opened));
+        return new LogDirectories(ids, List.copyOf(opened), failedAtOpen, failures);
+    }
+
+    /**
+     * The directory's id from its meta.properties; a directory without one (tests and tools that never formatted it)
+     * gets an id derived from its path, stable across restarts.
+     */
+    private static UUID readDirectoryId(Path dir) {
+        try {
+            Optional<MetaProperties> identity = MetaProperties.read(dir);
+            if (identity.isPresent()) {
+                return identity.get().directoryUuid();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot read the identity of log directory {}: {}", dir, e.getMessage());
+        }
+        return UUID.nameUUIDFromBytes(dir.toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The directories that are online, in log.dirs order. */
+    private List<LogManager> online() {
+        return managers.stream().filter(m -> !offline.containsKey(m.logDir())).toList();
     }
 
     Optional<Log> log(TopicPartition tp) {
@@ -77,7 +152,7 @@ final class LogDirectories implements AutoCloseable {
     }
 
     private Optional<LogManager> managerOf(TopicPartition tp) {
-        for (LogManager manager : managers) {
+        for (LogManager manager : online()) {
             if (manager.log(tp).isPresent()) {
                 return Optional.of(manager);
             }
@@ -85,16 +160,75 @@ final class LogDirectories implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** The partition's log, created on the directory with the fewest logs when it has none. */
+    /**
+     * The partition's log, created on the online directory with the fewest logs when it has none.
+     *
+     * @throws LogStorageException if every directory is offline
+     */
     synchronized Log getOrCreate(TopicPartition tp) {
         Optional<Log> existing = log(tp);
         if (existing.isPresent()) {
             return existing.get();
         }
-        LogManager emptiest = managers.stream()
+        LogManager emptiest = online().stream()
                 .min(Comparator.comparingInt(m -> m.logs().size()))
-                .orElseThrow();
+                .orElseThrow(() -> new LogStorageException("cannot create the log of " + tp
+                        + ": every log directory is offline"));
         return emptiest.getOrCreateLog(tp);
+    }
+
+    /** The log directory that holds {@code log}. */
+    Path directoryOf(Log log) {
+        return log.dir().getParent();
+    }
+
+    /** Reports an I/O error on files of {@code log}'s directory written outside the log (the cleaner's segments). */
+    void reportIoError(Log log, LogStorageException e) {
+        if (e.getCause() instanceof IOException) {
+            failures.logDirFailed(directoryOf(log), e.getMessage());
+        }
+    }
+
+    /** The id of a configured log directory. */
+    UUID directoryId(Path dir) {
+        UUID id = directoryIds.get(dir);
+        if (id == null) {
+            throw new IllegalArgumentException(dir + " is not one of the log directories " + directoryIds.keySet());
+        }
+        return id;
+    }
+
+    /**
+     * Takes a failed directory offline: its files are released without another write (see
+     * {@link LogManager#closeAfterFailure()}). Returns false if it already was, or is not one of these directories.
+     */
+    synchronized boolean takeOfflineIfKnown(Path dir) {
+        UUID id = directoryIds.get(dir);
+        if (id == null || offline.putIfAbsent(dir, id) != null) {
+            return false;
+        }
+        for (LogManager manager : managers) {
+            if (manager.logDir().equals(dir)) {
+                manager.closeAfterFailure();
+            }
+        }
+        return true;
+    }
+
+    /** The ids of the online directories, in log.dirs order. */
+    List<UUID> onlineDirectoryIds() {
+        return online().stream().map(m -> directoryIds.get(m.logDir())).toList();
+    }
+
+    /** The offline directories and their ids, in log.dirs order. */
+    Map<Path, UUID> offlineDirectories() {
+        Map<Path, UUID> ordered = new LinkedHashMap<>();
+        directoryIds.forEach((dir, id) -> {
+            if (offline.containsKey(dir)) {
+                ordered.put(dir, id);
+            }
+        });
+        return ordered;
     }
 
     /** Deletes the partition's log and its directory, if it has one, and its cleaner checkpoint entry. */
@@ -126,10 +260,10 @@ final class LogDirectories implements AutoCloseable {
         return managers.stream().map(LogManager::previousShutdown).reduce(PreviousShutdown.NONE, PreviousShutdown::and);
     }
 
-    /** Every open log. */
+    /** Every open log of the online directories. */
     Map<TopicPartition, Log> logs() {
         Map<TopicPartition, Log> all = new HashMap<>();
-        for (LogManager manager : managers) {
+        for (LogManager manager : online()) {
             manager.logs().forEach(all::putIfAbsent);
         }
         return all;
@@ -161,6 +295,9 @@ final class LogDirectories implements AutoCloseable {
     /** Writes each directory's file (one per manager, in order) with the entries of the logs that directory holds. */
     private void writePerDirectory(List<OffsetCheckpointFile> files, Map<TopicPartition, Long> offsets) {
         for (int i = 0; i < managers.size(); i++) {
+            if (offline.containsKey(managers.get(i).logDir())) {
+                continue;
+            }
             Map<TopicPartition, Long> inDir = new HashMap<>();
             for (TopicPartition tp : managers.get(i).logs().keySet()) {
                 Long offset = offsets.get(tp);
@@ -168,18 +305,28 @@ final class LogDirectories implements AutoCloseable {
                     inDir.put(tp, offset);
                 }
             }
-            files.get(i).write(inDir);
+            try {
+                files.get(i).write(inDir);
+            } catch (LogStorageException e) {
+                if (e.getCause() instanceof IOException) {
+                    failures.logDirFailed(managers.get(i).logDir(), e.getMessage());
+                }
+                throw e;
+            }
         }
     }
 
-    /** Checkpoints every directory's recovery points and log start offsets. */
+    /** Checkpoints every online directory's recovery points and log start offsets. */
     void checkpointLogs() {
-        for (LogManager manager : managers) {
+        for (LogManager manager : online()) {
             manager.checkpoint();
         }
     }
 
-    /** Closes every directory: logs flushed, checkpoints written, clean-shutdown markers placed. */
+    /**
+     * Closes every directory: logs flushed, checkpoints written, clean-shutdown markers placed; an offline one only
+     * releases its files.
+     */
     @Override
     public void close() {
         RuntimeException failure = null;

@@ -3,6 +3,7 @@ package io.kraft.broker.replica;
 import io.kraft.storage.cleaner.CleanResult;
 import io.kraft.storage.cleaner.LogCleaner;
 import io.kraft.storage.log.Log;
+import io.kraft.storage.log.LogStorageException;
 import io.kraft.storage.log.TopicPartition;
 import java.util.Collection;
 import java.util.concurrent.Executors;
@@ -61,6 +62,9 @@ final class LogMaintenance implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(() -> {
             try {
                 task.run();
+            } catch (LogStorageException e) {
+                // A failed disk: its directory goes offline and the next run leaves it out.
+                LOG.warn("{} failed: {}", name, e.getMessage());
             } catch (RuntimeException e) {
                 // The next run tries again; one bad pass must not end the schedule.
                 LOG.error("{} failed", name, e);
@@ -81,6 +85,8 @@ final class LogMaintenance implements AutoCloseable {
                     LOG.info("retention deleted {} segments of {}; log start offset is now {}", deleted,
                             partition.topicPartition(), log.logStartOffset());
                 }
+            } catch (LogStorageException e) {
+                LOG.warn("retention of {} failed: {}", partition.topicPartition(), e.getMessage());
             } catch (RuntimeException e) {
                 LOG.error("retention of {} failed", partition.topicPartition(), e);
             }
@@ -110,6 +116,10 @@ final class LogMaintenance implements AutoCloseable {
                 }
                 CleanResult result = cleaner.clean(log, firstDirty, uncleanable, nowMs);
                 logDirs.checkpointCleanerOffset(tp, result.nextDirtyOffset());
+            } catch (LogStorageException e) {
+                // The cleaner writes its own segments: a disk error there fails the directory like any other.
+                LOG.warn("cleaning {} failed: {}", tp, e.getMessage());
+                logDirs.reportIoError(log, e);
             } catch (RuntimeException e) {
                 LOG.error("cleaning {} failed", tp, e);
             }

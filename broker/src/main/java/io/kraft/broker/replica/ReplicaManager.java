@@ -8,6 +8,7 @@ import io.kraft.broker.fetch.follower.ReplicaFetcherManager;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.config.TopicLogSettings;
 import io.kraft.metadata.controller.AlterPartitionRequest;
+import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
@@ -20,6 +21,7 @@ import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
@@ -28,6 +30,7 @@ import io.kraft.storage.log.TopicPartition;
 import io.netty.util.HashedWheelTimer;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -42,9 +45,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +70,14 @@ import org.slf4j.LoggerFactory;
  * {@link ReplicaFetcherManager}), and leaders advance their high watermark with followers' fetch positions and
  * propose ISR changes to the controller: expansions when a follower catches up, shrinks (checked every half
  * {@code replica.lag.time.max.ms}) when one falls behind. Without it followers only keep their logs.
+ *
+ * <p>A log directory whose disk fails (any I/O error on its files) goes offline as a whole, Kafka's JBOD model
+ * (KIP-112, KIP-858): on a thread of its own the manager stops hosting the directory's partitions (requests for them
+ * get KAFKA_STORAGE_ERROR), releases its files and tells its {@link LogDirListener}, whose heartbeat reports the
+ * directory and the partitions to the controller, which moves them to other replicas. The other directories keep
+ * serving; with none left the listener stops the broker. A partition the controller knows to be in a directory this
+ * broker does not have online, or one it must host but holds no log for while a directory is offline (its log may be
+ * there), is not created elsewhere: it is offline too.
  */
 public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
@@ -85,6 +99,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final LeaderAppends leaderAppends;
     private final LogMaintenance maintenance;
     private final List<PartitionLeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
+    /** Partitions this broker should host whose log directory is offline, with the topic id and the directory's. */
+    private final ConcurrentHashMap<TopicPartition, OfflineReplica> offlinePartitions = new ConcurrentHashMap<>();
+    /** Takes failed log directories offline, off the thread that hit the error (which may hold a log's lock). */
+    private final ExecutorService logDirFailureHandler;
+    private volatile LogDirListener logDirListener = LogDirListener.NONE;
     /** Serializes metadata changes with close. */
     private final Object stateLock = new Object();
     private volatile MetadataImage image = MetadataImage.EMPTY;
@@ -97,6 +116,30 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final IsrProposals isrProposals;
     private boolean started;
     private boolean closed;
+
+    /** A hosted partition whose log directory is offline. */
+    private record OfflineReplica(UUID topicId, UUID directoryId) {
+    }
+
+    /** Hears this broker's log directories going offline. */
+    public interface LogDirListener {
+        /** Listens to nothing. */
+        LogDirListener NONE = new LogDirListener() {
+            @Override
+            public void logDirOffline(Path dir) {
+            }
+
+            @Override
+            public void allLogDirsOffline(String reason) {
+            }
+        };
+
+        /** A directory went offline and others remain: report it to the controller now. */
+        void logDirOffline(Path dir);
+
+        /** Every directory is offline: the broker can serve nothing and must stop. */
+        void allLogDirsOffline(String reason);
+    }
 
     /**
      * How this broker takes part in replication: followers fetch from their leaders, leaders manage their ISR.
@@ -138,7 +181,13 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 this::completeWaitingOn)).orElse(null);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
                 r.brokerEpoch(), clock)).orElse(null);
-        this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()));
+        this.logDirFailureHandler = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "kraft-log-dir-failure-" + brokerId);
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()),
+                (dir, reason) -> logDirFailureHandler.execute(() -> handleLogDirFailure(dir, reason)));
         this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
         this.timer = new HashedWheelTimer(r -> {
             Thread thread = new Thread(r, "kraft-purgatory-timer-" + brokerId);
@@ -147,8 +196,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }, 10, TimeUnit.MILLISECONDS, 512);
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
-        this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, producePurgatory,
-                fetchPurgatory, clock);
+        this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, offlinePartitions::containsKey,
+                producePurgatory, fetchPurgatory, clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
@@ -208,6 +257,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         leadershipListeners.add(listener);
     }
 
+    /** Sets who hears of log directories going offline (the broker's lifecycle); nobody until set. */
+    public void setLogDirListener(LogDirListener listener) {
+        this.logDirListener = Objects.requireNonNull(listener, "listener");
+    }
+
     /** A hosted partition (leader or follower). */
     public Optional<Partition> partition(TopicPartition tp) {
         return Optional.ofNullable(partitions.get(tp));
@@ -227,6 +281,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (partition != null) {
             return partition;
         }
+        OfflineReplica offline = offlinePartitions.get(tp);
+        if (offline != null) {
+            throw new ReplicaException(Errors.KAFKA_STORAGE_ERROR, "broker " + brokerId + " holds " + tp
+                    + " in log directory " + MetaProperties.toKafkaUuid(offline.directoryId()) + ", which is offline");
+        }
         TopicImage topic = image.topics().topic(tp.topic());
         if (topic != null && topic.partition(tp.partition()) != null) {
             throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + brokerId + " does not host "
@@ -244,10 +303,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             if (closed) {
                 return;
             }
+            // The first image after a start holds partitions created while the broker was down: none counts as new.
+            boolean initialLoad = image == MetadataImage.EMPTY;
             image = newImage;
             try {
                 if (delta.hasTopicChanges()) {
-                    applyTopicChanges(delta.topicsDelta(), newImage);
+                    applyTopicChanges(delta.topicsDelta(), newImage, initialLoad);
                 }
                 applyConfigChanges(delta);
                 if (strayCheckOffset >= 0 && newImage.offset() >= strayCheckOffset) {
@@ -260,7 +321,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
     }
 
-    private void applyTopicChanges(TopicsDelta topicsDelta, MetadataImage newImage) {
+    private void applyTopicChanges(TopicsDelta topicsDelta, MetadataImage newImage, boolean initialLoad) {
         LocalReplicaChanges changes = topicsDelta.localChanges(brokerId);
         for (TopicIdPartition removed : changes.deletes()) {
             TopicImage before = topicsDelta.image().topic(removed.topicId());
@@ -270,8 +331,18 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 removePartition(new TopicPartition(name, removed.partition()), removed.topicId());
             }
         }
-        changes.leaders().forEach((id, registration) -> becomeLeaderOrFollower(id, registration, true, newImage));
-        changes.followers().forEach((id, registration) -> becomeLeaderOrFollower(id, registration, false, newImage));
+        Predicate<TopicIdPartition> isNew = id -> !initialLoad && (topicsDelta.image().topic(id.topicId()) == null
+                || topicsDelta.image().topic(id.topicId()).partition(id.partition()) == null);
+        changes.leaders().forEach((id, registration) -> {
+            if (mayHost(id, registration, isNew.test(id), newImage)) {
+                becomeLeaderOrFollower(id, registration, true, newImage);
+            }
+        });
+        changes.followers().forEach((id, registration) -> {
+            if (mayHost(id, registration, isNew.test(id), newImage)) {
+                becomeLeaderOrFollower(id, registration, false, newImage);
+            }
+        });
         // ISR or replica set changes that kept the leader and epoch.
         for (TopicDelta topic : topicsDelta.changedTopics().values()) {
             topic.partitionChanges().forEach((partitionId, registration) -> {
@@ -288,6 +359,45 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 }
             });
         }
+    }
+
+    /**
+     * Whether this broker may host the partition now, or its replica is offline: it is in a failed directory, the
+     * controller records it in a directory this broker does not have online, or no directory holds its log while one
+     * is offline and the partition is not new (its log may be in the offline one: creating it empty elsewhere would
+     * let an empty replica count as in sync).
+     */
+    private boolean mayHost(TopicIdPartition id, PartitionRegistration registration, boolean isNew,
+                            MetadataImage newImage) {
+        TopicImage topic = newImage.topics().topic(id.topicId());
+        if (topic == null) {
+            return false;
+        }
+        TopicPartition tp = new TopicPartition(topic.name(), id.partition());
+        OfflineReplica offline = offlinePartitions.get(tp);
+        if (offline != null) {
+            if (offline.topicId().equals(id.topicId())) {
+                return false;
+            }
+            offlinePartitions.remove(tp); // the topic was recreated: its new partition starts anew
+        }
+        Optional<UUID> recorded = registration.directoryOf(brokerId);
+        if (recorded.isPresent() && !logDirs.onlineDirectoryIds().contains(recorded.get())) {
+            offlinePartitions.put(tp, new OfflineReplica(id.topicId(), recorded.get()));
+            LOG.info("Broker {} does not host {}: its replica is in log directory {}, which is not online here",
+                    brokerId, tp, MetaProperties.toKafkaUuid(recorded.get()));
+            return false;
+        }
+        Map<Path, UUID> offlineDirs = logDirs.offlineDirectories();
+        if (!isNew && !offlineDirs.isEmpty() && !partitions.containsKey(tp) && logDirs.log(tp).isEmpty()) {
+            UUID directory = offlineDirs.values().iterator().next();
+            offlinePartitions.put(tp, new OfflineReplica(id.topicId(), directory));
+            LOG.warn("Broker {} does not host {}: it has no log for it while log directory {} is offline, where the log"
+                    + " may be; the controller moves it to other replicas", brokerId, tp, offlineDirs.keySet().iterator()
+                    .next());
+            return false;
+        }
+        return true;
     }
 
     private void becomeLeaderOrFollower(TopicIdPartition id, PartitionRegistration registration, boolean lead,
@@ -373,6 +483,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     /** Stops hosting the partition of {@code topicId} and deletes its log. */
     private void removePartition(TopicPartition tp, UUID topicId) {
+        offlinePartitions.computeIfPresent(tp, (p, offline) -> offline.topicId().equals(topicId) ? null : offline);
         Partition partition = partitions.get(tp);
         if (partition != null && !partition.topicId().equals(topicId)) {
             return; // a newer topic of the same name lives here now
@@ -538,6 +649,98 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return LogConfig.from(topicSettings(topic));
     }
 
+    // ---- log directory failures ---------------------------------------------------------------------
+
+    /**
+     * Takes a failed log directory offline (on the failure handler's thread): its partitions stop being served here
+     * (fetchers stop, leaderships are given up locally, waiting requests are answered), its files are released without
+     * another write, and the listener reports it, or stops the broker when no directory is left.
+     */
+    private void handleLogDirFailure(Path dir, String reason) {
+        List<TopicPartition> moved = new ArrayList<>();
+        boolean anyLeft;
+        synchronized (stateLock) {
+            if (closed || !logDirs.takeOfflineIfKnown(dir)) {
+                return;
+            }
+            UUID directoryId = logDirs.directoryId(dir);
+            for (Partition partition : partitions.values()) {
+                if (logDirs.directoryOf(partition.log()).equals(dir)) {
+                    moved.add(partition.topicPartition());
+                }
+            }
+            ReplicaFetcherManager currentFetchers = fetchers;
+            if (currentFetchers != null) {
+                currentFetchers.removePartitions(Set.copyOf(moved));
+            }
+            for (TopicPartition tp : moved) {
+                // Offline before it is gone, so that a request that no longer finds it also finds why.
+                Partition partition = partitions.get(tp);
+                offlinePartitions.put(tp, new OfflineReplica(partition.topicId(), directoryId));
+                partitions.remove(tp);
+                if (partition.isLeader()) {
+                    for (PartitionLeadershipListener listener : leadershipListeners) {
+                        notifyListener(() -> listener.onResign(tp), tp);
+                    }
+                }
+            }
+            anyLeft = !logDirs.onlineDirectoryIds().isEmpty();
+            LOG.error("Broker {} took log directory {} (id {}) offline after an I/O error: {}; its {} partitions go to"
+                    + " other replicas{}", brokerId, dir, MetaProperties.toKafkaUuid(directoryId), reason, moved.size(),
+                    anyLeft ? "" : ", and no log directory is left");
+        }
+        moved.forEach(this::completeWaitingOn);
+        if (!anyLeft) {
+            logDirListener.allLogDirsOffline("every log directory of broker " + brokerId + " is offline (the last, "
+                    + dir + ": " + reason + ")");
+            return;
+        }
+        try {
+            checkpointHighWatermarks();
+        } catch (RuntimeException e) {
+            LOG.warn("Broker {} could not checkpoint high watermarks after losing {}: {}", brokerId, dir,
+                    e.getMessage());
+        }
+        logDirListener.logDirOffline(dir);
+    }
+
+    /** The ids of this broker's online log directories (KIP-858), in log.dirs order. */
+    public List<UUID> onlineLogDirIds() {
+        return logDirs.onlineDirectoryIds();
+    }
+
+    /** The offline log directories, by path, with their ids. */
+    public Map<Path, UUID> offlineLogDirs() {
+        return logDirs.offlineDirectories();
+    }
+
+    /**
+     * What this broker's heartbeat tells the controller about its offline log directories: each one, with the
+     * partitions it held that the metadata does not yet record there (none, once the controller acted).
+     */
+    public List<OfflineLogDir> offlineLogDirReports() {
+        Map<UUID, List<TopicIdPartition>> byDirectory = new LinkedHashMap<>();
+        logDirs.offlineDirectories().values().forEach(id -> byDirectory.put(id, new ArrayList<>()));
+        MetadataImage current = image;
+        offlinePartitions.forEach((tp, offline) -> {
+            TopicImage topic = current.topics().topic(offline.topicId());
+            PartitionRegistration registration = topic == null ? null : topic.partition(tp.partition());
+            if (registration != null && registration.replicas().contains(brokerId)
+                    && !registration.directoryOf(brokerId).equals(Optional.of(offline.directoryId()))) {
+                byDirectory.computeIfAbsent(offline.directoryId(), id -> new ArrayList<>())
+                        .add(new TopicIdPartition(offline.topicId(), tp.partition()));
+            }
+        });
+        List<OfflineLogDir> reports = new ArrayList<>();
+        byDirectory.forEach((id, partitionIds) -> reports.add(new OfflineLogDir(id, partitionIds)));
+        return reports;
+    }
+
+    /** Partitions this broker should host that are in offline log directories. */
+    public Set<TopicPartition> offlinePartitions() {
+        return Set.copyOf(offlinePartitions.keySet());
+    }
+
     // ---- produce -----------------------------------------------------------------------------------
 
     /**
@@ -641,7 +844,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 read = PartitionRead.failed(e.error());
             } catch (RuntimeException e) {
                 Errors error = Errors.forException(e);
-                LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
+                if (error == Errors.UNKNOWN_SERVER_ERROR) {
+                    LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
+                } else {
+                    LOG.debug("Read of {} at offset {} failed with {}: {}", tp, request.fetchOffset(), error,
+                            e.getMessage());
+                }
                 read = PartitionRead.failed(error == Errors.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
                         ? Errors.NOT_LEADER_OR_FOLLOWER : error);
             }
@@ -739,6 +947,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             isrProposals.close();
         }
         maintenance.close();
+        logDirFailureHandler.shutdown();
+        try {
+            logDirFailureHandler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();
         timer.stop();

@@ -2,6 +2,7 @@ package io.kraft.metadata.controller;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /** What the replication manager needs to know about brokers: who is registered and who may hold replicas. */
 public interface BrokerLiveness {
@@ -19,4 +20,7 @@ public interface BrokerLiveness {
 
     /** Every usable broker, by ascending id. */
     List<UsableBroker> usableBrokers();
+
+    /** Whether the registered broker has log directory {@code directoryId} online (KIP-858). */
+    boolean isLogDirOnline(int brokerId, UUID directoryId);
 }

@@ -5,6 +5,7 @@ import io.kraft.metadata.Uuids;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
+import io.kraft.proto.metadata.DirectoryIdList;
 import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
@@ -14,7 +15,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 
 /**
  * Broker registrations and liveness. Request methods validate against the registrations in the
@@ -94,6 +98,7 @@ public final class ClusterControlManager implements BrokerLiveness {
                 .setInControlledShutdown(false);
         request.listeners().forEach(endpoint -> record.addListeners(endpoint.toProto()));
         request.rack().ifPresent(record::setRack);
+        request.logDirs().forEach(dir -> record.addLogDirs(Uuids.toProto(dir)));
         BrokerSession session = new BrokerSession(nowMs);
         session.touch(nowMs);
         sessions.put(request.brokerId(), session);
@@ -146,6 +151,22 @@ public final class ClusterControlManager implements BrokerLiveness {
     /** Forgets every session: a controller starting a term gives each broker a full session from its first look. */
     void resetSessions() {
         sessions.clear();
+    }
+
+    /**
+     * The record taking the broker's failed log directories out of its online ones (KIP-858), or empty if none of them
+     * is still listed. Call for a broker whose heartbeat was accepted.
+     */
+    public Optional<MetadataRecord> logDirsOffline(int brokerId, Set<UUID> failed) {
+        BrokerRegistration broker = metadata.broker(brokerId);
+        if (broker == null || broker.logDirs().stream().noneMatch(failed::contains)) {
+            return Optional.empty();
+        }
+        DirectoryIdList.Builder online = DirectoryIdList.newBuilder();
+        broker.logDirs().stream().filter(dir -> !failed.contains(dir)).forEach(dir -> online.addDirectoryIds(
+                Uuids.toProto(dir)));
+        return Optional.of(MetadataRecords.of(BrokerRegistrationChangeRecord.newBuilder()
+                .setBrokerId(brokerId).setBrokerEpoch(broker.epoch()).setLogDirs(online).build()));
     }
 
     /** The broker's control-plane connection closed: fence it unless it is heard from within the grace time. */
@@ -227,6 +248,12 @@ public final class ClusterControlManager implements BrokerLiveness {
     public long brokerEpoch(int brokerId) {
         BrokerRegistration broker = metadata.broker(brokerId);
         return broker == null ? -1 : broker.epoch();
+    }
+
+    @Override
+    public boolean isLogDirOnline(int brokerId, UUID directoryId) {
+        BrokerRegistration broker = metadata.broker(brokerId);
+        return broker != null && broker.logDirs().contains(directoryId);
     }
 
     @Override

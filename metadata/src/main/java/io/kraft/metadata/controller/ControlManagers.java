@@ -11,6 +11,7 @@ import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,11 +107,31 @@ public final class ControlManagers {
         return ControllerResult.of(records, result.response());
     }
 
-    /** A heartbeat, with the leader elections its fencing, unfencing or controlled shutdown needs. */
+    /**
+     * A heartbeat, with the leader elections its fencing, unfencing or controlled shutdown needs, and those its failed
+     * log directories need (KIP-858).
+     */
     public ControllerResult<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request, long nowMs) {
         ControllerResult<BrokerHeartbeatReply> result =
                 cluster.heartbeat(request, nowMs, replication.leadsPartitions(request.brokerId()));
-        if (!result.isSuccess() || result.records().isEmpty()) {
+        if (!result.isSuccess()) {
+            return result;
+        }
+        if (!request.offlineLogDirs().isEmpty()) {
+            Set<UUID> failed = new HashSet<>();
+            request.offlineLogDirs().forEach(dir -> failed.add(dir.directoryId()));
+            List<MetadataRecord> offline = new ArrayList<>(
+                    replication.handleLogDirsOffline(request.brokerId(), request.offlineLogDirs()));
+            cluster.logDirsOffline(request.brokerId(), failed).ifPresent(offline::add);
+            if (!offline.isEmpty()) {
+                // Alone: elections for fencing or a shutdown would be computed from partitions these records change.
+                // The broker's state stays as it is; its next heartbeat (the report then adds nothing) changes it.
+                BrokerHeartbeatReply unchanged = new BrokerHeartbeatReply(result.response().isCaughtUp(),
+                        cluster.registration(request.brokerId()).fenced(), false);
+                return ControllerResult.of(offline, unchanged);
+            }
+        }
+        if (result.records().isEmpty()) {
             return result;
         }
         List<MetadataRecord> records = new ArrayList<>(result.records());

@@ -25,6 +25,14 @@ final class PartitionElection {
     /** The change that applies the rule, or empty if the partition already satisfies it. */
     static Optional<MetadataRecord> change(UUID topicId, int partitionId, PartitionRegistration partition,
                                            IntPredicate eligible, boolean unclean) {
+        return changeBuilder(topicId, partitionId, partition, eligible, unclean)
+                .map(change -> MetadataRecords.of(change.build()));
+    }
+
+    /** As {@link #change}, unbuilt, so a caller can add to the same record. */
+    static Optional<PartitionChangeRecord.Builder> changeBuilder(UUID topicId, int partitionId,
+                                                                 PartitionRegistration partition, IntPredicate eligible,
+                                                                 boolean unclean) {
         List<Integer> isr = partition.isr().stream().filter(eligible::test).toList();
         int leader;
         if (partition.hasLeader() && eligible.test(partition.leader())) {
@@ -53,6 +61,6 @@ final class PartitionElection {
         if (isrChanged) {
             change.setIsr(BrokerIdList.newBuilder().addAllBrokerIds(isr));
         }
-        return Optional.of(MetadataRecords.of(change.build()));
+        return Optional.of(change);
     }
 }

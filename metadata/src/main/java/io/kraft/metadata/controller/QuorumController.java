@@ -107,9 +107,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.time = builder.time;
         this.faultHandler = Objects.requireNonNull(builder.faultHandler, "faultHandler");
         this.loop = builder.eventLoop != null ? builder.eventLoop
-                : new SingleThreadEventLoop("quorum-controller-" + nodeId);
+                : new SingleThreadEventLoop("quorum-controller-" + nodeId, faultHandler);
         this.publisherLoop = builder.publisherLoop != null ? builder.publisherLoop
-                : new SingleThreadEventLoop("metadata-publisher-" + nodeId);
+                : new SingleThreadEventLoop("metadata-publisher-" + nodeId, faultHandler);
         String owner = "Controller " + nodeId;
         this.loader = new MetadataLoader(owner, Objects.requireNonNull(builder.storage, "storage"),
                 builder.snapshotPolicy, time, new PublisherQueue(owner, publisherLoop, faultHandler));
@@ -250,7 +250,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
 
     private <T> CompletableFuture<T> submit(String name, Function<ControlManagers, ControllerResult<T>> operation) {
         CompletableFuture<T> future = new CompletableFuture<>();
-        boolean queued = loop.execute(name, () -> {
+        boolean queued = loop.execute(name, () -> guarded(name, () -> {
             if (closed) {
                 future.completeExceptionally(shutDown());
                 return;
@@ -276,7 +276,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 appendAndAnswer(name, result, future);
             }
             rescheduleFencing();
-        });
+        }));
         if (!queued) {
             future.completeExceptionally(shutDown());
         }
@@ -378,7 +378,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         cancelFencingTimer();
         fencingDeadlineMs = deadlineMs;
         if (deadlineMs != Long.MAX_VALUE) {
-            fencingTimer = loop.schedule("fence stale brokers", deadlineMs, () -> runNow(this::fenceStaleBrokers));
+            fencingTimer = loop.schedule("fence stale brokers", deadlineMs,
+                    () -> runNow("fence stale brokers", this::fenceStaleBrokers));
         }
     }
 
@@ -475,10 +476,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void scheduleSnapshotCheck() {
-        loop.schedule("snapshot check", time.monotonicMs() + loader.snapshotCheckIntervalMs(), () -> runNow(() -> {
-            maybeSnapshot();
-            scheduleSnapshotCheck();
-        }));
+        loop.schedule("snapshot check", time.monotonicMs() + loader.snapshotCheckIntervalMs(),
+                () -> runNow("snapshot check", () -> {
+                    maybeSnapshot();
+                    scheduleSnapshotCheck();
+                }));
     }
 
     private void loadSnapshot(SnapshotId snapshotId) {
@@ -582,12 +584,24 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     // ---- loop plumbing ---------------------------------------------------------------------------------------
 
     private boolean runEvent(String name, Runnable event) {
-        return loop.execute(name, () -> runNow(event));
+        return loop.execute(name, () -> runNow(name, event));
     }
 
-    private void runNow(Runnable event) {
+    private void runNow(String name, Runnable event) {
         if (!closed) {
+            guarded(name, event);
+        }
+    }
+
+    /**
+     * Runs an event of the loop; one that throws is a fault. The managers and the image are only ever changed on this
+     * loop, and an event that stopped half way may have left them apart, so the controller must not go on serving.
+     */
+    private void guarded(String name, Runnable event) {
+        try {
             event.run();
+        } catch (Throwable e) {
+            fault("failed in event " + name + ": " + e, e);
         }
     }
 

@@ -10,6 +10,7 @@ import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsImage;
 import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.proto.metadata.DirectoryIdList;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
@@ -30,7 +31,10 @@ import java.util.function.IntPredicate;
 
 /**
  * Topics and partitions: creation with replica placement, deletion, partition additions, leader
- * elections when brokers come and go, and ISR changes from leaders (AlterPartition). Request methods read
+ * elections when brokers come and go or lose log directories, and ISR changes from leaders (AlterPartition). A replica
+ * whose recorded log directory is not among its broker's online ones (KIP-858) is offline: it may neither lead nor
+ * join the ISR, as if its broker were fenced, until the broker registers with that directory online again. Request
+ * methods read
  * topics and partitions from the {@link SpeculativeMetadata} and only generate records. The manager keeps
  * only indexes the image does not have (ISR membership, leaderships, leaderless partitions, placement load,
  * names that collide), updated from the entity changes the view reports, which make broker changes cheap.
@@ -262,6 +266,11 @@ public final class ReplicationControlManager {
                 return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
                         + " cannot join the ISR: it is fenced, shutting down or not registered");
             }
+            if (!partition.isr().contains(member) && !replicaOnline(partition, member)) {
+                return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
+                        + " cannot join the ISR: its log directory " + partition.directoryOf(member).orElseThrow()
+                        + " is offline");
+            }
         }
         if (newIsr.equals(partition.isr())) {
             return ControllerResult.of(List.of(), partition);
@@ -298,13 +307,64 @@ public final class ReplicationControlManager {
         return elect(candidates, id -> id == brokerId || brokers.isUsable(id));
     }
 
+    /**
+     * Leader and ISR changes for a broker's failed log directories (KIP-858): each partition the broker reports in
+     * one, and each whose replica was recorded in one before (the directory came back and failed again), records
+     * the directory and leaves the broker out of its ISR and leadership, as fencing would for that replica alone.
+     */
+    public List<MetadataRecord> handleLogDirsOffline(int brokerId, List<OfflineLogDir> offline) {
+        Map<TopicIdPartition, UUID> affected = new TreeMap<>(leaderless.comparator());
+        Set<UUID> failed = new HashSet<>();
+        for (OfflineLogDir dir : offline) {
+            failed.add(dir.directoryId());
+            for (TopicIdPartition id : dir.partitions()) {
+                PartitionRegistration partition = partition(id);
+                if (partition != null && partition.replicas().contains(brokerId)) {
+                    affected.put(id, dir.directoryId());
+                }
+            }
+        }
+        for (TopicIdPartition id : isrMembership.getOrDefault(brokerId, Set.of())) {
+            partition(id).directoryOf(brokerId).filter(failed::contains).ifPresent(dir -> affected.putIfAbsent(id, dir));
+        }
+        List<MetadataRecord> records = new ArrayList<>();
+        affected.forEach((id, directory) -> {
+            PartitionRegistration partition = partition(id);
+            IntPredicate eligible = b -> b != brokerId && brokers.isUsable(b) && replicaOnline(partition, b);
+            Optional<PartitionChangeRecord.Builder> election = PartitionElection.changeBuilder(id.topicId(),
+                    id.partition(), partition, eligible, settings.uncleanLeaderElectionEnable());
+            boolean recordDirectory = !partition.directoryOf(brokerId).equals(Optional.of(directory));
+            if (election.isEmpty() && !recordDirectory) {
+                return;
+            }
+            PartitionChangeRecord.Builder change = election.orElseGet(() -> PartitionChangeRecord.newBuilder()
+                    .setTopicId(Uuids.toProto(id.topicId())).setPartitionId(id.partition()));
+            if (recordDirectory) {
+                DirectoryIdList.Builder directories = DirectoryIdList.newBuilder();
+                partition.directoriesWith(brokerId, directory).forEach(d -> directories.addDirectoryIds(
+                        Uuids.toProto(d)));
+                change.setDirectories(directories);
+            }
+            records.add(MetadataRecords.of(change.build()));
+        });
+        return records;
+    }
+
     private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible) {
         List<MetadataRecord> records = new ArrayList<>();
         for (TopicIdPartition id : partitions) {
-            PartitionElection.change(id.topicId(), id.partition(), partition(id), eligible,
-                    settings.uncleanLeaderElectionEnable()).ifPresent(records::add);
+            PartitionRegistration partition = partition(id);
+            PartitionElection.change(id.topicId(), id.partition(), partition,
+                    b -> eligible.test(b) && replicaOnline(partition, b), settings.uncleanLeaderElectionEnable())
+                    .ifPresent(records::add);
         }
         return records;
+    }
+
+    /** Whether the broker's replica lives in a log directory the broker has online, or in one not known. */
+    private boolean replicaOnline(PartitionRegistration partition, int brokerId) {
+        Optional<UUID> directory = partition.directoryOf(brokerId);
+        return directory.isEmpty() || brokers.isLogDirOnline(brokerId, directory.get());
     }
 
     /** Whether the broker leads any partition (a controlled shutdown completes when it leads none). */

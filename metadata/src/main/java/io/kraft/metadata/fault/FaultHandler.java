@@ -16,4 +16,15 @@ public interface FaultHandler {
      * @param cause   the error, or null
      */
     void handleFault(String message, Throwable cause);
+
+    /**
+     * Stops the node in order after a failure it cannot serve through but that leaves its state sound (every log
+     * directory of a broker failed): the node closes as on SIGTERM, then the process exits with a non-zero status.
+     * Without an override, a fault.
+     *
+     * @param message one line naming what failed
+     */
+    default void handleStop(String message) {
+        handleFault(message, null);
+    }
 }

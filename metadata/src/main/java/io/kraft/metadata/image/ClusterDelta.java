@@ -1,6 +1,7 @@
 package io.kraft.metadata.image;
 
 import io.kraft.metadata.InvalidMetadataRecordException;
+import io.kraft.metadata.Uuids;
 import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
 import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
@@ -52,6 +53,9 @@ public final class ClusterDelta {
         }
         if (record.hasInControlledShutdown()) {
             broker = broker.withInControlledShutdown(record.getInControlledShutdown());
+        }
+        if (record.hasLogDirs()) {
+            broker = broker.withLogDirs(record.getLogDirs().getDirectoryIdsList().stream().map(Uuids::fromProto).toList());
         }
         change(before, broker, offset);
     }

@@ -1,27 +1,66 @@
 package io.kraft.metadata.image;
 
+import io.kraft.metadata.InvalidMetadataRecordException;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.PartitionRecord;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
-/** One partition's replicas, in-sync replicas, leader and epochs. */
+/**
+ * One partition's replicas, in-sync replicas, leader and epochs, and the log directory of each replica where one is
+ * known ({@code directories}: empty, or one per replica in replica order with {@link #UNKNOWN_DIRECTORY} where
+ * unknown; KIP-858).
+ */
 public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
-                                    int partitionEpoch) {
+                                    int partitionEpoch, List<UUID> directories) {
     /** The leader id of a partition without a leader. */
     public static final int NO_LEADER = -1;
+    /** The directory of a replica whose directory is not known. */
+    public static final UUID UNKNOWN_DIRECTORY = new UUID(0, 0);
 
     public PartitionRegistration {
         replicas = List.copyOf(replicas);
         isr = List.copyOf(isr);
+        directories = List.copyOf(directories);
+        if (!directories.isEmpty() && directories.size() != replicas.size()) {
+            throw new InvalidMetadataRecordException("Directories " + directories + " do not match replicas "
+                    + replicas);
+        }
+    }
+
+    /** A partition whose replicas' directories are not known. */
+    public PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
+                                 int partitionEpoch) {
+        this(replicas, isr, leader, leaderEpoch, partitionEpoch, List.of());
     }
 
     public static PartitionRegistration fromRecord(PartitionRecord record) {
         return new PartitionRegistration(record.getReplicasList(), record.getIsrList(), record.getLeader(),
-                record.getLeaderEpoch(), record.getPartitionEpoch());
+                record.getLeaderEpoch(), record.getPartitionEpoch(),
+                record.getDirectoriesList().stream().map(Uuids::fromProto).toList());
+    }
+
+    /** The log directory the broker's replica lives in, if known. */
+    public Optional<UUID> directoryOf(int brokerId) {
+        int index = replicas.indexOf(brokerId);
+        if (index < 0 || directories.isEmpty() || directories.get(index).equals(UNKNOWN_DIRECTORY)) {
+            return Optional.empty();
+        }
+        return Optional.of(directories.get(index));
+    }
+
+    /** The directories, one per replica, with the broker's replica placed in {@code directory}. */
+    public List<UUID> directoriesWith(int brokerId, UUID directory) {
+        List<UUID> updated = new ArrayList<>(directories.isEmpty()
+                ? Collections.nCopies(replicas.size(), UNKNOWN_DIRECTORY) : directories);
+        updated.set(replicas.indexOf(brokerId), directory);
+        return updated;
     }
 
     /**
@@ -29,12 +68,26 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
      * when the change names a leader (even the same one, which is how a leader is made to restart its term).
      */
     public PartitionRegistration merge(PartitionChangeRecord change) {
+        List<Integer> newReplicas = change.hasReplicas() ? change.getReplicas().getBrokerIdsList() : replicas;
+        List<UUID> newDirectories;
+        if (change.hasDirectories()) {
+            newDirectories = change.getDirectories().getDirectoryIdsList().stream().map(Uuids::fromProto).toList();
+        } else if (change.hasReplicas()) {
+            // Replicas that stay keep their directories; new ones are unknown.
+            newDirectories = newReplicas.stream().map(r -> directoryOf(r).orElse(UNKNOWN_DIRECTORY)).toList();
+            if (newDirectories.stream().allMatch(UNKNOWN_DIRECTORY::equals)) {
+                newDirectories = List.of();
+            }
+        } else {
+            newDirectories = directories;
+        }
         return new PartitionRegistration(
-                change.hasReplicas() ? change.getReplicas().getBrokerIdsList() : replicas,
+                newReplicas,
                 change.hasIsr() ? change.getIsr().getBrokerIdsList() : isr,
                 change.hasLeader() ? change.getLeader() : leader,
                 change.hasLeader() ? leaderEpoch + 1 : leaderEpoch,
-                partitionEpoch + 1);
+                partitionEpoch + 1,
+                newDirectories);
     }
 
     public boolean hasLeader() {
@@ -51,6 +104,7 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
                 .setLeader(leader)
                 .setLeaderEpoch(leaderEpoch)
                 .setPartitionEpoch(partitionEpoch)
+                .addAllDirectories(directories.stream().map(Uuids::toProto).toList())
                 .build());
     }
 }

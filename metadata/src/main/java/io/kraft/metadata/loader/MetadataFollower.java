@@ -73,8 +73,8 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     public static MetadataFollower open(int nodeId, Path stateDirectory, FileSnapshotStore snapshots,
                                         SnapshotPolicy snapshotPolicy, FaultHandler faultHandler) {
         return new MetadataFollower(nodeId, new RocksDbMetadataStorage(stateDirectory, snapshots), snapshotPolicy,
-                Time.SYSTEM, new SingleThreadEventLoop("metadata-follower-" + nodeId),
-                new SingleThreadEventLoop("metadata-publisher-" + nodeId), faultHandler);
+                Time.SYSTEM, new SingleThreadEventLoop("metadata-follower-" + nodeId, faultHandler),
+                new SingleThreadEventLoop("metadata-publisher-" + nodeId, faultHandler), faultHandler);
     }
 
     /**
@@ -159,7 +159,10 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     }
 
     private void maybeSnapshot() {
-        if (raft != null) {
+        if (raft == null) {
+            return;
+        }
+        try {
             loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
                 if (error == null) {
                     raft.snapshotCreated(id);
@@ -168,6 +171,10 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
                     LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, error.toString());
                 }
             }));
+        } catch (RuntimeException e) {
+            // Capturing the snapshot failed: the log is still there to replay from, and the next check tries again.
+            // (Anything else reaching the loop is a fault.)
+            LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, e.toString());
         }
     }
 

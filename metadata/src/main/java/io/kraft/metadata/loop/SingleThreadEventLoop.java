@@ -1,5 +1,6 @@
 package io.kraft.metadata.loop;
 
+import io.kraft.metadata.fault.FaultHandler;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -8,24 +9,39 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** An {@link EventLoop} on one daemon thread of its own, timed by the system's monotonic clock. */
+/**
+ * An {@link EventLoop} on one daemon thread of its own, timed by the system's monotonic clock. An event that throws is
+ * a fault for the loop's {@link FaultHandler}: the owner catches what it expects, so anything reaching the loop means
+ * the state it owns can no longer be trusted (the thread itself would run on, hiding that).
+ */
 public final class SingleThreadEventLoop implements EventLoop {
     private static final Logger LOG = LoggerFactory.getLogger(SingleThreadEventLoop.class);
     /** How long {@link #close()} lets queued events finish. */
     private static final long CLOSE_WAIT_MS = 10_000;
 
     private final String threadName;
+    private final FaultHandler faultHandler;
     private final Time time;
     private final ScheduledExecutorService executor;
     private volatile Thread thread;
 
-    /** @param threadName the thread's name, e.g. {@code quorum-controller-1} */
+    /**
+     * A loop whose failed events are only logged: for tests and tools, where no process is at stake.
+     *
+     * @param threadName the thread's name, e.g. {@code quorum-controller-1}
+     */
     public SingleThreadEventLoop(String threadName) {
-        this(threadName, Time.SYSTEM);
+        this(threadName, (message, cause) -> LOG.error("{}", message, cause), Time.SYSTEM);
     }
 
-    SingleThreadEventLoop(String threadName, Time time) {
+    /** A loop whose failed events go to {@code faultHandler} (a node's: it stops the process). */
+    public SingleThreadEventLoop(String threadName, FaultHandler faultHandler) {
+        this(threadName, faultHandler, Time.SYSTEM);
+    }
+
+    SingleThreadEventLoop(String threadName, FaultHandler faultHandler, Time time) {
         this.threadName = threadName;
+        this.faultHandler = java.util.Objects.requireNonNull(faultHandler, "faultHandler");
         this.time = time;
         ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, threadName);
@@ -66,12 +82,13 @@ public final class SingleThreadEventLoop implements EventLoop {
         return Thread.currentThread() == thread;
     }
 
-    // An event that throws must not kill the loop silently: the owner handles its own errors, this is the last net.
+    // The last net: the executor would keep the error in a future nobody reads and run the next event as if all
+    // were well.
     private void run(String name, Runnable event) {
         try {
             event.run();
-        } catch (RuntimeException e) {
-            LOG.error("Event {} on {} failed", name, threadName, e);
+        } catch (Throwable e) {
+            faultHandler.handleFault("event " + name + " on " + threadName + " failed: " + e, e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.kraft.raft.RaftLog;
 import io.kraft.raft.SnapshotId;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.io.DurableFiles;
+import io.kraft.storage.io.FaultInjection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -30,7 +32,14 @@ import org.slf4j.LoggerFactory;
  * A {@link RaftLog} on disk: segment files named by their 20-digit base offset, each a sequence of length-prefixed,
  * CRC32C-checked entries. Opening recovers the log by cutting off a torn or corrupt tail, and then the incomplete batch
  * it may end with (see {@link LogEntry}): a crash in the middle of writing a batch leaves only part of it, which no
- * member acknowledged (acknowledgements cover flushed whole batches only). After a snapshot replaced
+ * member acknowledged (acknowledgements cover flushed whole batches only).
+ *
+ * <p>Only a tail past the last fsync can be torn. The file {@value #RECOVERY_POINT_FILE} records how far the log was
+ * fsynced (rewritten in place after each flush, without an fsync of its own: a crash can only bring back an older,
+ * lower value, never one past the durable log), and lowered durably before a truncation removes entries below it. A
+ * damaged entry below that point, or a log that ends before it, is corruption, not a crash: opening fails with a
+ * {@link CorruptRaftLogException} naming the file and offset rather than cutting off entries the member may have
+ * acknowledged. After a snapshot replaced
  * a prefix, the file {@value #LOG_START_FILE} names that snapshot (written atomically before any segment goes), and
  * segments wholly below it are deleted. Entry positions are
  * indexed in memory (a metadata log is small); payloads are read from the files. Closing leaves the marker
@@ -45,6 +54,9 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String LOG_START_FILE = "log-start-snapshot";
     /** Present while the log is closed cleanly; the name the partition logs' directories use for the same. */
     static final String CLEAN_SHUTDOWN_FILE = ".kraft_cleanshutdown";
+    /** How far the log was fsynced: 20 digits of offset, a space, 8 hex digits of their CRC32C, a newline. */
+    static final String RECOVERY_POINT_FILE = "log-recovery-point";
+    private static final int RECOVERY_POINT_BYTES = 30;
     private static final Logger LOG = LoggerFactory.getLogger(FileRaftLog.class);
     /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload; see {@link #typeCode} for the type. */
     static final int FRAME_HEADER_BYTES = 8;
@@ -67,6 +79,9 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private long tornBytesCut;
     private long incompleteEntriesCut;
     private boolean closed;
+    /** Entries below this offset were fsynced (as far as the recovery point file says). */
+    private long recoveryPoint;
+    private FileChannel recoveryPointChannel;
 
     /** One segment file and the byte position of each of its entries. */
     private static final class Segment {
@@ -131,12 +146,13 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             Files.createDirectories(directory);
             log.recover();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open raft log in " + directory, e);
+            throw new UncheckedIOException("cannot open raft log in " + directory + ": " + e.getMessage(), e);
         }
         return log;
     }
 
     private void recover() throws IOException {
+        recoveryPoint = readRecoveryPoint();
         List<Path> files;
         try (Stream<Path> listing = Files.list(directory)) {
             files = new ArrayList<>(listing.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList());
@@ -178,6 +194,11 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             }
             Segment segment = openSegment(baseOffset, path);
             torn = !scan(segment);
+        }
+        if (Math.max(endOffset, startOffset) < recoveryPoint) {
+            throw new CorruptRaftLogException("the metadata log in " + directory + " ends at offset "
+                    + Math.max(endOffset, startOffset) + " but was fsynced up to offset " + recoveryPoint
+                    + ": segment files were lost or cut");
         }
         long wholeBatchesEnd = Math.max(recoveredBatchEnd, startOffset);
         if (!segments.isEmpty() && endOffset > wholeBatchesEnd) {
@@ -239,27 +260,35 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         long fileSize = segment.channel.size();
         long position = 0;
         ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_BYTES);
+        String problem = null;
         while (position < fileSize) {
             frame.clear();
             if (readFully(segment.channel, frame, position) < FRAME_HEADER_BYTES) {
+                problem = "the file ends inside an entry header";
                 break;
             }
             frame.flip();
             int length = frame.getInt();
             int crc = frame.getInt();
-            if (length < ENTRY_HEADER_BYTES || length > MAX_ENTRY_BYTES
-                    || position + FRAME_HEADER_BYTES + length > fileSize) {
+            if (length < ENTRY_HEADER_BYTES || length > MAX_ENTRY_BYTES) {
+                problem = "an entry has the impossible length " + length;
+                break;
+            }
+            if (position + FRAME_HEADER_BYTES + length > fileSize) {
+                problem = "the file ends inside an entry";
                 break;
             }
             ByteBuffer body = ByteBuffer.allocate(length);
             readFully(segment.channel, body, position + FRAME_HEADER_BYTES);
             body.flip();
             if (crc(body) != crc) {
+                problem = "an entry fails its CRC check";
                 break;
             }
             long offset = body.getLong();
             int epoch = body.getInt();
             if (offset != endOffset || epoch < epochs.lastEpoch() || epoch < 1) {
+                problem = "an entry is out of sequence (offset " + offset + ", epoch " + epoch + ")";
                 break;
             }
             int code = body.get();
@@ -278,6 +307,10 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         }
         segment.sizeBytes = position;
         if (position < fileSize) {
+            if (endOffset < recoveryPoint) {
+                throw new CorruptRaftLogException(segment.path, endOffset, position, problem, recoveryPoint);
+            }
+            // past the last fsync: a torn tail, cut (the opening line says how much)
             tornBytesCut += fileSize - position;
             segment.channel.truncate(position);
             segment.channel.force(true);
@@ -304,7 +337,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                     active = createSegment(endOffset);
                 }
                 long position = active.sizeBytes;
-                writeFully(active.channel, encoded, position);
+                FaultInjection.writeFully(active.path, active.channel, encoded, position);
                 active.addPosition(position);
                 active.sizeBytes = position + FRAME_HEADER_BYTES + ENTRY_HEADER_BYTES + entry.payload().length;
                 unflushed.add(active);
@@ -326,6 +359,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             return;
         }
         try {
+            lowerRecoveryPoint(offset);
             while (segments.size() > 1 && segments.lastKey() >= offset) {
                 Segment removed = segments.pollLastEntry().getValue();
                 removed.channel.close();
@@ -391,6 +425,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
 
     /** Deletes every segment and starts the log empty at {@code offset}. */
     private void resetTo(long offset) throws IOException {
+        lowerRecoveryPoint(offset);
         for (Segment segment : segments.values()) {
             segment.channel.close();
             Files.delete(segment.path);
@@ -495,6 +530,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     public void flush() {
         try {
             for (Segment segment : unflushed) {
+                FaultInjection.beforeFsync(segment.path);
                 segment.channel.force(false);
             }
             unflushed.clear();
@@ -502,9 +538,77 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                 DurableFiles.fsyncDirectory(directory);
                 directoryChanged = false;
             }
+            if (endOffset > recoveryPoint) {
+                // Not fsynced: a crash may bring back an older value, which only makes recovery less strict.
+                writeRecoveryPoint(endOffset, false);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot flush raft log in " + directory, e);
         }
+    }
+
+    /** Before entries at and above {@code offset} go: a recovery point above them would read as lost data. */
+    private void lowerRecoveryPoint(long offset) throws IOException {
+        if (offset < recoveryPoint) {
+            writeRecoveryPoint(offset, true);
+        }
+    }
+
+    private void writeRecoveryPoint(long offset, boolean durable) throws IOException {
+        if (recoveryPointChannel == null) {
+            recoveryPointChannel = FileChannel.open(directory.resolve(RECOVERY_POINT_FILE), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            directoryChanged = true;
+        }
+        String digits = String.format("%020d", offset);
+        CRC32C crc = new CRC32C();
+        crc.update(digits.getBytes(StandardCharsets.US_ASCII));
+        byte[] text = (digits + " " + String.format("%08x", crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
+        writeFully(recoveryPointChannel, ByteBuffer.wrap(text), 0);
+        if (durable) {
+            recoveryPointChannel.force(false);
+            if (directoryChanged) {
+                DurableFiles.fsyncDirectory(directory);
+                directoryChanged = false;
+            }
+        }
+        recoveryPoint = offset;
+    }
+
+    /** The recovery point on disk, or 0 (every entry may be a torn tail) if there is none or it is unreadable. */
+    private long readRecoveryPoint() throws IOException {
+        Path file = directory.resolve(RECOVERY_POINT_FILE);
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        OptionalLong offset = parseRecoveryPoint(Files.readAllBytes(file));
+        if (offset.isEmpty()) {
+            LOG.warn("Ignoring the unreadable metadata log recovery point {}: the whole log is checked as after a crash",
+                    file);
+            return 0;
+        }
+        return offset.getAsLong();
+    }
+
+    /** The offset a recovery point file holds, or empty if it is torn or garbage. */
+    static OptionalLong parseRecoveryPoint(byte[] content) {
+        if (content.length != RECOVERY_POINT_BYTES || content[20] != ' ' || content[29] != '\n') {
+            return OptionalLong.empty();
+        }
+        try {
+            long offset = Long.parseLong(new String(content, 0, 20, StandardCharsets.US_ASCII));
+            long stored = Long.parseLong(new String(content, 21, 8, StandardCharsets.US_ASCII), 16);
+            CRC32C crc = new CRC32C();
+            crc.update(content, 0, 20);
+            return crc.getValue() == stored && offset >= 0 ? OptionalLong.of(offset) : OptionalLong.empty();
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /** Offsets below this were fsynced, as far as this log has recorded. */
+    public long recoveryPoint() {
+        return recoveryPoint;
     }
 
     /** Number of segment files: for tests and monitoring. */
@@ -519,6 +623,14 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             return;
         }
         flush();
+        if (recoveryPointChannel != null) {
+            try {
+                recoveryPointChannel.force(false);
+                recoveryPointChannel.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + directory.resolve(RECOVERY_POINT_FILE), e);
+            }
+        }
         for (Map.Entry<Long, Segment> entry : segments.entrySet()) {
             try {
                 entry.getValue().channel.close();

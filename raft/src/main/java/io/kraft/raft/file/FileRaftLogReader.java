@@ -20,13 +20,16 @@ import java.util.stream.Stream;
  * Reads the entries of a {@link FileRaftLog} directory front to back without changing anything, for offline tools
  * on a stopped node. Where {@link FileRaftLog#open} would repair the directory (cut a torn tail and the incomplete
  * batch it may end with, delete segments a snapshot replaced), this reader stops at the same place and says why in
- * {@link #stopReason()}, so it yields exactly the entries the node would keep at its next start. It hands out a
+ * {@link #stopReason()}, so it yields exactly the entries the node would keep at its next start (damage below the last
+ * fsync, on which the node refuses to start, ends the reading there too, and the reason says so). It hands out a
  * batch's entries only once it has read the entry that ends the batch.
  */
 public final class FileRaftLogReader implements AutoCloseable {
     private final Path directory;
     private final Optional<SnapshotId> startSnapshot;
     private final long startOffset;
+    /** Offsets below this were fsynced: damage there is corruption, on which the node refuses to start. */
+    private final long recoveryPoint;
     private final List<Path> segments;
     private int segmentIndex = -1;
     private InputStream current;
@@ -42,10 +45,12 @@ public final class FileRaftLogReader implements AutoCloseable {
     private boolean finished;
     private String stopReason;
 
-    private FileRaftLogReader(Path directory, Optional<SnapshotId> startSnapshot, List<Path> segments) {
+    private FileRaftLogReader(Path directory, Optional<SnapshotId> startSnapshot, long recoveryPoint,
+                              List<Path> segments) {
         this.directory = directory;
         this.startSnapshot = startSnapshot;
         this.startOffset = startSnapshot.map(SnapshotId::endOffset).orElse(0L);
+        this.recoveryPoint = recoveryPoint;
         this.segments = segments;
     }
 
@@ -77,7 +82,10 @@ public final class FileRaftLogReader implements AutoCloseable {
             while (files.size() > 1 && FileRaftLog.baseOffsetOf(files.get(1)) <= startOffset) {
                 files.remove(0);
             }
-            return new FileRaftLogReader(directory, start, files);
+            Path recoveryPointFile = directory.resolve(FileRaftLog.RECOVERY_POINT_FILE);
+            long recoveryPoint = Files.exists(recoveryPointFile)
+                    ? FileRaftLog.parseRecoveryPoint(Files.readAllBytes(recoveryPointFile)).orElse(0) : 0;
+            return new FileRaftLogReader(directory, start, recoveryPoint, files);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the metadata log in " + directory + ": " + e.getMessage(), e);
         }
@@ -213,6 +221,10 @@ public final class FileRaftLogReader implements AutoCloseable {
 
     private LogEntry stop(String reason) {
         stopReason = "the metadata log in " + directory + " ends early: " + reason;
+        if (readOffset < recoveryPoint) {
+            stopReason += ", below offset " + recoveryPoint + " which had been fsynced: corruption, on which the node "
+                    + "refuses to start";
+        }
         finished = true;
         closeCurrent();
         return null;

@@ -83,6 +83,7 @@ class FileRaftLogReaderTest {
         }
         Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
         byte[] bytes = Files.readAllBytes(segment);
+        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE)); // the crash came before the last fsync
         Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 3));
         long size = Files.size(segment);
         try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
@@ -103,6 +104,7 @@ class FileRaftLogReaderTest {
         }
         Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
         byte[] bytes = Files.readAllBytes(segment);
+        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE)); // the crash came before the last fsync
         Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 2));
         try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
             assertEquals(whole, readAll(reader));
@@ -110,6 +112,23 @@ class FileRaftLogReaderTest {
             String reason = reader.stopReason().orElseThrow();
             assertTrue(reason.contains("a torn entry at offset 6") && reason.contains("incomplete batch at offsets 4..5"),
                     reason);
+        }
+    }
+
+    @Test
+    void saysWhenItStopsAtCorruptionBelowTheLastFsync() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, 1024 * 1024)) {
+            log.append(entries(0, 10, 1));
+        }
+        Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(segment, bytes);
+        try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
+            readAll(reader);
+            String reason = reader.stopReason().orElseThrow();
+            assertTrue(reason.endsWith("below offset 10 which had been fsynced: corruption, on which the node refuses "
+                    + "to start"), reason);
         }
     }
 
@@ -201,6 +220,8 @@ class FileRaftLogReaderTest {
         if (bytes.length == 0 || random.nextInt(3) == 0) {
             return;
         }
+        // A crash before the last fsync, whose recovery point never reached the disk: the tail may be torn.
+        Files.deleteIfExists(directory.resolve(FileRaftLog.RECOVERY_POINT_FILE));
         int position = bytes.length - 1 - random.nextInt(Math.min(bytes.length, 60));
         if (random.nextBoolean()) {
             Files.write(last, java.util.Arrays.copyOf(bytes, position));

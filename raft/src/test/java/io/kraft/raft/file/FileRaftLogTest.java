@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kraft.raft.InMemoryRaftLog;
 import io.kraft.raft.LogEntry;
 import io.kraft.storage.PreviousShutdown;
+import io.kraft.storage.io.FaultInjection;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -105,6 +107,7 @@ class FileRaftLogTest {
         }
         Path segment = onlySegment();
         long size = Files.size(segment);
+        crashedBeforeTheLastFsync();
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
             channel.truncate(size - 3); // the last entry lost its final bytes in a crash
         }
@@ -144,6 +147,7 @@ class FileRaftLogTest {
             log.append(batch(4, 5, 1));
         }
         Path segment = onlySegment();
+        crashedBeforeTheLastFsync();
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
             channel.truncate(Files.size(segment) - 3); // the crash tore the batch's last entry
         }
@@ -169,6 +173,7 @@ class FileRaftLogTest {
         try (Stream<Path> files = Files.list(dir)) {
             segments = files.filter(p -> p.toString().endsWith(FileRaftLog.SUFFIX)).sorted().toList();
         }
+        crashedBeforeTheLastFsync();
         Files.delete(segments.get(segments.size() - 1)); // the crash lost the newest segment file
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
             assertEquals(20, log.endOffset(), "every entry of the batch is gone, in every segment");
@@ -221,17 +226,110 @@ class FileRaftLogTest {
     }
 
     @Test
-    void corruptEntryEndsTheLogThere() throws IOException {
+    void aCorruptEntryPastTheLastFsyncEndsTheLogThere() throws IOException {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
             log.append(entries(0, 10, 1));
         }
-        Path segment = onlySegment();
-        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
-            long fifthEntry = 4L * (8 + 13 + "value-0".length());
-            channel.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), fifthEntry + 20);
-        }
+        crashedBeforeTheLastFsync();
+        flipByteOfEntry(4);
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
             assertEquals(4, log.endOffset());
+        }
+    }
+
+    @Test
+    void aCorruptEntryBelowTheLastFsyncRefusesToOpenNamingFileAndOffset() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            log.append(entries(0, 10, 1));
+            log.flush();
+            log.append(entries(10, 5, 1)); // written, not flushed: a crash could tear these
+        }
+        flipByteOfEntry(4);
+        long size = Files.size(onlySegment());
+        CorruptRaftLogException refused = assertThrows(CorruptRaftLogException.class,
+                () -> FileRaftLog.open(dir, SEGMENT_BYTES * 64));
+        assertEquals("metadata log segment " + onlySegment() + " is corrupt at offset 4 (byte 112): an entry fails its "
+                + "CRC check, below offset 15 which had been fsynced, so this is no torn write; refusing to start: "
+                + "recover metadata.log.dir from a snapshot and the quorum's other members", refused.getMessage());
+        assertEquals(size, Files.size(onlySegment()), "nothing is cut off");
+    }
+
+    @Test
+    void aLogThatEndsBeforeItsLastFsyncRefusesToOpen() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 60, 1));
+            assertTrue(log.segmentCount() > 1);
+        }
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(dir)) {
+            segments = files.filter(p -> p.toString().endsWith(FileRaftLog.SUFFIX)).sorted().toList();
+        }
+        Files.delete(segments.get(segments.size() - 1));
+        CorruptRaftLogException refused = assertThrows(CorruptRaftLogException.class,
+                () -> FileRaftLog.open(dir, SEGMENT_BYTES));
+        assertTrue(refused.getMessage().startsWith("the metadata log in " + dir + " ends at offset "), refused.getMessage());
+        assertTrue(refused.getMessage().contains("but was fsynced up to offset 60: segment files were lost or cut"),
+                refused.getMessage());
+    }
+
+    @Test
+    void truncatingBelowTheLastFsyncLowersItFirst() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 60, 1));
+            log.flush();
+            assertEquals(60, log.recoveryPoint());
+            log.truncateTo(30); // a follower's uncommitted suffix that its new leader does not have
+            assertEquals(30, log.recoveryPoint());
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            assertEquals(30, log.endOffset());
+        }
+    }
+
+    @Test
+    void aFailedFsyncIsAnErrorAndNothingPastTheLastGoodOneCountsAsDurable() throws IOException {
+        FaultInjection.setEnabled(true);
+        Path trigger = dir.resolve(FaultInjection.TRIGGER_FILE);
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
+            log.append(entries(0, 10, 1));
+            log.flush();
+            Files.writeString(trigger, "FSYNC");
+            log.append(entries(10, 5, 1)); // the write itself returns, as it would into the page cache
+            // The driver hands this to its fatal error handler: after a failed fsync the kernel may have dropped the
+            // pages, so neither a retry nor carrying on is safe.
+            UncheckedIOException failed = assertThrows(UncheckedIOException.class, log::flush);
+            assertEquals("cannot flush raft log in " + dir, failed.getMessage());
+            assertTrue(failed.getCause().getMessage().startsWith("Input/output error"), failed.getCause().getMessage());
+            assertEquals(10, log.recoveryPoint(), "the recovery point stays at the last fsync that worked");
+            Files.delete(trigger);
+        } finally {
+            FaultInjection.setEnabled(false);
+        }
+    }
+
+    @Test
+    void anUnreadableRecoveryPointChecksTheLogAsAfterACrash() throws IOException {
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            log.append(entries(0, 10, 1));
+        }
+        Files.writeString(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE), "garbage");
+        flipByteOfEntry(4);
+        try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
+            assertEquals(4, log.endOffset());
+        }
+        assertTrue(FileRaftLog.parseRecoveryPoint("00000000000000000010 00000000\n".getBytes()).isEmpty(),
+                "a wrong checksum");
+    }
+
+    /** The last flush's recovery point never reached the disk: what follows may be a torn tail. */
+    private void crashedBeforeTheLastFsync() throws IOException {
+        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE));
+    }
+
+    private void flipByteOfEntry(int index) throws IOException {
+        try (FileChannel channel = FileChannel.open(onlySegment(), StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            long entryStart = (long) index * (8 + 13 + "value-0".length());
+            channel.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), entryStart + 20);
         }
     }
 

@@ -8,10 +8,12 @@ import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
+import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
@@ -79,7 +81,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     .map(e -> new Endpoint(e.getName(), e.getHost(), e.getPort(), e.getSecurityProtocol())).toList();
             answer = controller.registerBroker(new BrokerRegistrationRequest(request.getClusterId(),
                     request.getBrokerId(), Uuids.fromProto(request.getIncarnationId()), listeners,
-                    request.hasRack() ? Optional.of(request.getRack()) : Optional.empty()));
+                    request.hasRack() ? Optional.of(request.getRack()) : Optional.empty(),
+                    request.getLogDirsList().stream().map(Uuids::fromProto).toList()));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(invalid(e));
         }
@@ -97,6 +100,13 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
         return new HeartbeatStream(observer);
+    }
+
+    private static List<OfflineLogDir> offlineLogDirs(BrokerHeartbeatRequest request) {
+        return request.getOfflineLogDirsList().stream().map(dir -> new OfflineLogDir(
+                Uuids.fromProto(dir.getDirectoryId()), dir.getPartitionsList().stream()
+                        .map(p -> new TopicIdPartition(Uuids.fromProto(p.getTopicId()), p.getPartitionId())).toList()))
+                .toList();
     }
 
     /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
@@ -126,7 +136,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             CompletableFuture<BrokerHeartbeatReply> answer = controller.heartbeat(
                     new io.kraft.metadata.controller.BrokerHeartbeatRequest(request.getBrokerId(),
                             request.getBrokerEpoch(), request.getCurrentMetadataOffset(), request.getWantFence(),
-                            request.getWantShutDown()));
+                            request.getWantShutDown(), offlineLogDirs(request)));
             // A heartbeat without records answers at once and could overtake one waiting for its commit.
             lastSent = lastSent.thenCompose(ignored -> answer.handle((reply, failure) -> {
                 if (failure == null) {

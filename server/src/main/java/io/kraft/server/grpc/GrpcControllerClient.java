@@ -10,6 +10,7 @@ import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
+import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
@@ -39,6 +40,7 @@ import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
+import io.kraft.proto.controller.PartitionId;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
 import io.kraft.proto.metadata.BrokerIdList;
@@ -152,6 +154,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 .setBrokerId(request.brokerId()).setIncarnationId(Uuids.toProto(request.incarnationId()));
         request.listeners().forEach(endpoint -> proto.addListeners(endpoint.toProto()));
         request.rack().ifPresent(proto::setRack);
+        request.logDirs().forEach(dir -> proto.addLogDirs(Uuids.toProto(dir)));
         RegisterBrokerRequest message = proto.build();
         return withRetries("RegisterBroker", requestDeadlineMs, (stub, observer) -> stub.registerBroker(message, observer),
                 (RegisterBrokerResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
@@ -161,10 +164,18 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     @Override
     public CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request) {
         lastHeartbeat = request;
-        io.kraft.proto.controller.BrokerHeartbeatRequest message = io.kraft.proto.controller.BrokerHeartbeatRequest
+        io.kraft.proto.controller.BrokerHeartbeatRequest.Builder proto = io.kraft.proto.controller.BrokerHeartbeatRequest
                 .newBuilder().setBrokerId(request.brokerId()).setBrokerEpoch(request.brokerEpoch())
                 .setCurrentMetadataOffset(request.currentMetadataOffset()).setWantFence(request.wantFence())
-                .setWantShutDown(request.wantShutDown()).build();
+                .setWantShutDown(request.wantShutDown());
+        for (OfflineLogDir dir : request.offlineLogDirs()) {
+            io.kraft.proto.controller.OfflineLogDir.Builder offline = io.kraft.proto.controller.OfflineLogDir
+                    .newBuilder().setDirectoryId(Uuids.toProto(dir.directoryId()));
+            dir.partitions().forEach(p -> offline.addPartitions(PartitionId.newBuilder()
+                    .setTopicId(Uuids.toProto(p.topicId())).setPartitionId(p.partition())));
+            proto.addOfflineLogDirs(offline);
+        }
+        io.kraft.proto.controller.BrokerHeartbeatRequest message = proto.build();
         CompletableFuture<BrokerHeartbeatReply> result = new CompletableFuture<>();
         attempt("BrokerHeartbeat", deadlineNanos(heartbeatDeadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result,
                 (controllerId, deadline) -> heartbeatStreamTo(controllerId).send(message)

@@ -77,6 +77,7 @@ public final class DurableFiles {
     /** fsyncs a regular file's data and metadata. */
     public static void fsyncFile(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            FaultInjection.beforeFsync(file);
             channel.force(true);
         } catch (IOException e) {
             throw new IOException("cannot fsync " + file + ": " + e, e);
@@ -89,6 +90,7 @@ public final class DurableFiles {
      */
     public static void fsyncDirectory(Path directory) throws IOException {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            FaultInjection.beforeFsync(directory.resolve("."));
             channel.force(true);
         } catch (IOException e) {
             if (!System.getProperty("os.name", "").toLowerCase().contains("win")) {
@@ -105,11 +107,9 @@ public final class DurableFiles {
     private static void write(Path file, byte[] content, boolean fsync) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buffer = ByteBuffer.wrap(content);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
+            FaultInjection.writeFully(file, channel, ByteBuffer.wrap(content), 0);
             if (fsync) {
+                FaultInjection.beforeFsync(file);
                 channel.force(true);
             }
         } catch (IOException e) {

@@ -10,6 +10,7 @@ import io.kraft.storage.log.producer.TransactionCoordinatorFencedException;
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.RecordBatch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,10 @@ import org.slf4j.LoggerFactory;
  * {@code .txnindex} of its segment. The owner's high watermark gives the last stable offset
  * ({@link #lastStableOffset}); read_committed reads ({@link #readCommitted}) stop there and name the aborted
  * transactions they overlap.
+ *
+ * <p>An I/O error on the log's files (a {@link LogStorageException} caused by an {@link IOException}: a full disk, a
+ * failed write or fsync) is reported to the listener given at open before it is thrown, so the owner of the log
+ * directory can take the directory offline (KIP-112); the caller still sees KAFKA_STORAGE_ERROR.
  */
 public final class Log implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Log.class);
@@ -62,16 +68,22 @@ public final class Log implements AutoCloseable {
     private final LogTruncation truncation;
     private final LogRetention retention;
     private final LogBounds bounds;
+    private final Consumer<LogStorageException> ioErrors;
     private volatile LogConfig config;
     private volatile boolean closed;
+    /** Closed by {@link #closeHandlers()}: its directory failed, so a caller gets KAFKA_STORAGE_ERROR, not a bug. */
+    private volatile boolean closedAfterFailure;
 
-    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor) {
+    private Log(Path dir, LogConfig config, LogLoader.Loaded loaded, Executor rollFlushExecutor,
+                Consumer<LogStorageException> ioErrors) {
         this.dir = dir;
         this.config = config;
+        this.ioErrors = ioErrors;
         this.segments = new LogSegments(dir, loaded.segments());
         this.validator = new AppendValidator(dir);
         this.reader = new LogReader(dir, segments);
-        this.flusher = new LogFlusher(dir, lock, segments, loaded.recoveryPoint(), rollFlushExecutor, () -> closed);
+        this.flusher = new LogFlusher(dir, lock, segments, loaded.recoveryPoint(), rollFlushExecutor, () -> closed,
+                this::ioFailed);
         LogSegment active = segments.active();
         this.bounds = new LogBounds(new LogEnd(loaded.nextOffset(), active.baseOffset(), active.sizeBytes()),
                 loaded.logStartOffset());
@@ -117,8 +129,25 @@ public final class Log implements AutoCloseable {
      */
     public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
                            boolean hadCleanShutdown, Executor rollFlushExecutor) {
+        return open(dir, config, recoveryPoint, logStartOffset, hadCleanShutdown, rollFlushExecutor, e -> { });
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, long, long, boolean, Executor)}, with the listener that hears each I/O error
+     * on the log's files before it is thrown (it must not block: the log's lock may be held).
+     */
+    public static Log open(Path dir, LogConfig config, long recoveryPoint, long logStartOffset,
+                           boolean hadCleanShutdown, Executor rollFlushExecutor, Consumer<LogStorageException> ioErrors) {
         LogLoader.Loaded loaded = new LogLoader(dir, config).load(recoveryPoint, logStartOffset, hadCleanShutdown);
-        return new Log(dir, config, loaded, rollFlushExecutor);
+        return new Log(dir, config, loaded, rollFlushExecutor, ioErrors);
+    }
+
+    /** Reports an I/O error (not a mere size limit) to the listener and returns it for the caller to throw. */
+    private LogStorageException ioFailed(LogStorageException e) {
+        if (e.getCause() instanceof IOException) {
+            ioErrors.accept(e);
+        }
+        return e;
     }
 
     public Path dir() {
@@ -175,6 +204,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             return producerState.removeExpired(nowMs, config.producerIdExpirationMs());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -241,6 +272,8 @@ public final class Log implements AutoCloseable {
             epochCache.assign(leaderEpoch, offsets.firstOffset());
             producerState.update(batches, segments.active());
             info = offsets.toAppendInfo(logAppendTimeMs, batches.remaining(), batchCount);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -321,6 +354,8 @@ public final class Log implements AutoCloseable {
             }
             producerState.update(records, segments.active());
             info = offsets.toAppendInfo(RecordBatch.NO_TIMESTAMP, records.remaining(), batchCount);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -346,11 +381,21 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             active = rollLocked(bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
-        flusher.flushRolledSegments();
+        flushRolledSegments();
         return active;
+    }
+
+    private void flushRolledSegments() {
+        try {
+            flusher.flushRolledSegments();
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     private LogSegment rollLocked(long newBaseOffset) {
@@ -393,7 +438,11 @@ public final class Log implements AutoCloseable {
     public LogReadResult read(long offset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         ensureOpen();
         LogEnd end = bounds.end();
-        return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
+        try {
+            return reader.read(end, bounds.startOffset(), offset, maxBytes, maxOffsetExclusive, minOneBatch);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -406,7 +455,11 @@ public final class Log implements AutoCloseable {
     public CommittedRead readCommitted(long offset, int maxBytes, long lastStableOffset, boolean minOneBatch) {
         ensureOpen();
         LogEnd end = bounds.end();
-        return reader.readCommitted(end, bounds.startOffset(), offset, maxBytes, lastStableOffset, minOneBatch);
+        try {
+            return reader.readCommitted(end, bounds.startOffset(), offset, maxBytes, lastStableOffset, minOneBatch);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -415,7 +468,11 @@ public final class Log implements AutoCloseable {
      */
     public List<AbortedTxn> collectAbortedTransactions(long fetchOffset, long upperBoundOffset) {
         ensureOpen();
-        return reader.collectAbortedTransactions(fetchOffset, upperBoundOffset);
+        try {
+            return reader.collectAbortedTransactions(fetchOffset, upperBoundOffset);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -424,7 +481,11 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> offsetForTimestamp(long timestampMs) {
         ensureOpen();
-        return reader.offsetForTimestamp(timestampMs, bounds.startOffset());
+        try {
+            return reader.offsetForTimestamp(timestampMs, bounds.startOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -433,7 +494,11 @@ public final class Log implements AutoCloseable {
      */
     public Optional<TimestampOffset> maxTimestampOffset() {
         ensureOpen();
-        return reader.maxTimestampOffset(bounds.startOffset());
+        try {
+            return reader.maxTimestampOffset(bounds.startOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
+        }
     }
 
     /**
@@ -452,6 +517,8 @@ public final class Log implements AutoCloseable {
                         + ": log end offset is " + bounds.endOffset());
             }
             return retention.deleteRecordsBefore(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -473,6 +540,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             return truncation.truncateTo(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -487,6 +556,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             truncation.restartAt(offset, config);
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -516,10 +587,12 @@ public final class Log implements AutoCloseable {
             producerState.removeExpired(nowMs, cfg.producerIdExpirationMs());
             deleted = retention.deleteExpired(cfg, nowMs, highWatermark);
             segments.deleteRetiredDue(nowMs, cfg.fileDeleteDelayMs());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
-        flusher.flushRolledSegments();
+        flushRolledSegments();
         return deleted;
     }
 
@@ -543,6 +616,8 @@ public final class Log implements AutoCloseable {
                     producerState.deleteSnapshot(segment.baseOffset());
                 }
             }
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -554,6 +629,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             flusher.flushUpToLocked(bounds.endOffset(), bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -565,6 +642,8 @@ public final class Log implements AutoCloseable {
         try {
             ensureOpen();
             flusher.maybeFlushLocked(nowMs, config, bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -572,6 +651,10 @@ public final class Log implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed) {
+            if (closedAfterFailure) {
+                // No IOException cause: this is the directory's failure already reported, not a new one.
+                throw new LogStorageException("log " + dir + " is offline: its log directory failed");
+            }
             throw new IllegalStateException("log " + dir + " is closed");
         }
     }
@@ -596,6 +679,8 @@ public final class Log implements AutoCloseable {
             segments.close();
             closed = true;
             LOG.debug("closed log {} at offsets [{}, {})", dir, bounds.startOffset(), bounds.endOffset());
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }
@@ -611,8 +696,11 @@ public final class Log implements AutoCloseable {
             if (closed) {
                 return;
             }
+            closedAfterFailure = true;
             closed = true;
             segments.closeHandlers();
+        } catch (LogStorageException e) {
+            throw ioFailed(e);
         } finally {
             lock.unlock();
         }

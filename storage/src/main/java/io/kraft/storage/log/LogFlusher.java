@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,8 @@ final class LogFlusher {
     /** Runs the fsync of segments rolled by appends: inline by default, a background thread in a broker. */
     private final Executor rollFlushExecutor;
     private final BooleanSupplier closed;
+    /** Hears the I/O error of a background fsync, which has no caller to throw to. */
+    private final Consumer<LogStorageException> ioErrors;
     private volatile long recoveryPoint;
     private long unflushedRecords;
     private long lastFlushMs = -1;
@@ -35,7 +38,8 @@ final class LogFlusher {
     private volatile long truncationGeneration;
 
     LogFlusher(Path dir, ReentrantLock lock, LogSegments segments, long recoveryPoint, Executor rollFlushExecutor,
-               BooleanSupplier closed) {
+               BooleanSupplier closed, Consumer<LogStorageException> ioErrors) {
+        this.ioErrors = ioErrors;
         this.dir = dir;
         this.lock = lock;
         this.segments = segments;
@@ -124,9 +128,12 @@ final class LogFlusher {
     private void flushRolledSegmentsQuietly() {
         try {
             flushRolledSegments();
+        } catch (LogStorageException e) {
+            // Not retried: after a failed fsync the kernel may have dropped the dirty pages and a second fsync would
+            // succeed over lost data. The recovery point stays, and the directory goes offline.
+            LOG.error("log {} could not fsync its rolled segments: {}", dir, e.getMessage());
+            ioErrors.accept(e);
         } catch (RuntimeException e) {
-            // The recovery point stays where it was, so a crash re-validates these segments; the next
-            // roll or flush tries again.
             LOG.error("log {} could not fsync its rolled segments: {}", dir, e.toString());
         }
     }

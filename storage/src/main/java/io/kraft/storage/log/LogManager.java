@@ -2,6 +2,7 @@ package io.kraft.storage.log;
 
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.io.DurableFiles;
+import io.kraft.storage.io.FaultInjection;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The metadata log's directory ({@link TopicPartition#CLUSTER_METADATA}) may sit in a log directory, when
  * metadata.log.dir is unset or names one: it is never opened, created or deleted here.
+ *
+ * <p>An I/O error on any file of the directory (a log's segment, a checkpoint, a rename) marks the whole directory
+ * failed, as Kafka's JBOD model does (KIP-112): the {@link LogDirFailureListener} hears it once, and the owner then
+ * calls {@link #closeAfterFailure()}, which releases every file without writing another byte. A failed directory is
+ * never checkpointed or marked clean, so its next open re-validates every log past its recovery point.
  */
 public final class LogManager implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
@@ -47,6 +54,8 @@ public final class LogManager implements AutoCloseable {
     private final OffsetCheckpointFile recoveryPoints;
     private final OffsetCheckpointFile logStartOffsets;
     private final Map<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final LogDirFailureListener failureListener;
+    private final AtomicBoolean failed = new AtomicBoolean();
     private final Object lifecycleLock = new Object();
     /** fsyncs segments rolled by appends off the produce path, one directory's worth at a time. */
     private final ExecutorService rollFlusher;
@@ -55,9 +64,10 @@ public final class LogManager implements AutoCloseable {
     private boolean closed;
     private PreviousShutdown previousShutdown;
 
-    private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs) {
+    private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs, LogDirFailureListener failureListener) {
         this.logDir = logDir;
         this.configs = configs;
+        this.failureListener = failureListener;
         this.recoveryPoints = new OffsetCheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
         this.logStartOffsets = new OffsetCheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
         this.rollFlusher = Executors.newSingleThreadExecutor(runnable -> {
@@ -80,7 +90,16 @@ public final class LogManager implements AutoCloseable {
      * @param configs the settings of each partition (topic overrides over broker defaults)
      */
     public static LogManager open(Path logDir, Function<TopicPartition, LogConfig> configs) {
-        LogManager manager = new LogManager(logDir, configs);
+        return open(logDir, configs, (dir, reason) -> { });
+    }
+
+    /**
+     * As {@link #open(Path, Function)}, with the listener that hears the first I/O error on the directory's files
+     * once it is open.
+     */
+    public static LogManager open(Path logDir, Function<TopicPartition, LogConfig> configs,
+                                  LogDirFailureListener failureListener) {
+        LogManager manager = new LogManager(logDir, configs, failureListener);
         manager.loadLogs();
         return manager;
     }
@@ -113,7 +132,7 @@ public final class LogManager implements AutoCloseable {
                     continue;
                 }
                 Log log = Log.open(partitionDir, configs.apply(tp.get()), recovery.getOrDefault(tp.get(), 0L),
-                        starts.getOrDefault(tp.get(), 0L), cleanShutdown, rollFlusher);
+                        starts.getOrDefault(tp.get(), 0L), cleanShutdown, rollFlusher, this::ioFailed);
                 logs.put(tp.get(), log);
             }
         } catch (IOException e) {
@@ -183,6 +202,28 @@ public final class LogManager implements AutoCloseable {
         return logDir;
     }
 
+    /** Whether an I/O error marked this directory failed. */
+    public boolean isFailed() {
+        return failed.get();
+    }
+
+    /** Marks the directory failed on an I/O error and tells the listener, once; does not block. */
+    private void ioFailed(LogStorageException e) {
+        if (e.getCause() instanceof IOException && failed.compareAndSet(false, true)) {
+            failureListener.logDirFailed(logDir, e.getMessage());
+        }
+    }
+
+    /** Runs a step on the directory's files, reporting an I/O error before it is thrown. */
+    private <T> T reportingIoErrors(java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (LogStorageException e) {
+            ioFailed(e);
+            throw e;
+        }
+    }
+
     public Optional<Log> log(TopicPartition tp) {
         return Optional.ofNullable(logs.get(tp));
     }
@@ -204,8 +245,8 @@ public final class LogManager implements AutoCloseable {
         }
         synchronized (lifecycleLock) {
             ensureOpen();
-            return logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()), configs.apply(p),
-                    0, 0, false, rollFlusher));
+            return reportingIoErrors(() -> logs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(p.directoryName()),
+                    configs.apply(p), 0, 0, false, rollFlusher, this::ioFailed)));
         }
     }
 
@@ -231,12 +272,13 @@ public final class LogManager implements AutoCloseable {
             try {
                 DurableFiles.atomicMove(log.dir(), renamed);
             } catch (IOException e) {
-                throw new LogStorageException("cannot rename deleted log " + log.dir() + " to " + renamed, e);
+                throw reported(new LogStorageException("cannot rename deleted log " + log.dir() + " to " + renamed, e));
             }
             try {
                 DurableFiles.fsyncDirectory(logDir);
             } catch (IOException e) {
-                throw new LogStorageException("cannot make the rename of deleted log " + renamed + " durable", e);
+                throw reported(new LogStorageException("cannot make the rename of deleted log " + renamed
+                        + " durable", e));
             }
             checkpoint();
         }
@@ -244,6 +286,9 @@ public final class LogManager implements AutoCloseable {
         deleter.execute(() -> {
             try {
                 deleteRecursively(renamed);
+            } catch (LogStorageException e) {
+                LOG.warn("could not remove deleted log directory {}: {}", renamed, e.getMessage());
+                ioFailed(e);
             } catch (RuntimeException e) {
                 LOG.warn("could not remove deleted log directory {} (the next open retries): {}", renamed, e.toString());
             }
@@ -323,17 +368,56 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Writes every log's recovery point and log start offset to the directory's checkpoint files. */
+    private LogStorageException reported(LogStorageException e) {
+        ioFailed(e);
+        return e;
+    }
+
+    /**
+     * Writes every log's recovery point and log start offset to the directory's checkpoint files; a failed directory
+     * is left as it is.
+     */
     public void checkpoint() {
         synchronized (lifecycleLock) {
+            if (failed.get()) {
+                return;
+            }
             Map<TopicPartition, Long> recovery = new HashMap<>();
             Map<TopicPartition, Long> starts = new HashMap<>();
             for (Map.Entry<TopicPartition, Log> entry : logs.entrySet()) {
                 recovery.put(entry.getKey(), entry.getValue().recoveryPoint());
                 starts.put(entry.getKey(), entry.getValue().logStartOffset());
             }
-            recoveryPoints.write(recovery);
-            logStartOffsets.write(starts);
+            reportingIoErrors(() -> {
+                recoveryPoints.write(recovery);
+                logStartOffsets.write(starts);
+                return null;
+            });
+        }
+    }
+
+    /**
+     * Releases the files of a failed directory without writing anything more (no flush, checkpoint or clean-shutdown
+     * marker): the files stay as a crash would leave them, so the next open recovers every log past its recovery
+     * point. Later calls, and {@link #close()}, do nothing.
+     */
+    public void closeAfterFailure() {
+        synchronized (lifecycleLock) {
+            if (closed) {
+                return;
+            }
+            failed.set(true);
+            closed = true;
+            rollFlusher.shutdownNow();
+            deleter.shutdownNow();
+            for (Log log : logs.values()) {
+                try {
+                    log.closeHandlers();
+                } catch (RuntimeException e) {
+                    LOG.debug("closing a log of failed directory {}: {}", logDir, e.toString());
+                }
+            }
+            logs.clear();
         }
     }
 
@@ -343,26 +427,41 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Flushes and closes every log, checkpoints, then writes the clean-shutdown marker. */
+    /**
+     * Flushes and closes every log, checkpoints, then writes the clean-shutdown marker; a failed directory is closed as
+     * {@link #closeAfterFailure()} does.
+     */
     @Override
     public void close() {
         synchronized (lifecycleLock) {
             if (closed) {
                 return;
             }
+            if (failed.get()) {
+                closeAfterFailure();
+                return;
+            }
             stopRollFlusher();
             stopDeleter();
-            for (Log log : logs.values()) {
-                log.close();
-            }
-            checkpoint();
             Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
             try {
-                Files.deleteIfExists(marker);
-                Files.createFile(marker);
-                DurableFiles.fsyncDirectory(logDir);
-            } catch (IOException e) {
-                throw new LogStorageException("cannot write clean shutdown marker " + marker, e);
+                for (Log log : logs.values()) {
+                    log.close();
+                }
+                checkpoint();
+                try {
+                    FaultInjection.beforeWrite(marker);
+                    Files.deleteIfExists(marker);
+                    Files.createFile(marker);
+                    DurableFiles.fsyncDirectory(logDir);
+                } catch (IOException e) {
+                    throw new LogStorageException("cannot write clean shutdown marker " + marker, e);
+                }
+            } catch (LogStorageException e) {
+                // Failing while closing: no marker, so the next open re-validates the logs.
+                ioFailed(e);
+                closeAfterFailure();
+                throw e;
             }
             closed = true;
         }

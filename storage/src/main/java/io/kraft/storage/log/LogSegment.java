@@ -1,6 +1,7 @@
 package io.kraft.storage.log;
 
 import io.kraft.storage.io.DurableFiles;
+import io.kraft.storage.io.FaultInjection;
 import io.kraft.storage.record.CorruptRecordException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
@@ -300,10 +301,7 @@ public final class LogSegment implements AutoCloseable {
 
     private void writeFully(ByteBuffer data, long position) {
         try {
-            long at = position;
-            while (data.hasRemaining()) {
-                at += channel.write(data, at);
-            }
+            FaultInjection.writeFully(logFile, channel, data, position);
         } catch (IOException e) {
             throw new LogStorageException("cannot write to " + logFile, e);
         }
@@ -695,6 +693,7 @@ public final class LogSegment implements AutoCloseable {
     /** fsyncs the log file (data and size) and both indexes. */
     public void flush() {
         try {
+            FaultInjection.beforeFsync(logFile);
             channel.force(true);
         } catch (IOException e) {
             throw new LogStorageException("cannot flush " + logFile, e);

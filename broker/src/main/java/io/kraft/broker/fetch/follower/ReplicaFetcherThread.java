@@ -8,6 +8,7 @@ import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
+import io.kraft.storage.log.LogStorageException;
 import io.kraft.storage.log.TopicPartition;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
@@ -286,6 +287,11 @@ final class ReplicaFetcherThread extends Thread {
         } catch (ReplicaException e) {
             // The partition changed role or epoch under the fetch: the metadata thread re-assigns it.
             LOG.debug("Broker {} dropped an answer for {}: {}", localBrokerId, partition.topicPartition(), e.getMessage());
+            return false;
+        } catch (LogStorageException e) {
+            // A failed disk: the log directory goes offline and takes this partition off the fetcher.
+            LOG.warn("Broker {} could not apply the fetched data of {} at offset {}: {}", localBrokerId,
+                    partition.topicPartition(), fetchOffset, e.getMessage());
             return false;
         } catch (RuntimeException e) {
             LOG.error("Broker {} could not apply the fetched data of {} at offset {}", localBrokerId,
