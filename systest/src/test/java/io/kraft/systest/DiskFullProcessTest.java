@@ -113,7 +113,7 @@ class DiskFullProcessTest {
 
     private void refusesToStartOnACorruptMetadataLog() throws Exception {
         Path segment;
-        try (Stream<Path> files = Files.list(node.dataDir().resolve("metadata"))) {
+        try (Stream<Path> files = Files.list(node.dataDir().resolve("metadata").resolve("__cluster_metadata-0"))) {
             segment = files.filter(f -> f.toString().endsWith(".raftlog")).sorted().findFirst().orElseThrow();
         }
         long size = Files.size(segment);
