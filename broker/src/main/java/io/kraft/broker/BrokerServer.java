@@ -20,6 +20,7 @@ import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -125,7 +126,7 @@ public final class BrokerServer implements AutoCloseable {
                 clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
                 lifecycleConfig, replicaManager::deleteStrayLogsOnceAt, logDirStatus(), faultHandler::handleStop);
         BrokerLifecycle started = lifecycle;
-        replicaManager.setLogDirListener(new ReplicaManager.LogDirListener() {
+        replicaManager.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {
                 started.heartbeatNow();

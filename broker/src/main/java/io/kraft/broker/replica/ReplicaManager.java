@@ -10,7 +10,6 @@ import io.kraft.config.TopicLogSettings;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.BrokerRegistration;
-import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.LocalReplicaChanges;
 import io.kraft.metadata.image.MetadataDelta;
@@ -34,7 +33,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +85,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final int brokerId;
     private final ReplicaManagerConfig config;
     /** The topic settings resolver for an image (broker defaults may be dynamic, in the image's configs). */
-    private final Function<MetadataImage, TopicConfigResolver> topicConfigs;
+    private final TopicConfigUpdates topicConfigs;
     private final LongSupplier clock;
     private final LogDirectories logDirs;
     /** High watermarks read at startup, for partitions whose logs outlived the process. */
@@ -119,26 +117,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     /** A hosted partition whose log directory is offline. */
     private record OfflineReplica(UUID topicId, UUID directoryId) {
-    }
-
-    /** Hears this broker's log directories going offline. */
-    public interface LogDirListener {
-        /** Listens to nothing. */
-        LogDirListener NONE = new LogDirListener() {
-            @Override
-            public void logDirOffline(Path dir) {
-            }
-
-            @Override
-            public void allLogDirsOffline(String reason) {
-            }
-        };
-
-        /** A directory went offline and others remain: report it to the controller now. */
-        void logDirOffline(Path dir);
-
-        /** Every directory is offline: the broker can serve nothing and must stop. */
-        void allLogDirsOffline(String reason);
     }
 
     /**
@@ -174,7 +152,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                           Optional<Replication> replication) {
         this.brokerId = brokerId;
         this.config = config;
-        this.topicConfigs = topicConfigs;
+        this.topicConfigs = new TopicConfigUpdates(brokerId, topicConfigs, partitions, () -> image);
         this.clock = clock;
         this.replication = replication.map(Replication::config).orElse(null);
         this.isrProposals = replication.map(r -> new IsrProposals(brokerId, r, clock, () -> image,
@@ -186,7 +164,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.logDirs = LogDirectories.open(config.logDirs(), tp -> logConfig(tp.topic()),
+        this.logDirs = LogDirectories.open(config.logDirs(), tp -> this.topicConfigs.logConfig(tp.topic()),
                 (dir, reason) -> logDirFailureHandler.execute(() -> handleLogDirFailure(dir, reason)));
         this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
         this.timer = new HashedWheelTimer(r -> {
@@ -310,7 +288,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 if (delta.hasTopicChanges()) {
                     applyTopicChanges(delta.topicsDelta(), newImage, initialLoad);
                 }
-                applyConfigChanges(delta);
+                topicConfigs.apply(delta);
                 if (strayCheckOffset >= 0 && newImage.offset() >= strayCheckOffset) {
                     deleteStrayLogs();
                 }
@@ -470,7 +448,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
         }
         Log log = logDirs.getOrCreate(tp);
-        TopicLogSettings settings = topicSettings(tp.topic());
+        TopicLogSettings settings = topicConfigs.topicSettings(tp.topic());
         log.updateConfig(LogConfig.from(settings));
         if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
             PartitionMetadataFile.write(log.dir(), topicId);
@@ -582,71 +560,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             return "its replicas are now " + registration.replicas();
         }
         return null;
-    }
-
-    private void applyConfigChanges(MetadataDelta delta) {
-        if (!delta.hasConfigChanges()) {
-            return;
-        }
-        Set<String> topics = new HashSet<>();
-        boolean brokerDefaultsChanged = false;
-        for (ConfigResource resource : delta.configsDelta().changes().keySet()) {
-            if (resource.type() == ConfigResource.Type.TOPIC) {
-                topics.add(resource.name());
-            } else if (resource.name().isEmpty() || resource.name().equals(String.valueOf(brokerId))) {
-                brokerDefaultsChanged = true;
-            }
-        }
-        if (brokerDefaultsChanged) {
-            // Dynamic broker defaults changed: every topic without its own override may be affected.
-            partitions.keySet().forEach(tp -> topics.add(tp.topic()));
-        }
-        for (String topic : topics) {
-            try {
-                TopicLogSettings settings = topicSettings(topic);
-                LogConfig logConfig = LogConfig.from(settings);
-                for (Partition partition : hostedPartitions(topic)) {
-                    partition.log().updateConfig(logConfig);
-                    partition.setMinInsyncReplicas(settings.minInsyncReplicas());
-                }
-            } catch (RuntimeException e) {
-                LOG.error("Broker {} could not apply the new configs of topic {}", brokerId, topic, e);
-            }
-        }
-    }
-
-    /** The topic's partitions hosted here, found through the image's partitions of the topic (not a scan of all). */
-    private List<Partition> hostedPartitions(String topic) {
-        TopicImage known = image.topics().topic(topic);
-        if (known == null) {
-            return List.of();
-        }
-        List<Partition> hosted = new ArrayList<>();
-        for (int partitionId : known.partitions().keySet()) {
-            Partition partition = partitions.get(new TopicPartition(topic, partitionId));
-            if (partition != null) {
-                hosted.add(partition);
-            }
-        }
-        return hosted;
-    }
-
-    /** A topic's effective settings: its overrides in the current image over the broker defaults. */
-    private TopicLogSettings topicSettings(String topic) {
-        MetadataImage current = image;
-        Map<String, String> overrides = current.configs().configs(ConfigResource.topic(topic));
-        TopicConfigResolver resolver = topicConfigs.apply(current);
-        try {
-            return resolver.resolve(overrides);
-        } catch (RuntimeException e) {
-            LOG.warn("Topic {} has unusable config overrides {}; using the broker defaults: {}", topic, overrides,
-                    e.getMessage());
-            return resolver.resolve(Map.of());
-        }
-    }
-
-    private LogConfig logConfig(String topic) {
-        return LogConfig.from(topicSettings(topic));
     }
 
     // ---- log directory failures ---------------------------------------------------------------------

@@ -136,7 +136,7 @@ class LogDirFailureReplicaManagerTest {
     private ReplicaManager start(Path dirA, Path dirB) throws Exception {
         broker = new StandaloneBroker(dataDir, Map.of(LogConfigs.LOG_DIRS, dirA + "," + dirB));
         ReplicaManager rm = broker.replicaManager();
-        rm.setLogDirListener(new ReplicaManager.LogDirListener() {
+        rm.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {
                 events.add("offline " + dir);
