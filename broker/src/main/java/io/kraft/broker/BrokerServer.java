@@ -20,6 +20,7 @@ import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
+import io.kraft.broker.txn.TransactionComponents;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.Endpoint;
@@ -51,6 +52,7 @@ public final class BrokerServer implements AutoCloseable {
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
+    private final TransactionComponents transactions;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -88,6 +90,9 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DeleteRecordsHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
+        this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
+                replicaManager, properties);
+        handlers.addAll(transactions.handlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
     }
 
@@ -148,6 +153,7 @@ public final class BrokerServer implements AutoCloseable {
         }
         server.close();
         groupCoordinator.close();
+        transactions.close();
         if (lifecycle != null) {
             lifecycle.close();
         }

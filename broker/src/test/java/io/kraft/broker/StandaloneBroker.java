@@ -82,7 +82,9 @@ public final class StandaloneBroker implements AutoCloseable {
                 new OffsetForLeaderEpochHandler(replicaManager),
                 new DeleteRecordsHandler(replicaManager),
                 new ProduceHandler(replicaManager),
-                new InitProducerIdHandler(producerIds, () -> image),
+                new InitProducerIdHandler(producerIds, () -> image, (id, timeoutMs, producerId, epoch) -> java.util.concurrent.CompletableFuture.failedFuture(
+                        new io.kraft.metadata.controller.ControllerException(io.kraft.storage.errors.Errors.NOT_CONTROLLER,
+                                "no transaction coordinator here"))),
                 new FetchHandler(replicaManager, new FetchSessionCache(
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);
