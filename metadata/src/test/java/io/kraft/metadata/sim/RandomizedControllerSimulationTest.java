@@ -32,6 +32,7 @@ class RandomizedControllerSimulationTest {
         long crashes = 0;
         long transfers = 0;
         long loads = 0;
+        long transactions = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
@@ -42,6 +43,7 @@ class RandomizedControllerSimulationTest {
                 crashes += cluster.controllerCrashes();
                 transfers += cluster.raft().snapshotTransfers();
                 loads += cluster.raft().snapshotLoads();
+                transactions += cluster.committedLog().transactionsCompleted();
             } catch (Throwable failure) {
                 System.err.println("controller simulation failed for seed " + seed + "; replay with -Dkraft.seed="
                         + seed);
@@ -50,9 +52,11 @@ class RandomizedControllerSimulationTest {
             }
         }
         System.out.printf("simulated %d controller clusters from seed %d in %d ms: %d events, %d committed records, "
-                + "%d acknowledged writes, %d elections, %d controller crashes, %d snapshot loads (%d transferred)%n",
+                + "%d acknowledged writes, %d elections, %d controller crashes, %d snapshot loads (%d transferred), "
+                + "%d transactions completed%n",
                 count, first, (System.nanoTime() - startedNanos) / 1_000_000, events, records, acknowledged, elections,
-                crashes, loads, transfers);
+                crashes, loads, transfers, transactions);
+        assertTrue(transactions > 0, "the simulations completed transactions");
         assertTrue(acknowledged > count, "the simulations acknowledged writes");
     }
 
@@ -60,10 +64,12 @@ class RandomizedControllerSimulationTest {
         Random shape = new Random(seed);
         SimCluster cluster = new SimCluster(seed, shape.nextBoolean() ? 3 : 5, 3 + shape.nextInt(3));
         cluster.admin().start(100);
+        cluster.transactions().start(50);
         cluster.injectRandomFaults(cluster.nowMs() + FAULT_PHASE_MS);
         cluster.runFor(FAULT_PHASE_MS);
 
         cluster.admin().stop();
+        cluster.transactions().stop();
         cluster.heal();
         assertTrue(cluster.runUntil(() -> cluster.activeController().isPresent(), LIVENESS_BOUND_MS),
                 cluster.describe("no active controller within " + LIVENESS_BOUND_MS + " ms of healing"));
