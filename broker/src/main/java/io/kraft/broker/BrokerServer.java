@@ -82,7 +82,9 @@ public final class BrokerServer implements AutoCloseable {
                 Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
                         controller::alterPartition, this::brokerEpoch)));
         metadata.register(replicaManager);
-        handlers.add(new ProduceHandler(replicaManager));
+        this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
+                replicaManager, properties);
+        handlers.add(new ProduceHandler(replicaManager, transactions.verifier()));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
         handlers.add(new ListOffsetsHandler(replicaManager));
@@ -90,8 +92,6 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DeleteRecordsHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
-        this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
-                replicaManager, properties);
         handlers.addAll(transactions.handlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
     }

@@ -27,11 +27,17 @@ public final class TransactionComponents implements AutoCloseable {
     /** How long a marker append waits for the in-sync replicas before it is retried. */
     static final long MARKER_APPEND_TIMEOUT_MS = 30_000;
 
+    /** How long a transactional Produce waits for the image to show its partition in the transaction. */
+    static final long VERIFY_MAX_WAIT_MS = 2_000;
+
     private final TransactionMarkerPublisher markers;
+    private final TransactionVerifier verifier;
     private final List<ApiHandler> handlers;
 
-    private TransactionComponents(TransactionMarkerPublisher markers, List<ApiHandler> handlers) {
+    private TransactionComponents(TransactionMarkerPublisher markers, TransactionVerifier verifier,
+                                  List<ApiHandler> handlers) {
         this.markers = markers;
+        this.verifier = verifier;
         this.handlers = handlers;
     }
 
@@ -43,6 +49,8 @@ public final class TransactionComponents implements AutoCloseable {
                 new ReplicaTransactionMarkerWriter(replicas, MARKER_APPEND_TIMEOUT_MS, System::currentTimeMillis),
                 MARKER_RETRY_INTERVAL_MS, MARKER_REPORT_INTERVAL_MS, System::currentTimeMillis);
         metadata.register(markers);
+        TransactionVerifier verifier = new TransactionVerifier(VERIFY_MAX_WAIT_MS);
+        metadata.register(verifier);
         OffsetsTopic offsetsTopic = new OffsetsTopic(controller, metadata::image, GroupConfig.fromProperties(properties));
         List<ApiHandler> handlers = List.of(
                 new AddPartitionsToTxnHandler(controller, metadata::image),
@@ -50,7 +58,12 @@ public final class TransactionComponents implements AutoCloseable {
                 new EndTxnHandler(controller),
                 new DescribeTransactionsHandler(metadata::image),
                 new ListTransactionsHandler(metadata::image, System::currentTimeMillis));
-        return new TransactionComponents(markers, handlers);
+        return new TransactionComponents(markers, verifier, handlers);
+    }
+
+    /** Checks transactional Produce against the transactions' partitions (KIP-890 part 1). */
+    public TransactionVerifier verifier() {
+        return verifier;
     }
 
     public List<ApiHandler> handlers() {

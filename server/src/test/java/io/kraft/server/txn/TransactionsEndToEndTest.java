@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.WireClient;
 import io.kraft.server.TestNode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +29,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -162,6 +169,34 @@ class TransactionsEndToEndTest {
                 .getCause() instanceof KafkaException k ? k : null;
         assertTrue(unknown instanceof org.apache.kafka.common.errors.TransactionalIdNotFoundException,
                 String.valueOf(unknown));
+    }
+
+    @Test
+    void aTransactionalProduceToAPartitionNotInTheTransactionIsRefusedAndWritesNothing() throws Exception {
+        try (KafkaProducer<String, String> producer = producer("tx-verify", Map.of())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("txn-a", 0, "k", "added")).get(30, TimeUnit.SECONDS);
+            TransactionDescription open = awaitState("tx-verify", TransactionState.ONGOING);
+            MemoryRecords stray = MemoryRecords.withTransactionalRecords(Compression.NONE, open.producerId(),
+                    (short) open.producerEpoch(), 0, new SimpleRecord(1_000L, "k".getBytes(), "stray".getBytes()));
+            ProduceRequestData request = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(10_000)
+                    .setTransactionalId("tx-verify");
+            request.topicData().add(new ProduceRequestData.TopicProduceData().setName("txn-b")
+                    .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(2)
+                            .setRecords(stray))));
+            try (WireClient client = new WireClient(node.port())) {
+                short version = 11;
+                int id = client.send(ApiKeys.PRODUCE, version, request);
+                ProduceResponseData response = new ProduceResponseData(client.receive(ApiKeys.PRODUCE, version, id),
+                        version);
+                assertEquals(org.apache.kafka.common.protocol.Errors.INVALID_TXN_STATE.code(),
+                        response.responses().iterator().next().partitionResponses().get(0).errorCode());
+            }
+            assertEquals(0L, node.admin().listOffsets(Map.of(new TopicPartition("txn-b", 2), OffsetSpec.latest()))
+                    .all().get(30, TimeUnit.SECONDS).get(new TopicPartition("txn-b", 2)).offset());
+            producer.commitTransaction();
+        }
     }
 
     private TransactionDescription awaitState(String transactionalId, TransactionState state) {
