@@ -172,6 +172,26 @@ class TransactionsEndToEndTest {
     }
 
     @Test
+    void theCoordinatorsStateSurvivesARestartAndTheNextProducerFencesTheOldEpoch() throws Exception {
+        TransactionDescription before;
+        try (KafkaProducer<String, String> producer = producer("tx-restart", Map.of())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("txn-a", 1, "k", "v")).get(30, TimeUnit.SECONDS);
+            producer.commitTransaction();
+            before = awaitState("tx-restart", TransactionState.COMPLETE_COMMIT);
+        }
+        node.restart();
+        TransactionDescription after = awaitState("tx-restart", TransactionState.COMPLETE_COMMIT);
+        assertEquals(before.producerId(), after.producerId());
+        assertEquals(before.producerEpoch(), after.producerEpoch());
+        try (KafkaProducer<String, String> next = producer("tx-restart", Map.of())) {
+            next.initTransactions();
+            assertEquals(before.producerEpoch() + 1, describe("tx-restart").producerEpoch());
+        }
+    }
+
+    @Test
     void aTransactionalProduceToAPartitionNotInTheTransactionIsRefusedAndWritesNothing() throws Exception {
         try (KafkaProducer<String, String> producer = producer("tx-verify", Map.of())) {
             producer.initTransactions();
