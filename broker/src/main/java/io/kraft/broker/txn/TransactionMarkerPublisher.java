@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -91,15 +92,24 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
         if (!delta.hasTransactionChanges()) {
             if (delta.hasTopicChanges()) {
                 // A leadership that moved here may have markers waiting.
-                executor.execute(this::process);
+                run(this::process);
             }
             return;
         }
         Map<String, TransactionMetadata> changes = new HashMap<>(delta.transactionsDelta().changes());
-        executor.execute(() -> {
+        run(() -> {
             changes.forEach(this::transactionChanged);
             process();
         });
+    }
+
+    /** Runs work on the executor; once this publisher is closed (the broker stopping) there is nothing left to do. */
+    private void run(Runnable work) {
+        try {
+            executor.execute(work);
+        } catch (RejectedExecutionException closed) {
+            LOG.debug("Broker {} no longer writes transaction markers: closed", brokerId);
+        }
     }
 
     private void transactionChanged(String transactionalId, TransactionMetadata after) {
@@ -149,7 +159,7 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
         boolean commit = p.txn.state() == TransactionState.PREPARE_COMMIT;
         writer.writeMarkers(p.txn.producerId(), p.txn.producerEpoch(), p.txn.coordinatorEpoch(), commit,
                         List.copyOf(toWrite.keySet()))
-                .whenComplete((errors, failure) -> executor.execute(() -> {
+                .whenComplete((errors, failure) -> run(() -> {
                     p.writing = false;
                     if (failure != null) {
                         LOG.warn("Broker {} could not write {} markers of transactional id {}: {}", brokerId,

@@ -105,6 +105,32 @@ class TransactionsQuorumTest {
     }
 
     @Test
+    void aSecondProducerFencesTheFirstThroughAnotherBroker() throws Exception {
+        try (KafkaProducer<String, String> zombie = producer("q-zombie");
+             KafkaProducer<String, String> successor = producer("q-zombie")) {
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            send(zombie, "zombie");
+            successor.initTransactions();
+            org.apache.kafka.common.KafkaException fenced = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.apache.kafka.common.KafkaException.class, zombie::commitTransaction);
+            assertTrue(fenced instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || fenced.getCause() instanceof org.apache.kafka.common.errors.ProducerFencedException,
+                    fenced.toString());
+            successor.beginTransaction();
+            send(successor, "successor");
+            successor.commitTransaction();
+        }
+        awaitState("q-zombie", TransactionState.COMPLETE_COMMIT);
+        // Each partition: the zombie's record and its ABORT marker, the successor's record and its COMMIT marker.
+        Map<TopicPartition, OffsetSpec> latest = allPartitions().stream()
+                .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, info) ->
+                        assertEquals(4L, info.offset(), "end offset of " + tp)));
+    }
+
+    @Test
     void aTransactionOpenAcrossAControllerFailoverCommits() throws Exception {
         try (KafkaProducer<String, String> producer = producer("q-failover")) {
             producer.initTransactions();
