@@ -75,8 +75,8 @@ public final class TransactionControlManager {
         }
         if (timeoutMs <= 0 || timeoutMs > settings.maxTimeoutMs()) {
             return ControllerResult.failed(Errors.INVALID_TRANSACTION_TIMEOUT, "Transaction timeout " + timeoutMs
-                    + " ms is not in 1.." + settings.maxTimeoutMs() + " ms (" + TransactionSettings.TRANSACTION_MAX_TIMEOUT_MS
-                    + ")");
+                    + " ms is not in 1.." + settings.maxTimeoutMs() + " ms ("
+                    + TransactionSettings.TRANSACTION_MAX_TIMEOUT_MS + ")");
         }
         TransactionMetadata current = metadata.transaction(transactionalId);
         if (current == null) {

@@ -162,6 +162,15 @@ class TransactionsEndToEndTest {
             Collection<TransactionListing> byId = admin.listTransactions(new ListTransactionsOptions()
                     .filterProducerIds(List.of(description.producerId()))).all().get(30, TimeUnit.SECONDS);
             assertEquals(List.of("tx-list-open"), byId.stream().map(TransactionListing::transactionalId).toList());
+            // v1: open at least this long (only an open transaction has a start); v2: a pattern on the id.
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.listTransactions(new ListTransactionsOptions()
+                    .filterOnDuration(1)).all().get(30, TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId).toList().equals(List.of("tx-list-open")));
+            assertEquals(0, admin.listTransactions(new ListTransactionsOptions().filterOnDuration(3_600_000)).all()
+                    .get(30, TimeUnit.SECONDS).size());
+            Collection<TransactionListing> byPattern = admin.listTransactions(new ListTransactionsOptions()
+                    .filterOnTransactionalIdPattern("tx-list-d.*")).all().get(30, TimeUnit.SECONDS);
+            assertEquals(List.of("tx-list-done"), byPattern.stream().map(TransactionListing::transactionalId).toList());
             open.abortTransaction();
         }
         KafkaException unknown = assertThrows(java.util.concurrent.ExecutionException.class, () ->

@@ -23,8 +23,9 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * Answers ListTransactions (v0-2) from this broker's metadata image, which holds every transactional id: filters by
- * state names (unknown ones are echoed back), producer ids, from v1 by the least duration an open transaction has
- * run, and from v2 by a regular expression on the transactional id (an invalid one is INVALID_REGULAR_EXPRESSION).
+ * state names (unknown ones are echoed back), producer ids, from v1 by a duration an open transaction has run past
+ * (an id with no open transaction has no start, so never passes), and from v2 by a regular expression on the
+ * transactional id (an invalid one is INVALID_REGULAR_EXPRESSION).
  */
 public final class ListTransactionsHandler
         implements RequestHandler<ListTransactionsRequest, ListTransactionsResponse> {
@@ -77,7 +78,7 @@ public final class ListTransactionsHandler
         images.get().transactions().transactions().values().stream()
                 .filter(txn -> !body.stateFilters().isEmpty() ? states.contains(txn.state()) : true)
                 .filter(txn -> producerIds.isEmpty() || producerIds.contains(txn.producerId()))
-                .filter(txn -> minDurationMs < 0 || (txn.startTimeMs() >= 0 && nowMs - txn.startTimeMs() >= minDurationMs))
+                .filter(txn -> minDurationMs < 0 || (txn.startTimeMs() >= 0 && nowMs - txn.startTimeMs() > minDurationMs))
                 .filter(txn -> idFilter == null || idFilter.matcher(txn.transactionalId()).matches())
                 .sorted(Comparator.comparing(TransactionMetadata::transactionalId))
                 .forEach(txn -> response.transactionStates().add(new ListTransactionsResponse.TransactionState()

@@ -54,7 +54,7 @@ class InitProducerIdHandlerTest {
                 SocketServerConfig.NUM_IO_THREADS, "1"));
         server = new KafkaServer(config, RequestHandlerRegistry.of(new ApiVersionsHandler(),
                 new InitProducerIdHandler(producerIds, () -> MetadataImage.EMPTY, (id, timeoutMs, producerId, epoch) ->
-                        java.util.concurrent.CompletableFuture.failedFuture(new io.kraft.metadata.controller.ControllerException(
+                        CompletableFuture.failedFuture(new io.kraft.metadata.controller.ControllerException(
                                 io.kraft.storage.errors.Errors.NOT_CONTROLLER, "no transaction coordinator here")))));
         server.start();
         return server.boundPort();
