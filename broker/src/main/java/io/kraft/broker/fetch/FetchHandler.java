@@ -109,7 +109,7 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                         ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }
             return HandlerResponse.of(response(fetchContext.responseSessionId(), fetchContext.select(byKey),
-                    readCommitted, image, context.listenerName()));
+                    resolved, readCommitted, image, context.listenerName()));
         });
     }
 
@@ -130,7 +130,8 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
     }
 
     private static FetchResponse response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,
-                                          boolean readCommitted, MetadataImage image, String listenerName) {
+                                          Map<FetchPartitionKey, TopicPartition> resolved, boolean readCommitted,
+                                          MetadataImage image, String listenerName) {
         FetchResponse response = new FetchResponse()
                 .setErrorCode(Errors.NONE.code())
                 .setSessionId(sessionId);
@@ -146,7 +147,9 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 response.responses().add(added);
                 return added;
             });
-            String name = key.usesTopicId() ? nameOf(image, key) : key.topic();
+            // the name the read resolved (one image lookup per partition and fetch, not two)
+            TopicPartition tp = resolved.get(key);
+            String name = key.usesTopicId() ? (tp == null ? null : tp.topic()) : key.topic();
             topic.partitions().add(partition(key.partition(), withLeader(read, image, name, key.partition()),
                     readCommitted, leaders));
         });
@@ -154,11 +157,6 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 (nodeId, host, port, rack) -> new NodeEndpoint().setNodeId(nodeId).setHost(host).setPort(port)
                         .setRack(rack));
         return response;
-    }
-
-    private static String nameOf(MetadataImage image, FetchPartitionKey key) {
-        TopicImage topic = image.topics().topic(key.topicId());
-        return topic == null ? null : topic.name();
     }
 
     /** A not-leader answer from a broker that does not host the partition still names the leader it knows. */
