@@ -45,7 +45,8 @@ public final class TransactionComponents implements AutoCloseable {
     public static TransactionComponents create(int brokerId, LongSupplier brokerEpoch, Controller controller,
                                                MetadataSource metadata, ReplicaManager replicas,
                                                Map<String, String> properties) {
-        TransactionMarkerPublisher markers = new TransactionMarkerPublisher(brokerId, brokerEpoch, controller,
+        TransactionMarkerPublisher markers = new TransactionMarkerPublisher(brokerId, brokerEpoch,
+                controller::transactionMarkersWritten,
                 new ReplicaTransactionMarkerWriter(replicas, MARKER_APPEND_TIMEOUT_MS, System::currentTimeMillis),
                 MARKER_RETRY_INTERVAL_MS, MARKER_REPORT_INTERVAL_MS, System::currentTimeMillis);
         metadata.register(markers);

@@ -1,6 +1,5 @@
 package io.kraft.broker.txn;
 
-import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
@@ -56,7 +55,7 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
 
     private final int brokerId;
     private final LongSupplier brokerEpoch;
-    private final Controller controller;
+    private final TransactionMarkerReports reports;
     private final TransactionMarkerWriter writer;
     private final long reportIntervalMs;
     private final LongSupplier clockMs;
@@ -69,12 +68,12 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
      * @param retryIntervalMs  how often partitions still to write are tried again
      * @param reportIntervalMs how often written partitions are reported again while the transaction is not complete
      */
-    public TransactionMarkerPublisher(int brokerId, LongSupplier brokerEpoch, Controller controller,
+    public TransactionMarkerPublisher(int brokerId, LongSupplier brokerEpoch, TransactionMarkerReports reports,
                                       TransactionMarkerWriter writer, long retryIntervalMs, long reportIntervalMs,
                                       LongSupplier clockMs) {
         this.brokerId = brokerId;
         this.brokerEpoch = Objects.requireNonNull(brokerEpoch, "brokerEpoch");
-        this.controller = Objects.requireNonNull(controller, "controller");
+        this.reports = Objects.requireNonNull(reports, "reports");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.reportIntervalMs = reportIntervalMs;
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
@@ -189,7 +188,7 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
         TransactionMarkersWritten report = new TransactionMarkersWritten(brokerId, brokerEpoch.getAsLong(),
                 p.txn.transactionalId(), p.txn.producerId(), p.txn.producerEpoch(),
                 p.txn.state() == TransactionState.PREPARE_COMMIT, List.copyOf(p.written));
-        controller.transactionMarkersWritten(report).whenComplete((ignored, failure) -> {
+        reports.markersWritten(report).whenComplete((ignored, failure) -> {
             if (failure != null) {
                 LOG.debug("Broker {} will report the markers of transactional id {} again: {}", brokerId,
                         report.transactionalId(), failure.toString());

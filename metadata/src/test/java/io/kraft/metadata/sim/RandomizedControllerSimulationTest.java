@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * brokers and an admin at work, while controllers crash, restart and are cut off from the quorum, the network clogs,
  * leaders resign, and brokers pause, stop, restart and shut down; every invariant is checked after every event. Then
  * a liveness phase heals everything and demands, within bounded simulated time, an active controller, an
- * acknowledged topic creation, every controller caught up with the committed log and every broker unfenced.
+ * acknowledged topic creation, every controller caught up with the committed log, every broker unfenced and a
+ * transaction completed.
  *
  * <p>Replay one seed: {@code mvn -B -o -pl metadata -am test -Dtest=RandomizedControllerSimulationTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dkraft.seed=N}. Run more: {@code -Dkraft.seeds=5000 -Dkraft.firstSeed=N}.
@@ -79,6 +80,12 @@ class RandomizedControllerSimulationTest {
                 cluster.describe("not every controller caught up with the committed log"));
         assertTrue(cluster.runUntil(cluster::brokersUnfenced, LIVENESS_BOUND_MS),
                 cluster.describe("not every broker was unfenced within " + LIVENESS_BOUND_MS + " ms of healing"));
+        long completedBefore = cluster.committedLog().transactionsCompleted();
+        cluster.transactions().start(50);
+        assertTrue(cluster.runUntil(() -> cluster.committedLog().transactionsCompleted() > completedBefore,
+                LIVENESS_BOUND_MS), cluster.describe("no transaction completed within " + LIVENESS_BOUND_MS
+                + " ms of healing"));
+        cluster.transactions().stop();
         return cluster;
     }
 }
