@@ -103,7 +103,8 @@ public final class TransactionControlManager {
                 return ControllerResult.of(List.of(), TransactionalProducer.of(current.producerId(),
                         current.producerEpoch()));
             }
-            if (!isCurrent) {
+            // A retry that finds the abort its first attempt started complete goes on to bump the epoch.
+            if (!isCurrent && !isRetry) {
                 return ControllerResult.failed(Errors.PRODUCER_FENCED, "Transactional id " + transactionalId
                         + " has producer id " + current.producerId() + " epoch " + current.producerEpoch()
                         + ", not " + expectedProducerId + " epoch " + expectedEpoch);
@@ -267,12 +268,14 @@ public final class TransactionControlManager {
         List<MetadataRecord> records = new ArrayList<>();
         List<String> acted = new ArrayList<>();
         List<Deadline> rearm = new ArrayList<>();
+        List<String> gone = new ArrayList<>();
         for (Deadline deadline : deadlines) {
             if (deadline.deadlineMs() > nowMs || acted.size() >= MAX_EXPIRED_PER_BATCH) {
                 break;
             }
             TransactionMetadata state = metadata.transaction(deadline.transactionalId());
             if (state == null) {
+                gone.add(deadline.transactionalId());
                 continue;
             }
             switch (state.state()) {
@@ -297,6 +300,7 @@ public final class TransactionControlManager {
             }
         }
         rearm.forEach(this::setDeadline);
+        gone.forEach(this::clearDeadline);
         return ControllerResult.of(records, acted);
     }
 

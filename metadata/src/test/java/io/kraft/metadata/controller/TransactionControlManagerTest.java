@@ -80,6 +80,23 @@ class TransactionControlManagerTest {
     }
 
     @Test
+    void aKip360BumpDuringAnOpenTransactionAbortsItThenBumpsOnTheRetry() {
+        TransactionalProducer p = init("t");
+        env.commit(txns.addPartitions("t", p.producerId(), p.producerEpoch(), Map.of("a", List.of(0)), env.nowMs));
+        ControllerResult<TransactionalProducer> first = env.commit(txns.initProducerId("t", TIMEOUT_MS,
+                p.producerId(), p.producerEpoch(), env.nowMs));
+        assertEquals(Errors.CONCURRENT_TRANSACTIONS, first.response().error());
+        env.commit(report("t", TransactionalProducer.of(p.producerId(), (short) 1), false, tp(topicA, 0)));
+        assertEquals(TransactionState.COMPLETE_ABORT, state("t").state());
+        ControllerResult<TransactionalProducer> retry = env.commit(txns.initProducerId("t", TIMEOUT_MS,
+                p.producerId(), p.producerEpoch(), env.nowMs));
+        assertEquals(TransactionalProducer.of(p.producerId(), (short) 2), retry.response());
+        // The epoch it left behind is fenced now.
+        assertUnchangedAfter(txns.initProducerId("t", TIMEOUT_MS, p.producerId(), p.producerEpoch(), env.nowMs),
+                Errors.PRODUCER_FENCED);
+    }
+
+    @Test
     void anExhaustedEpochMovesTheIdToANewProducerId() {
         TransactionalProducer first = init("t");
         TransactionMetadata atMax = new TransactionMetadata("t", first.producerId(),
