@@ -11,8 +11,8 @@ import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.RemoveTransactionRecord;
-import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.TopicRecord;
+import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
 
 /** Wraps record types in the versioned {@link MetadataRecord} envelope and checks versions on replay. */

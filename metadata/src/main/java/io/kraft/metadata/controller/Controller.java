@@ -2,6 +2,7 @@ package io.kraft.metadata.controller;
 
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +63,7 @@ public interface Controller {
                                                                       long producerId, short producerEpoch);
 
     /** AddPartitionsToTxn: answers, per topic name and partition, its error (all NONE when added). */
-    CompletableFuture<Map<String, Map<Integer, io.kraft.storage.errors.Errors>>> addPartitionsToTransaction(
+    CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
             String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions);
 
     /** AddOffsetsToTxn: the group's offsets partition joins the transaction. */

@@ -7,6 +7,7 @@ import io.kraft.proto.metadata.TopicPartitions;
 import io.kraft.proto.metadata.TransactionRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,8 +39,8 @@ public record TransactionMetadata(String transactionalId, long producerId, short
     /** This state replaced by what {@code record} says (its partitions and groups join, unless the state clears them). */
     public static TransactionMetadata replay(TransactionMetadata before, TransactionRecord record, int recordEpoch) {
         TransactionState state = TransactionState.fromProto(record.getState());
-        Set<TopicIdPartition> partitions = new java.util.HashSet<>();
-        Set<String> groups = new java.util.HashSet<>();
+        Set<TopicIdPartition> partitions = new HashSet<>();
+        Set<String> groups = new HashSet<>();
         if (before != null && state.hasOpenTransaction()) {
             partitions.addAll(before.partitions());
             groups.addAll(before.groups());

@@ -18,18 +18,11 @@ import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.controller.TransactionalProducer;
+import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
-import io.kraft.proto.controller.EndTransactionRequest;
-import io.kraft.proto.controller.InitTransactionalProducerRequest;
-import io.kraft.proto.controller.InitTransactionalProducerResponse;
-import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
-import io.kraft.proto.controller.TransactionResponse;
-import io.kraft.proto.controller.TransactionTopic;
-import io.kraft.proto.metadata.TopicPartitions;
-import io.kraft.metadata.image.ConfigResource;
-import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
@@ -49,15 +42,23 @@ import io.kraft.proto.controller.CreateTopicsResponse;
 import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
+import io.kraft.proto.controller.EndTransactionRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
+import io.kraft.proto.controller.InitTransactionalProducerRequest;
+import io.kraft.proto.controller.InitTransactionalProducerResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
+import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
+import io.kraft.proto.controller.TransactionResponse;
+import io.kraft.proto.controller.TransactionTopic;
 import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.proto.metadata.TopicPartitions;
 import io.kraft.storage.errors.Errors;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -324,9 +325,9 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (AddPartitionsToTransactionResponse response) -> decode(response.getErrorCode(),
                         response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> {
-                            Map<String, Map<Integer, Errors>> results = new java.util.LinkedHashMap<>();
+                            Map<String, Map<Integer, Errors>> results = new LinkedHashMap<>();
                             response.getResultsList().forEach(r -> results.computeIfAbsent(r.getTopic(),
-                                    t -> new java.util.LinkedHashMap<>()).put(r.getPartition(),
+                                    t -> new LinkedHashMap<>()).put(r.getPartition(),
                                     errorFor(r.getErrorCode())));
                             return results;
                         }));

@@ -14,6 +14,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntPredicate;
@@ -124,7 +125,7 @@ public final class FindCoordinatorHandler
         if (key == null || key.isEmpty()) {
             return Lookup.failed(Errors.INVALID_REQUEST, "a transactional id is required");
         }
-        java.util.List<Integer> live = image.cluster().unfencedBrokerIds().stream().sorted().toList();
+        List<Integer> live = image.cluster().unfencedBrokerIds().stream().sorted().toList();
         if (live.isEmpty()) {
             return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, "no broker is available");
         }
