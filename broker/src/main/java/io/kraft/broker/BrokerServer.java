@@ -72,7 +72,7 @@ public final class BrokerServer implements AutoCloseable {
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
-        handlers.add(new ApiVersionsHandler());
+        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
