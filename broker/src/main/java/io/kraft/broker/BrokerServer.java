@@ -24,6 +24,7 @@ import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
+import io.kraft.broker.txn.TransactionComponents;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.OfflineLogDir;
@@ -60,6 +61,7 @@ public final class BrokerServer implements AutoCloseable {
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
     private final FaultHandler faultHandler;
+    private final TransactionComponents transactions;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -91,7 +93,7 @@ public final class BrokerServer implements AutoCloseable {
         this.clientListener = SocketServerConfig.fromProperties(serverProperties);
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
-        handlers.add(new ApiVersionsHandler());
+        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
@@ -101,7 +103,9 @@ public final class BrokerServer implements AutoCloseable {
                 Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
                         controller::alterPartition, this::brokerEpoch)));
         metadata.register(replicaManager);
-        handlers.add(new ProduceHandler(replicaManager));
+        this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
+                replicaManager, properties);
+        handlers.add(new ProduceHandler(replicaManager, transactions.verifier()));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
         handlers.add(new ListOffsetsHandler(replicaManager));
@@ -111,6 +115,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeProducersHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
+        handlers.addAll(transactions.handlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
     }
 
@@ -202,6 +207,7 @@ public final class BrokerServer implements AutoCloseable {
         }
         server.close();
         groupCoordinator.close();
+        transactions.close();
         if (lifecycle != null) {
             lifecycle.close();
         }

@@ -86,7 +86,7 @@ public final class StandaloneBroker implements AutoCloseable {
                 new WriteTxnMarkersHandler(replicaManager),
                 new DescribeProducersHandler(replicaManager),
                 new ProduceHandler(replicaManager),
-                new InitProducerIdHandler(producerIds, () -> image),
+                new InitProducerIdHandler(producerIds, () -> image, StandaloneBroker::noTransactionCoordinator),
                 new FetchHandler(replicaManager, new FetchSessionCache(
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);
@@ -224,5 +224,12 @@ public final class StandaloneBroker implements AutoCloseable {
             next += 1000;
             return CompletableFuture.completedFuture(block);
         }
+    }
+
+    /** A standalone broker has no controller, so no transaction coordinator: transactional ids are refused. */
+    private static java.util.concurrent.CompletableFuture<io.kraft.metadata.controller.TransactionalProducer>
+            noTransactionCoordinator(String transactionalId, int timeoutMs, long producerId, short producerEpoch) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new io.kraft.metadata.controller.ControllerException(
+                io.kraft.storage.errors.Errors.NOT_CONTROLLER, "no transaction coordinator in a standalone broker"));
     }
 }

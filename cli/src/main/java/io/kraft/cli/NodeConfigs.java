@@ -20,6 +20,7 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
 import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.file.MetadataLogRetention;
 import java.nio.file.Path;
@@ -72,7 +73,7 @@ public final class NodeConfigs {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
-                MetadataLogRetention.definition())) {
+                MetadataLogRetention.definition(), TransactionSettings.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);

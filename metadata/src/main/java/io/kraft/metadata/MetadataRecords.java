@@ -10,7 +10,9 @@ import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
+import io.kraft.proto.metadata.RemoveTransactionRecord;
 import io.kraft.proto.metadata.TopicRecord;
+import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
 
 /** Wraps record types in the versioned {@link MetadataRecord} envelope and checks versions on replay. */
@@ -83,5 +85,13 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(FeatureLevelRecord record) {
         return envelope().setFeatureLevel(record).build();
+    }
+
+    public static MetadataRecord of(TransactionRecord record) {
+        return envelope().setTransaction(record).build();
+    }
+
+    public static MetadataRecord of(RemoveTransactionRecord record) {
+        return envelope().setRemoveTransaction(record).build();
     }
 }

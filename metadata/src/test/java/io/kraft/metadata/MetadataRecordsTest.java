@@ -57,7 +57,16 @@ class MetadataRecordsTest {
                         .setName("retention.ms").setValue("1000").build()),
                 MetadataRecords.of(ProducerIdsRecord.newBuilder()
                         .setBrokerId(1).setBrokerEpoch(7).setNextProducerId(2000).build()),
-                MetadataRecords.of(FeatureLevelRecord.newBuilder().setName("metadata.version").setLevel(1).build()));
+                MetadataRecords.of(FeatureLevelRecord.newBuilder().setName("metadata.version").setLevel(1).build()),
+                MetadataRecords.of(io.kraft.proto.metadata.TransactionRecord.newBuilder().setTransactionalId("t")
+                        .setProducerId(7).setProducerEpoch(2).setPreviousProducerId(-1).setPreviousProducerEpoch(-1)
+                        .setTimeoutMs(60_000)
+                        .setState(io.kraft.proto.metadata.TransactionState.TRANSACTION_STATE_ONGOING)
+                        .addAddedPartitions(io.kraft.proto.metadata.TopicPartitions.newBuilder()
+                                .setTopicId(Uuids.toProto(TOPIC_ID)).addPartitions(0).addPartitions(3))
+                        .addAddedGroups("g").setStartTimeMs(1_000).setUpdateTimeMs(1_500).build()),
+                MetadataRecords.of(io.kraft.proto.metadata.RemoveTransactionRecord.newBuilder()
+                        .setTransactionalId("t").build()));
     }
 
     @Test

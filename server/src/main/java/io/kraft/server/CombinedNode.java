@@ -109,6 +109,11 @@ public final class CombinedNode implements AutoCloseable {
         return controllerNode.previousShutdown().and(broker.replicaManager().previousShutdown());
     }
 
+    /** The metadata image this node's controller has committed (tools and benchmarks look inside). */
+    public io.kraft.metadata.image.MetadataImage metadataImage() {
+        return controllerNode.controller().image();
+    }
+
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
     public boolean isBrokerUnfenced() {
         return broker.isUnfenced();

@@ -5,6 +5,7 @@ import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
+import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.QuorumConfig;
@@ -90,6 +91,7 @@ public final class ControllerNode implements AutoCloseable {
         FileRaftLog log = FileRaftLog.open(logDir, properties);
         QuorumController controller = QuorumController.builder(nodeId, settings)
                 .topicConfigs(topicConfigs)
+                .transactionSettings(TransactionSettings.fromProperties(properties))
                 .supportedFeatures(SUPPORTED_FEATURES)
                 .storage(new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE), snapshots))
                 .snapshotPolicy(snapshotPolicy)

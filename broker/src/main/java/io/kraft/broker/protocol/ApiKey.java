@@ -46,7 +46,7 @@ public enum ApiKey {
     DESCRIBE_CLUSTER(60, "DescribeCluster", "0-2", "0-2", "0+"),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", "0", "0", "0+"),
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", "0", "0", "0+"),
-    LIST_TRANSACTIONS(66, "ListTransactions", "0", "0", "0+"),
+    LIST_TRANSACTIONS(66, "ListTransactions", "0-2", "0-2", "0+"),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+");
 

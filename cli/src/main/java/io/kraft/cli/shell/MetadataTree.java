@@ -6,6 +6,7 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.image.TransactionMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * /configs/topic|broker/&lt;name&gt;/&lt;key&gt;               (a broker's name is its id; &lt;default&gt; for the cluster)
  * /features/&lt;name&gt;                                 (the finalized level)
  * /producerIds/nextProducerId
+ * /transactions/&lt;transactional id&gt;                (the coordinator's state of the id, one JSON object)
  * /image/offset, epoch                               (the log position the image reflects)
  * /quorum/...                                        (Raft state of the node, when loaded from its directory)
  * </pre>
@@ -66,6 +68,10 @@ public final class MetadataTree {
         top.put("features", new ShellNode.Directory(features));
         top.put("producerIds", new ShellNode.Directory(Map.of("nextProducerId",
                 file(image.producerIds().nextProducerId()))));
+        top.put("transactions", new ShellNode.Directory(() -> image.transactions().transactions().keySet(), id -> {
+            TransactionMetadata txn = image.transactions().transaction(id);
+            return txn == null ? null : new ShellNode.File(transaction(image, txn));
+        }));
         top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
                 file(image.epoch()))));
         if (!quorumFacts.isEmpty()) {
@@ -158,6 +164,26 @@ public final class MetadataTree {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    private static String transaction(MetadataImage image, TransactionMetadata txn) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("transactionalId", txn.transactionalId());
+        fields.put("producerId", txn.producerId());
+        fields.put("producerEpoch", (int) txn.producerEpoch());
+        fields.put("previousProducerId", txn.previousProducerId());
+        fields.put("previousProducerEpoch", (int) txn.previousProducerEpoch());
+        fields.put("state", txn.state().kafkaName());
+        fields.put("timeoutMs", txn.timeoutMs());
+        fields.put("startTimeMs", txn.startTimeMs());
+        fields.put("updateTimeMs", txn.updateTimeMs());
+        fields.put("coordinatorEpoch", txn.coordinatorEpoch());
+        fields.put("partitions", txn.partitions().stream().map(p -> {
+            TopicImage topic = image.topics().topic(p.topicId());
+            return (topic == null ? KafkaIds.text(p.topicId()) : topic.name()) + "-" + p.partition();
+        }).sorted().toList());
+        fields.put("groups", txn.groups().stream().sorted().toList());
+        return Json.object(fields);
     }
 
     private static String partitionData(PartitionRegistration partition) {

@@ -49,8 +49,8 @@ class ShellSessionTest {
 
     @Test
     void lsListsTheRootAndDirectoriesInNumericThenNameOrder() {
-        assertEquals(lines("brokers", "configs", "features", "image", "producerIds", "quorum", "topicIds", "topics"),
-                run("ls"));
+        assertEquals(lines("brokers", "configs", "features", "image", "producerIds", "quorum", "topicIds", "topics",
+                "transactions"), run("ls"));
         assertEquals(lines("1", "2", "10"), run("ls /brokers"));
         assertEquals(lines("orders", "payments"), run("ls /topics"));
         assertEquals(lines("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "id", "name"),
@@ -58,6 +58,26 @@ class ShellSessionTest {
         assertEquals(lines("/topics/orders/id"), run("ls /topics/orders/id"));
         assertEquals(lines("/brokers:", "1", "2", "10", "", "/features:", "metadata.version"),
                 run("ls /brokers /features"));
+    }
+
+    @Test
+    void transactionsShowEachIdsStateWithItsPartitionsByTopicName() {
+        io.kraft.metadata.image.MetadataDelta delta = new io.kraft.metadata.image.MetadataDelta(SampleMetadata.image());
+        delta.replay(io.kraft.metadata.MetadataRecords.of(io.kraft.proto.metadata.TransactionRecord.newBuilder()
+                .setTransactionalId("tx-1").setProducerId(4000).setProducerEpoch(3).setPreviousProducerId(-1)
+                .setPreviousProducerEpoch(-1).setTimeoutMs(60_000)
+                .setState(io.kraft.proto.metadata.TransactionState.TRANSACTION_STATE_PREPARE_COMMIT)
+                .addAddedPartitions(io.kraft.proto.metadata.TopicPartitions.newBuilder()
+                        .setTopicId(io.kraft.metadata.Uuids.toProto(SampleMetadata.ORDERS_ID)).addPartitions(2))
+                .addAddedGroups("g").setStartTimeMs(1_000).setUpdateTimeMs(2_000).build()),
+                SampleMetadata.image().offset() + 1, 6);
+        MetadataTree tree = MetadataTree.of(delta.apply(), Map.of());
+        session = new ShellSession(tree, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(lines("tx-1"), run("ls /transactions"));
+        assertEquals(lines("{\"transactionalId\": \"tx-1\", \"producerId\": 4000, \"producerEpoch\": 3, "
+                + "\"previousProducerId\": -1, \"previousProducerEpoch\": -1, \"state\": \"PrepareCommit\", "
+                + "\"timeoutMs\": 60000, \"startTimeMs\": 1000, \"updateTimeMs\": 2000, \"coordinatorEpoch\": 6, "
+                + "\"partitions\": [\"orders-2\"], \"groups\": [\"g\"]}"), run("cat /transactions/tx-1"));
     }
 
     @Test

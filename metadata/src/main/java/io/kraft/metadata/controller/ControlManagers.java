@@ -9,6 +9,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -33,6 +34,7 @@ public final class ControlManagers {
     private final ConfigurationControlManager configs;
     private final ProducerIdControlManager producerIds;
     private final FeatureControlManager features;
+    private final TransactionControlManager transactions;
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -57,6 +59,11 @@ public final class ControlManagers {
                                      PartitionRegistration after) {
             replication.partitionChanged(partition, before, after);
         }
+
+        @Override
+        public void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
+            transactions.transactionChanged(before, after);
+        }
     }
 
     /**
@@ -74,21 +81,37 @@ public final class ControlManagers {
 
     ControlManagers(MetadataImage committed, ControllerSettings settings, TopicConfigResolver topicConfigs,
                     Map<String, SupportedRange> supportedFeatures, Random random, int rebuildSlackRecords) {
+        this(committed, settings, TransactionSettings.DEFAULTS, topicConfigs, supportedFeatures, random,
+                rebuildSlackRecords);
+    }
+
+    ControlManagers(MetadataImage committed, ControllerSettings settings, TransactionSettings transactionSettings,
+                    TopicConfigResolver topicConfigs, Map<String, SupportedRange> supportedFeatures, Random random,
+                    int rebuildSlackRecords) {
         this.metadata = new SpeculativeMetadata(committed, indexes, rebuildSlackRecords);
         this.cluster = new ClusterControlManager(settings, metadata);
         this.replication = new ReplicationControlManager(settings, metadata, cluster, random);
         this.configs = new ConfigurationControlManager(topicConfigs, metadata);
         this.producerIds = new ProducerIdControlManager(metadata, cluster);
         this.features = new FeatureControlManager(supportedFeatures, metadata);
+        this.transactions = new TransactionControlManager(transactionSettings, metadata);
         cluster.index(committed);
         replication.index(committed);
+        transactions.index(committed);
     }
 
     /** Managers over a committed image (a new active controller starts here, once every earlier record applied). */
     public static ControlManagers fromImage(MetadataImage image, ControllerSettings settings,
                                             TopicConfigResolver topicConfigs,
                                             Map<String, SupportedRange> supportedFeatures, Random random) {
-        return new ControlManagers(image, settings, topicConfigs, supportedFeatures, random,
+        return fromImage(image, settings, TransactionSettings.DEFAULTS, topicConfigs, supportedFeatures, random);
+    }
+
+    /** Managers over a committed image, with the transaction coordinator's settings. */
+    public static ControlManagers fromImage(MetadataImage image, ControllerSettings settings,
+                                            TransactionSettings transactionSettings, TopicConfigResolver topicConfigs,
+                                            Map<String, SupportedRange> supportedFeatures, Random random) {
+        return new ControlManagers(image, settings, transactionSettings, topicConfigs, supportedFeatures, random,
                 SpeculativeMetadata.DEFAULT_REBUILD_SLACK_RECORDS);
     }
 
@@ -207,6 +230,10 @@ public final class ControlManagers {
 
     public ControllerResult<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
         return producerIds.allocateBlock(brokerId, brokerEpoch);
+    }
+
+    public TransactionControlManager transactions() {
+        return transactions;
     }
 
     public ControllerResult<Void> updateFeature(String name, int level) {

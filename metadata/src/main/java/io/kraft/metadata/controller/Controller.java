@@ -2,6 +2,7 @@ package io.kraft.metadata.controller;
 
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,4 +55,24 @@ public interface Controller {
     CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes);
 
     CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch);
+
+    // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
+
+    /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */
+    CompletableFuture<TransactionalProducer> initTransactionalProducer(String transactionalId, int timeoutMs,
+                                                                      long producerId, short producerEpoch);
+
+    /** AddPartitionsToTxn: answers, per topic name and partition, its error (all NONE when added). */
+    CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions);
+
+    /** AddOffsetsToTxn: the group's offsets partition joins the transaction. */
+    CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                    String groupId, String offsetsTopic, int offsetsPartition);
+
+    /** EndTxn: answers once PrepareCommit/PrepareAbort has committed. */
+    CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch, boolean commit);
+
+    /** A partition leader wrote a transaction's markers into some partitions. */
+    CompletableFuture<Void> transactionMarkersWritten(TransactionMarkersWritten report);
 }

@@ -64,6 +64,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
 
     private final int nodeId;
     private final ControllerSettings settings;
+    private final TransactionSettings transactionSettings;
     private final TopicConfigResolver topicConfigs;
     private final Map<String, SupportedRange> supportedFeatures;
     private final Random random;
@@ -96,11 +97,14 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
     private EventLoop.Scheduled fencingTimer;
     private long fencingDeadlineMs = Long.MAX_VALUE;
+    private EventLoop.Scheduled transactionTimer;
+    private long transactionDeadlineMs = Long.MAX_VALUE;
     private volatile boolean closed;
 
     private QuorumController(Builder builder) {
         this.nodeId = builder.nodeId;
         this.settings = builder.settings;
+        this.transactionSettings = builder.transactionSettings;
         this.topicConfigs = Objects.requireNonNull(builder.topicConfigs, "topicConfigs");
         this.supportedFeatures = Map.copyOf(builder.supportedFeatures);
         this.random = new Random(builder.randomSeed);
@@ -117,7 +121,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private ControlManagers newManagers(MetadataImage image) {
-        return ControlManagers.fromImage(image, settings, topicConfigs, supportedFeatures, random);
+        return ControlManagers.fromImage(image, settings, transactionSettings, topicConfigs, supportedFeatures,
+                random);
     }
 
     /** Starts building the controller of quorum member {@code nodeId}. */
@@ -224,6 +229,41 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return submit("allocateProducerIds", m -> m.allocateProducerIds(brokerId, brokerEpoch));
     }
 
+    @Override
+    public CompletableFuture<TransactionalProducer> initTransactionalProducer(String transactionalId, int timeoutMs,
+                                                                             long producerId, short producerEpoch) {
+        return submit("initProducerId " + transactionalId, m -> m.transactions().initProducerId(transactionalId,
+                timeoutMs, producerId, producerEpoch, time.wallClockMs()));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+        return submit("addPartitionsToTxn " + transactionalId, m -> m.transactions().addPartitions(transactionalId,
+                producerId, producerEpoch, partitions, time.wallClockMs()));
+    }
+
+    @Override
+    public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
+                                                           short producerEpoch, String groupId, String offsetsTopic,
+                                                           int offsetsPartition) {
+        return submit("addOffsetsToTxn " + transactionalId, m -> m.transactions().addOffsets(transactionalId,
+                producerId, producerEpoch, groupId, offsetsTopic, offsetsPartition, time.wallClockMs()));
+    }
+
+    @Override
+    public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                  boolean commit) {
+        return submit("endTxn " + transactionalId, m -> m.transactions().endTransaction(transactionalId, producerId,
+                producerEpoch, commit, time.wallClockMs()));
+    }
+
+    @Override
+    public CompletableFuture<Void> transactionMarkersWritten(TransactionMarkersWritten report) {
+        return submit("transactionMarkersWritten " + report.transactionalId(),
+                m -> m.transactions().markersWritten(report, time.wallClockMs()));
+    }
+
     /**
      * A broker's control-plane connection closed: unless it reconnects within the connection-loss grace, the
      * fencing timer fences it without waiting for its session to expire.
@@ -276,6 +316,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 appendAndAnswer(name, result, future);
             }
             rescheduleFencing();
+            rescheduleTransactionTimer();
         }));
         if (!queued) {
             future.completeExceptionally(shutDown());
@@ -403,6 +444,49 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             appendAndAnswer("fenceStaleBrokers", result, new CompletableFuture<>());
         }
         rescheduleFencing();
+    }
+
+    // ---- transaction timer: timeouts and expiry ---------------------------------------------------------------
+
+    private void rescheduleTransactionTimer() {
+        if (managers == null) {
+            cancelTransactionTimer();
+            return;
+        }
+        long deadlineMs = managers.transactions().nextDeadlineMs();
+        if (deadlineMs == transactionDeadlineMs && transactionTimer != null) {
+            return;
+        }
+        cancelTransactionTimer();
+        transactionDeadlineMs = deadlineMs;
+        if (deadlineMs != Long.MAX_VALUE) {
+            // Transaction deadlines are wall-clock times (they are in the records); the loop's timers are monotonic.
+            long delayMs = Math.max(0, deadlineMs - time.wallClockMs());
+            transactionTimer = loop.schedule("transaction deadlines", time.monotonicMs() + delayMs,
+                    () -> runNow("expire transactions", this::expireTransactions));
+        }
+    }
+
+    private void cancelTransactionTimer() {
+        if (transactionTimer != null) {
+            transactionTimer.cancel();
+            transactionTimer = null;
+        }
+        transactionDeadlineMs = Long.MAX_VALUE;
+    }
+
+    private void expireTransactions() {
+        transactionTimer = null;
+        transactionDeadlineMs = Long.MAX_VALUE;
+        if (managers == null) {
+            return;
+        }
+        ControllerResult<List<String>> result = managers.transactions().expire(time.wallClockMs());
+        if (!result.records().isEmpty()) {
+            LOG.info("Controller {} aborts, completes or expires transactional ids {}", nodeId, result.response());
+            appendAndAnswer("expireTransactions", result, new CompletableFuture<>());
+        }
+        rescheduleTransactionTimer();
     }
 
     // ---- Raft listener (called on Raft's thread; everything moves onto the loop) ----------------------------
@@ -548,6 +632,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
                 ready.epoch(), image.offset(), nextWriteOffset);
         rescheduleFencing();
+        rescheduleTransactionTimer();
     }
 
     /** Stops serving the current epoch: requests answer NOT_CONTROLLER until a later epoch is ready. */
@@ -570,6 +655,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         managers = null;
         activeEpoch = -1;
         cancelFencingTimer();
+        cancelTransactionTimer();
         List<PendingRead> readers = awaitingCommit.values().stream().flatMap(List::stream).toList();
         awaitingCommit.clear();
         readers.forEach(reader -> reader.future().completeExceptionally(notController()));
@@ -624,6 +710,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     public static final class Builder {
         private final int nodeId;
         private final ControllerSettings settings;
+        private TransactionSettings transactionSettings = TransactionSettings.DEFAULTS;
         private TopicConfigResolver topicConfigs;
         private Map<String, SupportedRange> supportedFeatures = Map.of();
         private long randomSeed;
@@ -643,6 +730,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         /** Validates topic config overrides (required). */
         public Builder topicConfigs(TopicConfigResolver resolver) {
             this.topicConfigs = resolver;
+            return this;
+        }
+
+        /** The transaction coordinator's settings (default: Kafka's). */
+        public Builder transactionSettings(TransactionSettings transactions) {
+            this.transactionSettings = Objects.requireNonNull(transactions, "transactionSettings");
             return this;
         }
 

@@ -8,6 +8,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -72,6 +73,13 @@ public final class SpeculativeMetadata {
                                      PartitionRegistration after) {
             if (!muted) {
                 indexes.partitionChanged(partition, before, after);
+            }
+        }
+
+        @Override
+        public void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
+            if (!muted) {
+                indexes.transactionChanged(before, after);
             }
         }
     }
@@ -228,6 +236,11 @@ public final class SpeculativeMetadata {
 
     public int featureLevel(String name) {
         return pending.featureLevel(name);
+    }
+
+    /** The transactional id's state, or null if it is unknown. */
+    public TransactionMetadata transaction(String transactionalId) {
+        return pending.transaction(transactionalId);
     }
 
     /** The whole view as an image (a copy of everything: for comparisons and inspection, not for hot paths). */

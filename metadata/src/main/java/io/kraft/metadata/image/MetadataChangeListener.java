@@ -32,4 +32,8 @@ public interface MetadataChangeListener {
     default void partitionChanged(TopicIdPartition partition, PartitionRegistration before,
                                   PartitionRegistration after) {
     }
+
+    /** A transactional id's state changed ({@code before} null: a new id; {@code after} null: the id was removed). */
+    default void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
+    }
 }

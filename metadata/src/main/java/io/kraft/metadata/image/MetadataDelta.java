@@ -26,6 +26,7 @@ public final class MetadataDelta {
     private ConfigurationsDelta configsDelta;
     private ProducerIdsDelta producerIdsDelta;
     private FeaturesDelta featuresDelta;
+    private TransactionsDelta transactionsDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -60,6 +61,8 @@ public final class MetadataDelta {
             case CONFIG -> configsDelta().replay(record.getConfig());
             case PRODUCER_IDS -> producerIdsDelta().replay(record.getProducerIds());
             case FEATURE_LEVEL -> featuresDelta().replay(record.getFeatureLevel());
+            case TRANSACTION -> transactionsDelta().replay(record.getTransaction(), recordEpoch);
+            case REMOVE_TRANSACTION -> transactionsDelta().replay(record.getRemoveTransaction());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -144,6 +147,12 @@ public final class MetadataDelta {
         return featuresDelta == null ? image.features().level(name) : featuresDelta.level(name);
     }
 
+    /** The transactional id's state, or null if it is unknown. */
+    public TransactionMetadata transaction(String transactionalId) {
+        return transactionsDelta == null ? image.transactions().transaction(transactionalId)
+                : transactionsDelta.transaction(transactionalId);
+    }
+
     // ---- per-area deltas -------------------------------------------------------------------------------------
 
     public ClusterDelta clusterDelta() {
@@ -179,6 +188,18 @@ public final class MetadataDelta {
             featuresDelta = new FeaturesDelta(image.features());
         }
         return featuresDelta;
+    }
+
+    public TransactionsDelta transactionsDelta() {
+        if (transactionsDelta == null) {
+            transactionsDelta = new TransactionsDelta(image.transactions(), listener);
+        }
+        return transactionsDelta;
+    }
+
+    /** Whether any record touched the transactional ids. */
+    public boolean hasTransactionChanges() {
+        return transactionsDelta != null;
     }
 
     /** Whether any record touched the brokers. */
@@ -237,6 +258,7 @@ public final class MetadataDelta {
                 topicsDelta == null ? image.topics() : topicsDelta.apply(),
                 configsDelta == null ? image.configs() : configsDelta.apply(),
                 producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
-                featuresDelta == null ? image.features() : featuresDelta.apply());
+                featuresDelta == null ? image.features() : featuresDelta.apply(),
+                transactionsDelta == null ? image.transactions() : transactionsDelta.apply());
     }
 }

@@ -8,9 +8,11 @@ import java.util.Objects;
 
 /** The whole cluster metadata as of one log position; immutable, shared freely between threads. */
 public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster, TopicsImage topics,
-                            ConfigurationsImage configs, ProducerIdsImage producerIds, FeaturesImage features) {
+                            ConfigurationsImage configs, ProducerIdsImage producerIds, FeaturesImage features,
+                            TransactionsImage transactions) {
     public static final MetadataImage EMPTY = new MetadataImage(MetadataProvenance.EMPTY, ClusterImage.EMPTY,
-            TopicsImage.EMPTY, ConfigurationsImage.EMPTY, ProducerIdsImage.EMPTY, FeaturesImage.EMPTY);
+            TopicsImage.EMPTY, ConfigurationsImage.EMPTY, ProducerIdsImage.EMPTY, FeaturesImage.EMPTY,
+            TransactionsImage.EMPTY);
 
     public MetadataImage {
         Objects.requireNonNull(provenance, "provenance");
@@ -19,6 +21,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         Objects.requireNonNull(configs, "configs");
         Objects.requireNonNull(producerIds, "producerIds");
         Objects.requireNonNull(features, "features");
+        Objects.requireNonNull(transactions, "transactions");
     }
 
     public long offset() {
@@ -31,7 +34,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
 
     /**
      * Records that rebuild this image when replayed onto {@link #EMPTY} (the snapshot form), in a stable
-     * order: features, brokers, topics with their partitions, configs, producer ids.
+     * order: features, brokers, topics with their partitions, configs, producer ids, transactions.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>(features.toRecords());
@@ -43,6 +46,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
                 .forEach(topic -> records.addAll(topic.toRecords()));
         records.addAll(configs.toRecords());
         records.addAll(producerIds.toRecords());
+        records.addAll(transactions.toRecords());
         return records;
     }
 }

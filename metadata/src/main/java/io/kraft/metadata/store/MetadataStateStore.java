@@ -17,6 +17,7 @@ import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.TopicRecord;
+import io.kraft.proto.metadata.TransactionRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The committed metadata state in RocksDB: one column family per kind of state (brokers, topics,
- * partitions, configs, producer ids, features) holding each entity's current state, plus the log
+ * partitions, configs, producer ids, features, transactional ids) holding each entity's current state, plus the log
  * position (offset and epoch of the last applied record). A committed batch and its position are written
  * in one atomic write, so the store never reflects half a batch. {@link #checkpoint} copies the store as
  * a snapshot tagged with its position; a restart opens the latest checkpoint and replays the log after
@@ -49,7 +50,8 @@ public final class MetadataStateStore implements AutoCloseable {
         RocksDB.loadLibrary();
     }
 
-    private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features"};
+    private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",
+        "transactions"};
 
     private final Path directory;
     private final boolean readOnly;
@@ -64,6 +66,8 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyHandle partitions;
     private final ColumnFamilyHandle configs;
     private final ColumnFamilyHandle features;
+    /** Null in a read-only store written before transactions existed (it has none). */
+    private final ColumnFamilyHandle transactions;
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
@@ -81,6 +85,7 @@ public final class MetadataStateStore implements AutoCloseable {
         this.partitions = handles.get(4);
         this.configs = handles.get(5);
         this.features = handles.get(6);
+        this.transactions = handles.size() > 7 ? handles.get(7) : null;
         byte[] position = get(meta, StoreKeys.APPLIED_POSITION);
         this.appliedPosition = position == null ? MetadataProvenance.EMPTY
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
@@ -114,7 +119,11 @@ public final class MetadataStateStore implements AutoCloseable {
         ColumnFamilyOptions familyOptions = new ColumnFamilyOptions();
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions));
+        List<String> existing = readOnly ? existingFamilies(dbOptions, directory) : List.of(FAMILIES);
         for (String family : FAMILIES) {
+            if (!existing.contains(family)) {
+                continue;
+            }
             descriptors.add(new ColumnFamilyDescriptor(family.getBytes(StandardCharsets.UTF_8), familyOptions));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -133,6 +142,17 @@ public final class MetadataStateStore implements AutoCloseable {
             dbOptions.close();
             throw new MetadataStoreException("Cannot open the metadata state store in " + directory + ": "
                     + oneLine(e.getMessage()), e);
+        }
+    }
+
+    /** The column families a store holds (an older store lacks the newer ones; read-only opens skip them). */
+    private static List<String> existingFamilies(DBOptions dbOptions, Path directory) {
+        try (org.rocksdb.Options options = new org.rocksdb.Options(dbOptions, new ColumnFamilyOptions())) {
+            return RocksDB.listColumnFamilies(options, directory.toString()).stream()
+                    .map(name -> new String(name, StandardCharsets.UTF_8)).toList();
+        } catch (RocksDBException e) {
+            throw new MetadataStoreException("Cannot list the column families of the metadata state store in "
+                    + directory + ": " + oneLine(e.getMessage()), e);
         }
     }
 
@@ -191,6 +211,16 @@ public final class MetadataStateStore implements AutoCloseable {
                         batch.delete(features, StoreKeys.utf8(feature.getKey()));
                     } else {
                         batch.put(features, StoreKeys.utf8(feature.getKey()), StoreKeys.int32(feature.getValue()));
+                    }
+                }
+            }
+            if (delta.hasTransactionChanges()) {
+                for (var change : delta.transactionsDelta().changes().entrySet()) {
+                    byte[] key = StoreKeys.utf8(change.getKey());
+                    if (change.getValue() == null) {
+                        batch.delete(transactions, key);
+                    } else {
+                        batch.put(transactions, key, change.getValue().toRecord().getTransaction().toByteArray());
                     }
                 }
             }
@@ -292,6 +322,9 @@ public final class MetadataStateStore implements AutoCloseable {
         if (nextProducerId != null) {
             records.add(MetadataRecords.of(ProducerIdsRecord.newBuilder()
                     .setBrokerId(-1).setBrokerEpoch(-1).setNextProducerId(StoreKeys.int64(nextProducerId)).build()));
+        }
+        if (transactions != null) {
+            forEach(transactions, (key, value) -> records.add(MetadataRecords.of(TransactionRecord.parseFrom(value))));
         }
         return records;
     }

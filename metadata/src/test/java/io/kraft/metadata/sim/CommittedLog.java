@@ -9,6 +9,8 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.image.TransactionMetadata;
+import io.kraft.metadata.image.TransactionState;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayList;
@@ -50,6 +52,8 @@ final class CommittedLog {
     private final List<String> leaderConflicts = new ArrayList<>();
     private final List<String> epochRegressions = new ArrayList<>();
     private final List<String> unusableLeaders = new ArrayList<>();
+    private final List<String> transactionViolations = new ArrayList<>();
+    private long transactionsCompleted;
 
     private final MetadataChangeListener indexer = new MetadataChangeListener() {
         @Override
@@ -84,7 +88,45 @@ final class CommittedLog {
                     after);
             noteLeader("the committed log", partition.topicId(), partition.partition(), after);
         }
+
+        @Override
+        public void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
+            if (before == null || after == null) {
+                return;
+            }
+            String id = after.transactionalId();
+            if (after.producerId() < before.producerId()
+                    || (after.producerId() == before.producerId() && after.producerEpoch() < before.producerEpoch())) {
+                transactionViolations.add("transactional id " + id + " went from producer " + before.producerId()
+                        + " epoch " + before.producerEpoch() + " back to " + after.producerId() + " epoch "
+                        + after.producerEpoch());
+            }
+            TransactionState decided = switch (before.state()) {
+                case PREPARE_COMMIT -> TransactionState.COMPLETE_COMMIT;
+                case PREPARE_ABORT -> TransactionState.COMPLETE_ABORT;
+                default -> null;
+            };
+            if (decided != null && (after.state() != decided || after.producerEpoch() != before.producerEpoch()
+                    || after.producerId() != before.producerId())) {
+                transactionViolations.add("transactional id " + id + " in " + before.state().kafkaName()
+                        + " at epoch " + before.producerEpoch() + " moved to " + after.state().kafkaName()
+                        + " at epoch " + after.producerEpoch() + " instead of completing its decision");
+            }
+            if (decided != null) {
+                transactionsCompleted++;
+            }
+        }
     };
+
+    /** Broken transaction rules seen in the committed log: a decision not kept, a producer epoch going back. */
+    List<String> transactionViolations() {
+        return transactionViolations;
+    }
+
+    /** Transactions the committed log completed (commit or abort). */
+    long transactionsCompleted() {
+        return transactionsCompleted;
+    }
 
     /** Records the leader of a partition's leader epoch; a second, different leader for it is a problem. */
     void noteLeader(String where, UUID topicId, int partitionId, PartitionRegistration partition) {

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * brokers and an admin at work, while controllers crash, restart and are cut off from the quorum, the network clogs,
  * leaders resign, and brokers pause, stop, restart and shut down; every invariant is checked after every event. Then
  * a liveness phase heals everything and demands, within bounded simulated time, an active controller, an
- * acknowledged topic creation, every controller caught up with the committed log and every broker unfenced.
+ * acknowledged topic creation, every controller caught up with the committed log, every broker unfenced and a
+ * transaction completed.
  *
  * <p>Replay one seed: {@code mvn -B -o -pl metadata -am test -Dtest=RandomizedControllerSimulationTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dkraft.seed=N}. Run more: {@code -Dkraft.seeds=5000 -Dkraft.firstSeed=N}.
@@ -32,6 +33,7 @@ class RandomizedControllerSimulationTest {
         long crashes = 0;
         long transfers = 0;
         long loads = 0;
+        long transactions = 0;
         for (long seed = first; seed < first + count; seed++) {
             try {
                 SimCluster cluster = runSeed(seed);
@@ -42,6 +44,7 @@ class RandomizedControllerSimulationTest {
                 crashes += cluster.controllerCrashes();
                 transfers += cluster.raft().snapshotTransfers();
                 loads += cluster.raft().snapshotLoads();
+                transactions += cluster.committedLog().transactionsCompleted();
             } catch (Throwable failure) {
                 System.err.println("controller simulation failed for seed " + seed + "; replay with -Dkraft.seed="
                         + seed);
@@ -50,9 +53,11 @@ class RandomizedControllerSimulationTest {
             }
         }
         System.out.printf("simulated %d controller clusters from seed %d in %d ms: %d events, %d committed records, "
-                + "%d acknowledged writes, %d elections, %d controller crashes, %d snapshot loads (%d transferred)%n",
+                + "%d acknowledged writes, %d elections, %d controller crashes, %d snapshot loads (%d transferred), "
+                + "%d transactions completed%n",
                 count, first, (System.nanoTime() - startedNanos) / 1_000_000, events, records, acknowledged, elections,
-                crashes, loads, transfers);
+                crashes, loads, transfers, transactions);
+        assertTrue(transactions > 0, "the simulations completed transactions");
         assertTrue(acknowledged > count, "the simulations acknowledged writes");
     }
 
@@ -60,10 +65,12 @@ class RandomizedControllerSimulationTest {
         Random shape = new Random(seed);
         SimCluster cluster = new SimCluster(seed, shape.nextBoolean() ? 3 : 5, 3 + shape.nextInt(3));
         cluster.admin().start(100);
+        cluster.transactions().start(50);
         cluster.injectRandomFaults(cluster.nowMs() + FAULT_PHASE_MS);
         cluster.runFor(FAULT_PHASE_MS);
 
         cluster.admin().stop();
+        cluster.transactions().stop();
         cluster.heal();
         assertTrue(cluster.runUntil(() -> cluster.activeController().isPresent(), LIVENESS_BOUND_MS),
                 cluster.describe("no active controller within " + LIVENESS_BOUND_MS + " ms of healing"));
@@ -73,6 +80,12 @@ class RandomizedControllerSimulationTest {
                 cluster.describe("not every controller caught up with the committed log"));
         assertTrue(cluster.runUntil(cluster::brokersUnfenced, LIVENESS_BOUND_MS),
                 cluster.describe("not every broker was unfenced within " + LIVENESS_BOUND_MS + " ms of healing"));
+        long completedBefore = cluster.committedLog().transactionsCompleted();
+        cluster.transactions().start(50);
+        assertTrue(cluster.runUntil(() -> cluster.committedLog().transactionsCompleted() > completedBefore,
+                LIVENESS_BOUND_MS), cluster.describe("no transaction completed within " + LIVENESS_BOUND_MS
+                + " ms of healing"));
+        cluster.transactions().stop();
         return cluster;
     }
 }

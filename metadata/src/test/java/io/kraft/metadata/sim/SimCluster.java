@@ -35,6 +35,7 @@ final class SimCluster {
     private final Map<Integer, SimController> controllers = new TreeMap<>();
     private final Map<Integer, SimBroker> brokers = new TreeMap<>();
     private final SimAdmin admin;
+    private final SimTransactions transactions;
     private final RecordingFaultHandler faults = new RecordingFaultHandler();
     private final List<Invariant> invariants;
     private final AcknowledgedWritesAreCommitted acknowledgements = new AcknowledgedWritesAreCommitted();
@@ -53,7 +54,7 @@ final class SimCluster {
         this.invariants = List.of(new PartitionLeaderInIsrOrOffline(), new BrokerEpochsOnlyGrow(),
                 new OneLeaderPerPartitionEpoch(), acknowledgements, new SameImageAtSameOffset(),
                 new StoredStateMatchesImage(), new OneActiveControllerPerEpoch(), new PublishedImagesInLogOrder(),
-                new LeadersAreUsableBetweenBatches(), new NoFaults());
+                new LeadersAreUsableBetweenBatches(), new TransactionDecisionsAreKept(), new NoFaults());
         for (int id : controllerIds) {
             controllers.put(id, SimController.start(id, scheduler, raft, faults));
         }
@@ -63,6 +64,7 @@ final class SimCluster {
             broker.start();
         }
         this.admin = new SimAdmin(this);
+        this.transactions = new SimTransactions(this);
     }
 
     // ---- what the parts reach --------------------------------------------------------------------------------
@@ -85,6 +87,10 @@ final class SimCluster {
 
     SimAdmin admin() {
         return admin;
+    }
+
+    SimTransactions transactions() {
+        return transactions;
     }
 
     /** Running controllers by id. */

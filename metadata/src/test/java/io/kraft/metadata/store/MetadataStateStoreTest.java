@@ -20,12 +20,14 @@ import io.kraft.metadata.controller.ControllerResult;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TransactionState;
 import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.PartitionChangeRecord;
@@ -111,6 +113,16 @@ class MetadataStateStoreTest {
             commit(managers.allocateProducerIds(1, epochs.get(1)));
             commit(managers.allocateProducerIds(3, epochs.get(3)));
             commit(managers.updateFeature("metadata.version", 2));
+            // Transactional ids: one decided with its partitions and group, one that expired.
+            long now = 10_000;
+            var open = commit(managers.transactions().initProducerId("open", 60_000, -1, (short) -1, now));
+            commit(managers.transactions().addPartitions("open", open.producerId(), open.producerEpoch(),
+                    Map.of("orders", List.of(1, 3)), now));
+            commit(managers.transactions().addOffsets("open", open.producerId(), open.producerEpoch(), "g", "clicks",
+                    0, now));
+            commit(managers.transactions().endTransaction("open", open.producerId(), open.producerEpoch(), true, now));
+            commit(managers.transactions().initProducerId("gone", 60_000, -1, (short) -1, now));
+            commit(managers.transactions().expire(now + TransactionSettings.DEFAULTS.idExpirationMs()));
         }
     }
 
@@ -126,7 +138,11 @@ class MetadataStateStoreTest {
             assertEquals(cluster.image, loaded);
             assertTrue(loaded.topics().topic("doomed") == null);
             assertTrue(loaded.cluster().broker(2).fenced());
-            assertEquals(2000, loaded.producerIds().nextProducerId());
+            assertEquals(2002, loaded.producerIds().nextProducerId());
+            assertEquals(TransactionState.PREPARE_COMMIT, loaded.transactions().transaction("open").state());
+            assertEquals(3, loaded.transactions().transaction("open").partitions().size());
+            assertEquals(EPOCH, loaded.transactions().transaction("open").coordinatorEpoch());
+            assertTrue(loaded.transactions().transaction("gone") == null);
         }
     }
 

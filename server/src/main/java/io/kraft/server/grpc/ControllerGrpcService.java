@@ -10,10 +10,14 @@ import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
+import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
+import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
@@ -35,10 +39,16 @@ import io.kraft.proto.controller.CreateTopicsResponse;
 import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
+import io.kraft.proto.controller.EndTransactionRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
+import io.kraft.proto.controller.InitTransactionalProducerRequest;
+import io.kraft.proto.controller.InitTransactionalProducerResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
+import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
+import io.kraft.proto.controller.TransactionPartitionResult;
+import io.kraft.proto.controller.TransactionResponse;
 import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
@@ -345,6 +355,80 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
+    }
+
+    // ---- transactions ---------------------------------------------------------------------------------------
+
+    @Override
+    public void initTransactionalProducer(InitTransactionalProducerRequest request,
+                                          StreamObserver<InitTransactionalProducerResponse> observer) {
+        reply(observer, controller.initTransactionalProducer(request.getTransactionalId(), request.getTimeoutMs(),
+                request.getProducerId(), (short) request.getProducerEpoch()), (producer, error) -> {
+                    // An answer that wrote records may still carry an error (CONCURRENT_TRANSACTIONS while fencing).
+                    ApiError effective = error.isSuccess() && producer.error() != Errors.NONE
+                            ? ApiError.of(producer.error(), null) : error;
+                    InitTransactionalProducerResponse.Builder response = InitTransactionalProducerResponse.newBuilder()
+                            .setErrorCode(effective.error().code()).setErrorMessage(message(effective));
+                    if (effective.isSuccess()) {
+                        response.setProducerId(producer.producerId()).setProducerEpoch(producer.producerEpoch());
+                    }
+                    hintIfNotController(effective, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    @Override
+    public void addPartitionsToTransaction(AddPartitionsToTransactionRequest request,
+                                           StreamObserver<AddPartitionsToTransactionResponse> observer) {
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        request.getTopicsList().forEach(t -> partitions.computeIfAbsent(t.getName(), n -> new ArrayList<>())
+                .addAll(t.getPartitionsList()));
+        reply(observer, controller.addPartitionsToTransaction(request.getTransactionalId(), request.getProducerId(),
+                (short) request.getProducerEpoch(), partitions), (results, error) -> {
+                    AddPartitionsToTransactionResponse.Builder response = AddPartitionsToTransactionResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (results != null) {
+                        results.forEach((topic, errors) -> errors.forEach((partition, partitionError) ->
+                                response.addResults(TransactionPartitionResult.newBuilder().setTopic(topic)
+                                        .setPartition(partition).setErrorCode(partitionError.code()))));
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    @Override
+    public void addOffsetsToTransaction(AddOffsetsToTransactionRequest request,
+                                        StreamObserver<TransactionResponse> observer) {
+        replyTransaction(observer, controller.addOffsetsToTransaction(request.getTransactionalId(),
+                request.getProducerId(), (short) request.getProducerEpoch(), request.getGroupId(),
+                request.getOffsetsTopic(), request.getOffsetsPartition()));
+    }
+
+    @Override
+    public void endTransaction(EndTransactionRequest request, StreamObserver<TransactionResponse> observer) {
+        replyTransaction(observer, controller.endTransaction(request.getTransactionalId(), request.getProducerId(),
+                (short) request.getProducerEpoch(), request.getCommit()));
+    }
+
+    @Override
+    public void transactionMarkersWritten(TransactionMarkersWrittenRequest request,
+                                          StreamObserver<TransactionResponse> observer) {
+        List<TopicIdPartition> partitions = new ArrayList<>();
+        request.getPartitionsList().forEach(t -> t.getPartitionsList().forEach(p ->
+                partitions.add(new TopicIdPartition(Uuids.fromProto(t.getTopicId()), p))));
+        replyTransaction(observer, controller.transactionMarkersWritten(new TransactionMarkersWritten(
+                request.getBrokerId(), request.getBrokerEpoch(), request.getTransactionalId(), request.getProducerId(),
+                (short) request.getProducerEpoch(), request.getCommit(), partitions)));
+    }
+
+    private void replyTransaction(StreamObserver<TransactionResponse> observer, CompletableFuture<Void> answer) {
+        reply(observer, answer, (ignored, error) -> {
+            TransactionResponse.Builder response = TransactionResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     // ---- helpers ------------------------------------------------------------------------------------------

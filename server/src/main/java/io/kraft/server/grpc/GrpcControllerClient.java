@@ -17,8 +17,13 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
+import io.kraft.metadata.controller.TransactionMarkersWritten;
+import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
+import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
+import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
@@ -38,16 +43,24 @@ import io.kraft.proto.controller.CreateTopicsResponse;
 import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
+import io.kraft.proto.controller.EndTransactionRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.PartitionId;
+import io.kraft.proto.controller.InitTransactionalProducerRequest;
+import io.kraft.proto.controller.InitTransactionalProducerResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
+import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
+import io.kraft.proto.controller.TransactionResponse;
+import io.kraft.proto.controller.TransactionTopic;
 import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.proto.metadata.TopicPartitions;
 import io.kraft.storage.errors.Errors;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -295,6 +308,78 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (AllocateProducerIdsResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
                         response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> new ProducerIdBlock(brokerId, response.getFirstProducerId(), response.getSize())));
+    }
+
+    @Override
+    public CompletableFuture<TransactionalProducer> initTransactionalProducer(String transactionalId, int timeoutMs,
+                                                                             long producerId, short producerEpoch) {
+        InitTransactionalProducerRequest message = InitTransactionalProducerRequest.newBuilder()
+                .setTransactionalId(transactionalId).setTimeoutMs(timeoutMs).setProducerId(producerId)
+                .setProducerEpoch(producerEpoch).build();
+        return withRetries("InitTransactionalProducer", requestDeadlineMs,
+                (stub, observer) -> stub.initTransactionalProducer(message, observer),
+                (InitTransactionalProducerResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> TransactionalProducer.of(response.getProducerId(), (short) response.getProducerEpoch())));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+        AddPartitionsToTransactionRequest.Builder message = AddPartitionsToTransactionRequest.newBuilder()
+                .setTransactionalId(transactionalId).setProducerId(producerId).setProducerEpoch(producerEpoch);
+        partitions.forEach((topic, ids) -> message.addTopics(TransactionTopic.newBuilder().setName(topic)
+                .addAllPartitions(ids)));
+        AddPartitionsToTransactionRequest request = message.build();
+        return withRetries("AddPartitionsToTransaction", requestDeadlineMs,
+                (stub, observer) -> stub.addPartitionsToTransaction(request, observer),
+                (AddPartitionsToTransactionResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> {
+                            Map<String, Map<Integer, Errors>> results = new LinkedHashMap<>();
+                            response.getResultsList().forEach(r -> results.computeIfAbsent(r.getTopic(),
+                                    t -> new LinkedHashMap<>()).put(r.getPartition(),
+                                    errorFor(r.getErrorCode())));
+                            return results;
+                        }));
+    }
+
+    @Override
+    public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
+                                                           short producerEpoch, String groupId, String offsetsTopic,
+                                                           int offsetsPartition) {
+        AddOffsetsToTransactionRequest message = AddOffsetsToTransactionRequest.newBuilder()
+                .setTransactionalId(transactionalId).setProducerId(producerId).setProducerEpoch(producerEpoch)
+                .setGroupId(groupId).setOffsetsTopic(offsetsTopic).setOffsetsPartition(offsetsPartition).build();
+        return withRetries("AddOffsetsToTransaction", requestDeadlineMs,
+                (stub, observer) -> stub.addOffsetsToTransaction(message, observer), GrpcControllerClient::decodeVoid);
+    }
+
+    @Override
+    public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                  boolean commit) {
+        EndTransactionRequest message = EndTransactionRequest.newBuilder().setTransactionalId(transactionalId)
+                .setProducerId(producerId).setProducerEpoch(producerEpoch).setCommit(commit).build();
+        return withRetries("EndTransaction", requestDeadlineMs,
+                (stub, observer) -> stub.endTransaction(message, observer), GrpcControllerClient::decodeVoid);
+    }
+
+    @Override
+    public CompletableFuture<Void> transactionMarkersWritten(TransactionMarkersWritten report) {
+        TransactionMarkersWrittenRequest.Builder message = TransactionMarkersWrittenRequest.newBuilder()
+                .setBrokerId(report.brokerId()).setBrokerEpoch(report.brokerEpoch())
+                .setTransactionalId(report.transactionalId()).setProducerId(report.producerId())
+                .setProducerEpoch(report.producerEpoch()).setCommit(report.commit());
+        report.partitions().forEach(p -> message.addPartitions(TopicPartitions.newBuilder()
+                .setTopicId(Uuids.toProto(p.topicId())).addPartitions(p.partition())));
+        TransactionMarkersWrittenRequest request = message.build();
+        return withRetries("TransactionMarkersWritten", requestDeadlineMs,
+                (stub, observer) -> stub.transactionMarkersWritten(request, observer), GrpcControllerClient::decodeVoid);
+    }
+
+    private static Attempt<Void> decodeVoid(TransactionResponse response) {
+        return decode(response.getErrorCode(), response.getErrorMessage(), response.hasActiveControllerId(),
+                response.getActiveControllerId(), () -> null);
     }
 
     // ---- retries --------------------------------------------------------------------------------------------

@@ -361,15 +361,16 @@ class GroupApisWireTest {
     }
 
     @Test
-    void transactionCoordinatorLookupsAreRefusedWithAReason() throws Exception {
+    void aTransactionalIdsCoordinatorIsALiveBrokerAndAnEmptyIdIsRefused() throws Exception {
         try (WireClient client = new WireClient(node.port())) {
             FindCoordinatorRequest request = new FindCoordinatorRequest()
                     .setKeyType((byte) 1)
-                    .setCoordinatorKeys(new ArrayList<>(List.of("txn-id")));
+                    .setCoordinatorKeys(new ArrayList<>(List.of("txn-id", "")));
             FindCoordinatorResponse response = client.send(request, highest(ApiKey.FIND_COORDINATOR));
             FindCoordinatorResponse.Coordinator coordinator = response.coordinators().get(0);
-            assertEquals(Errors.INVALID_REQUEST.code(), coordinator.errorCode());
-            assertEquals("transactions are not supported by this broker yet", coordinator.errorMessage());
+            assertEquals(Errors.NONE.code(), coordinator.errorCode());
+            assertEquals(node.port(), coordinator.port());
+            assertEquals(Errors.INVALID_REQUEST.code(), response.coordinators().get(1).errorCode());
         }
     }
 }

@@ -375,10 +375,17 @@ class AdminApisWireTest {
 
     @ParameterizedTest
     @ValueSource(shorts = {0, 5})
-    void initProducerIdRefusesTransactionalProducersWithAnErrorThatEndsThemAtOnce(short version) throws Exception {
-        InitProducerIdResponseData refused = initProducerId(version, "payments-tx", -1, (short) -1);
-        assertEquals(Errors.UNSUPPORTED_VERSION.code(), refused.errorCode());
-        assertEquals(-1L, refused.producerId());
+    void initProducerIdForATransactionalIdGivesItAProducerIdAndBumpsItsEpochOnTheNextInit(short version)
+            throws Exception {
+        String transactionalId = "payments-tx-v" + version;
+        InitProducerIdResponseData first = initProducerId(version, transactionalId, -1, (short) -1);
+        assertEquals(Errors.NONE.code(), first.errorCode());
+        assertTrue(first.producerId() >= 0);
+        assertEquals(0, first.producerEpoch());
+        InitProducerIdResponseData second = initProducerId(version, transactionalId, -1, (short) -1);
+        assertEquals(Errors.NONE.code(), second.errorCode());
+        assertEquals(first.producerId(), second.producerId());
+        assertEquals(1, second.producerEpoch());
         assertEquals(0, ProducerIdEndToEndTest.newProducer(client, version).producerEpoch());
     }
 

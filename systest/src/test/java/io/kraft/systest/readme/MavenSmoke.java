@@ -52,6 +52,9 @@ record MavenSmoke(String command, List<String> appended, String expectedOutput) 
             return Optional.of(new MavenSmoke(command, List.of("-Dbench.topics=20", "-Dbench.totalPartitions=400"),
                     "created 20 topics"));
         }
+        if (command.contains(" -Ptxn-bench ")) {
+            return Optional.of(new MavenSmoke(command, List.of("-Dbench.seconds=1"), "committed transactions/s"));
+        }
         if (command.contains(" -Dtest=RandomizedSimulationTest ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dkraft.seeds=2"), "simulated "));
         }

@@ -47,6 +47,6 @@ public final class AdminHandlers {
                 new DescribeConfigsHandler(metadata::image, configs),
                 new AlterConfigsHandler(controller, metadata::image, configs),
                 new IncrementalAlterConfigsHandler(controller, metadata::image, configs),
-                new InitProducerIdHandler(producerIds, metadata::image));
+                new InitProducerIdHandler(producerIds, metadata::image, controller::initTransactionalProducer));
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.api.data;
 
+import io.kraft.broker.api.txn.TransactionErrors;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -9,6 +10,8 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.InitProducerIdRequest;
 import io.kraft.broker.protocol.message.InitProducerIdResponse;
+import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.Objects;
@@ -19,29 +22,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers InitProducerId (v0-5) for idempotent, non-transactional producers: a new producer id with epoch 0,
+ * Answers InitProducerId (v0-5). For idempotent, non-transactional producers: a new producer id with epoch 0,
  * or, from v3 with the producer's current id and epoch (KIP-360), the same id with the next epoch, or a new id
  * once the epoch is used up. A new id may wait for the controller to allocate a block of them; the answer then
  * comes when the block arrives, and no handler thread waits for it.
  *
  * <p>Error choices follow what the Java producer does with each answer: any failure to get an id (broker not
  * registered yet, controller slow or unavailable) is COORDINATOR_LOAD_IN_PROGRESS, the one error it retries;
- * every other error ends the producer. A transactional.id is answered with UNSUPPORTED_VERSION: transactions
- * are not implemented, and that error makes {@code initTransactions()} fail at once with "The version of API is
- * not supported" (COORDINATOR_NOT_AVAILABLE would make it retry until max.block.ms, and an authorization error
- * would send the user looking at ACLs).
+ * every other error ends the producer. A transactional.id goes to the transaction coordinator in the active
+ * controller (which fences the id's previous producer); its errors reach the client as the request's version expects
+ * them (PRODUCER_FENCED only from v4, KIP-588).
  */
 public final class InitProducerIdHandler implements AsyncRequestHandler<InitProducerIdRequest, InitProducerIdResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(InitProducerIdHandler.class);
     /** The last epoch a producer id may be bumped to; past it the producer gets a new id (as Kafka does). */
     static final short MAX_PRODUCER_EPOCH = Short.MAX_VALUE - 1;
 
+    /** InitProducerId knows PRODUCER_FENCED from this version on (KIP-588). */
+    static final int PRODUCER_FENCED_SINCE = 4;
+
     private final ProducerIdManager producerIds;
     private final Supplier<MetadataImage> images;
+    private final TransactionalInit transactions;
 
-    public InitProducerIdHandler(ProducerIdManager producerIds, Supplier<MetadataImage> images) {
+    /** The transaction coordinator's InitProducerId (see {@link Controller#initTransactionalProducer}). */
+    @FunctionalInterface
+    public interface TransactionalInit {
+        CompletableFuture<TransactionalProducer> init(String transactionalId, int timeoutMs, long producerId,
+                                                      short producerEpoch);
+    }
+
+    public InitProducerIdHandler(ProducerIdManager producerIds, Supplier<MetadataImage> images,
+                                 TransactionalInit transactions) {
         this.producerIds = Objects.requireNonNull(producerIds, "producerIds");
         this.images = Objects.requireNonNull(images, "images");
+        this.transactions = Objects.requireNonNull(transactions, "transactions");
     }
 
     @Override
@@ -56,9 +71,17 @@ public final class InitProducerIdHandler implements AsyncRequestHandler<InitProd
         long producerId = request.version() >= 3 ? body.producerId() : -1L;
         short producerEpoch = request.version() >= 3 ? body.producerEpoch() : -1;
         if (transactionalId != null) {
-            LOG.warn("Refused InitProducerId for transactional.id {} from {}: transactions are not supported yet",
-                    transactionalId, context.clientAddress());
-            return answered(Errors.UNSUPPORTED_VERSION, -1L, (short) -1);
+            return transactions.init(transactionalId, body.transactionTimeoutMs(), producerId,
+                    producerEpoch).handle((producer, failure) -> {
+                        Errors error = failure != null ? TransactionErrors.of(failure) : producer.error();
+                        if (error != Errors.NONE) {
+                            LOG.debug("InitProducerId for transactional.id {} from {}: {}", transactionalId,
+                                    context.clientAddress(), error);
+                            return answer(TransactionErrors.forClient(error, request.version(), PRODUCER_FENCED_SINCE),
+                                    -1L, (short) -1);
+                        }
+                        return answer(Errors.NONE, producer.producerId(), producer.producerEpoch());
+                    });
         }
         if ((producerId < 0) != (producerEpoch < 0)) {
             return answered(Errors.INVALID_REQUEST, -1L, (short) -1);

@@ -17,11 +17,13 @@ import io.kraft.broker.protocol.message.ProduceResponse.PartitionProduceResponse
 import io.kraft.broker.protocol.message.ProduceResponse.TopicProduceResponse;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.broker.txn.TransactionVerifier;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.record.RecordBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,14 +42,26 @@ import java.util.concurrent.CompletableFuture;
  * acks=1 answers once written, acks=all once replicated to the in-sync replicas. Clients may not write to
  * internal topics. Partitions not led here carry the known leader (v10+) so the client can move at once.
  * Record batches go to the log as slices of the request's network buffer (no copy).
+ *
+ * <p>With a {@link TransactionVerifier}, a transactional batch is appended only to a partition in its producer's
+ * open transaction (KIP-890 part 1: a late or stray batch cannot open a transaction nobody will end); one the
+ * broker's image does not show yet waits for it, with its bytes copied out of the network buffer, and is refused
+ * with INVALID_TXN_STATE if it does not come.
  */
 public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
 
     private final ReplicaManager replicaManager;
+    /** Null where no transaction coordinator exists (transactional batches are then not checked). */
+    private final TransactionVerifier verifier;
 
     public ProduceHandler(ReplicaManager replicaManager) {
+        this(replicaManager, null);
+    }
+
+    public ProduceHandler(ReplicaManager replicaManager, TransactionVerifier verifier) {
         this.replicaManager = Objects.requireNonNull(replicaManager, "replicaManager");
+        this.verifier = verifier;
     }
 
     @Override
@@ -80,7 +94,11 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 }
             }
         }
-        return replicaManager.appendRecords(body.timeoutMs(), acks, false, entries).thenApply(results -> {
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appended =
+                verifier != null && body.transactionalId() != null
+                        ? appendVerified(body.transactionalId(), body.timeoutMs(), acks, entries)
+                        : replicaManager.appendRecords(body.timeoutMs(), acks, false, entries);
+        return appended.thenApply(results -> {
             if (acks == 0) {
                 boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
                 return failed ? HandlerResponse.closeConnection("an acks=0 produce failed") : HandlerResponse.none();
@@ -94,6 +112,63 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 all.put(requested, result);
             }
             return HandlerResponse.of(response(all, context.listenerName()));
+        });
+    }
+
+    private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendVerified(
+            String transactionalId, int timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries) {
+        Map<TopicPartition, ByteBuffer> now = new LinkedHashMap<>();
+        Map<TopicPartition, ByteBuffer> later = new LinkedHashMap<>();
+        Map<TopicPartition, CompletableFuture<Boolean>> checks = new LinkedHashMap<>();
+        entries.forEach((tp, records) -> {
+            RecordBatch first = records.remaining() >= RecordBatch.HEADER_SIZE
+                    ? new RecordBatch(records, records.position()) : null;
+            if (first == null || !first.isTransactional() || first.isControl()) {
+                now.put(tp, records);
+                return;
+            }
+            CompletableFuture<Boolean> check = verifier.verify(transactionalId, first.producerId(),
+                    first.producerEpoch(), tp.topic(), tp.partition());
+            if (check.isDone() && check.join()) {
+                now.put(tp, records);
+            } else {
+                // The request's buffer is only valid until handle returns.
+                ByteBuffer copy = ByteBuffer.allocate(records.remaining());
+                copy.put(records.duplicate()).flip();
+                later.put(tp, copy);
+                checks.put(tp, check);
+            }
+        });
+        if (later.isEmpty()) {
+            return replicaManager.appendRecords(timeoutMs, acks, false, now);
+        }
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> first = now.isEmpty()
+                ? CompletableFuture.completedFuture(Map.of()) : replicaManager.appendRecords(timeoutMs, acks, false, now);
+        CompletableFuture<Map<TopicPartition, PartitionProduceResult>> second =
+                CompletableFuture.allOf(checks.values().toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
+                    Map<TopicPartition, ByteBuffer> verified = new LinkedHashMap<>();
+                    Map<TopicPartition, PartitionProduceResult> refused = new LinkedHashMap<>();
+                    later.forEach((tp, records) -> {
+                        if (checks.get(tp).join()) {
+                            verified.put(tp, records);
+                        } else {
+                            refused.put(tp, PartitionProduceResult.failed(Errors.INVALID_TXN_STATE, "partition " + tp
+                                    + " is not in the open transaction of transactional id " + transactionalId));
+                        }
+                    });
+                    if (verified.isEmpty()) {
+                        return CompletableFuture.completedFuture(refused);
+                    }
+                    return replicaManager.appendRecords(timeoutMs, acks, false, verified).thenApply(results -> {
+                        Map<TopicPartition, PartitionProduceResult> all = new LinkedHashMap<>(results);
+                        all.putAll(refused);
+                        return all;
+                    });
+                });
+        return first.thenCombine(second, (a, b) -> {
+            Map<TopicPartition, PartitionProduceResult> all = new LinkedHashMap<>(a);
+            all.putAll(b);
+            return all;
         });
     }
 

@@ -14,6 +14,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntPredicate;
@@ -22,10 +23,10 @@ import java.util.function.Supplier;
 /**
  * Answers FindCoordinator (v0-6; several keys per request from v4): a group's coordinator is the leader of its
  * {@code __consumer_offsets} partition, reached on the listener the request came in on. The first lookup creates
- * the topic and answers COORDINATOR_NOT_AVAILABLE, which clients retry. Transaction coordinators do not exist
- * yet (transactions are future work): TRANSACTION keys get INVALID_REQUEST with a message, which a Java
- * transactional producer treats as fatal and reports at once (a retriable error would leave it retrying until
- * max.block.ms with nothing to tell the user).
+ * the topic and answers COORDINATOR_NOT_AVAILABLE, which clients retry. A transactional id's coordinator can be any
+ * live broker, since every broker forwards the transactional APIs to the active controller, where the transaction
+ * coordinator runs: the answer is a hash of the id over the unfenced brokers (sorted by id), stable while their
+ * membership is, which spreads the clients' connections.
  */
 public final class FindCoordinatorHandler
         implements RequestHandler<FindCoordinatorRequest, FindCoordinatorResponse> {
@@ -85,7 +86,7 @@ public final class FindCoordinatorHandler
 
     private Lookup find(MetadataImage image, String key, byte keyType, String listenerName) {
         if (keyType == TRANSACTION_KEY_TYPE) {
-            return Lookup.failed(Errors.INVALID_REQUEST, "transactions are not supported by this broker yet");
+            return findTransactionCoordinator(image, key, listenerName);
         }
         if (keyType != GROUP_KEY_TYPE) {
             return Lookup.failed(Errors.INVALID_REQUEST, "unknown coordinator key type " + keyType);
@@ -118,6 +119,26 @@ public final class FindCoordinatorHandler
                     "the coordinator has no " + listenerName + " listener");
         }
         return new Lookup(Errors.NONE, null, leader.id(), endpoint.get().host(), endpoint.get().port());
+    }
+
+    private static Lookup findTransactionCoordinator(MetadataImage image, String key, String listenerName) {
+        if (key == null || key.isEmpty()) {
+            return Lookup.failed(Errors.INVALID_REQUEST, "a transactional id is required");
+        }
+        List<Integer> live = image.cluster().unfencedBrokerIds().stream().sorted().toList();
+        if (live.isEmpty()) {
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE, "no broker is available");
+        }
+        int hash = key.hashCode();
+        int index = (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % live.size();
+        BrokerRegistration broker = image.cluster().broker(live.get(index));
+        Optional<Endpoint> endpoint = broker.listeners().stream()
+                .filter(e -> e.name().equals(listenerName)).findFirst();
+        if (endpoint.isEmpty()) {
+            return Lookup.failed(Errors.COORDINATOR_NOT_AVAILABLE,
+                    "the coordinator has no " + listenerName + " listener");
+        }
+        return new Lookup(Errors.NONE, null, broker.id(), endpoint.get().host(), endpoint.get().port());
     }
 
     /** One key's answer. */

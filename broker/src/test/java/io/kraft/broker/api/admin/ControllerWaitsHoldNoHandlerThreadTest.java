@@ -355,5 +355,36 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
             throw new UnsupportedOperationException("not a producer id test");
         }
+
+        @Override
+        public CompletableFuture<io.kraft.metadata.controller.TransactionalProducer> initTransactionalProducer(
+                String transactionalId, int timeoutMs, long producerId, short producerEpoch) {
+            throw new UnsupportedOperationException("not a transaction test");
+        }
+
+        @Override
+        public CompletableFuture<Map<String, Map<Integer, io.kraft.storage.errors.Errors>>> addPartitionsToTransaction(
+                String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+            throw new UnsupportedOperationException("not a transaction test");
+        }
+
+        @Override
+        public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
+                                                               short producerEpoch, String groupId,
+                                                               String offsetsTopic, int offsetsPartition) {
+            throw new UnsupportedOperationException("not a transaction test");
+        }
+
+        @Override
+        public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                      boolean commit) {
+            throw new UnsupportedOperationException("not a transaction test");
+        }
+
+        @Override
+        public CompletableFuture<Void> transactionMarkersWritten(
+                io.kraft.metadata.controller.TransactionMarkersWritten report) {
+            throw new UnsupportedOperationException("not a transaction test");
+        }
     }
 }

@@ -53,7 +53,9 @@ class InitProducerIdHandlerTest {
                 SocketServerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0",
                 SocketServerConfig.NUM_IO_THREADS, "1"));
         server = new KafkaServer(config, RequestHandlerRegistry.of(new ApiVersionsHandler(),
-                new InitProducerIdHandler(producerIds, () -> MetadataImage.EMPTY)));
+                new InitProducerIdHandler(producerIds, () -> MetadataImage.EMPTY, (id, timeoutMs, producerId, epoch) ->
+                        CompletableFuture.failedFuture(new io.kraft.metadata.controller.ControllerException(
+                                io.kraft.storage.errors.Errors.NOT_CONTROLLER, "no transaction coordinator here")))));
         server.start();
         return server.boundPort();
     }

@@ -1,0 +1,94 @@
+package io.kraft.broker.txn;
+
+import io.kraft.metadata.image.MetadataDelta;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataPublisher;
+import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.image.TransactionMetadata;
+import io.kraft.metadata.image.TransactionState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A leader's check of a transactional Produce (KIP-890 part 1, which prevents hanging transactions): the partition
+ * must be in the producer's open transaction, at the producer id and epoch of the batch. The answer comes from this
+ * broker's metadata image, which holds the coordinator's state; since the producer adds the partition before it
+ * sends, an image that does not show it yet is only behind the controller by a few records, so a produce waits (up to
+ * {@code maxWaitMs}) for an image that does before it is refused.
+ */
+public final class TransactionVerifier implements MetadataPublisher {
+    /** A produce waiting for the image to show its partition in the transaction. */
+    private record Waiter(String transactionalId, long producerId, short producerEpoch, String topic, int partition,
+                          CompletableFuture<Boolean> verified) {
+    }
+
+    private final long maxWaitMs;
+    private volatile MetadataImage image = MetadataImage.EMPTY;
+    private final List<Waiter> waiters = new ArrayList<>();
+
+    public TransactionVerifier(long maxWaitMs) {
+        this.maxWaitMs = maxWaitMs;
+    }
+
+    /**
+     * Completes with true once the image shows {@code topic}-{@code partition} in the open transaction of the id at that
+     * producer id and epoch, with false if it does not within the wait.
+     */
+    public CompletableFuture<Boolean> verify(String transactionalId, long producerId, short producerEpoch,
+                                             String topic, int partition) {
+        Objects.requireNonNull(transactionalId, "transactionalId");
+        if (inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition)) {
+            return CompletableFuture.completedFuture(true);
+        }
+        Waiter waiter = new Waiter(transactionalId, producerId, producerEpoch, topic, partition,
+                new CompletableFuture<>());
+        synchronized (waiters) {
+            waiters.add(waiter);
+        }
+        // Checked again after registering: an image published in between would otherwise be missed.
+        if (inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition)) {
+            waiter.verified().complete(true);
+        }
+        waiter.verified().completeOnTimeout(false, maxWaitMs, TimeUnit.MILLISECONDS)
+                .whenComplete((ok, error) -> {
+                    synchronized (waiters) {
+                        waiters.remove(waiter);
+                    }
+                });
+        return waiter.verified();
+    }
+
+    /** Whether the partition is in the id's open transaction at that producer id and epoch, in {@code image}. */
+    public static boolean inTransaction(MetadataImage image, String transactionalId, long producerId,
+                                        short producerEpoch, String topicName, int partition) {
+        TransactionMetadata txn = image.transactions().transaction(transactionalId);
+        if (txn == null || txn.state() != TransactionState.ONGOING || txn.producerId() != producerId
+                || txn.producerEpoch() != producerEpoch) {
+            return false;
+        }
+        TopicImage topic = image.topics().topic(topicName);
+        return topic != null && txn.partitions().contains(new TopicIdPartition(topic.id(), partition));
+    }
+
+    @Override
+    public void publish(MetadataDelta delta, MetadataImage newImage) {
+        image = newImage;
+        if (!delta.hasTransactionChanges() && !delta.hasTopicChanges()) {
+            return;
+        }
+        List<Waiter> due = new ArrayList<>();
+        synchronized (waiters) {
+            for (Waiter waiter : waiters) {
+                if (inTransaction(newImage, waiter.transactionalId(), waiter.producerId(), waiter.producerEpoch(),
+                        waiter.topic(), waiter.partition())) {
+                    due.add(waiter);
+                }
+            }
+        }
+        due.forEach(waiter -> waiter.verified().complete(true));
+    }
+}
