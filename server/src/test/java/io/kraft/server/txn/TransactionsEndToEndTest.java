@@ -46,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kafka-clients' transactional producer and Admin against a combined node: commit and abort across 6 partitions of 2
- * topics (each partition gets its markers), zombie fencing, the coordinator's abort of a transaction past its timeout,
+ * topics (each partition gets its markers; read_committed consumers see only the committed records), zombie fencing, the coordinator's abort of a transaction past its timeout,
  * and describeTransactions / listTransactions.
  */
 class TransactionsEndToEndTest {
@@ -100,6 +100,20 @@ class TransactionsEndToEndTest {
         }
         assertEquals(6, values.stream().filter(v -> v.startsWith("committed")).count(), values.toString());
         assertEquals(6, values.stream().filter(v -> v.startsWith("aborted")).count(), values.toString());
+
+        // read_committed: exactly the committed records, never an aborted one, and the whole log read (to the end
+        // offset, markers included) so no aborted record can still be on its way.
+        List<String> committed = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer("read_committed")) {
+            consumer.assign(allPartitions());
+            consumer.seekToBeginning(allPartitions());
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> committed.add(r.value()));
+                return allPartitions().stream().allMatch(tp -> consumer.position(tp) == 4L);
+            });
+        }
+        assertEquals(6, committed.size(), committed.toString());
+        assertTrue(committed.stream().allMatch(v -> v.startsWith("committed")), committed.toString());
     }
 
     @Test
