@@ -1,50 +1,166 @@
 package io.kraft.broker.network;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
-import java.util.List;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Splits the byte stream into request frames (the bytes after each int32 size). A size that is negative
- * or above {@code socket.request.max.bytes} closes the connection before any of that frame is buffered.
+ * Splits the byte stream into request frames (the bytes after each int32 size) and takes each frame's memory
+ * from the listener's {@link RequestMemoryPool} as soon as its size is known. A size that is negative or above
+ * {@code socket.request.max.bytes} closes the connection before any of that frame is buffered; while the pool
+ * is used up the connection stops reading until memory comes back. A large frame's buffer grows with the
+ * bytes that really arrive, so a client that announces 100 MiB and sends a trickle costs pool reservation,
+ * not memory.
  */
-final class RequestFrameDecoder extends ByteToMessageDecoder {
+final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestFrameDecoder.class);
     private static final int SIZE_BYTES = 4;
+    /** Frames up to this size get their whole buffer at once; larger ones grow as their bytes arrive. */
+    private static final int EAGER_BUFFER_BYTES = 1 << 20;
 
     private final int requestMaxBytes;
+    private final RequestMemoryPool memory;
+    private final ReadGate gate;
+    private final ByteBuf sizeBytes = Unpooled.buffer(SIZE_BYTES, SIZE_BYTES);
+    /** The size of the frame being received, or -1 while its size is still being read. */
+    private int frameSize = -1;
+    /** The frame being received, once its memory is reserved. */
+    private ByteBuf frame;
+    /** Bytes received while waiting for memory, to be decoded once it comes. */
+    private CompositeByteBuf stash;
     private boolean rejected;
+    private boolean closed;
 
-    RequestFrameDecoder(int requestMaxBytes) {
+    RequestFrameDecoder(int requestMaxBytes, RequestMemoryPool memory, ReadGate gate) {
         this.requestMaxBytes = requestMaxBytes;
+        this.memory = memory;
+        this.gate = gate;
     }
 
     @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (rejected) {
-            in.skipBytes(in.readableBytes());
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        if (rejected || closed) {
+            in.release();
             return;
         }
-        if (in.readableBytes() < SIZE_BYTES) {
+        if (stash != null) {
+            stash.addComponent(true, in);
             return;
         }
-        int sizeBytes = in.getInt(in.readerIndex());
-        if (sizeBytes < 0 || sizeBytes > requestMaxBytes) {
+        decode(ctx, in);
+    }
+
+    /** Decodes {@code in} (and releases it) unless the pool runs dry, in which case the rest is stashed. */
+    private void decode(ChannelHandlerContext ctx, ByteBuf in) {
+        try {
+            while (in.isReadable() && !rejected) {
+                if (frame == null) {
+                    if (frameSize < 0 && !readSize(ctx, in)) {
+                        continue;
+                    }
+                    if (!memory.tryReserve(frameSize)) {
+                        waitForMemory(ctx, in);
+                        return;
+                    }
+                    if (in.readableBytes() >= frameSize) {
+                        // The whole frame is here: a view of the read buffer, no copy.
+                        ctx.fireChannelRead(new InboundFrame(in.readRetainedSlice(frameSize), frameSize, memory));
+                        frameSize = -1;
+                        continue;
+                    }
+                    frame = ctx.alloc().directBuffer(Math.min(frameSize, EAGER_BUFFER_BYTES), frameSize);
+                }
+                frame.writeBytes(in, Math.min(frame.maxWritableBytes(), in.readableBytes()));
+                if (frame.writerIndex() == frameSize) {
+                    ByteBuf complete = frame;
+                    frame = null;
+                    int size = frameSize;
+                    frameSize = -1;
+                    ctx.fireChannelRead(new InboundFrame(complete, size, memory));
+                }
+            }
+        } finally {
+            in.release();
+        }
+    }
+
+    /** Reads size bytes; true once the frame's size is known and valid. */
+    private boolean readSize(ChannelHandlerContext ctx, ByteBuf in) {
+        in.readBytes(sizeBytes, Math.min(sizeBytes.writableBytes(), in.readableBytes()));
+        if (sizeBytes.isWritable()) {
+            return false;
+        }
+        int size = sizeBytes.getInt(0);
+        sizeBytes.clear();
+        if (size < 0 || size > requestMaxBytes) {
             rejected = true;
-            in.skipBytes(in.readableBytes());
             LOG.warn("Closing connection from {}: request size {} is outside [0, {}] ({})",
-                    ctx.channel().remoteAddress(), sizeBytes, requestMaxBytes,
-                    SocketServerConfig.SOCKET_REQUEST_MAX_BYTES);
+                    ctx.channel().remoteAddress(), size, requestMaxBytes, SocketServerConfig.SOCKET_REQUEST_MAX_BYTES);
             ctx.close();
+            return false;
+        }
+        frameSize = size;
+        return true;
+    }
+
+    private void waitForMemory(ChannelHandlerContext ctx, ByteBuf in) {
+        stash = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+        stash.addComponent(true, in.retain());
+        gate.pause(ReadGate.Reason.REQUEST_MEMORY);
+        LOG.debug("Connection from {} waits for request memory ({} of {} bytes in use)",
+                ctx.channel().remoteAddress(), memory.usedBytes(), memory.capacityBytes());
+        memory.whenAvailable(() -> {
+            try {
+                ctx.executor().execute(() -> resume(ctx));
+            } catch (RejectedExecutionException e) {
+                // The event loop is shutting down; the connection goes with it.
+            }
+        });
+    }
+
+    private void resume(ChannelHandlerContext ctx) {
+        if (closed || stash == null) {
             return;
         }
-        if (in.readableBytes() < SIZE_BYTES + sizeBytes) {
+        ByteBuf waiting = stash;
+        stash = null;
+        decode(ctx, waiting);
+        if (stash == null) {
+            gate.resume(ReadGate.Reason.REQUEST_MEMORY);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseAll();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        releaseAll();
+    }
+
+    private void releaseAll() {
+        if (closed) {
             return;
         }
-        in.skipBytes(SIZE_BYTES);
-        out.add(in.readRetainedSlice(sizeBytes));
+        closed = true;
+        if (frame != null) {
+            frame.release();
+            frame = null;
+            memory.release(frameSize);
+        }
+        if (stash != null) {
+            stash.release();
+            stash = null;
+        }
+        sizeBytes.release();
     }
 }
