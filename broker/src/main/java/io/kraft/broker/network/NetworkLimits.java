@@ -65,7 +65,7 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
     static void define(ConfigDef def) {
         def.define(QUEUED_MAX_REQUEST_BYTES, LONG, DEFAULT_QUEUED_MAX_REQUEST_BYTES, MEDIUM,
                         "Bytes of received requests held at once; reading pauses while they are used up. -1 sizes it"
-                                + " from the heap: a quarter of -Xmx, at least socket.request.max.bytes.")
+                                + " from the heap: an eighth of -Xmx, at least socket.request.max.bytes.")
                 .define(MAX_CONNECTIONS, INT, DEFAULT_MAX_CONNECTIONS, MEDIUM,
                         "Connections open at once on the listener; more are closed as they arrive.")
                 .define(MAX_CONNECTIONS_PER_IP, INT, DEFAULT_MAX_CONNECTIONS_PER_IP, MEDIUM,
@@ -86,14 +86,18 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
                 (int) longProp(props, MAX_CONNECTION_CREATION_RATE, DEFAULT_MAX_CONNECTION_CREATION_RATE));
     }
 
-    /** The request memory in bytes: the configured value, or for -1 a quarter of the heap (at least one frame). */
+    /** The request memory in bytes: the configured value, or for -1 an eighth of the heap (at least one frame). */
     long requestMemoryBytes(int requestMaxBytes) {
         return queuedMaxRequestBytes > 0 ? queuedMaxRequestBytes
                 : automaticRequestBytes(Runtime.getRuntime().maxMemory(), requestMaxBytes);
     }
 
+    /**
+     * An eighth of the heap, at least one largest frame: frames live in direct memory beside the heap, so with
+     * the one overdraft and the parse of a frame this keeps the process near its heap size (1 GiB heap: 128 MiB).
+     */
     static long automaticRequestBytes(long maxHeapBytes, int requestMaxBytes) {
-        return Math.max(maxHeapBytes / 4, requestMaxBytes);
+        return Math.max(maxHeapBytes / 8, requestMaxBytes);
     }
 
     /** The most connections {@code host} (an address or name) may hold. */

@@ -10,12 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Splits the byte stream into request frames (the bytes after each int32 size) and takes each frame's memory
- * from the listener's {@link RequestMemoryPool} as soon as its size is known. A size that is negative or above
+ * Splits the byte stream into request frames (the bytes after each int32 size), taking each frame's bytes from
+ * the listener's {@link RequestMemoryPool} as they arrive. A size that is negative or above
  * {@code socket.request.max.bytes} closes the connection before any of that frame is buffered; while the pool
- * is used up the connection stops reading until memory comes back. A large frame's buffer grows with the
- * bytes that really arrive, so a client that announces 100 MiB and sends a trickle costs pool reservation,
- * not memory.
+ * is used up the connection stops reading until memory comes back. Memory follows the bytes that really
+ * arrived, not the size announced, so a client that announces 100 MiB and sends a trickle holds a trickle.
  */
 final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestFrameDecoder.class);
@@ -29,7 +28,9 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     private final ByteBuf sizeBytes = Unpooled.buffer(SIZE_BYTES, SIZE_BYTES);
     /** The size of the frame being received, or -1 while its size is still being read. */
     private int frameSize = -1;
-    /** The frame being received, once its memory is reserved. */
+    /** Bytes of the current frame received (and taken from the pool) so far. */
+    private int receivedBytes;
+    /** The frame being received, once part of it is here. */
     private ByteBuf frame;
     /** Bytes received while waiting for memory, to be decoded once it comes. */
     private CompositeByteBuf stash;
@@ -59,35 +60,48 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
     /** Decodes {@code in} (and releases it) unless the pool runs dry, in which case the rest is stashed. */
     private void decode(ChannelHandlerContext ctx, ByteBuf in) {
         try {
-            while (in.isReadable() && !rejected) {
+            while (!rejected && (in.isReadable() || frameSize == 0)) {
+                if (frameSize < 0 && !readSize(ctx, in)) {
+                    continue;
+                }
+                int bytes = Math.min(frameSize - receivedBytes, in.readableBytes());
+                if (!reserve(bytes)) {
+                    waitForMemory(ctx, in);
+                    return;
+                }
+                if (frame == null && bytes == frameSize) {
+                    // The whole frame is here: a view of the read buffer, no copy.
+                    ByteBuf whole = frameSize == 0 ? Unpooled.EMPTY_BUFFER : in.readRetainedSlice(frameSize);
+                    complete(ctx, whole);
+                    continue;
+                }
                 if (frame == null) {
-                    if (frameSize < 0 && !readSize(ctx, in)) {
-                        continue;
-                    }
-                    if (!memory.tryReserve(frameSize)) {
-                        waitForMemory(ctx, in);
-                        return;
-                    }
-                    if (in.readableBytes() >= frameSize) {
-                        // The whole frame is here: a view of the read buffer, no copy.
-                        ctx.fireChannelRead(new InboundFrame(in.readRetainedSlice(frameSize), frameSize, memory));
-                        frameSize = -1;
-                        continue;
-                    }
                     frame = ctx.alloc().directBuffer(Math.min(frameSize, EAGER_BUFFER_BYTES), frameSize);
                 }
-                frame.writeBytes(in, Math.min(frame.maxWritableBytes(), in.readableBytes()));
-                if (frame.writerIndex() == frameSize) {
-                    ByteBuf complete = frame;
+                frame.writeBytes(in, bytes);
+                receivedBytes += bytes;
+                if (receivedBytes == frameSize) {
+                    ByteBuf whole = frame;
                     frame = null;
-                    int size = frameSize;
-                    frameSize = -1;
-                    ctx.fireChannelRead(new InboundFrame(complete, size, memory));
+                    complete(ctx, whole);
                 }
             }
         } finally {
             in.release();
         }
+    }
+
+    private boolean reserve(int bytes) {
+        // Only a frame already under way may overdraw: it is what frees memory once it is complete.
+        return memory.tryReserve(bytes) || receivedBytes > 0 && memory.tryOverdraft(this, bytes);
+    }
+
+    private void complete(ChannelHandlerContext ctx, ByteBuf whole) {
+        int size = frameSize;
+        frameSize = -1;
+        receivedBytes = 0;
+        memory.endOverdraft(this);
+        ctx.fireChannelRead(new InboundFrame(whole, size, memory));
     }
 
     /** Reads size bytes; true once the frame's size is known and valid. */
@@ -106,6 +120,7 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
             return false;
         }
         frameSize = size;
+        receivedBytes = 0;
         return true;
     }
 
@@ -155,8 +170,10 @@ final class RequestFrameDecoder extends ChannelInboundHandlerAdapter {
         if (frame != null) {
             frame.release();
             frame = null;
-            memory.release(frameSize);
         }
+        memory.release(receivedBytes);
+        receivedBytes = 0;
+        memory.endOverdraft(this);
         if (stash != null) {
             stash.release();
             stash = null;

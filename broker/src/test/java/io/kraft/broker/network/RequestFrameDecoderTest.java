@@ -1,0 +1,129 @@
+package io.kraft.broker.network;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Frames are cut from the stream, take request memory as their bytes arrive, and wait while the pool is used up. */
+class RequestFrameDecoderTest {
+    private final List<InboundFrame> frames = new ArrayList<>();
+
+    private EmbeddedChannel channel(RequestMemoryPool memory, int requestMaxBytes) {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        ReadGate gate = new ReadGate(channel);
+        channel.pipeline().addLast(new RequestFrameDecoder(requestMaxBytes, memory, gate),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        frames.add((InboundFrame) msg);
+                    }
+                });
+        return channel;
+    }
+
+    private static ByteBuf frame(int size, int fill) {
+        ByteBuf buf = Unpooled.buffer(4 + size).writeInt(size);
+        for (int i = 0; i < size; i++) {
+            buf.writeByte(fill);
+        }
+        return buf;
+    }
+
+    @Test
+    void cutsFramesAcrossReadsAndAccountsTheirBytesUntilReleased() {
+        RequestMemoryPool memory = new RequestMemoryPool(1 << 20);
+        EmbeddedChannel channel = channel(memory, 1 << 20);
+        ByteBuf two = Unpooled.wrappedBuffer(frame(10, 1), frame(3000, 2));
+        channel.writeInbound(two.readRetainedSlice(7));
+        assertTrue(frames.isEmpty());
+        assertEquals(3, memory.usedBytes(), "only the bytes that arrived are held");
+        channel.writeInbound(two.readRetainedSlice(two.readableBytes()));
+        two.release();
+        assertEquals(2, frames.size());
+        assertEquals(10, frames.get(0).bytes().readableBytes());
+        assertEquals(3000, frames.get(1).bytes().readableBytes());
+        assertEquals(2, frames.get(1).bytes().getByte(2999));
+        assertEquals(3010, memory.usedBytes());
+        frames.forEach(InboundFrame::release);
+        frames.forEach(InboundFrame::release);
+        assertEquals(0, memory.usedBytes(), "released once, however often asked");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void stopsReadingWhileThePoolIsUsedUpAndResumesWhenMemoryComesBack() {
+        RequestMemoryPool memory = new RequestMemoryPool(100);
+        EmbeddedChannel channel = channel(memory, 1 << 20);
+        channel.writeInbound(frame(150, 1));
+        assertEquals(1, frames.size(), "a frame larger than the pool gets in while anything is left");
+        channel.writeInbound(frame(10, 2));
+        assertEquals(1, frames.size());
+        assertFalse(channel.config().isAutoRead(), "reading pauses while the pool is used up");
+        frames.get(0).release();
+        channel.runPendingTasks();
+        assertEquals(2, frames.size());
+        assertTrue(channel.config().isAutoRead());
+        frames.get(1).release();
+        assertEquals(0, memory.usedBytes());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aFrameUnderWayOverdrawsAFullPoolSoIncompleteFramesCannotDeadlock() {
+        RequestMemoryPool memory = new RequestMemoryPool(100);
+        EmbeddedChannel first = channel(memory, 1 << 20);
+        EmbeddedChannel second = channel(memory, 1 << 20);
+        ByteBuf a = frame(200, 1);
+        ByteBuf b = frame(200, 2);
+        first.writeInbound(a.readRetainedSlice(54));
+        second.writeInbound(b.readRetainedSlice(54));
+        assertEquals(100, memory.usedBytes(), "both frames half here: the pool is full of incomplete frames");
+        first.writeInbound(a.readRetainedSlice(100));
+        assertEquals(200, memory.usedBytes(), "the first to need more memory overdraws");
+        second.writeInbound(b.readRetainedSlice(100));
+        assertFalse(second.config().isAutoRead(), "one overdraft at a time: the second waits");
+        first.writeInbound(a);
+        assertEquals(1, frames.size(), "the overdrawing frame finishes");
+        second.runPendingTasks();
+        assertTrue(second.config().isAutoRead(), "its overdraft ended, the second may overdraw in turn");
+        second.writeInbound(b);
+        assertEquals(2, frames.size());
+        frames.forEach(InboundFrame::release);
+        assertEquals(0, memory.usedBytes());
+        first.finishAndReleaseAll();
+        second.finishAndReleaseAll();
+    }
+
+    @Test
+    void aClosedConnectionGivesBackTheBytesOfItsIncompleteFrame() {
+        RequestMemoryPool memory = new RequestMemoryPool(1 << 20);
+        EmbeddedChannel channel = channel(memory, 1 << 20);
+        ByteBuf partial = frame(100_000, 3);
+        channel.writeInbound(partial.readRetainedSlice(5_004));
+        partial.release();
+        assertEquals(5_000, memory.usedBytes());
+        channel.close();
+        assertEquals(0, memory.usedBytes());
+        assertNull(channel.readInbound());
+    }
+
+    @Test
+    void closesOnASizeAboveTheMaximumWithoutBufferingIt() {
+        RequestMemoryPool memory = new RequestMemoryPool(1 << 20);
+        EmbeddedChannel channel = channel(memory, 1024);
+        channel.writeInbound(Unpooled.buffer().writeInt(1025).writeZero(100));
+        assertFalse(channel.isOpen());
+        assertEquals(0, memory.usedBytes());
+        assertTrue(frames.isEmpty());
+    }
+}
