@@ -24,8 +24,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.kraft.storage.record.CompressionType;
+import io.kraft.storage.record.RecordBatchBuilder;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,6 +113,29 @@ class WireAbuseTest {
             awaitTrue(() -> broker.server().requestMemoryInUseBytes() == 0, "request memory to be given back");
             System.out.println(memory.report("4 x 100 MiB frames of 52 million empty structs each, closed after "
                     + millis + " ms"));
+        }
+    }
+
+    @Test
+    void aGzipBatchOfOneMebibyteInflatingToOneGibibyteIsRefusedWithRecordTooLarge() throws Exception {
+        try (StandaloneBroker broker = new StandaloneBroker(dir, Map.of());
+             MemorySampler memory = new MemorySampler();
+             WireClient client = new WireClient(broker.port())) {
+            broker.createTopic("compacted", 1, Map.of("cleanup.policy", "compact"));
+            byte[] zeros = new byte[1 << 20];
+            RecordBatchBuilder builder = new RecordBatchBuilder(ByteBuffer.allocate(4 << 20), CompressionType.GZIP, 0);
+            for (int i = 0; i < 1024; i++) {
+                builder.append(System.currentTimeMillis(), ("k" + i).getBytes(StandardCharsets.UTF_8), zeros);
+            }
+            MemoryRecords bomb = MemoryRecords.readableRecords(builder.build());
+            long start = System.nanoTime();
+            ProduceResponseData.PartitionProduceResponse answer = DataPathWireTest.produce(client, (short) 9,
+                    "compacted", 0, (short) 1, bomb);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(Errors.MESSAGE_TOO_LARGE.code(), answer.errorCode(), answer.errorMessage());
+            assertServesWellBehavedClients(broker);
+            System.out.println(memory.report("gzip bomb of " + bomb.sizeInBytes() + " bytes inflating to 1 GiB,"
+                    + " refused in " + millis + " ms"));
         }
     }
 
