@@ -9,8 +9,19 @@ package io.kraft.broker.fetch;
  * @param maxBytes   record bytes the whole response may carry (the first batch is sent whole regardless, KIP-74)
  */
 public record FetchParams(int replicaId, long maxWaitMs, int minBytes, int maxBytes) {
+    /**
+     * The longest a fetch waits in the purgatory, whatever its max_wait_ms says: clients wait 500 ms by default,
+     * and a long poll of hours from a hostile client would hold its slot that long. Kafka has no such cap.
+     */
+    public static final long MAX_WAIT_CAP_MS = 30_000;
     public static final int CONSUMER_REPLICA_ID = -1;
     public static final int DEBUGGING_REPLICA_ID = -2;
+
+    /** The params of a request's max_wait_ms, clamped to [0, {@link #MAX_WAIT_CAP_MS}]. */
+    public static FetchParams of(int replicaId, long requestedMaxWaitMs, int minBytes, int maxBytes) {
+        return new FetchParams(replicaId, Math.max(0, Math.min(requestedMaxWaitMs, MAX_WAIT_CAP_MS)), minBytes,
+                maxBytes);
+    }
 
     public boolean isFromFollower() {
         return replicaId >= 0;

@@ -43,6 +43,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
+    /**
+     * The longest an acks=all produce waits for replication, whatever its timeout_ms says (producers send their
+     * request.timeout.ms, 30 s by default); beyond it the answer is REQUEST_TIMED_OUT and the producer retries.
+     * Bounds how long a hostile client holds purgatory entries. Kafka has no such cap.
+     */
+    static final int TIMEOUT_CAP_MS = 300_000;
 
     private final ReplicaManager replicaManager;
 
@@ -80,7 +86,7 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 }
             }
         }
-        return replicaManager.appendRecords(body.timeoutMs(), acks, false, entries).thenApply(results -> {
+        return replicaManager.appendRecords(cappedTimeoutMs(body.timeoutMs()), acks, false, entries).thenApply(results -> {
             if (acks == 0) {
                 boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
                 return failed ? HandlerResponse.closeConnection("an acks=0 produce failed") : HandlerResponse.none();
@@ -157,5 +163,10 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         Optional<TopicPartition> toTopicPartition() {
             return TopicPartitions.of(topic, partition);
         }
+    }
+
+    /** The request's timeout_ms clamped to [0, {@link #TIMEOUT_CAP_MS}]. */
+    static long cappedTimeoutMs(int requestedTimeoutMs) {
+        return Math.max(0, Math.min(requestedTimeoutMs, TIMEOUT_CAP_MS));
     }
 }
