@@ -95,7 +95,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         this.clusterId = clusterId;
         this.voterAddresses = Map.copyOf(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
-        this.checks = new RaftRequestChecks(voterAddresses.keySet());
+        this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
         this.refusals = new RefusalLog(nodeId);
         if (listenPort >= 0) {
             ServerBuilder<?> builder = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The bounds a Raft request from the network must meet before it reaches the core: node ids, epochs, offsets and
- * sizes that no correct member sends (negative, or the wrong kind of sender) are refused here with a reason, so the
+ * sizes that no correct member sends (negative, this node itself, or the wrong kind of sender) are refused here with a reason, so the
  * core only ever reasons about values it could have produced itself. Vote and quorum-epoch requests come from
  * voters only; fetches from any member with a node id.
  */
@@ -17,24 +17,28 @@ final class RaftRequestChecks {
     /** The most preferred successors a resigning leader can name: the other voters, with room for reconfiguration. */
     private static final int MAX_PREFERRED_SUCCESSORS = 64;
 
+    private final int nodeId;
     private final Set<Integer> voterIds;
 
-    RaftRequestChecks(Set<Integer> voterIds) {
+    RaftRequestChecks(int nodeId, Set<Integer> voterIds) {
+        this.nodeId = nodeId;
         this.voterIds = Set.copyOf(voterIds);
     }
 
     /** Why the request is refused, or null. */
     String vote(VoteRequest r) {
-        return first(voter("candidate", r.getCandidateId()), epoch(r.getCandidateEpoch()),
-                offset("last offset", r.getLastOffset()), nonNegative("last offset epoch", r.getLastOffsetEpoch()));
+        return first(notSelf("candidate", r.getCandidateId()), voter("candidate", r.getCandidateId()),
+                epoch(r.getCandidateEpoch()), offset("last offset", r.getLastOffset()),
+                nonNegative("last offset epoch", r.getLastOffsetEpoch()));
     }
 
     String beginQuorumEpoch(BeginQuorumEpochRequest r) {
-        return first(voter("leader", r.getLeaderId()), epoch(r.getLeaderEpoch()));
+        return first(notSelf("leader", r.getLeaderId()), voter("leader", r.getLeaderId()), epoch(r.getLeaderEpoch()));
     }
 
     String endQuorumEpoch(EndQuorumEpochRequest r) {
-        String problem = first(voter("leader", r.getLeaderId()), epoch(r.getLeaderEpoch()));
+        String problem = first(notSelf("leader", r.getLeaderId()), voter("leader", r.getLeaderId()),
+                epoch(r.getLeaderEpoch()));
         if (problem == null && r.getPreferredSuccessorsCount() > MAX_PREFERRED_SUCCESSORS) {
             problem = r.getPreferredSuccessorsCount() + " preferred successors";
         }
@@ -42,13 +46,19 @@ final class RaftRequestChecks {
     }
 
     String fetch(FetchRequest r) {
-        return first(nonNegative("replica id", r.getReplicaId()), epoch(r.getEpoch()),
-                offset("fetch offset", r.getFetchOffset()), nonNegative("last fetched epoch", r.getLastFetchedEpoch()));
+        return first(notSelf("replica", r.getReplicaId()), nonNegative("replica id", r.getReplicaId()),
+                epoch(r.getEpoch()), offset("fetch offset", r.getFetchOffset()),
+                nonNegative("last fetched epoch", r.getLastFetchedEpoch()));
     }
 
     String fetchSnapshot(FetchSnapshotRequest r) {
-        return first(nonNegative("replica id", r.getReplicaId()), epoch(r.getEpoch()),
-                offset("position", r.getPosition()), nonNegative("max bytes", r.getMaxBytes()));
+        return first(notSelf("replica", r.getReplicaId()), nonNegative("replica id", r.getReplicaId()),
+                epoch(r.getEpoch()), offset("position", r.getPosition()), nonNegative("max bytes", r.getMaxBytes()));
+    }
+
+    /** A node never sends itself a request over the network: one claiming to is forged. */
+    private String notSelf(String role, int id) {
+        return id == nodeId ? role + " " + id + " is this node" : null;
     }
 
     private String voter(String role, int id) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** Requests a correct member never sends are refused by the transport, each with a reason naming the field. */
 class RaftRequestChecksTest {
-    private final RaftRequestChecks checks = new RaftRequestChecks(Set.of(1, 2, 3));
+    private final RaftRequestChecks checks = new RaftRequestChecks(1, Set.of(1, 2, 3));
 
     @Test
     void votesAndQuorumEpochsComeFromVotersWithEpochsAndOffsetsInBounds() {
@@ -28,8 +28,11 @@ class RaftRequestChecksTest {
                 .setLastOffset(-3).build()));
         assertEquals("leader 0 is not a voter", prefix(checks.beginQuorumEpoch(BeginQuorumEpochRequest.newBuilder()
                 .setLeaderId(0).build()), 23));
+        assertEquals("candidate 1 is this node", checks.vote(VoteRequest.newBuilder().setCandidateId(1).build()),
+                "a request claiming to come from this node is forged");
+        assertEquals("replica 1 is this node", checks.fetch(FetchRequest.newBuilder().setReplicaId(1).build()));
         assertEquals("100 preferred successors", checks.endQuorumEpoch(EndQuorumEpochRequest.newBuilder()
-                .setLeaderId(1).addAllPreferredSuccessors(Collections.nCopies(100, 2)).build()));
+                .setLeaderId(2).addAllPreferredSuccessors(Collections.nCopies(100, 2)).build()));
     }
 
     @Test
