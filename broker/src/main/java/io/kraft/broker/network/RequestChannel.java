@@ -337,6 +337,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
+        // Answers ready but waiting behind a slower one are never sent now: their buffers go back to the pool.
+        sequencer.takeHeld().forEach(OutboundResponse::discard);
         super.channelInactive(ctx);
     }
 
