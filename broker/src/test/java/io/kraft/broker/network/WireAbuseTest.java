@@ -63,16 +63,7 @@ class WireAbuseTest {
 
     /** A Metadata v4 frame of the largest size whose topics array holds empty names only (2 bytes each). */
     private static ByteBuffer metadataFrameOfEmptyNames(int frameBytes) {
-        byte[] clientId = "abuser".getBytes(StandardCharsets.UTF_8);
-        int headerBytes = 2 + 2 + 4 + 2 + clientId.length;
-        int count = (frameBytes - headerBytes - 4 - 1) / 2;
-        // direct, so writing it costs the sender no temporary copy per thread
-        ByteBuffer frame = ByteBuffer.allocateDirect(4 + headerBytes + 4 + count * 2 + 1);
-        frame.putInt(frame.capacity() - 4).putShort((short) 3).putShort((short) 4).putInt(1)
-                .putShort((short) clientId.length).put(clientId).putInt(count);
-        frame.position(frame.position() + count * 2);  // zeros: each an empty name
-        frame.put((byte) 0);
-        return frame.flip();
+        return AbuseClient.emptyNames(frameBytes);
     }
 
     /** Writes {@code frame} on a new connection and waits until the server closes it; returns the ms it took. */
