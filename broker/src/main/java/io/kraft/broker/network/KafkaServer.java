@@ -44,7 +44,10 @@ public final class KafkaServer implements AutoCloseable {
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
         pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
-        memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()));
+        memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
+                config.limits().queuedMaxRequestStallMs(), System::nanoTime);
+        long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
+        networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
         quotas = new ConnectionQuotas(config.limits());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptorGroup, networkGroup)
@@ -61,10 +64,12 @@ public final class KafkaServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         ReadGate gate = new ReadGate(channel);
+                        RequestFrameDecoder frames = new RequestFrameDecoder(config.requestMaxBytes(), memory, gate);
+                        channel.config().setRecvByteBufAllocator(new RequestMemoryRecvAllocator(frames));
                         channel.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
                                         TimeUnit.MILLISECONDS))
-                                .addLast("frames", new RequestFrameDecoder(config.requestMaxBytes(), memory, gate))
+                                .addLast("frames", frames)
                                 .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate));
                     }
                 });

@@ -19,14 +19,18 @@ import java.util.Map;
  * @param maxConnectionsPerIp connections open at once from one client address
  * @param maxConnectionsPerIpOverrides per-address (or host name) exceptions to {@code maxConnectionsPerIp}
  * @param maxConnectionCreationRate new connections accepted per second; faster arrivals wait in the backlog
+ * @param queuedMaxRequestStallMs how long a request may take to arrive, while others wait for request memory,
+ *                                before its connection is closed (not a Kafka key: Kafka has no such bound)
  */
 public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int maxConnectionsPerIp,
-                            Map<String, Integer> maxConnectionsPerIpOverrides, int maxConnectionCreationRate) {
+                            Map<String, Integer> maxConnectionsPerIpOverrides, int maxConnectionCreationRate,
+                            long queuedMaxRequestStallMs) {
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
     public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     public static final String MAX_CONNECTION_CREATION_RATE = "max.connection.creation.rate";
+    public static final String QUEUED_MAX_REQUEST_STALL_MS = "queued.max.request.stall.ms";
 
     /**
      * Kafka's default, but not Kafka's meaning: there -1 leaves request memory unbounded, which lets a few
@@ -37,6 +41,11 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
     public static final int DEFAULT_MAX_CONNECTIONS = Integer.MAX_VALUE;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_IP = Integer.MAX_VALUE;
     public static final int DEFAULT_MAX_CONNECTION_CREATION_RATE = Integer.MAX_VALUE;
+    /**
+     * Long enough for 100 MiB over a link of about 100 Mbit/s; a Kafka client gives up on a request after 30 s
+     * ({@code request.timeout.ms}) anyway.
+     */
+    public static final long DEFAULT_QUEUED_MAX_REQUEST_STALL_MS = 10_000L;
 
     public NetworkLimits {
         if (queuedMaxRequestBytes == 0 || queuedMaxRequestBytes < -1) {
@@ -46,6 +55,10 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
         requirePositive(MAX_CONNECTIONS, maxConnections);
         requirePositive(MAX_CONNECTIONS_PER_IP, maxConnectionsPerIp);
         requirePositive(MAX_CONNECTION_CREATION_RATE, maxConnectionCreationRate);
+        if (queuedMaxRequestStallMs < 1) {
+            throw new InvalidServerConfigException(QUEUED_MAX_REQUEST_STALL_MS + " must be positive, got "
+                    + queuedMaxRequestStallMs);
+        }
         maxConnectionsPerIpOverrides = Map.copyOf(maxConnectionsPerIpOverrides);
         maxConnectionsPerIpOverrides.forEach((host, limit) -> {
             if (limit < 0) {
@@ -58,7 +71,8 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
     /** No limit beyond the automatic request memory: Kafka's defaults. */
     public static NetworkLimits defaults() {
         return new NetworkLimits(DEFAULT_QUEUED_MAX_REQUEST_BYTES, DEFAULT_MAX_CONNECTIONS,
-                DEFAULT_MAX_CONNECTIONS_PER_IP, Map.of(), DEFAULT_MAX_CONNECTION_CREATION_RATE);
+                DEFAULT_MAX_CONNECTIONS_PER_IP, Map.of(), DEFAULT_MAX_CONNECTION_CREATION_RATE,
+                DEFAULT_QUEUED_MAX_REQUEST_STALL_MS);
     }
 
     /** The keys, for a node's configuration (types, defaults, docs). */
@@ -73,7 +87,12 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
                 .define(MAX_CONNECTIONS_PER_IP_OVERRIDES, STRING, "", MEDIUM,
                         "Exceptions to max.connections.per.ip: host:limit pairs separated by commas.")
                 .define(MAX_CONNECTION_CREATION_RATE, INT, DEFAULT_MAX_CONNECTION_CREATION_RATE, MEDIUM,
-                        "New connections accepted per second; faster arrivals wait in the accept backlog.");
+                        "New connections accepted per second; faster arrivals wait in the accept backlog.")
+                .define(QUEUED_MAX_REQUEST_STALL_MS, LONG, DEFAULT_QUEUED_MAX_REQUEST_STALL_MS, MEDIUM,
+                        "While connections wait for request memory (queued.max.request.bytes), a connection whose"
+                                + " request has been arriving for longer than this is closed, so requests left"
+                                + " half-sent cannot hold the memory for good. Time its reading was paused does not"
+                                + " count.");
     }
 
     /** Reads the limits from Kafka-named properties; absent ones take the defaults. */
@@ -83,7 +102,8 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
                 (int) longProp(props, MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS),
                 (int) longProp(props, MAX_CONNECTIONS_PER_IP, DEFAULT_MAX_CONNECTIONS_PER_IP),
                 parseOverrides(props.getOrDefault(MAX_CONNECTIONS_PER_IP_OVERRIDES, "")),
-                (int) longProp(props, MAX_CONNECTION_CREATION_RATE, DEFAULT_MAX_CONNECTION_CREATION_RATE));
+                (int) longProp(props, MAX_CONNECTION_CREATION_RATE, DEFAULT_MAX_CONNECTION_CREATION_RATE),
+                longProp(props, QUEUED_MAX_REQUEST_STALL_MS, DEFAULT_QUEUED_MAX_REQUEST_STALL_MS));
     }
 
     /** The request memory in bytes: the configured value, or for -1 an eighth of the heap (at least one frame). */
@@ -137,7 +157,7 @@ public record NetworkLimits(long queuedMaxRequestBytes, int maxConnections, int 
     private static long parseLong(String name, String value) {
         try {
             long parsed = Long.parseLong(value);
-            if (!name.equals(QUEUED_MAX_REQUEST_BYTES) && (parsed > Integer.MAX_VALUE || parsed < Integer.MIN_VALUE)) {
+            if (!name.equals(QUEUED_MAX_REQUEST_BYTES) && !name.equals(QUEUED_MAX_REQUEST_STALL_MS) && (parsed > Integer.MAX_VALUE || parsed < Integer.MIN_VALUE)) {
                 throw new InvalidServerConfigException(name + " must be an integer, got '" + value + "'");
             }
             return parsed;

@@ -12,11 +12,14 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Frames are cut from the stream, take request memory as their bytes arrive, and wait while the pool is used up. */
 class RequestFrameDecoderTest {
     private final List<InboundFrame> frames = new ArrayList<>();
+    private final AtomicLong nanos = new AtomicLong();
 
     private EmbeddedChannel channel(RequestMemoryPool memory, int requestMaxBytes) {
         EmbeddedChannel channel = new EmbeddedChannel();
@@ -57,6 +60,27 @@ class RequestFrameDecoderTest {
         frames.forEach(InboundFrame::release);
         frames.forEach(InboundFrame::release);
         assertEquals(0, memory.usedBytes(), "released once, however often asked");
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aFrameDribbledOneByteAtATimeArrivesWholeAndIsChargedItsBytes() {
+        RequestMemoryPool memory = new RequestMemoryPool(1 << 20);
+        EmbeddedChannel channel = channel(memory, 1 << 20);
+        ByteBuf dribble = Unpooled.wrappedBuffer(frame(5000, 7), frame(70_000, 8));
+        while (dribble.readableBytes() > 60_000) {
+            channel.writeInbound(dribble.readRetainedSlice(1));
+        }
+        channel.writeInbound(dribble);
+        assertEquals(2, frames.size());
+        assertEquals(5000, frames.get(0).bytes().readableBytes());
+        assertEquals(7, frames.get(0).bytes().getByte(4999));
+        assertEquals(70_000, frames.get(1).bytes().readableBytes());
+        assertEquals(8, frames.get(1).bytes().getByte(0));
+        assertEquals(8, frames.get(1).bytes().getByte(69_999));
+        assertEquals(75_000, memory.usedBytes());
+        frames.forEach(InboundFrame::release);
+        assertEquals(0, memory.usedBytes());
         channel.finishAndReleaseAll();
     }
 
@@ -125,5 +149,78 @@ class RequestFrameDecoderTest {
         assertFalse(channel.isOpen());
         assertEquals(0, memory.usedBytes());
         assertTrue(frames.isEmpty());
+    }
+
+    @Test
+    void aConnectionStarvedLongerThanTheStallLimitGetsTheMemoryOfFramesBegunBeforeItsWait() {
+        RequestMemoryPool memory = new RequestMemoryPool(100, 10_000, nanos::get);
+        EmbeddedChannel stalled = channel(memory, 1 << 20);
+        EmbeddedChannel waiting = channel(memory, 1 << 20);
+        ByteBuf half = frame(1000, 1);
+        stalled.writeInbound(half.readRetainedSlice(104));
+        half.release();
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(60));
+        memory.closeStalledFrames();
+        stalled.runPendingTasks();
+        assertTrue(stalled.isOpen(), "nobody waits for memory: a slow sender harms nobody");
+
+        nanos.addAndGet(1);
+        waiting.writeInbound(frame(10, 2));
+        assertFalse(waiting.config().isAutoRead(), "the pool is full of the stalled frame");
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        memory.closeStalledFrames();
+        stalled.runPendingTasks();
+        assertTrue(stalled.isOpen(), "10 s of waiting is within the limit");
+        nanos.addAndGet(1);
+        memory.closeStalledFrames();
+        stalled.runPendingTasks();
+        assertFalse(stalled.isOpen(), "its frame held the memory another waited for too long");
+        waiting.runPendingTasks();
+        assertEquals(1, frames.size(), "the waiting connection gets the memory back");
+        assertTrue(waiting.config().isAutoRead());
+        frames.forEach(InboundFrame::release);
+        assertEquals(0, memory.usedBytes());
+        waiting.finishAndReleaseAll();
+    }
+
+    @Test
+    void framesBegunAfterTheStarvedConnectionStartedWaitingAreLeftAlone() {
+        RequestMemoryPool memory = new RequestMemoryPool(100, 10_000, nanos::get);
+        EmbeddedChannel waiting = channel(memory, 1 << 20);
+        EmbeddedChannel later = channel(memory, 1 << 20);
+        ByteBuf big = frame(1000, 1);
+        waiting.writeInbound(big.readRetainedSlice(50));
+        assertTrue(memory.tryReserve(60)); // whatever holds the rest of the pool
+        assertTrue(memory.tryOverdraft(this, 0)); // and the overdraft
+        waiting.writeInbound(big.readRetainedSlice(50));
+        assertFalse(waiting.config().isAutoRead(), "waits, mid-frame, for memory");
+        nanos.addAndGet(1);
+        memory.release(30);
+        later.writeInbound(frame(500, 2).readRetainedSlice(50));
+        waiting.runPendingTasks();
+        assertFalse(waiting.config().isAutoRead(), "woken, but the memory went to a frame begun later");
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(30));
+        memory.closeStalledFrames();
+        later.runPendingTasks();
+        waiting.runPendingTasks();
+        assertTrue(later.isOpen(), "its frame began after the wait did");
+        assertTrue(waiting.isOpen(), "the starved connection is not its own culprit");
+        big.release();
+        waiting.finishAndReleaseAll();
+        later.finishAndReleaseAll();
+    }
+
+    @Test
+    void readsShrinkToWhatIsLeftOfThePoolExceptForTheOverdraft() {
+        RequestMemoryPool memory = new RequestMemoryPool(100_000);
+        Object connection = new Object();
+        assertEquals(65_536, memory.readBytes(connection, 65_536));
+        assertTrue(memory.tryReserve(60_000));
+        assertEquals(40_000, memory.readBytes(connection, 65_536));
+        assertTrue(memory.tryReserve(40_000));
+        assertEquals(RequestMemoryPool.MIN_READ_BYTES, memory.readBytes(connection, 65_536),
+                "a used-up pool still lets a connection read a size prefix and learn it must wait");
+        assertTrue(memory.tryOverdraft(connection, 10));
+        assertEquals(65_536, memory.readBytes(connection, 65_536), "the overdraft finishes its frame at full speed");
     }
 }

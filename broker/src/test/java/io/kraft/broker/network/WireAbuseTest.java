@@ -8,7 +8,6 @@ import io.kraft.broker.ClientRecords;
 import io.kraft.broker.StandaloneBroker;
 import io.kraft.broker.WireClient;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -24,8 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.kraft.storage.record.CompressionType;
-import io.kraft.storage.record.RecordBatchBuilder;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -41,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * heap, Netty direct memory and resident set of this JVM, which runs the broker and the attackers).
  */
 class WireAbuseTest {
-    private static final int MAX_FRAME_BYTES = 104_857_600;
+    private static final int MAX_FRAME_BYTES = AbuseClient.MAX_FRAME_BYTES;
 
     @TempDir
     Path dir;
@@ -61,39 +58,16 @@ class WireAbuseTest {
         }
     }
 
-    /** A Metadata v4 frame of the largest size whose topics array holds empty names only (2 bytes each). */
-    private static ByteBuffer metadataFrameOfEmptyNames(int frameBytes) {
-        return AbuseClient.emptyNames(frameBytes);
-    }
-
-    /** Writes {@code frame} on a new connection and waits until the server closes it; returns the ms it took. */
-    private static long sendAndAwaitClose(int port, ByteBuffer frame) throws IOException {
-        long start = System.nanoTime();
-        try (SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
-            while (frame.hasRemaining()) {
-                channel.write(frame);
-            }
-            ByteBuffer answer = ByteBuffer.allocate(1024);
-            channel.socket().setSoTimeout(60_000);
-            while (channel.read(answer.clear()) >= 0) {
-                // until the server closes the connection
-            }
-        } catch (IOException e) {
-            // a reset also means the server closed it
-        }
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    }
-
     @Test
     void fourConnectionsSendingHundredMebibyteFramesOfEmptyStructsAreRefusedWithinTheHeap() throws Exception {
         try (StandaloneBroker broker = new StandaloneBroker(dir, Map.of());
              MemorySampler memory = new MemorySampler()) {
-            ByteBuffer frame = metadataFrameOfEmptyNames(MAX_FRAME_BYTES);
+            ByteBuffer frame = AbuseClient.emptyNames(MAX_FRAME_BYTES);
             ExecutorService attackers = Executors.newFixedThreadPool(4);
             List<Future<Long>> closes = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 ByteBuffer copy = frame.duplicate();
-                closes.add(attackers.submit(() -> sendAndAwaitClose(broker.port(), copy)));
+                closes.add(attackers.submit(() -> AbuseClient.sendAndAwaitClose(broker.port(), copy)));
             }
             assertServesWellBehavedClients(broker);
             List<Long> millis = new ArrayList<>();
@@ -113,12 +87,7 @@ class WireAbuseTest {
              MemorySampler memory = new MemorySampler();
              WireClient client = new WireClient(broker.port())) {
             broker.createTopic("compacted", 1, Map.of("cleanup.policy", "compact"));
-            byte[] zeros = new byte[1 << 20];
-            RecordBatchBuilder builder = new RecordBatchBuilder(ByteBuffer.allocate(4 << 20), CompressionType.GZIP, 0);
-            for (int i = 0; i < 1024; i++) {
-                builder.append(System.currentTimeMillis(), ("k" + i).getBytes(StandardCharsets.UTF_8), zeros);
-            }
-            MemoryRecords bomb = MemoryRecords.readableRecords(builder.build());
+            MemoryRecords bomb = AbuseClient.gzipBomb();
             long start = System.nanoTime();
             ProduceResponseData.PartitionProduceResponse answer = DataPathWireTest.produce(client, (short) 9,
                     "compacted", 0, (short) 1, bomb);
@@ -155,6 +124,25 @@ class WireAbuseTest {
             }
             awaitTrue(() -> broker.server().requestMemoryInUseBytes() == 0, "closed senders to give memory back");
             System.out.println(memory.report("50 slow senders announcing 100 MiB frames"));
+        }
+    }
+
+    @Test
+    void sendersStallingMidFrameWithThePoolFullAreClosedOnceTheyStarveOthers() throws Exception {
+        try (StandaloneBroker broker = new StandaloneBroker(dir, Map.of("queued.max.request.bytes", "1048576",
+                "queued.max.request.stall.ms", "500"));
+             MemorySampler memory = new MemorySampler()) {
+            // 16 connections send 256 KiB of a 100 MiB frame each and stop: 4 MiB of partial frames for a 1 MiB pool,
+            // which without the stall limit would hold it (and the one overdraft) for good.
+            try (AbuseClient.Connections stalled = AbuseClient.slowSenders(broker.port(), 16, 256 << 10)) {
+                awaitTrue(() -> broker.server().requestMemoryInUseBytes() >= 1 << 20, "the pool to fill");
+                long start = System.nanoTime();
+                assertServesWellBehavedClients(broker);
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertTrue(broker.server().openConnections() < 16, "stalled senders were closed");
+                System.out.println(memory.report("16 senders stalled mid-frame in a 1 MiB pool; well-behaved"
+                        + " clients served after " + millis + " ms"));
+            }
         }
     }
 
