@@ -253,10 +253,13 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     /**
      * Starts the connection's next request unless one is running: like Kafka, requests of one connection run
-     * one after the other, so pipelined produce requests append in the order they were sent.
+     * one after the other, so pipelined produce requests append in the order they were sent. Nor does one start
+     * while the client is not reading its responses (the channel is not writable): what a connection's unread
+     * answers hold is then its outbound buffer's high water mark plus one response, not one response per request
+     * it managed to send (a Metadata request of 50 bytes can be answered with megabytes).
      */
     private void startNext() {
-        if (handlerRunning || waitingForPoolSpace || pending.isEmpty()) {
+        if (handlerRunning || waitingForPoolSpace || pending.isEmpty() || clientNotReading()) {
             updateAutoRead();
             return;
         }
@@ -273,6 +276,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             }));
         }
         updateAutoRead();
+    }
+
+    /** The client is connected but not reading its responses (a closed channel is never writable). */
+    private boolean clientNotReading() {
+        return ctx.channel().isActive() && !ctx.channel().isWritable();
     }
 
     private void handlerReturned() {
@@ -329,8 +337,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        // A client that does not read its responses gets no more requests served until it catches up.
+        // A client that does not read its responses gets no more requests read or started until it catches up.
         gate.set(ReadGate.Reason.UNWRITABLE, !ctx.channel().isWritable());
+        if (ctx.channel().isWritable()) {
+            startNext();
+        }
         super.channelWritabilityChanged(ctx);
     }
 
@@ -339,6 +350,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         closing = true;
         // Answers ready but waiting behind a slower one are never sent now: their buffers go back to the pool.
         sequencer.takeHeld().forEach(OutboundResponse::discard);
+        // Requests held back while the client did not read still run (their answers are dropped).
+        startNext();
         super.channelInactive(ctx);
     }
 

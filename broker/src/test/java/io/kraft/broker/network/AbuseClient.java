@@ -47,8 +47,8 @@ public final class AbuseClient {
                     System.in.read();
                 }
             }
-            case "unread" -> System.out.println(unreadResponses(port, TimeUnit.SECONDS.toMillis(count))
-                    + " requests written by a client that never reads");
+            case "unread" -> System.out.println(unreadResponses(port, count, TimeUnit.SECONDS.toMillis(10))
+                    + " requests written in 10 s by " + count + " connections that never read");
             case "idle" -> {
                 try (Connections held = idleConnections(port, count)) {
                     System.out.println(held.size() + " idle connections open; Enter ends");
@@ -165,23 +165,40 @@ public final class AbuseClient {
      * of the answers; returns how many it wrote.
      */
     public static long unreadResponses(int port, long durationMs) throws IOException, InterruptedException {
+        return unreadResponses(port, 1, durationMs);
+    }
+
+    /** As above, from {@code connections} connections at once (written round-robin); returns how many in all. */
+    public static long unreadResponses(int port, int connections, long durationMs)
+            throws IOException, InterruptedException {
         ByteBuffer request = apiVersionsRequest();
         long written = 0;
-        try (SocketChannel greedy = SocketChannel.open()) {
-            greedy.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
-            greedy.setOption(StandardSocketOptions.SO_SNDBUF, 8192);
-            greedy.connect(new InetSocketAddress("127.0.0.1", port));
-            greedy.configureBlocking(false);
+        try (Connections greedy = new Connections()) {
+            List<ByteBuffer> next = new ArrayList<>();
+            for (int i = 0; i < connections; i++) {
+                SocketChannel channel = SocketChannel.open();
+                greedy.add(channel);
+                channel.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+                channel.setOption(StandardSocketOptions.SO_SNDBUF, 8192);
+                channel.connect(new InetSocketAddress("127.0.0.1", port));
+                channel.configureBlocking(false);
+                next.add(request.duplicate());
+            }
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(durationMs);
-            ByteBuffer next = request.duplicate();
             while (System.nanoTime() < deadline) {
-                if (greedy.write(next) == 0) {
-                    Thread.sleep(1);
-                    continue;
+                boolean progress = false;
+                for (int i = 0; i < connections; i++) {
+                    ByteBuffer rest = next.get(i);
+                    if (greedy.channels.get(i).write(rest) > 0) {
+                        progress = true;
+                    }
+                    if (!rest.hasRemaining()) {
+                        written++;
+                        next.set(i, request.duplicate());
+                    }
                 }
-                if (!next.hasRemaining()) {
-                    written++;
-                    next = request.duplicate();
+                if (!progress) {
+                    Thread.sleep(1);
                 }
             }
         }
