@@ -371,7 +371,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
             closing = true;
-            LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            if (cause instanceof java.io.IOException) {
+                // The client went away (a reset, a broken pipe): its business, as in Kafka, which logs it at debug.
+                LOG.debug("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            } else {
+                LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            }
         }
         ctx.close();
     }

@@ -160,23 +160,26 @@ final class RequestMemoryPool {
     }
 
     /**
-     * If a connection has waited for memory longer than the stall limit, closes every other connection whose
-     * incomplete frame began before that wait did; nothing otherwise. Run periodically.
+     * If connections have waited for memory longer than the stall limit, closes every other connection whose
+     * incomplete frame began before the latest of those waits did; nothing otherwise. Run periodically. (The
+     * latest, not the oldest: a stalled sender that began waiting first must not shelter the others that began
+     * their frames after it did but before a well-behaved client started to wait.)
      */
     void closeStalledFrames() {
+        long now = nanos();
         Connection starved = null;
-        long since = NEVER;
+        long since = Long.MIN_VALUE;
         for (Connection waiter : waiters) {
             long waiting = waiter.waitingSinceNanos();
-            if (waiting < since) {
+            if (waiting != NEVER && now - waiting > maxStallNanos && waiting > since) {
                 since = waiting;
                 starved = waiter;
             }
         }
-        long starvedNanos = nanos() - since;
-        if (starved == null || starvedNanos <= maxStallNanos) {
+        if (starved == null) {
             return;
         }
+        long starvedNanos = now - since;
         int closing = 0;
         String example = null;
         for (Connection holder : incompleteFrames) {

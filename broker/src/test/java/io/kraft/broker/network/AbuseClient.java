@@ -134,7 +134,7 @@ public final class AbuseClient {
             }
             // Writes as far as the broker reads: what it refuses to read (its request memory used up) stays here.
             long lastProgress = System.nanoTime();
-            while (System.nanoTime() - lastProgress < TimeUnit.SECONDS.toNanos(2)) {
+            while (System.nanoTime() - lastProgress < TimeUnit.MILLISECONDS.toNanos(500)) {
                 boolean progress = false;
                 boolean done = true;
                 for (int i = 0; i < count; i++) {

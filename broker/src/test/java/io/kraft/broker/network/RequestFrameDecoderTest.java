@@ -211,6 +211,42 @@ class RequestFrameDecoderTest {
     }
 
     @Test
+    void aStalledSenderThatWaitedFirstDoesNotShelterTheOthersFromALaterStarvedClient() {
+        RequestMemoryPool memory = new RequestMemoryPool(100, 10_000, nanos::get);
+        EmbeddedChannel first = channel(memory, 1 << 20);
+        EmbeddedChannel second = channel(memory, 1 << 20);
+        EmbeddedChannel client = channel(memory, 1 << 20);
+        ByteBuf a = frame(1000, 1);
+        ByteBuf b = frame(1000, 2);
+        first.writeInbound(a.readRetainedSlice(54));
+        assertTrue(memory.tryReserve(60), "whatever holds the rest of the pool");
+        assertTrue(memory.tryOverdraft(this, 0), "and the overdraft");
+        first.writeInbound(a.readRetainedSlice(10));
+        assertFalse(first.config().isAutoRead(), "the first stalled sender waits, mid-frame, first");
+        nanos.addAndGet(1);
+        memory.release(20);
+        second.writeInbound(b.readRetainedSlice(50)); // begins its frame after the first started waiting
+        first.runPendingTasks();
+        assertFalse(first.config().isAutoRead(), "woken, the first finds the pool full again");
+        nanos.addAndGet(1);
+        client.writeInbound(frame(10, 3));
+        assertFalse(client.config().isAutoRead(), "the well-behaved client waits last");
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(11));
+        memory.closeStalledFrames();
+        first.runPendingTasks();
+        second.runPendingTasks();
+        assertFalse(first.isOpen());
+        assertFalse(second.isOpen(), "begun after the first waited, but before the client did");
+        memory.endOverdraft(this);
+        client.runPendingTasks();
+        assertEquals(1, frames.size(), "the client is served");
+        frames.forEach(InboundFrame::release);
+        a.release();
+        b.release();
+        client.finishAndReleaseAll();
+    }
+
+    @Test
     void readsShrinkToWhatIsLeftOfThePoolExceptForTheOverdraft() {
         RequestMemoryPool memory = new RequestMemoryPool(100_000);
         Object connection = new Object();
