@@ -8,6 +8,7 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -56,6 +57,12 @@ import org.slf4j.LoggerFactory;
 public final class GrpcRaftTransport implements RaftTransport {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcRaftTransport.class);
 
+    /**
+     * Calls one connection may have open at once on the serving side: a member keeps a handful of Raft calls parked
+     * and a broker its heartbeat stream plus its ISR changes and forwarded admin requests; more wait at the caller.
+     */
+    static final int MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
+
     private enum Kind { VOTE, BEGIN_QUORUM_EPOCH, FETCH, FETCH_SNAPSHOT }
 
     private record PendingKey(int peerId, Kind kind) {
@@ -101,6 +108,10 @@ public final class GrpcRaftTransport implements RaftTransport {
             ServerBuilder<?> builder = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
                     .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES)
                     .addService(new Service());
+            if (builder instanceof NettyServerBuilder netty) {
+                // HTTP/2's stream limit: a peer's calls beyond it wait on its side instead of queuing here.
+                netty.maxConcurrentCallsPerConnection(MAX_CONCURRENT_CALLS_PER_CONNECTION);
+            }
             extraServices.forEach(builder::addService);
             this.server = builder.build();
         } else if (!extraServices.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.kraft.server.grpc;
 
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
@@ -97,12 +98,22 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
-        return new HeartbeatStream(observer);
+        HeartbeatStream stream = new HeartbeatStream(observer);
+        if (observer instanceof ServerCallStreamObserver<BrokerHeartbeatResponse> call) {
+            // One heartbeat of a stream at a time reaches the controller: the next is read once this one is answered,
+            // so a stream that floods heartbeats waits in gRPC's flow control instead of the controller's queue.
+            call.disableAutoRequest();
+            stream.call = call;
+            call.request(1);
+        }
+        return stream;
     }
 
     /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
     private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatRequest> {
         private final StreamObserver<BrokerHeartbeatResponse> observer;
+        /** The call's flow control, when gRPC serves the stream (tests may call the service directly). */
+        private ServerCallStreamObserver<BrokerHeartbeatResponse> call;
         private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
         private int brokerId = -1;
         private boolean ended;
@@ -121,6 +132,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
             } catch (IllegalArgumentException e) {
                 send(toResponse(null, invalid(e)));
+                requestNext();
                 return;
             }
             if (brokerId != request.getBrokerId()) {
@@ -140,8 +152,15 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     accepted = true;
                 }
                 send(toResponse(reply, failure));
+                requestNext();
                 return null;
             }));
+        }
+
+        private synchronized void requestNext() {
+            if (call != null && !ended) {
+                call.request(1);
+            }
         }
 
         private synchronized void send(BrokerHeartbeatResponse response) {
