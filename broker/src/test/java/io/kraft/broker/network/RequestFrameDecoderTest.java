@@ -85,6 +85,28 @@ class RequestFrameDecoderTest {
     }
 
     @Test
+    void aLargeFrameArrivingInSmallReadsIsKeptInFewParts() {
+        RequestMemoryPool memory = new RequestMemoryPool(1 << 30);
+        EmbeddedChannel channel = channel(memory, 1 << 30);
+        ByteBuf big = frame(1 << 20, 5);
+        while (big.isReadable()) {
+            ByteBuf read = Unpooled.directBuffer(64); // full 64-byte reads, as a shrunk adaptive guess would make
+            read.writeBytes(big, Math.min(64, big.readableBytes()));
+            channel.writeInbound(read);
+            if (big.readableBytes() == 1000) {
+                int count = channel.pipeline().get(RequestFrameDecoder.class).partCount();
+                assertTrue(count < 40, "16,384 reads of 64 bytes kept as " + count + " parts");
+            }
+        }
+        big.release();
+        assertEquals(1, frames.size());
+        assertEquals(5, frames.get(0).bytes().getByte((1 << 20) - 1));
+        frames.forEach(InboundFrame::release);
+        assertEquals(0, memory.usedBytes());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
     void stopsReadingWhileThePoolIsUsedUpAndResumesWhenMemoryComesBack() {
         RequestMemoryPool memory = new RequestMemoryPool(100);
         EmbeddedChannel channel = channel(memory, 1 << 20);
