@@ -114,6 +114,11 @@ public final class StandaloneBroker implements AutoCloseable {
         return "127.0.0.1:" + port();
     }
 
+    /** The wire server, for its request-memory and connection counts. */
+    public KafkaServer server() {
+        return server;
+    }
+
     public ReplicaManager replicaManager() {
         return replicaManager;
     }

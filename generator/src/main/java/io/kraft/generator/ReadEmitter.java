@@ -16,9 +16,11 @@ import java.util.List;
 /** Emits a struct's {@code readFields}: its regular fields in wire order, defaults where absent, then its tagged fields. */
 final class ReadEmitter {
     private final MessageContext ctx;
+    private final HeapEstimate heap;
 
     ReadEmitter(MessageContext ctx) {
         this.ctx = ctx;
+        this.heap = new HeapEstimate(ctx.spec());
     }
 
     /** Emits {@code readFields} of {@code s}. */
@@ -124,7 +126,9 @@ final class ReadEmitter {
         } else {
             FieldType element = ((ArrayOf) t).element();
             w.open("");
-            w.line("int count = FieldCodec.readArrayLength(" + buf + ", " + compact + ", " + nullable + ", " + id + ");");
+            // the array's whole estimated heap is charged to the parse budget before any element is built
+            w.line("int count = FieldCodec.readArrayLength(" + buf + ", " + compact + ", " + nullable + ", " + id + ", "
+                    + heap.elementBytes(element) + ");");
             if (!nullable.equals("false")) {
                 w.open("if (count < 0)");
                 w.line(target + " = null;");

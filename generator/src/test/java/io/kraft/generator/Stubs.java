@@ -146,7 +146,8 @@ final class Stubs {
                     public static UUID readUuid(ByteBuffer in) {
                         throw new UnsupportedOperationException();
                     }
-                    public static int readArrayLength(ByteBuffer in, boolean compact, boolean nullable, String field) {
+                    public static int readArrayLength(ByteBuffer in, boolean compact, boolean nullable, String field,
+                                                      int elementHeapBytes) {
                         throw new UnsupportedOperationException();
                     }
                     public static <T> T requireNonNull(T value, String field) {

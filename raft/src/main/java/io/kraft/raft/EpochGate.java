@@ -25,10 +25,18 @@ final class EpochGate implements RaftMessage.Handler {
         this.roles = roles;
     }
 
-    void admit(RaftMessage message) {
+    /**
+     * Enters the message's epoch if it is newer and proven; false if the message must be dropped, its epoch being
+     * too far ahead to be believed ({@link RaftConfig#MAX_EPOCH_JUMP}).
+     */
+    boolean admit(RaftMessage message) {
+        if (message.epoch() - (long) roles.state().epoch() > RaftConfig.MAX_EPOCH_JUMP) {
+            return false;
+        }
         if (message.epoch() > roles.state().epoch() && node.isVoter(message.source())) {
             message.dispatchTo(this);
         }
+        return true;
     }
 
     @Override

@@ -170,7 +170,8 @@ final class LeaderReplication {
     private void sendEntries(LeaderState leader, FetchRequest request) {
         // Never part of a batch: a member holding part of one could be elected and commit that part. (A fetch from
         // inside a batch, which no correct member sends, gets the rest of that batch first.)
-        List<LogEntry> entries = node.log.readBatches(request.fetchOffset(), node.config.fetchMaxEntries());
+        List<LogEntry> entries = node.log.readBatches(request.fetchOffset(), node.config.fetchMaxEntries(),
+                RaftConfig.MAX_FETCH_RESPONSE_BYTES);
         leader.recordHighWatermarkSent(request.source(), commits.highWatermark());
         node.send(new FetchResponse(node.nodeId, request.source(), leader.epoch(), node.nodeId, FetchError.NONE,
                 request.fetchOffset(), request.lastFetchedEpoch(), commits.highWatermark(), -1, -1, entries));

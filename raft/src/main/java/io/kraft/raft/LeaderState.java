@@ -119,10 +119,30 @@ final class LeaderState implements RoleState {
 
     private void record(int replicaId, long endOffset, long nowTick, long caughtUpTick) {
         boolean voter = voterIds.contains(replicaId);
+        if (!voter && !progress.containsKey(replicaId)
+                && progress.size() - (voterIds.size() - 1) >= RaftConfig.MAX_TRACKED_OBSERVERS) {
+            forgetLongestSilentObserver();
+        }
         progress.put(replicaId, new ReplicaProgress(replicaId, voter, endOffset, nowTick, caughtUpTick));
         if (voter) {
             fetchedThisWindow.add(replicaId);
             fetchedThisEpoch.add(replicaId);
+        }
+    }
+
+    private void forgetLongestSilentObserver() {
+        ReplicaProgress silent = null;
+        for (ReplicaProgress p : progress.values()) {
+            if (!p.voter() && (silent == null || p.lastFetchTick() < silent.lastFetchTick())) {
+                silent = p;
+            }
+        }
+        if (silent != null) {
+            int id = silent.replicaId();
+            progress.remove(id);
+            leaderEndOffsetAtLastFetch.remove(id);
+            highWatermarkSent.remove(id);
+            parkedFetches.remove(id);
         }
     }
 

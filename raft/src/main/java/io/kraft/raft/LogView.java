@@ -130,6 +130,31 @@ final class LogView implements ReadableRaftLog {
      * inside a batch, the rest of that batch counts as the first.
      */
     List<LogEntry> readBatches(long offset, int maxEntries) {
+        return readBatches(offset, maxEntries, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #readBatches(long, int)}, within {@code maxBytes} of payload: the first batch is whole whatever its
+     * size (at most {@link RaftConfig#MAX_BATCH_BYTES}), later ones only while they fit, so a response stays within
+     * the transport's message limit.
+     */
+    List<LogEntry> readBatches(long offset, int maxEntries, long maxBytes) {
+        List<LogEntry> whole = readWholeBatches(offset, maxEntries);
+        long bytes = 0;
+        int lastFittingEnd = 0;
+        for (int i = 0; i < whole.size(); i++) {
+            bytes += whole.get(i).payload().length;
+            if (whole.get(i).endsBatch()) {
+                if (bytes > maxBytes && lastFittingEnd > 0) {
+                    break;
+                }
+                lastFittingEnd = i + 1;
+            }
+        }
+        return lastFittingEnd == whole.size() ? whole : List.copyOf(whole.subList(0, lastFittingEnd));
+    }
+
+    private List<LogEntry> readWholeBatches(long offset, int maxEntries) {
         List<LogEntry> entries = new ArrayList<>(read(offset, maxEntries));
         int wholeEnd = entries.size();
         while (wholeEnd > 0 && !entries.get(wholeEnd - 1).endsBatch()) {

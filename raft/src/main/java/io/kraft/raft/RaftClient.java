@@ -18,7 +18,8 @@ public interface RaftClient {
      * not at all, and every state machine receives them within one {@link CommittedBatch}. Completes with the offset
      * of the last record once committed; fails with {@link NotLeaderException} if this node does not lead that epoch
      * or stops leading it first (the batch may still be committed, whole, by a later leader). A batch travels in one
-     * fetch response however long it is, so keep it to what one message may carry.
+     * fetch response however long it is, so it may carry at most {@link RaftConfig#MAX_BATCH_BYTES} of records;
+     * a larger one fails with {@link BatchTooLargeException}.
      */
     CompletableFuture<Long> append(int epoch, List<byte[]> records);
 

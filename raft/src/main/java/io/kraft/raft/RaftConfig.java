@@ -16,6 +16,29 @@ public record RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutT
     public static final int DEFAULT_SNAPSHOT_CHUNK_BYTES = 256 * 1024;
     /** The most snapshot bytes one FetchSnapshot request asks for (and is answered with, as a stream of chunks). */
     public static final int MAX_SNAPSHOT_FETCH_BYTES = 8 * 1024 * 1024;
+    /**
+     * The most record bytes one append (one batch) may carry, as Kafka's Raft client allows. Batches travel whole in
+     * one fetch response, so this bounds a response and must stay below {@link #MAX_RPC_BYTES}.
+     */
+    public static final int MAX_BATCH_BYTES = 8 * 1024 * 1024;
+    /** Record bytes a fetch response carries beyond its first batch, which is sent whole whatever its size. */
+    public static final int MAX_FETCH_RESPONSE_BYTES = 8 * 1024 * 1024;
+    /**
+     * The largest message the gRPC transport takes (its inbound limit, raised from gRPC's 4 MiB): a fetch response
+     * of one batch of {@link #MAX_BATCH_BYTES} plus per-entry framing, or a snapshot chunk, fits with room to spare.
+     */
+    public static final int MAX_RPC_BYTES = 16 * 1024 * 1024;
+    /**
+     * How far ahead of this node's epoch a message's epoch may be and still be believed. Elections move the epoch one
+     * at a time, so a member that missed even thousands of them is far below this; a message claiming more (a Vote
+     * at Integer.MAX_VALUE) would otherwise push every voter to an epoch with no successor and wedge the quorum.
+     */
+    public static final int MAX_EPOCH_JUMP = 1 << 20;
+    /**
+     * Observers whose progress a leader tracks; a fetch from one more evicts the one silent longest, so node ids
+     * made up by a hostile client cannot grow the leader's memory (brokers of a real cluster are far fewer).
+     */
+    public static final int MAX_TRACKED_OBSERVERS = 10_000;
 
     public RaftConfig(int nodeId, Set<Integer> voterIds, int electionTimeoutTicks, int fetchTimeoutTicks,
                       int electionBackoffMaxTicks, int requestTimeoutTicks, int fetchMaxWaitTicks,

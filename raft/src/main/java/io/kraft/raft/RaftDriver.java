@@ -12,6 +12,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * appends, and carries out each {@link Ready} in order (persist quorum state, write and install snapshot chunks,
  * write the log, send, flush the log synchronously and report the flush, then call the {@link RaftListener}: snapshot
  * load, committed batches, leader change, leader ready, in the order its Javadoc explains). All other threads only
- * enqueue work.
+ * enqueue work. Inbound messages wait at most {@link #MAX_QUEUED_MESSAGES} at a time; more are dropped, as a lossy
+ * network would (every Raft request is retried on its own timer), so neither a flood of RPCs nor a raft thread
+ * held up by a slow disk grows the queue without bound. Appends and calls are not dropped: their callers wait for
+ * the answer, which bounds them (the controller's appends by its event loop, one request at a time).
  *
  * <p>An error that escapes the thread's work (a log write or fsync that failed, a bug in the core or the listener)
  * stops the thread and goes to the {@link FatalErrorHandler}: the node's state on disk and in memory may disagree, and
@@ -31,6 +36,9 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftDriver.class);
     /** How often a time-based retention limit is re-checked against the latest snapshot. */
     private static final long RETENTION_CHECK_INTERVAL_MS = 60_000;
+    /** Inbound messages waiting for the raft thread at most: far more than a quorum and its observers send. */
+    static final int MAX_QUEUED_MESSAGES = 10_000;
+    private static final long DROP_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final RaftNode node;
     private final RaftLog log;
@@ -46,6 +54,9 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Set on the raft thread once a fatal error stopped it: nothing queued behind the error runs. */
     private volatile boolean stopped;
+    private final AtomicInteger queuedMessages = new AtomicInteger();
+    private final AtomicLong droppedMessages = new AtomicLong();
+    private final AtomicLong lastDropLogNanos = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL_NANOS);
 
     /**
      * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
@@ -89,9 +100,39 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
                 RETENTION_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
-    /** Queues an inbound message for the raft thread. */
+    /** Queues an inbound message for the raft thread, or drops it while {@link #MAX_QUEUED_MESSAGES} wait. */
     public void deliver(RaftMessage message) {
-        enqueue(() -> node.handle(message));
+        if (queuedMessages.incrementAndGet() > MAX_QUEUED_MESSAGES) {
+            queuedMessages.decrementAndGet();
+            dropped(message);
+            return;
+        }
+        enqueue(() -> {
+            queuedMessages.decrementAndGet();
+            node.handle(message);
+        });
+    }
+
+    /** Counts a dropped message; one line per ten seconds at most says how many. */
+    private void dropped(RaftMessage message) {
+        long count = droppedMessages.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastDropLogNanos.get();
+        if (now - last >= DROP_LOG_INTERVAL_NANOS && lastDropLogNanos.compareAndSet(last, now)) {
+            LOG.warn("raft node {} dropped inbound messages: {} wait for the raft thread already, {} dropped so far,"
+                    + " the last a {} from node {}", node.nodeId(), MAX_QUEUED_MESSAGES, count,
+                    message.getClass().getSimpleName(), message.source());
+        }
+    }
+
+    /** Inbound messages waiting for the raft thread now. */
+    int queuedMessages() {
+        return queuedMessages.get();
+    }
+
+    /** Inbound messages dropped since the start because too many were waiting. */
+    long droppedMessages() {
+        return droppedMessages.get();
     }
 
     /** Appends on the leader of {@code epoch}; see {@link RaftNode#append}. Completes on the raft thread. */

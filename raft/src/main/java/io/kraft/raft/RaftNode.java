@@ -92,7 +92,9 @@ public final class RaftNode {
             throw new IllegalArgumentException("message for node " + message.destination()
                     + " delivered to node " + node.nodeId + ": " + message);
         }
-        epochGate.admit(message);
+        if (!epochGate.admit(message)) {
+            return; // an epoch too far ahead to be real: believing it could leave the quorum without a next epoch
+        }
         message.dispatchTo(step);
     }
 
@@ -132,6 +134,14 @@ public final class RaftNode {
     public CompletableFuture<Long> append(List<byte[]> records) {
         if (records.isEmpty()) {
             throw new IllegalArgumentException("append needs at least one record");
+        }
+        long bytes = 0;
+        for (byte[] record : records) {
+            bytes += record.length;
+        }
+        if (bytes > RaftConfig.MAX_BATCH_BYTES) {
+            // It could be written, but never fetched whole: followers would stall on it for good.
+            return CompletableFuture.failedFuture(new BatchTooLargeException(records.size(), bytes));
         }
         return step.append(records);
     }

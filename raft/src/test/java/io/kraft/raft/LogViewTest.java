@@ -28,6 +28,21 @@ class LogViewTest {
     }
 
     @Test
+    void aBytesLimitedReadCarriesTheBatchesThatFitAndAlwaysTheFirstWhole() {
+        LogView view = new LogView(storage, Optional.empty());
+        for (int batch = 0; batch < 4; batch++) {
+            // batches of 3 entries of 100 bytes each: 300 bytes per batch
+            List<byte[]> records = List.of(new byte[100], new byte[100], new byte[100]);
+            view.append(LogEntry.batch(batch * 3L, 1, records));
+        }
+        assertEquals(6, view.readBatches(0, 100, 600).size(), "two batches fit exactly");
+        assertEquals(3, view.readBatches(0, 100, 500).size(), "a batch that would pass the limit waits");
+        assertEquals(3, view.readBatches(0, 100, 300).size());
+        assertEquals(3, view.readBatches(0, 100, 1).size(), "the first batch is whole whatever the limit");
+        assertEquals(12, view.readBatches(0, 100, Long.MAX_VALUE).size());
+    }
+
+    @Test
     void entriesTheDriverHasNotWrittenAreReadFromMemoryUntilAFlushReportCoversThem() {
         LogView view = new LogView(storage, Optional.empty());
         view.append(entries(0, 5, 1));

@@ -76,6 +76,12 @@ public final class TestNode implements AutoCloseable {
         return clientPort;
     }
 
+    /** The port of the CONTROLLER listener (Raft and the controller's gRPC service). */
+    public int controllerPort() {
+        String voters = properties.get("controller.quorum.voters");
+        return Integer.parseInt(voters.substring(voters.lastIndexOf(':') + 1));
+    }
+
     public String bootstrap() {
         return "localhost:" + clientPort;
     }

@@ -4,15 +4,17 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * What to launch in a new JVM: either the distribution's own main ({@code java -jar}) or a named main
- * class on a classpath made of the distribution jar plus extra entries. Immutable; the with-methods
- * return copies.
+ * What to launch in a new JVM: the distribution's own main ({@code java -jar}), a named main class on a
+ * classpath made of the distribution jar plus extra entries, or {@code bin/kraft-cli} itself with the JVM
+ * flags and environment it chooses ({@code jvmFlags} then go to it in {@code KRAFT_OPTS}). Immutable; the
+ * with-methods return copies.
  */
 public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, List<String> jvmFlags,
-                      List<String> args, Path workingDir) {
+                      List<String> args, Path workingDir, boolean viaLauncherScript) {
     /**
      * Small heap, serial GC and the client compiler: many JVMs share 2 cores in these tests, and they
      * start faster so.
@@ -32,7 +34,12 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
 
     /** {@code kraft-cli <args>} from the distribution jar. */
     public static JvmSpec kraftCli(String name, String... args) {
-        return new JvmSpec(name, List.of(), null, DEFAULT_JVM_FLAGS, List.of(args), null);
+        return new JvmSpec(name, List.of(), null, DEFAULT_JVM_FLAGS, List.of(args), null, false);
+    }
+
+    /** {@code bin/kraft-cli <args>} as a user runs it: the script's default heap, flags and environment. */
+    public static JvmSpec launcherScript(String name, String... args) {
+        return new JvmSpec(name, List.of(), null, List.of(), List.of(args), null, true);
     }
 
     /**
@@ -41,24 +48,36 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
      */
     public static JvmSpec testMain(String name, Class<?> mainClass, String... args) {
         return new JvmSpec(name, List.of(Distribution.testClasses()), mainClass.getName(), DEFAULT_JVM_FLAGS,
-                List.of(args), null);
+                List.of(args), null, false);
     }
 
     /** The same, run in another working directory (relative paths in configs resolve against it). */
     public JvmSpec inDirectory(Path directory) {
-        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, directory);
+        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, directory, viaLauncherScript);
     }
 
     /** The same with more JVM flags after the defaults (a later flag wins). */
     public JvmSpec withJvmFlags(String... flags) {
         List<String> all = new ArrayList<>(jvmFlags);
         all.addAll(List.of(flags));
-        return new JvmSpec(name, extraClasspath, mainClass, all, args, workingDir);
+        return new JvmSpec(name, extraClasspath, mainClass, all, args, workingDir, viaLauncherScript);
+    }
+
+    /** Environment variables to set beyond the test JVM's own. */
+    public Map<String, String> environment() {
+        return viaLauncherScript && !jvmFlags.isEmpty() ? Map.of("KRAFT_OPTS", String.join(" ", jvmFlags)) : Map.of();
     }
 
     /** The full command line. */
     public List<String> command(Path distributionJar) {
         List<String> command = new ArrayList<>();
+        if (viaLauncherScript) {
+            // The script runs the same jar (it finds cli/target/kraft-cli-*-all.jar) and execs java: same pid.
+            command.add("bash");
+            command.add(Distribution.launcherScript().toString());
+            command.addAll(args);
+            return command;
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags);
         if (mainClass == null) {

@@ -80,6 +80,7 @@ public final class ProcessRegistry implements AutoCloseable, BeforeEachCallback,
                     .redirectOutput(stdoutLog.toFile())
                     .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            builder.environment().putAll(spec.environment());
             if (spec.workingDir() != null) {
                 builder.directory(spec.workingDir().toFile());
             }

@@ -101,7 +101,7 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 reads.putIfAbsent(tp.get(), entry.getValue());
             }
         }
-        FetchParams params = new FetchParams(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes(),
+        FetchParams params = FetchParams.of(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes(),
                 readCommitted ? FetchIsolation.READ_COMMITTED : 0);
         return replicaManager.fetchMessages(params, reads).thenApply(results -> {
             LinkedHashMap<FetchPartitionKey, PartitionRead> byKey = new LinkedHashMap<>();

@@ -27,6 +27,8 @@ public final class KafkaServer implements AutoCloseable {
     private EventLoopGroup acceptorGroup;
     private EventLoopGroup networkGroup;
     private RequestHandlerPool pool;
+    private RequestMemoryPool memory;
+    private ConnectionQuotas quotas;
     private Channel serverChannel;
 
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
@@ -42,9 +44,16 @@ public final class KafkaServer implements AutoCloseable {
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
         pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
+        memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
+                config.limits().queuedMaxRequestStallMs(), System::nanoTime);
+        long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
+        networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        quotas = new ConnectionQuotas(config.limits());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptorGroup, networkGroup)
                 .channel(NioServerSocketChannel.class)
+                .handler(new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(),
+                        config.listenerName(), System::nanoTime))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() == SocketServerConfig.OS_DEFAULT_BUFFER_BYTES
                         ? null : config.sendBufferBytes())
@@ -54,11 +63,14 @@ public final class KafkaServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        ReadGate gate = new ReadGate(channel);
+                        RequestFrameDecoder frames = new RequestFrameDecoder(config.requestMaxBytes(), memory, gate);
+                        channel.config().setRecvByteBufAllocator(new RequestMemoryRecvAllocator(frames));
                         channel.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
                                         TimeUnit.MILLISECONDS))
-                                .addLast("frames", new RequestFrameDecoder(config.requestMaxBytes()))
-                                .addLast("requests", new RequestChannel(registry, pool, config.listenerName()));
+                                .addLast("frames", frames)
+                                .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate));
                     }
                 });
         InetSocketAddress address = config.host().isEmpty()
@@ -70,7 +82,8 @@ public final class KafkaServer implements AutoCloseable {
             shutDownResources();
             throw e;
         }
-        LOG.info("Listening for Kafka clients on {} ({})", serverChannel.localAddress(), config.listenerName());
+        LOG.info("Listening for Kafka clients on {} ({}), {} bytes of request memory", serverChannel.localAddress(),
+                config.listenerName(), memory.capacityBytes());
     }
 
     /** The port actually bound (the ephemeral one when the configured port is 0). */
@@ -79,6 +92,18 @@ public final class KafkaServer implements AutoCloseable {
             throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " is not started");
         }
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** Bytes of request frames held right now (for tests and metrics). */
+    public synchronized long requestMemoryInUseBytes() {
+        RequestMemoryPool current = memory;
+        return current == null ? 0 : current.usedBytes();
+    }
+
+    /** Connections open on the listener right now. */
+    public synchronized int openConnections() {
+        ConnectionQuotas current = quotas;
+        return current == null ? 0 : current.open();
     }
 
     @Override

@@ -39,10 +39,17 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
     /** Parsed requests a connection may have waiting before it stops reading. */
     private static final int MAX_PENDING_REQUESTS = 32;
+    /**
+     * Requests of one connection whose answers are not written yet (waiting, running, or parked as a long poll
+     * or replication wait) before it stops reading: bounds what one client holds in purgatories and in
+     * responses it does not collect. Kafka's clients pipeline at most 5 by default.
+     */
+    static final int MAX_IN_FLIGHT_REQUESTS = 128;
 
     private final RequestHandlerRegistry registry;
     private final RequestHandlerPool pool;
     private final String listenerName;
+    private final ReadGate gate;
     private final ResponseSequencer<OutboundResponse> sequencer = new ResponseSequencer<>();
     /** Parsed requests waiting for their turn, in arrival order. */
     private final ArrayDeque<PendingRequest> pending = new ArrayDeque<>();
@@ -54,10 +61,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private RequestContext context;
     private boolean closing;
 
-    RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName) {
+    RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate) {
         this.registry = registry;
         this.pool = pool;
         this.listenerName = listenerName;
+        this.gate = gate;
     }
 
     @Override
@@ -69,20 +77,19 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
+        InboundFrame frame = (InboundFrame) msg;
         if (closing) {
             frame.release();
             return;
         }
+        ByteBuf buf = frame.bytes();
         ByteBuffer bytes;
-        if (frame.nioBufferCount() == 1) {
-            bytes = frame.nioBuffer();
+        if (buf.nioBufferCount() == 1) {
+            bytes = buf.nioBuffer();
         } else {
-            bytes = ByteBuffer.allocate(frame.readableBytes());
-            frame.readBytes(bytes);
+            bytes = ByteBuffer.allocate(buf.readableBytes());
+            buf.getBytes(buf.readerIndex(), bytes);
             bytes.flip();
-            frame.release();
-            frame = null;
         }
         ApiVersionsTable table = registry.apiVersions();
         Call call;
@@ -91,21 +98,20 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             call = new Call(registry.handler(request.api()), request);
         } catch (UnsupportedApiVersionException e) {
             answerUnsupportedVersion(e, bytes);
-            release(frame);
+            frame.release();
             return;
         } catch (RequestParseException e) {
-            release(frame);
+            frame.release();
             closeOnBadRequest(e);
             return;
         }
         long sequence = sequencer.nextSequence();
-        ByteBuf requestFrame = frame;
-        pending.add(new PendingRequest(() -> run(call, sequence, requestFrame), requestFrame));
+        pending.add(new PendingRequest(() -> run(call, sequence, frame), frame));
         startNext();
     }
 
     /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
-    private record PendingRequest(Runnable task, ByteBuf frame) {
+    private record PendingRequest(Runnable task, InboundFrame frame) {
     }
 
     /** One parsed request and the handler that serves it. */
@@ -141,7 +147,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void run(Call call, long sequence, ByteBuf requestFrame) {
+    private void run(Call call, long sequence, InboundFrame requestFrame) {
         CompletableFuture<HandlerResponse> answer;
         try {
             answer = call.handle(context);
@@ -152,7 +158,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         } finally {
             // Bytes and records of the body are views of this buffer, valid until handle returns: a long poll
             // must not pin the connection's read buffer while it waits.
-            release(requestFrame);
+            requestFrame.release();
         }
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
         // (a long poll, a replication wait) may still be pending.
@@ -245,18 +251,15 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         release(sequence, OutboundResponse.of(answer, ctx.alloc()));
     }
 
-    private static void release(ByteBuf frame) {
-        if (frame != null) {
-            frame.release();
-        }
-    }
-
     /**
      * Starts the connection's next request unless one is running: like Kafka, requests of one connection run
-     * one after the other, so pipelined produce requests append in the order they were sent.
+     * one after the other, so pipelined produce requests append in the order they were sent. Nor does one start
+     * while the client is not reading its responses (the channel is not writable): what a connection's unread
+     * answers hold is then its outbound buffer's high water mark plus one response, not one response per request
+     * it managed to send (a Metadata request of 50 bytes can be answered with megabytes).
      */
     private void startNext() {
-        if (handlerRunning || waitingForPoolSpace || pending.isEmpty()) {
+        if (handlerRunning || waitingForPoolSpace || pending.isEmpty() || clientNotReading()) {
             updateAutoRead();
             return;
         }
@@ -275,17 +278,24 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         updateAutoRead();
     }
 
+    /** The client is connected but not reading its responses (a closed channel is never writable). */
+    private boolean clientNotReading() {
+        return ctx.channel().isActive() && !ctx.channel().isWritable();
+    }
+
     private void handlerReturned() {
         handlerRunning = false;
         startNext();
     }
 
-    /** Reads no further requests while enough are waiting or the pool is full (back-pressure, bounded memory). */
+    /**
+     * Reads no further requests while enough are waiting, enough answers are outstanding or the pool is full
+     * (back-pressure, bounded memory).
+     */
     private void updateAutoRead() {
-        boolean read = pending.size() < MAX_PENDING_REQUESTS && !waitingForPoolSpace;
-        if (ctx.channel().config().isAutoRead() != read) {
-            ctx.channel().config().setAutoRead(read);
-        }
+        gate.set(ReadGate.Reason.PENDING_REQUESTS, pending.size() >= MAX_PENDING_REQUESTS);
+        gate.set(ReadGate.Reason.HANDLER_QUEUE, waitingForPoolSpace);
+        gate.set(ReadGate.Reason.IN_FLIGHT_REQUESTS, sequencer.pending() >= MAX_IN_FLIGHT_REQUESTS);
     }
 
     private void release(long sequence, OutboundResponse response) {
@@ -311,9 +321,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         if (closing) {
             ctx.flush();
             ctx.close();
-        } else if (wrote) {
+            return;
+        }
+        if (wrote) {
             ctx.flush();
         }
+        updateAutoRead();
     }
 
     private void closeOnBadRequest(RequestParseException e) {
@@ -323,8 +336,22 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        // A client that does not read its responses gets no more requests read or started until it catches up.
+        gate.set(ReadGate.Reason.UNWRITABLE, !ctx.channel().isWritable());
+        if (ctx.channel().isWritable()) {
+            startNext();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
+        // Answers ready but waiting behind a slower one are never sent now: their buffers go back to the pool.
+        sequencer.takeHeld().forEach(OutboundResponse::discard);
+        // Requests held back while the client did not read still run (their answers are dropped).
+        startNext();
         super.channelInactive(ctx);
     }
 
@@ -344,7 +371,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
             closing = true;
-            LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            if (cause instanceof java.io.IOException) {
+                // The client went away (a reset, a broken pipe): its business, as in Kafka, which logs it at debug.
+                LOG.debug("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            } else {
+                LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            }
         }
         ctx.close();
     }

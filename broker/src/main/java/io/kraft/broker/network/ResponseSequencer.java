@@ -38,6 +38,16 @@ final class ResponseSequencer<R> {
         return ready;
     }
 
+    /**
+     * Takes every response completed but held behind an earlier one, for a connection that went away: they will
+     * never be released in order, so their owner frees them. Later completions are the caller's to drop.
+     */
+    List<R> takeHeld() {
+        List<R> held = new ArrayList<>(completedEarly.values());
+        completedEarly.clear();
+        return held;
+    }
+
     /** Requests whose responses have not been released yet. */
     long pending() {
         return nextAssigned - nextToRelease;

@@ -19,10 +19,11 @@ import java.util.Map;
  * @param port port to bind; 0 picks an ephemeral port
  * @param sendBufferBytes SO_SNDBUF of client connections, or -1 for the operating system's (auto-tuned) default
  * @param receiveBufferBytes SO_RCVBUF of client connections, or -1 for the operating system's (auto-tuned) default
+ * @param limits request memory and connection limits
  */
 public record SocketServerConfig(String listenerName, String host, int port, int requestMaxBytes, int networkThreads,
                                  int ioThreads, int queuedMaxRequests, long connectionsMaxIdleMs, int sendBufferBytes,
-                                 int receiveBufferBytes) {
+                                 int receiveBufferBytes, NetworkLimits limits) {
     public static final String LISTENERS = "listeners";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
@@ -67,6 +68,9 @@ public record SocketServerConfig(String listenerName, String host, int port, int
         if (connectionsMaxIdleMs < 1) {
             throw new InvalidServerConfigException(CONNECTIONS_MAX_IDLE_MS + " must be positive, got " + connectionsMaxIdleMs);
         }
+        if (limits == null) {
+            throw new InvalidServerConfigException("Listener " + listenerName + " has no network limits");
+        }
         if (sendBufferBytes != OS_DEFAULT_BUFFER_BYTES) {
             requireRange(SOCKET_SEND_BUFFER_BYTES + " (or -1 for the OS default)", sendBufferBytes, 1, Integer.MAX_VALUE);
         }
@@ -78,7 +82,7 @@ public record SocketServerConfig(String listenerName, String host, int port, int
 
     /** The wire server's keys, so a node's configuration knows them (types, defaults, docs). */
     public static ConfigDef definition() {
-        return new ConfigDef()
+        ConfigDef def = new ConfigDef()
                 .define(LISTENERS, LIST, DEFAULT_LISTENERS, HIGH,
                         "The listeners to bind, NAME://host:port; the first non-controller one serves Kafka clients.")
                 .define(ADVERTISED_LISTENERS, LIST, null, HIGH,
@@ -100,6 +104,8 @@ public record SocketServerConfig(String listenerName, String host, int port, int
                         "SO_SNDBUF of client connections; -1 leaves it to the operating system.")
                 .define(SOCKET_RECEIVE_BUFFER_BYTES, INT, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES, MEDIUM,
                         "SO_RCVBUF of client connections; -1 leaves it to the operating system.");
+        NetworkLimits.define(def);
+        return def;
     }
 
     /**
@@ -159,29 +165,36 @@ public record SocketServerConfig(String listenerName, String host, int port, int
                 intProp(props, QUEUED_MAX_REQUESTS, DEFAULT_QUEUED_MAX_REQUESTS),
                 longProp(props, CONNECTIONS_MAX_IDLE_MS, DEFAULT_CONNECTIONS_MAX_IDLE_MS),
                 intProp(props, SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_SEND_BUFFER_BYTES),
-                intProp(props, SOCKET_RECEIVE_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES));
+                intProp(props, SOCKET_RECEIVE_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES),
+                NetworkLimits.fromProperties(props));
     }
 
     /** Kafka's defaults on the given listener. */
     public static SocketServerConfig defaults(String listenerName, String host, int port) {
         return new SocketServerConfig(listenerName, host, port, DEFAULT_SOCKET_REQUEST_MAX_BYTES,
                 DEFAULT_NUM_NETWORK_THREADS, DEFAULT_NUM_IO_THREADS, DEFAULT_QUEUED_MAX_REQUESTS,
-                DEFAULT_CONNECTIONS_MAX_IDLE_MS, DEFAULT_SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES);
+                DEFAULT_CONNECTIONS_MAX_IDLE_MS, DEFAULT_SOCKET_SEND_BUFFER_BYTES, DEFAULT_SOCKET_RECEIVE_BUFFER_BYTES,
+                NetworkLimits.defaults());
     }
 
     public SocketServerConfig withRequestMaxBytes(int newRequestMaxBytes) {
         return new SocketServerConfig(listenerName, host, port, newRequestMaxBytes, networkThreads, ioThreads,
-                queuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
+                queuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes, limits);
     }
 
     public SocketServerConfig withConnectionsMaxIdleMs(long newConnectionsMaxIdleMs) {
         return new SocketServerConfig(listenerName, host, port, requestMaxBytes, networkThreads, ioThreads,
-                queuedMaxRequests, newConnectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
+                queuedMaxRequests, newConnectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes, limits);
     }
 
     public SocketServerConfig withIoThreads(int newIoThreads, int newQueuedMaxRequests) {
         return new SocketServerConfig(listenerName, host, port, requestMaxBytes, networkThreads, newIoThreads,
-                newQueuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes);
+                newQueuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes, limits);
+    }
+
+    public SocketServerConfig withLimits(NetworkLimits newLimits) {
+        return new SocketServerConfig(listenerName, host, port, requestMaxBytes, networkThreads, ioThreads,
+                queuedMaxRequests, connectionsMaxIdleMs, sendBufferBytes, receiveBufferBytes, newLimits);
     }
 
     private static int intProp(Map<String, String> props, String name, int defaultValue) {

@@ -1,6 +1,7 @@
 package io.kraft.broker.protocol;
 
 import io.kraft.broker.protocol.codec.MalformedMessageException;
+import io.kraft.broker.protocol.codec.ParseBudget;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiMessageFactory;
 import java.nio.BufferUnderflowException;
@@ -28,7 +29,7 @@ public final class RequestFrame {
         RequestHeader header = head.header();
         short version = header.apiVersion();
         ApiMessage body = ApiMessageFactory.newRequest(api);
-        try {
+        try (ParseBudget.Scope budget = ParseBudget.open(ParseBudget.forFrame(frame.remaining()))) {
             body.read(in, version);
         } catch (MalformedMessageException e) {
             throw new MalformedRequestException(api.apiName() + " v" + version + " request: " + e.getMessage(),

@@ -54,4 +54,17 @@ class ResponseSequencerTest {
         sequencer.complete(only, "a");
         assertThrows(IllegalStateException.class, () -> sequencer.complete(only, "again"));
     }
+
+    @Test
+    void handsOverTheResponsesHeldBehindAnEarlierOneWhenTheConnectionGoes() {
+        ResponseSequencer<String> sequencer = new ResponseSequencer<>();
+        sequencer.nextSequence();
+        long second = sequencer.nextSequence();
+        long third = sequencer.nextSequence();
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), sequencer.complete(third, "c"));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), sequencer.complete(second, "b"));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Set.of("b", "c"),
+                new java.util.HashSet<>(sequencer.takeHeld()));
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), sequencer.takeHeld());
+    }
 }

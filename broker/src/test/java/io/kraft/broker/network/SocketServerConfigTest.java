@@ -62,6 +62,36 @@ class SocketServerConfigTest {
     }
 
     @Test
+    void readsTheNetworkLimitsUnderKafkasNames() {
+        SocketServerConfig defaults = SocketServerConfig.fromProperties(Map.of());
+        assertEquals(NetworkLimits.defaults(), defaults.limits());
+        assertEquals(Integer.MAX_VALUE, defaults.limits().maxConnections());
+        assertEquals(128L << 20, NetworkLimits.automaticRequestBytes(1L << 30, 104_857_600),
+                "-1 takes an eighth of the heap");
+        assertEquals(104_857_600L, NetworkLimits.automaticRequestBytes(256L << 20, 104_857_600),
+                "but never less than one largest request");
+        NetworkLimits set = SocketServerConfig.fromProperties(Map.of(
+                "queued.max.request.bytes", "5000000000",
+                "max.connections", "1000",
+                "max.connections.per.ip", "10",
+                "max.connections.per.ip.overrides", "127.0.0.1:100, client.example.com:0",
+                "max.connection.creation.rate", "50")).limits();
+        assertEquals(5_000_000_000L, set.requestMemoryBytes(104_857_600));
+        assertEquals(1000, set.maxConnections());
+        assertEquals(Map.of("127.0.0.1", 100, "client.example.com", 0), set.maxConnectionsPerIpOverrides());
+        assertEquals(100, set.maxConnectionsFor("127.0.0.1"));
+        assertEquals(10, set.maxConnectionsFor("10.1.1.1"));
+        assertEquals(50, set.maxConnectionCreationRate());
+        InvalidServerConfigException zero = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("queued.max.request.bytes", "0")));
+        assertTrue(zero.getMessage().startsWith("queued.max.request.bytes"), zero.getMessage());
+        InvalidServerConfigException badOverride = assertThrows(InvalidServerConfigException.class,
+                () -> SocketServerConfig.fromProperties(Map.of("max.connections.per.ip.overrides", "nolimit")));
+        assertTrue(badOverride.getMessage().startsWith("max.connections.per.ip.overrides"), badOverride.getMessage());
+        assertTrue(SocketServerConfig.definition().names().contains("max.connection.creation.rate"));
+    }
+
+    @Test
     void rejectsMalformedListenersAndLimitsNamingTheSetting() {
         InvalidServerConfigException noScheme = assertThrows(InvalidServerConfigException.class,
                 () -> SocketServerConfig.fromProperties(Map.of("listeners", "localhost:9092")));

@@ -21,7 +21,9 @@ import java.util.stream.Stream;
  * itself) to compare with Kafka's schemas and to fill and inspect the generated classes.
  */
 final class Specs {
-    static final Path DIR = Path.of("src/main/messages");
+    /** The specs beside the broker's sources: from the broker module, or from a module next to it (server's fuzzing). */
+    static final Path DIR = Files.isDirectory(Path.of("src/main/messages")) ? Path.of("src/main/messages")
+            : Path.of("../broker/src/main/messages");
     private static final Map<String, MessageSpec> BY_NAME = load();
 
     private Specs() {

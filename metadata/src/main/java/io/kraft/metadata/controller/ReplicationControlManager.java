@@ -225,6 +225,11 @@ public final class ReplicationControlManager {
      */
     public ControllerResult<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
         long brokerEpoch = brokers.brokerEpoch(request.brokerId());
+        if (brokerEpoch < 0) {
+            // Refused as such, not left to fail later: an unregistered id with epoch -1 would pass the epoch check.
+            return ControllerResult.failed(Errors.BROKER_ID_NOT_REGISTERED, "Broker " + request.brokerId()
+                    + " is not registered");
+        }
         if (brokerEpoch != request.brokerEpoch()) {
             return ControllerResult.failed(Errors.STALE_BROKER_EPOCH, "Broker " + request.brokerId() + " sent epoch "
                     + request.brokerEpoch() + " but its registration has epoch " + brokerEpoch);

@@ -243,6 +243,8 @@ class ReplicationControlManagerTest {
                 new AlterPartitionRequest(1, epoch1, id, 0, 0, List.of(1, 2, 3), 0)));
         assertRejected(Errors.STALE_BROKER_EPOCH, env.managers.alterPartition(
                 new AlterPartitionRequest(1, epoch1 + 100, id, 0, 0, List.of(1, 2, 3), 1)));
+        assertRejected(Errors.BROKER_ID_NOT_REGISTERED, env.managers.alterPartition(
+                new AlterPartitionRequest(9, -1, id, 0, 0, List.of(1, 2, 3), 1)));
         assertRejected(Errors.NOT_LEADER_OR_FOLLOWER, env.managers.alterPartition(
                 new AlterPartitionRequest(2, epochs.get(2), id, 0, 0, List.of(1, 2, 3), 1)));
         assertRejected(Errors.UNKNOWN_TOPIC_ID, env.managers.alterPartition(

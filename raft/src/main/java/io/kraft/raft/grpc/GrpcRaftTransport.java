@@ -8,7 +8,9 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.proto.raft.BeginQuorumEpochRequest;
 import io.kraft.proto.raft.BeginQuorumEpochResponse;
@@ -26,6 +28,7 @@ import io.kraft.proto.raft.VoteRequest;
 import io.kraft.proto.raft.VoteResponse;
 import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftTransport;
 import io.kraft.storage.errors.Errors;
@@ -54,6 +57,12 @@ import org.slf4j.LoggerFactory;
 public final class GrpcRaftTransport implements RaftTransport {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcRaftTransport.class);
 
+    /**
+     * Calls one connection may have open at once on the serving side: a member keeps a handful of Raft calls parked
+     * and a broker its heartbeat stream plus its ISR changes and forwarded admin requests; more wait at the caller.
+     */
+    static final int MAX_CONCURRENT_CALLS_PER_CONNECTION = 1_000;
+
     private enum Kind { VOTE, BEGIN_QUORUM_EPOCH, FETCH, FETCH_SNAPSHOT }
 
     private record PendingKey(int peerId, Kind kind) {
@@ -68,6 +77,8 @@ public final class GrpcRaftTransport implements RaftTransport {
     private volatile Consumer<RaftMessage> inbound;
     private volatile IntConsumer unreachablePeer = peerId -> { };
     private volatile Supplier<CompletableFuture<QuorumDescription>> describer;
+    private final RaftRequestChecks checks;
+    private final RefusalLog refusals;
     private Server server;
 
     /**
@@ -91,9 +102,16 @@ public final class GrpcRaftTransport implements RaftTransport {
         this.clusterId = clusterId;
         this.voterAddresses = Map.copyOf(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
+        this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
+        this.refusals = new RefusalLog(nodeId);
         if (listenPort >= 0) {
             ServerBuilder<?> builder = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
+                    .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES)
                     .addService(new Service());
+            if (builder instanceof NettyServerBuilder netty) {
+                // HTTP/2's stream limit: a peer's calls beyond it wait on its side instead of queuing here.
+                netty.maxConcurrentCallsPerConnection(MAX_CONCURRENT_CALLS_PER_CONNECTION);
+            }
             extraServices.forEach(builder::addService);
             this.server = builder.build();
         } else if (!extraServices.isEmpty()) {
@@ -222,7 +240,8 @@ public final class GrpcRaftTransport implements RaftTransport {
             return null; // only voters serve requests; nothing else is addressable
         }
         ManagedChannel channel = channels.computeIfAbsent(destination, id -> Grpc.newChannelBuilderForAddress(
-                address.getHostString(), address.getPort(), InsecureChannelCredentials.create()).build());
+                address.getHostString(), address.getPort(), InsecureChannelCredentials.create())
+                .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES).build());
         return RaftServiceGrpc.newStub(channel).withDeadlineAfter(requestTimeoutMs, TimeUnit.MILLISECONDS);
     }
 
@@ -258,6 +277,10 @@ public final class GrpcRaftTransport implements RaftTransport {
     }
 
     private void park(PendingKey key, StreamObserver<?> observer) {
+        if (observer instanceof ServerCallStreamObserver<?> call) {
+            // A call the caller gave up on (deadline, disconnect) leaves no entry behind: the map holds live calls only.
+            call.setOnCancelHandler(() -> pendingReplies.remove(key, observer));
+        }
         StreamObserver<?> superseded = pendingReplies.put(key, observer);
         if (superseded != null) {
             // ABORTED, not CANCELLED: the caller must not mistake its own superseded call for a server going away.
@@ -311,6 +334,15 @@ public final class GrpcRaftTransport implements RaftTransport {
         return null;
     }
 
+    /** Logs and reports a request that fails its bounds; false when {@code problem} is null. */
+    private boolean refused(String kind, String problem) {
+        if (problem == null) {
+            return false;
+        }
+        refusals.refused(kind, problem);
+        return true;
+    }
+
     private static int errorFor(String requestClusterId, String clusterId) {
         return clusterId.equals(requestClusterId) ? Errors.INCONSISTENT_VOTER_SET.code()
                 : Errors.INCONSISTENT_CLUSTER_ID.code();
@@ -322,6 +354,12 @@ public final class GrpcRaftTransport implements RaftTransport {
         public void vote(VoteRequest request, StreamObserver<VoteResponse> observer) {
             if (rejection(request.getClusterId(), request.getVoterId()) != null) {
                 observer.onNext(VoteResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
+                        .setVoterId(nodeId).setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            if (refused("Vote", checks.vote(request))) {
+                observer.onNext(VoteResponse.newBuilder().setErrorCode(Errors.INVALID_REQUEST.code())
                         .setVoterId(nodeId).setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;
@@ -340,6 +378,12 @@ public final class GrpcRaftTransport implements RaftTransport {
                 observer.onCompleted();
                 return;
             }
+            if (refused("BeginQuorumEpoch", checks.beginQuorumEpoch(request))) {
+                observer.onNext(BeginQuorumEpochResponse.newBuilder().setErrorCode(Errors.INVALID_REQUEST.code())
+                        .setVoterId(nodeId).setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
             park(new PendingKey(request.getLeaderId(), Kind.BEGIN_QUORUM_EPOCH), observer);
             deliver(ProtoMessages.fromProto(request));
         }
@@ -351,6 +395,8 @@ public final class GrpcRaftTransport implements RaftTransport {
                     .setLeaderId(RaftMessage.NO_LEADER);
             if (rejected != null) {
                 response.setErrorCode(errorFor(request.getClusterId(), clusterId));
+            } else if (refused("EndQuorumEpoch", checks.endQuorumEpoch(request))) {
+                response.setErrorCode(Errors.INVALID_REQUEST.code());
             } else {
                 deliver(ProtoMessages.fromProto(request));
             }
@@ -362,6 +408,12 @@ public final class GrpcRaftTransport implements RaftTransport {
         public void fetch(FetchRequest request, StreamObserver<FetchResponse> observer) {
             if (rejection(request.getClusterId(), request.getLeaderId()) != null) {
                 observer.onNext(FetchResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
+                        .setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            if (refused("Fetch", checks.fetch(request))) {
+                observer.onNext(FetchResponse.newBuilder().setErrorCode(Errors.INVALID_REQUEST.code())
                         .setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;
@@ -386,6 +438,12 @@ public final class GrpcRaftTransport implements RaftTransport {
             if (!request.hasSnapshotId() || request.getSnapshotId().getEndOffset() < 1
                     || request.getSnapshotId().getEpoch() < 1) {
                 observer.onNext(FetchSnapshotResponse.newBuilder().setErrorCode(Errors.SNAPSHOT_NOT_FOUND.code())
+                        .setLeaderId(RaftMessage.NO_LEADER).build());
+                observer.onCompleted();
+                return;
+            }
+            if (refused("FetchSnapshot", checks.fetchSnapshot(request))) {
+                observer.onNext(FetchSnapshotResponse.newBuilder().setErrorCode(Errors.INVALID_REQUEST.code())
                         .setLeaderId(RaftMessage.NO_LEADER).build());
                 observer.onCompleted();
                 return;

@@ -210,6 +210,51 @@ class GrpcQuorumTest {
     }
 
     @Test
+    void hostileRequestsAreRefusedOrIgnoredAndABatchOverGrpcsDefaultLimitStillTravels() throws Exception {
+        startQuorum();
+        int leader = awaitLeader();
+        int epoch = members.get(leader).driver().describe().get(5, TimeUnit.SECONDS).epoch();
+        int other = leader == 1 ? 2 : 1;
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", voters.get(other).getPort(),
+                InsecureChannelCredentials.create()).build();
+        try {
+            RaftServiceGrpc.RaftServiceBlockingStub stub = RaftServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(2, TimeUnit.SECONDS);
+            VoteResponse fromNonVoter = stub.vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID).setCandidateId(99)
+                    .setVoterId(other).setCandidateEpoch(epoch + 1).setLastOffset(1_000_000).build());
+            assertEquals(Errors.INVALID_REQUEST.code(), fromNonVoter.getErrorCode());
+            FetchResponse negative = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
+                    .fetch(FetchRequest.newBuilder().setClusterId(CLUSTER_ID).setReplicaId(7).setLeaderId(other)
+                            .setEpoch(epoch).setFetchOffset(-5).build());
+            assertEquals(Errors.INVALID_REQUEST.code(), negative.getErrorCode());
+            // From a voter's id, in bounds for the transport: the core does not believe the epoch and never answers.
+            try {
+                RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(500, TimeUnit.MILLISECONDS)
+                        .vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID).setCandidateId(3).setVoterId(other)
+                                .setCandidateEpoch(Integer.MAX_VALUE).setLastOffset(Long.MAX_VALUE)
+                                .setLastOffsetEpoch(Integer.MAX_VALUE).build());
+            } catch (io.grpc.StatusRuntimeException e) {
+                assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, e.getStatus().getCode());
+            }
+        } finally {
+            channel.shutdownNow();
+        }
+        // A batch of 6 MiB: over gRPC's default 4 MiB inbound limit, within one Raft batch; every member gets it.
+        List<byte[]> big = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            byte[] record = new byte[1 << 20];
+            record[0] = (byte) i;
+            big.add(record);
+        }
+        long offset = members.get(leader).driver().append(epoch, big).get(30, TimeUnit.SECONDS);
+        await().atMost(WAIT).until(() -> members.values().stream()
+                .allMatch(m -> m.listener().offsets.contains(offset)));
+        assertEquals(leader, awaitLeader());
+        assertEquals(epoch, members.get(leader).driver().describe().get(5, TimeUnit.SECONDS).epoch(),
+                "no election followed the hostile vote");
+    }
+
+    @Test
     void electsCommitsFailsOverAndObserverFollows() throws Exception {
         startQuorum();
         int firstLeader = awaitLeader();
@@ -285,8 +330,9 @@ class GrpcQuorumTest {
             VoteResponse unknownVoter = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
                     .vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID).setCandidateId(42).setVoterId(leaderId)
                             .setCandidateEpoch(99).setLastOffset(1_000_000).setLastOffsetEpoch(98).build());
-            assertEquals(0, unknownVoter.getErrorCode());
-            assertTrue(!unknownVoter.getVoteGranted(), "a vote from outside the voter set is refused");
+            assertEquals(Errors.INVALID_REQUEST.code(), unknownVoter.getErrorCode(),
+                    "a vote from outside the voter set is refused by the transport");
+            assertTrue(!unknownVoter.getVoteGranted());
 
             int epoch = description.getLeaderEpoch();
             FetchResponse stale = RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)

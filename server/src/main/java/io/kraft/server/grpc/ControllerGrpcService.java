@@ -1,5 +1,6 @@
 package io.kraft.server.grpc;
 
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
@@ -87,6 +88,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     public void registerBroker(RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> observer) {
         CompletableFuture<Long> answer;
         try {
+            ControllerRequestChecks.registerBroker(request);
             List<Endpoint> listeners = request.getListenersList().stream()
                     .map(e -> new Endpoint(e.getName(), e.getHost(), e.getPort(), e.getSecurityProtocol())).toList();
             answer = controller.registerBroker(new BrokerRegistrationRequest(request.getClusterId(),
@@ -109,7 +111,15 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
-        return new HeartbeatStream(observer);
+        HeartbeatStream stream = new HeartbeatStream(observer);
+        if (observer instanceof ServerCallStreamObserver<BrokerHeartbeatResponse> call) {
+            // One heartbeat of a stream at a time reaches the controller: the next is read once this one is answered,
+            // so a stream that floods heartbeats waits in gRPC's flow control instead of the controller's queue.
+            call.disableAutoRequest();
+            stream.call = call;
+            call.request(1);
+        }
+        return stream;
     }
 
     private static List<OfflineLogDir> offlineLogDirs(BrokerHeartbeatRequest request) {
@@ -122,6 +132,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
     private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatRequest> {
         private final StreamObserver<BrokerHeartbeatResponse> observer;
+        /** The call's flow control, when gRPC serves the stream (tests may call the service directly). */
+        private ServerCallStreamObserver<BrokerHeartbeatResponse> call;
         private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
         private int brokerId = -1;
         private boolean ended;
@@ -136,6 +148,13 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
         @Override
         public synchronized void onNext(BrokerHeartbeatRequest request) {
+            try {
+                ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
+            } catch (IllegalArgumentException e) {
+                send(toResponse(null, invalid(e)));
+                requestNext();
+                return;
+            }
             if (brokerId != request.getBrokerId()) {
                 if (brokerId >= 0) {
                     latestStreams.remove(brokerId, this);
@@ -153,8 +172,15 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     accepted = true;
                 }
                 send(toResponse(reply, failure));
+                requestNext();
                 return null;
             }));
+        }
+
+        private synchronized void requestNext() {
+            if (call != null && !ended) {
+                call.request(1);
+            }
         }
 
         private synchronized void send(BrokerHeartbeatResponse response) {
@@ -209,10 +235,14 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public void createTopics(CreateTopicsRequest request, StreamObserver<CreateTopicsResponse> observer) {
+        if (tooMany(observer, "topics", request.getTopicsCount())) {
+            return;
+        }
         List<CompletableFuture<CreatableTopicResult>> results = new ArrayList<>();
         for (CreatableTopic topic : request.getTopicsList()) {
             CompletableFuture<CreateTopicResult> answer;
             try {
+                ControllerRequestChecks.creatableTopic(topic);
                 Map<Integer, List<Integer>> assignments = new TreeMap<>();
                 topic.getAssignmentsMap().forEach((partition, replicas) ->
                         assignments.put(partition, replicas.getBrokerIdsList()));
@@ -243,6 +273,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public void deleteTopics(DeleteTopicsRequest request, StreamObserver<DeleteTopicsResponse> observer) {
+        if (tooMany(observer, "topic names", request.getNamesCount())) {
+            return;
+        }
         List<CompletableFuture<DeletableTopicResult>> results = new ArrayList<>();
         for (String name : request.getNamesList()) {
             results.add(controller.deleteTopic(name).handle((topicId, failure) -> {
@@ -264,6 +297,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public void createPartitions(CreatePartitionsRequest request, StreamObserver<CreatePartitionsResponse> observer) {
+        if (tooMany(observer, "topics", request.getTopicsCount())) {
+            return;
+        }
         List<CompletableFuture<CreatePartitionsTopicResult>> results = new ArrayList<>();
         for (CreatePartitionsTopic topic : request.getTopicsList()) {
             List<List<Integer>> assignments = topic.getNewAssignmentsList().stream()
@@ -289,6 +325,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     public void alterPartition(AlterPartitionRequest request, StreamObserver<AlterPartitionResponse> observer) {
         CompletableFuture<PartitionRegistration> answer;
         try {
+            ControllerRequestChecks.alterPartition(request);
             answer = controller.alterPartition(new io.kraft.metadata.controller.AlterPartitionRequest(
                     request.getBrokerId(), request.getBrokerEpoch(), Uuids.fromProto(request.getTopicId()),
                     request.getPartitionId(), request.getLeaderEpoch(), request.getNewIsrList(),
@@ -312,10 +349,17 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public void incrementalAlterConfigs(IncrementalAlterConfigsRequest request,
                                         StreamObserver<IncrementalAlterConfigsResponse> observer) {
+        if (tooMany(observer, "config resources", request.getResourcesCount())) {
+            return;
+        }
         List<CompletableFuture<AlterConfigsResourceResult>> results = new ArrayList<>();
         for (AlterConfigsResource resource : request.getResourcesList()) {
             CompletableFuture<Void> answer;
             try {
+                if (resource.getConfigsCount() > ControllerRequestChecks.MAX_CONFIGS_PER_ENTRY) {
+                    throw new IllegalArgumentException(resource.getConfigsCount() + " configs, over "
+                            + ControllerRequestChecks.MAX_CONFIGS_PER_ENTRY);
+                }
                 ConfigResource target = new ConfigResource(ConfigResource.Type.fromProto(resource.getResourceType()),
                         resource.getResourceName());
                 Map<String, Optional<String>> changes = new LinkedHashMap<>();
@@ -345,7 +389,14 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public void allocateProducerIds(AllocateProducerIdsRequest request,
                                     StreamObserver<AllocateProducerIdsResponse> observer) {
-        reply(observer, controller.allocateProducerIds(request.getBrokerId(), request.getBrokerEpoch()),
+        CompletableFuture<io.kraft.metadata.controller.ProducerIdBlock> answer;
+        try {
+            ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
+            answer = controller.allocateProducerIds(request.getBrokerId(), request.getBrokerEpoch());
+        } catch (IllegalArgumentException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        reply(observer, answer,
                 (block, error) -> {
                     AllocateProducerIdsResponse.Builder response = AllocateProducerIdsResponse.newBuilder()
                             .setErrorCode(error.error().code()).setErrorMessage(message(error));
@@ -469,6 +520,20 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     /** The Raft leader this member last heard of: the active controller, or about to be once it has caught up. */
     private OptionalInt activeControllerHint() {
         return controller.leader().leaderId();
+    }
+
+    /**
+     * Refuses a request with more entries than any real one has, before building a result per entry: the call
+     * fails with INVALID_ARGUMENT.
+     */
+    private static boolean tooMany(StreamObserver<?> observer, String what, int count) {
+        String problem = ControllerRequestChecks.entries(what, count);
+        if (problem == null) {
+            return false;
+        }
+        LOG.warn("Refused a controller request: {}", problem);
+        observer.onError(io.grpc.Status.INVALID_ARGUMENT.withDescription(problem).asRuntimeException());
+        return true;
     }
 
     private static ControllerException invalid(RuntimeException e) {

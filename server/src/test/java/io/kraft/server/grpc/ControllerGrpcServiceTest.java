@@ -21,6 +21,8 @@ import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AlterPartitionRequest;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterableConfig;
@@ -254,5 +256,28 @@ class ControllerGrpcServiceTest {
         heartbeats.onError(new IOException("broker process killed"));
         await().atMost(WAIT).until(() -> controller.image().cluster().broker(1).fenced());
         assertEquals(-1, controller.image().topics().topic("events").partition(0).leader());
+    }
+
+    @Test
+    void refusesBrokerRpcsFromANodeIdThatIsNotRegistered() throws Exception {
+        long brokerEpoch = register();
+        heartbeatUntilUnfenced(brokerEpoch);
+        UUID topicId = Uuids.fromProto(blocking.createTopics(CreateTopicsRequest.newBuilder()
+                .addTopics(CreatableTopic.newBuilder().setName("t").setNumPartitions(1).setReplicationFactor(1))
+                .build()).getTopics(0).getTopicId());
+        int stranger = 7;
+        BlockingQueue<BrokerHeartbeatResponse> replies = new LinkedBlockingQueue<>();
+        StreamObserver<BrokerHeartbeatRequest> heartbeats = async.brokerHeartbeat(collectingInto(replies));
+        heartbeats.onNext(BrokerHeartbeatRequest.newBuilder().setBrokerId(stranger).setBrokerEpoch(-1).build());
+        BrokerHeartbeatResponse heartbeat = replies.poll(20, TimeUnit.SECONDS);
+        assertEquals(Errors.BROKER_ID_NOT_REGISTERED.code(), heartbeat.getErrorCode(), heartbeat.getErrorMessage());
+        heartbeats.onCompleted();
+        AlterPartitionResponse alter = blocking.alterPartition(AlterPartitionRequest.newBuilder().setBrokerId(stranger)
+                .setBrokerEpoch(-1).setTopicId(Uuids.toProto(topicId)).setPartitionId(0).addNewIsr(stranger).build());
+        assertEquals(Errors.BROKER_ID_NOT_REGISTERED.code(), alter.getErrorCode(), alter.getErrorMessage());
+        assertEquals(Errors.BROKER_ID_NOT_REGISTERED.code(), blocking.allocateProducerIds(AllocateProducerIdsRequest
+                .newBuilder().setBrokerId(stranger).setBrokerEpoch(-1).build()).getErrorCode());
+        assertEquals(List.of(1), controller.image().topics().topic("t").partition(0).isr(), "nothing changed");
+        assertTrue(controller.image().cluster().broker(stranger) == null, "and nothing was registered");
     }
 }

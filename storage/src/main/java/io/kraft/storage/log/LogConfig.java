@@ -55,6 +55,13 @@ public record LogConfig(
         long messageTimestampAfterMaxMs,
         long producerIdExpirationMs) {
 
+    /**
+     * What one compressed batch may decode to beyond {@code max.message.bytes} when the broker reads its records
+     * (record rules, re-compression): room for honest batches of very compressible data, while a bomb (1 MiB
+     * inflating to 1 GiB) stops early with RECORD_TOO_LARGE instead of filling the heap.
+     */
+    public static final long DECOMPRESSION_MARGIN_BYTES = 64L << 20;
+
     /** Smallest index that holds two time index entries, so an empty segment's index is never full. */
     public static final int MIN_INDEX_BYTES = 2 * TimeIndex.ENTRY_SIZE_BYTES;
 
@@ -107,6 +114,11 @@ public record LogConfig(
         if (producerIdExpirationMs < 1) {
             throw new IllegalArgumentException("producerIdExpirationMs must be positive, got " + producerIdExpirationMs);
         }
+    }
+
+    /** The most bytes one compressed batch of a producer may decode to: max.message.bytes plus the margin. */
+    public long maxDecompressedBytes() {
+        return maxMessageBytes + DECOMPRESSION_MARGIN_BYTES;
     }
 
     /** The codec the leader re-compresses batches to, or empty when the producer's codec is kept. */

@@ -15,7 +15,8 @@ import java.util.List;
  * <p>Batch-level work on the usual path: with no lower timestamp bound (the default) a batch header's max timestamp
  * decides for all its records. Records are read only for a finite lower bound or a compacted topic, in one pass over
  * both rules that builds no record objects. A refusal names every offending record by its index in its batch
- * (KIP-467 record errors); finding them all may read every record, but only once the append has failed.
+ * (KIP-467 record errors, at most {@link RecordError#MAX_PER_REFUSAL}); finding them may read every record, but
+ * only once the append has failed, and a compressed batch decodes to at most {@link LogConfig#maxDecompressedBytes}.
  */
 final class RecordRules implements RecordBatch.RecordFieldsVisitor {
     private final Path dir;
@@ -97,7 +98,7 @@ final class RecordRules implements RecordBatch.RecordFieldsVisitor {
     private void walk(ByteBuffer records) {
         try {
             for (int p = records.position(); p < records.limit(); ) {
-                RecordBatch batch = new RecordBatch(records, p);
+                RecordBatch batch = new RecordBatch(records, p).limitDecompressedBytes(config.maxDecompressedBytes());
                 batchPosition = p;
                 controlBatch = batch.isControl();
                 // Control records need no key: with no record timestamp to check, their batch is not read.
@@ -123,8 +124,10 @@ final class RecordRules implements RecordBatch.RecordFieldsVisitor {
             if (timestampRefusal == null) {
                 timestampRefusal = TimestampBounds.refusal(timestampMs, lowerMs, upperMs, nowMs, config, dir);
             }
-            timestampErrors.add(new RecordError(index, "timestamp " + timestampMs + " of record " + index
-                    + " is outside [" + lowerMs + ", " + upperMs + "]"));
+            if (timestampErrors.size() < RecordError.MAX_PER_REFUSAL) {
+                timestampErrors.add(new RecordError(index, "timestamp " + timestampMs + " of record " + index
+                        + " is outside [" + lowerMs + ", " + upperMs + "]"));
+            }
         }
         if (checkKeys && !hasKey && !controlBatch) {
             if (keyErrors == null) {
@@ -132,7 +135,10 @@ final class RecordRules implements RecordBatch.RecordFieldsVisitor {
                 keyRefusal = "record " + index + " of the batch at position " + batchPosition
                         + " has no key, but the compacted log " + dir.getFileName() + " only takes keyed records";
             }
-            keyErrors.add(new RecordError(index, "record " + index + " has no key, which a compacted topic requires"));
+            if (keyErrors.size() < RecordError.MAX_PER_REFUSAL) {
+                keyErrors.add(new RecordError(index, "record " + index + " has no key, which a compacted topic"
+                        + " requires"));
+            }
         }
     }
 

@@ -25,7 +25,7 @@ final class TopicCompression {
         int total = 0;
         int i = 0;
         for (int p = records.position(); p < records.limit(); i++) {
-            RecordBatch batch = new RecordBatch(records, p);
+            RecordBatch batch = new RecordBatch(records, p).limitDecompressedBytes(config.maxDecompressedBytes());
             int size = batch.sizeInBytes();
             parts[i] = BatchRecompressor.needsRecompression(batch, target.get())
                     ? BatchRecompressor.recompress(batch, target.get())

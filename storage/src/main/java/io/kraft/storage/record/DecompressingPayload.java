@@ -18,6 +18,8 @@ final class DecompressingPayload extends RecordPayload {
     private final CompressionType compression;
     private final boolean stableBodies;
     private final InputStream stream;
+    /** The most bytes this batch may decode to; a bomb stops here instead of filling the heap. */
+    private final long maxDecodedBytes;
     private byte[] window;
     private ByteBuffer windowView;
     private int position;
@@ -26,8 +28,9 @@ final class DecompressingPayload extends RecordPayload {
     private boolean endOfStream;
 
     DecompressingPayload(ByteBuffer compressed, CompressionType compression, long batchBaseOffset,
-            boolean stableBodies) {
+            boolean stableBodies, long maxDecodedBytes) {
         super(batchBaseOffset);
+        this.maxDecodedBytes = maxDecodedBytes;
         this.compression = compression;
         this.stableBodies = stableBodies;
         try {
@@ -94,7 +97,9 @@ final class DecompressingPayload extends RecordPayload {
             }
             int read;
             try {
-                read = stream.read(window, end, window.length - end);
+                // never ask the codec for more than the limit allows, plus one byte to notice a batch past it
+                int room = (int) Math.min(window.length - end, maxDecodedBytes - decodedBytes + 1);
+                read = stream.read(window, end, room);
             } catch (IOException | RuntimeException | SnappyError e) {
                 // snappy-java reports malformed input as an Error; it is still just bad bytes.
                 throw corruptPayload(e);
@@ -104,6 +109,10 @@ final class DecompressingPayload extends RecordPayload {
             } else {
                 end += read;
                 decodedBytes += read;
+                if (decodedBytes > maxDecodedBytes) {
+                    throw new DecompressionLimitException("compressed batch at offset " + batchBaseOffset + " ("
+                            + compression.configName() + ") decodes to more than " + maxDecodedBytes + " bytes");
+                }
             }
         }
         return true;
@@ -118,8 +127,13 @@ final class DecompressingPayload extends RecordPayload {
             return;
         }
         // Double at most, and only when full, so growth is paid for by bytes actually decoded.
-        int grown = (int) Math.min(MAX_WINDOW_BYTES, Math.min((long) bytes, 2L * window.length));
+        int grown = (int) Math.min(Math.min(MAX_WINDOW_BYTES, maxDecodedBytes + 1),
+                Math.min((long) bytes, 2L * window.length));
         if (grown <= window.length) {
+            if (bytes > maxDecodedBytes) {
+                throw new DecompressionLimitException("record of " + bytes + " bytes in compressed batch at offset "
+                        + batchBaseOffset + " is over the " + maxDecodedBytes + " bytes the batch may decode to");
+            }
             throw new CorruptRecordException("record of " + bytes + " bytes in batch at offset " + batchBaseOffset
                     + " is too large to decompress");
         }

@@ -50,13 +50,33 @@ public final class RecordBatch {
     /** Upper bound on the list capacity {@link #records} reserves from an unverified count. */
     private static final int MAX_PRESIZED_RECORDS = 4096;
 
+    /** What a reader that sets no limit lets a batch decode to: only the largest array Java can hold. */
+    public static final long UNLIMITED_DECOMPRESSED_BYTES = Integer.MAX_VALUE - 8;
+
     private final ByteBuffer buffer;
     private final int position;
+    private long maxDecompressedBytes = UNLIMITED_DECOMPRESSED_BYTES;
 
     /** Views the batch starting at {@code position}; nothing is checked until {@link #validate}. */
     public RecordBatch(ByteBuffer buffer, int position) {
         this.buffer = buffer;
         this.position = position;
+    }
+
+    /**
+     * Caps the bytes a compressed batch may decode to when its records are read through this view; past it the
+     * read throws {@link DecompressionLimitException}, whatever the batch's compressed size suggested.
+     */
+    public RecordBatch limitDecompressedBytes(long maxBytes) {
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("Decompression limit must be positive, got " + maxBytes);
+        }
+        this.maxDecompressedBytes = maxBytes;
+        return this;
+    }
+
+    long maxDecompressedBytes() {
+        return maxDecompressedBytes;
     }
 
     /** Views the batch at the buffer's current position. */

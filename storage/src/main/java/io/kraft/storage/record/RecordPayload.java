@@ -25,7 +25,8 @@ abstract class RecordPayload implements AutoCloseable {
         if (batch.compressionType() == CompressionType.NONE || !payload.hasRemaining()) {
             return new PlainPayload(payload, batch.baseOffset());
         }
-        return new DecompressingPayload(payload, batch.compressionType(), batch.baseOffset(), stableBodies);
+        return new DecompressingPayload(payload, batch.compressionType(), batch.baseOffset(), stableBodies,
+                batch.maxDecompressedBytes());
     }
 
     /**

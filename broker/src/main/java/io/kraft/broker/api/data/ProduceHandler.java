@@ -50,6 +50,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
+    /**
+     * The longest an acks=all produce waits for replication, whatever its timeout_ms says (producers send their
+     * request.timeout.ms, 30 s by default); beyond it the answer is REQUEST_TIMED_OUT and the producer retries.
+     * Bounds how long a hostile client holds purgatory entries. Kafka has no such cap.
+     */
+    static final int TIMEOUT_CAP_MS = 300_000;
 
     private final ReplicaManager replicaManager;
     /** Null where no transaction coordinator exists (transactional batches are then not checked). */
@@ -94,10 +100,11 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 }
             }
         }
+        long timeoutMs = cappedTimeoutMs(body.timeoutMs());
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appended =
                 verifier != null && body.transactionalId() != null
-                        ? appendVerified(body.transactionalId(), body.timeoutMs(), acks, entries)
-                        : replicaManager.appendRecords(body.timeoutMs(), acks, false, entries);
+                        ? appendVerified(body.transactionalId(), timeoutMs, acks, entries)
+                        : replicaManager.appendRecords(timeoutMs, acks, false, entries);
         return appended.thenApply(results -> {
             if (acks == 0) {
                 boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
@@ -116,7 +123,7 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     }
 
     private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendVerified(
-            String transactionalId, int timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries) {
+            String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries) {
         Map<TopicPartition, ByteBuffer> now = new LinkedHashMap<>();
         Map<TopicPartition, ByteBuffer> later = new LinkedHashMap<>();
         Map<TopicPartition, CompletableFuture<Boolean>> checks = new LinkedHashMap<>();
@@ -232,5 +239,10 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         Optional<TopicPartition> toTopicPartition() {
             return TopicPartitions.of(topic, partition);
         }
+    }
+
+    /** The request's timeout_ms clamped to [0, {@link #TIMEOUT_CAP_MS}]. */
+    static long cappedTimeoutMs(int requestedTimeoutMs) {
+        return Math.max(0, Math.min(requestedTimeoutMs, TIMEOUT_CAP_MS));
     }
 }

@@ -67,6 +67,19 @@ public final class FieldCodec {
         return new UUID(most, in.getLong());
     }
 
+    /**
+     * An array's element count, or -1 for a null array; never more than the bytes left, and charged to the
+     * thread's {@link ParseBudget} at {@code elementHeapBytes} per element before anything is allocated.
+     */
+    public static int readArrayLength(ByteBuffer in, boolean compact, boolean nullable, String field,
+                                      int elementHeapBytes) {
+        int count = readArrayLength(in, compact, nullable, field);
+        if (count > 0) {
+            ParseBudget.charge((long) count * elementHeapBytes, count, field);
+        }
+        return count;
+    }
+
     /** An array's element count, or -1 for a null array; never more than the bytes left. */
     public static int readArrayLength(ByteBuffer in, boolean compact, boolean nullable, String field) {
         int count = compact ? Varints.readUnsignedVarint(in) - 1 : in.getInt();
