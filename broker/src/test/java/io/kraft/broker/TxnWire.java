@@ -69,8 +69,11 @@ public final class TxnWire implements AutoCloseable {
             byte[] bytes = values[i].getBytes(StandardCharsets.UTF_8);
             records[i] = new SimpleRecord(System.currentTimeMillis(), bytes, bytes);
         }
+        // No transactional id: these producers have no coordinator state (their ids come from a plain
+        // InitProducerId, their markers from WriteTxnMarkers), and a broker verifies a transactional Produce against
+        // its coordinator (KIP-890) only when the request names one, as Kafka's does.
         ProduceRequestData request = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000)
-                .setTransactionalId("txn-wire-" + producer.id);
+                .setTransactionalId(null);
         ProduceRequestData.TopicProduceData topicData = new ProduceRequestData.TopicProduceData().setName(topic);
         topicData.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(partition)
                 .setRecords(MemoryRecords.withTransactionalRecords(Compression.NONE, producer.id, producer.epoch,
