@@ -169,8 +169,8 @@ class DiskAndRaftFailureProcessTest {
                 .toList();
         assertEquals(1, faultLines.size(), "one line says why" + node2.describeLogs());
         String faultLine = faultLines.get(0);
-        assertTrue(faultLine.contains("Raft node 2 stopped: cannot flush raft log in " + metadataDir
-                + ": Input/output error (injected)"), faultLine);
+        assertTrue(faultLine.contains("Raft node 2 stopped: cannot flush raft log in "
+                + metadataDir.resolve("__cluster_metadata-0") + ": Input/output error (injected)"), faultLine);
         long faultToExitMs = exitedAt - loggedAtMillis(faultLine);
         report("fsync failure in node 2's metadata log -> exit status " + status + ", " + faultToExitMs + " ms after "
                 + "the fault line (" + (exitedAt - requestedAtMillis) + " ms after the request that made it write): "
