@@ -7,6 +7,7 @@ import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.producer.ProducerIdsUnavailableException;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.LogText;
 import io.kraft.broker.protocol.message.InitProducerIdRequest;
 import io.kraft.broker.protocol.message.InitProducerIdResponse;
 import io.kraft.metadata.image.MetadataImage;
@@ -57,7 +58,7 @@ public final class InitProducerIdHandler implements AsyncRequestHandler<InitProd
         short producerEpoch = request.version() >= 3 ? body.producerEpoch() : -1;
         if (transactionalId != null) {
             LOG.warn("Refused InitProducerId for transactional.id {} from {}: transactions are not supported yet",
-                    transactionalId, context.clientAddress());
+                    LogText.of(transactionalId), context.clientAddress());
             return answered(Errors.UNSUPPORTED_VERSION, -1L, (short) -1);
         }
         if ((producerId < 0) != (producerEpoch < 0)) {
