@@ -17,6 +17,7 @@ import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -367,11 +368,11 @@ public final class GroupCoordinator {
                     partition.remove(group.groupId());
                     tombstones.add(new GroupMetadata(group.groupId(), null));
                 }
-                LOG.info("Expired {} offsets of group {}{}", expired.size(), group.groupId(),
+                LOG.info("Expired {} offsets of group {}{}", expired.size(), LogText.of(group.groupId()),
                         removeGroup ? "; the group is removed" : "");
                 appendTo(partition, group.groupId(), tombstones, error -> {
                     if (error != Errors.NONE) {
-                        LOG.warn("Could not write expiry tombstones of group {}: {}", group.groupId(), error);
+                        LOG.warn("Could not write expiry tombstones of group {}: {}", LogText.of(group.groupId()), error);
                     }
                 });
             }
@@ -445,7 +446,7 @@ public final class GroupCoordinator {
         group.cancelAllTimers();
         group.transitionTo(GroupState.DEAD, timer.nowMs());
         partition.remove(groupId);
-        LOG.info("Deleting group {} and its {} offsets", groupId, tombstones.size() - 1);
+        LOG.info("Deleting group {} and its {} offsets", LogText.of(groupId), tombstones.size() - 1);
         appendTo(partition, groupId, tombstones, done);
     }
 
@@ -485,7 +486,7 @@ public final class GroupCoordinator {
             // Kafka answers a coordinator write that timed out this way too: the client finds the coordinator again.
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
-        LOG.error("Unexpected failure writing records of group {}", groupId, cause);
+        LOG.error("Unexpected failure writing records of group {}", LogText.of(groupId), cause);
         return Errors.UNKNOWN_SERVER_ERROR;
     }
 }

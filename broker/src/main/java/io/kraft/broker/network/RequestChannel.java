@@ -3,6 +3,7 @@ package io.kraft.broker.network;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.ApiVersionsTable;
+import io.kraft.broker.protocol.LogText;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.RequestParseException;
 import io.kraft.broker.protocol.ResponseFrame;
@@ -128,8 +129,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return request.correlationId();
         }
 
+        /** The client id, made safe for a log line. */
         String clientId() {
-            return request.header().clientId();
+            return LogText.of(request.header().clientId());
         }
 
         @SuppressWarnings({"unchecked", "rawtypes"})

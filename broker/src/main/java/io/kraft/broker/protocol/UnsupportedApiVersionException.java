@@ -14,7 +14,7 @@ public final class UnsupportedApiVersionException extends RequestParseException 
 
     UnsupportedApiVersionException(ApiKey api, short apiVersion, int correlationId, String clientId) {
         super(api.apiName() + " version " + apiVersion + " is not supported (accepted "
-                        + api.acceptedVersions() + ") from client " + clientId,
+                        + api.acceptedVersions() + ") from client " + LogText.of(clientId),
                 api.id(), apiVersion, correlationId, clientId);
         this.api = api;
     }

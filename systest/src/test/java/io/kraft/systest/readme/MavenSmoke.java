@@ -40,6 +40,10 @@ record MavenSmoke(String command, List<String> appended, String expectedOutput) 
             // the campaign's test runs in every build already, on a seeded slice (FuzzCampaignTest)
             return Optional.empty();
         }
+        if (command.contains(" -Dtest=NodeMemoryUnderAbuseProcessTest ")) {
+            // a system test of the normal build, which runs it already
+            return Optional.empty();
+        }
         if (command.contains(" -Pbench ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dbench=\"" + smallJmhRun(command) + "\""),
                     "== kraft storage benchmark summary"));

@@ -8,6 +8,7 @@ import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.producer.ProducerIdsUnavailableException;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.LogText;
 import io.kraft.broker.protocol.message.InitProducerIdRequest;
 import io.kraft.broker.protocol.message.InitProducerIdResponse;
 import io.kraft.metadata.controller.Controller;
@@ -75,7 +76,7 @@ public final class InitProducerIdHandler implements AsyncRequestHandler<InitProd
                     producerEpoch).handle((producer, failure) -> {
                         Errors error = failure != null ? TransactionErrors.of(failure) : producer.error();
                         if (error != Errors.NONE) {
-                            LOG.debug("InitProducerId for transactional.id {} from {}: {}", transactionalId,
+                            LOG.debug("InitProducerId for transactional.id {} from {}: {}", LogText.of(transactionalId),
                                     context.clientAddress(), error);
                             return answer(TransactionErrors.forClient(error, request.version(), PRODUCER_FENCED_SINCE),
                                     -1L, (short) -1);

@@ -1,5 +1,6 @@
 package io.kraft.broker.api.data;
 
+import io.kraft.broker.protocol.LogText;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
@@ -35,7 +36,7 @@ public final class TopicAutoCreator {
         if (!inFlight.add(topicName)) {
             return;
         }
-        LOG.info("Auto-creating topic {}", topicName);
+        LOG.info("Auto-creating topic {}", LogText.of(topicName));
         controller.createTopic(CreateTopicRequest.of(topicName, numPartitions, replicationFactor)).whenComplete((created, error) -> {
             inFlight.remove(topicName);
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -43,7 +44,7 @@ public final class TopicAutoCreator {
                 return; // another request created it first
             }
             if (cause != null) {
-                LOG.warn("Could not auto-create topic {}: {}", topicName, cause.getMessage());
+                LOG.warn("Could not auto-create topic {}: {}", LogText.of(topicName), cause.getMessage());
             }
         });
     }
