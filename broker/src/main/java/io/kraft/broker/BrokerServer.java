@@ -15,6 +15,7 @@ import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.lifecycle.ClientListenerGate;
 import io.kraft.broker.lifecycle.LogDirStatus;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
@@ -39,6 +40,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,7 @@ public final class BrokerServer implements AutoCloseable {
     private final GroupCoordinatorComponents groupCoordinator;
     private final FaultHandler faultHandler;
     private final TransactionComponents transactions;
+    private final ClientListenerGate listenerGate;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -117,19 +120,28 @@ public final class BrokerServer implements AutoCloseable {
         handlers.addAll(groupCoordinator.handlers());
         handlers.addAll(transactions.handlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
+        this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
+        metadata.register(listenerGate);
     }
 
-    /** Binds the client listener, then registers the broker and starts heartbeating. */
+    /**
+     * Binds the client listener, then registers the broker and starts heartbeating; the listener accepts clients once
+     * the broker is unfenced in its own metadata ({@link #ready()}).
+     */
     public void start() throws InterruptedException {
         replicaManager.startup();
-        server.start();
+        server.bind();
         int clientPort = server.boundPort();
-        LOG.info("Broker {} serves Kafka clients on {} port {}", nodeId, clientListener.listenerName(), clientPort);
+        LOG.info("Broker {} bound {} port {}; it accepts clients once registered and unfenced", nodeId,
+                clientListener.listenerName(), clientPort);
         Map.Entry<String, Integer> advertised = SocketServerConfig.advertisedAddress(properties,
                 clientListener.listenerName(), clientListener.host(), clientPort);
         lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
                 clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
-                lifecycleConfig, replicaManager::deleteStrayLogsOnceAt, logDirStatus(), faultHandler::handleStop);
+                lifecycleConfig, offset -> {
+                    replicaManager.deleteStrayLogsOnceAt(offset);
+                    listenerGate.check(metadata.image());
+                }, logDirStatus(), faultHandler::handleStop);
         BrokerLifecycle started = lifecycle;
         replicaManager.setLogDirListener(new LogDirListener() {
             @Override
@@ -143,6 +155,17 @@ public final class BrokerServer implements AutoCloseable {
             }
         });
         lifecycle.start();
+    }
+
+    private void openClientListener() {
+        server.startAccepting();
+        LOG.info("Broker {} is ready: accepting Kafka clients on {} port {}", nodeId, clientListener.listenerName(),
+                server.boundPort());
+    }
+
+    /** Completes once the client listener accepts connections: the broker is registered, caught up and unfenced. */
+    public CompletableFuture<Void> ready() {
+        return listenerGate.ready();
     }
 
     private LogDirStatus logDirStatus() {

@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -62,12 +64,17 @@ final class StartCommand implements Runnable {
             node.close();
             stopped.countDown();
         }, "kraft-shutdown"));
-        out.println("kraft node " + node.nodeId() + " listening: " + node.listening() + " ("
-                + node.previousShutdown().startDescription() + ")");
-        out.println("stop with Ctrl-C or kill " + ProcessHandle.current().pid());
-        out.flush();
         try {
+            // A broker accepts clients only once registered, caught up and unfenced; the line says it is serving.
+            node.ready().get();
+            out.println("kraft node " + node.nodeId() + " ready, listening: " + node.listening() + " ("
+                    + node.previousShutdown().startDescription() + ")");
+            out.println("stop with Ctrl-C or kill " + ProcessHandle.current().pid());
+            out.flush();
             stopped.await();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("node " + node.nodeId() + " could not start serving: " + e.getCause(),
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -78,7 +85,7 @@ final class StartCommand implements Runnable {
      * to stop it, and the locks on its directories, released once it is closed.
      */
     record RunningNode(int nodeId, String listening, PreviousShutdown previousShutdown, AutoCloseable node,
-                       List<DirectoryLock> locks) {
+                       CompletableFuture<Void> ready, List<DirectoryLock> locks) {
         /** Closes the node; a failure to close is reported, since the process is ending anyway. */
         void close() {
             try {
@@ -123,18 +130,20 @@ final class StartCommand implements Runnable {
                         config.originals(), topicConfigs);
                 return new RunningNode(nodeId, node.clientListener().listenerName() + " "
                         + node.clientListener().host() + ":" + node.clientPort() + ", "
-                        + controllerListening(config, node.controllerPort()), node.previousShutdown(), node, locks);
+                        + controllerListening(config, node.controllerPort()), node.previousShutdown(), node,
+                        node.ready(), locks);
             }
             if (controller) {
                 ControllerNode node = ControllerNode.start(nodeId, clusterId, metadataLogDir(config), config.originals(),
                         topicConfigs);
+                // A controller serves as soon as it runs: it can vote from the start.
                 return new RunningNode(nodeId, controllerListening(config, node.controllerPort()),
-                        node.previousShutdown(), node, locks);
+                        node.previousShutdown(), node, CompletableFuture.completedFuture(null), locks);
             }
             BrokerNode node = BrokerNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
                     config.originals(), topicConfigs);
             return new RunningNode(nodeId, node.clientListener().listenerName() + " " + node.clientListener().host()
-                    + ":" + node.clientPort(), node.previousShutdown(), node, locks);
+                    + ":" + node.clientPort(), node.previousShutdown(), node, node.ready(), locks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + nodeId, e);

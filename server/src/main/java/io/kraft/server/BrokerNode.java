@@ -19,6 +19,7 @@ import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,6 +117,11 @@ public final class BrokerNode implements AutoCloseable {
     /** The port Kafka clients connect to (the bound one when the configured port was 0). */
     public int clientPort() {
         return broker.clientPort();
+    }
+
+    /** Completes once the client listener accepts connections: the broker is registered, caught up and unfenced. */
+    public CompletableFuture<Void> ready() {
+        return broker.ready();
     }
 
     public SocketServerConfig clientListener() {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,6 +90,11 @@ public final class CombinedNode implements AutoCloseable {
     /** The port Kafka clients connect to (the bound one when the configured port was 0). */
     public int clientPort() {
         return broker.clientPort();
+    }
+
+    /** Completes once the client listener accepts connections: the broker is registered, caught up and unfenced. */
+    public CompletableFuture<Void> ready() {
+        return broker.ready();
     }
 
     public SocketServerConfig clientListener() {

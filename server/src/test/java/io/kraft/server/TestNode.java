@@ -1,6 +1,5 @@
 package io.kraft.server;
 
-import static io.kraft.broker.TestWaits.awaitTrue;
 import static io.kraft.broker.TestWaits.freePort;
 
 import io.kraft.broker.TestWaits;
@@ -49,7 +48,7 @@ public final class TestNode implements AutoCloseable {
         Path metadataLogDir = Path.of(properties.getOrDefault("metadata.log.dir", dir.resolve("metadata").toString()));
         node = CombinedNode.start(1, CLUSTER_ID, metadataLogDir, "PLAINTEXT://localhost:" + clientPort, properties,
                 topicConfigs);
-        awaitTrue(node::isBrokerUnfenced, "the broker to be unfenced");
+        node.ready().get(WAIT_MS, TimeUnit.MILLISECONDS);
         admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",

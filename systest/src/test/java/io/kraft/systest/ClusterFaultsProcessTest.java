@@ -294,7 +294,7 @@ class ClusterFaultsProcessTest {
 
     private void awaitStarted(int nodeId) {
         JvmProcess process = running.get(nodeId);
-        process.waitForLogLine("kraft node " + nodeId + " listening", WAIT);
+        process.waitForLogLine("kraft node " + nodeId + " ready", WAIT);
         if (!CONTROLLERS.contains(nodeId)) {
             process.waitForLogLine("Broker " + nodeId + " is unfenced", WAIT);
         }

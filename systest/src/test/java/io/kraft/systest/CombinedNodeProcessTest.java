@@ -42,7 +42,7 @@ class CombinedNodeProcessTest {
         assertEquals(0, format.waitForExit(WAIT), format.describeLogs());
 
         JvmProcess first = start(config, "start-1");
-        assertTrue(first.stdout().contains("kraft node 1 listening: PLAINTEXT "), first.describeLogs());
+        assertTrue(first.stdout().contains("kraft node 1 ready, listening: PLAINTEXT "), first.describeLogs());
         assertTrue(first.stdout().contains("(first start)"), first.describeLogs());
         assertTrue(first.stderr().contains("Log directory " + node.directories().get(0) + " is new"),
                 first.describeLogs());
@@ -94,14 +94,14 @@ class CombinedNodeProcessTest {
 
         JvmProcess first = processes.start(JvmSpec.kraftCli("no-args-1", "start").inDirectory(dataDir));
         String clusterId = first.waitForLogLine("with new cluster.id (\\S+)", WAIT).group(1);
-        first.waitForLogLine("kraft node 1 listening: PLAINTEXT 127.0.0.1:" + clientPort + ", .* \\(first start\\)$",
+        first.waitForLogLine("kraft node 1 ready, listening: PLAINTEXT 127.0.0.1:" + clientPort + ", .* \\(first start\\)$",
                 WAIT);
         int firstExit = first.stop(WAIT);
         assertTrue(firstExit == 0 || firstExit == 143, "exit code " + firstExit + first.describeLogs());
         assertEquals(clusterId, MetaProperties.read(data.resolve("metadata")).orElseThrow().clusterId());
 
         JvmProcess second = processes.start(JvmSpec.kraftCli("no-args-2", "start").inDirectory(dataDir));
-        second.waitForLogLine("kraft node 1 listening: .* \\(restarted after a clean shutdown\\)$", WAIT);
+        second.waitForLogLine("kraft node 1 ready, listening: .* \\(restarted after a clean shutdown\\)$", WAIT);
         assertFalse(second.stdout().contains("new cluster.id"), second.describeLogs());
         assertTrue(second.stderr().contains("Loaded 0 logs from ./data/kraft-logs after a clean shutdown"),
                 second.describeLogs());
@@ -153,7 +153,7 @@ class CombinedNodeProcessTest {
 
     private JvmProcess start(Path config, String name) {
         JvmProcess process = processes.start(JvmSpec.kraftCli(name, "start", "--config", config.toString()));
-        process.waitForLogLine("kraft node 1 listening", WAIT);
+        process.waitForLogLine("kraft node 1 ready", WAIT);
         process.waitForLogLine("Broker 1 is unfenced", WAIT);
         return process;
     }

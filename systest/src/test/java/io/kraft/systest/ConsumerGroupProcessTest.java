@@ -66,7 +66,7 @@ class ConsumerGroupProcessTest {
 
     private JvmProcess startNode(String name) {
         JvmProcess process = processes.start(JvmSpec.kraftCli(name, "start", "--config", config.toString()));
-        process.waitForLogLine("kraft node 1 listening", WAIT);
+        process.waitForLogLine("kraft node 1 ready", WAIT);
         process.waitForLogLine("Broker 1 is unfenced", WAIT);
         return process;
     }

@@ -113,7 +113,7 @@ class DataPathProcessTest {
 
     private JvmProcess start(Path config, String name) {
         JvmProcess process = processes.start(JvmSpec.kraftCli(name, "start", "--config", config.toString()));
-        process.waitForLogLine("kraft node 1 listening", WAIT);
+        process.waitForLogLine("kraft node 1 ready", WAIT);
         process.waitForLogLine("Broker 1 is unfenced", WAIT);
         return process;
     }

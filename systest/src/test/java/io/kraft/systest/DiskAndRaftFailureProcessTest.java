@@ -313,7 +313,7 @@ class DiskAndRaftFailureProcessTest {
 
     private void awaitStarted(int nodeId) {
         JvmProcess process = running.get(nodeId);
-        process.waitForLogLine("kraft node " + nodeId + " listening", WAIT);
+        process.waitForLogLine("kraft node " + nodeId + " ready", WAIT);
         process.waitForLogLine("Broker " + nodeId + " is unfenced", WAIT);
     }
 

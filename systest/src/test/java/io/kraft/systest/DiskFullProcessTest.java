@@ -150,7 +150,7 @@ class DiskFullProcessTest {
         launches++;
         JvmProcess process = processes.start(JvmSpec.kraftCli("node-1-run-" + launches, "start", "--config",
                 config.toString()).withJvmFlags("-D" + FaultInjection.ENABLE_PROPERTY + "=true"));
-        process.waitForLogLine("kraft node 1 listening", WAIT);
+        process.waitForLogLine("kraft node 1 ready", WAIT);
         process.waitForLogLine("Broker 1 is unfenced", WAIT);
         return process;
     }

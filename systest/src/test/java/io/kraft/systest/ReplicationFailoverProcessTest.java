@@ -187,7 +187,7 @@ class ReplicationFailoverProcessTest {
 
     private void awaitStarted(int nodeId) {
         JvmProcess process = running.get(nodeId);
-        process.waitForLogLine("kraft node " + nodeId + " listening", WAIT);
+        process.waitForLogLine("kraft node " + nodeId + " ready", WAIT);
         if (nodeId != CONTROLLER) {
             process.waitForLogLine("Broker " + nodeId + " is unfenced", WAIT);
         }

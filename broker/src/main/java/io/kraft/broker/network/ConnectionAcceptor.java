@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * than {@code max.connection.creation.rate} wait their turn (accepting pauses meanwhile, so further ones wait in
  * the kernel's backlog), and one over {@code max.connections} or its address's {@code max.connections.per.ip}
  * is closed at once. Refusals are logged at most once per {@value #LOG_INTERVAL_MS} ms, with a count, so a
- * flood does not flood the log too. Runs on the acceptor's event loop only.
+ * flood does not flood the log too. Nothing is accepted before {@link #open}, so a listener can be bound (its port
+ * known and advertised) before it serves. Runs on the acceptor's event loop only.
  */
 final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionAcceptor.class);
@@ -31,12 +32,27 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
     private boolean drainScheduled;
     private long refusedSinceLog;
     private long lastLogNanos;
+    /** Written on the acceptor's event loop, read by others for tests. */
+    private volatile boolean open;
 
     ConnectionAcceptor(ConnectionQuotas quotas, int maxCreationsPerSecond, String listenerName, LongSupplier nanoTime) {
         this.quotas = quotas;
         this.rate = new CreationRate(maxCreationsPerSecond, nanoTime.getAsLong());
         this.listenerName = listenerName;
         this.nanoTime = nanoTime;
+    }
+
+    /** Starts accepting on {@code listening}, the channel this handler sits in; on its event loop. */
+    void open(Channel listening) {
+        if (open || !listening.isOpen()) {
+            return;
+        }
+        open = true;
+        listening.config().setAutoRead(true);
+    }
+
+    boolean isOpen() {
+        return open;
     }
 
     @Override
@@ -62,7 +78,7 @@ final class ConnectionAcceptor extends ChannelInboundHandlerAdapter {
             }
             admit(ctx, waiting.poll());
         }
-        if (ctx.channel().isOpen() && !ctx.channel().config().isAutoRead()) {
+        if (open && ctx.channel().isOpen() && !ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }

@@ -30,6 +30,7 @@ public final class KafkaServer implements AutoCloseable {
     private RequestMemoryPool memory;
     private ConnectionQuotas quotas;
     private Channel serverChannel;
+    private ConnectionAcceptor acceptor;
 
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
         this.config = config;
@@ -38,6 +39,16 @@ public final class KafkaServer implements AutoCloseable {
 
     /** Binds the listener; returns once the server accepts connections. */
     public synchronized void start() throws InterruptedException {
+        bind();
+        startAccepting();
+    }
+
+    /**
+     * Binds the listener without accepting connections yet: a client that connects meanwhile waits in the kernel's
+     * accept backlog, and is served once {@link #startAccepting()} is called, never answered from a state that is not
+     * ready. The port is known from here on ({@link #boundPort()}), so it can be advertised before serving.
+     */
+    public synchronized void bind() throws InterruptedException {
         if (serverChannel != null) {
             throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " already started");
         }
@@ -49,11 +60,14 @@ public final class KafkaServer implements AutoCloseable {
         long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
         networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
         quotas = new ConnectionQuotas(config.limits());
+        acceptor = new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(), config.listenerName(),
+                System::nanoTime);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptorGroup, networkGroup)
                 .channel(NioServerSocketChannel.class)
-                .handler(new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(),
-                        config.listenerName(), System::nanoTime))
+                // Accepting starts with startAccepting(): reading the listening channel is accepting.
+                .option(ChannelOption.AUTO_READ, false)
+                .handler(acceptor)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_SNDBUF, config.sendBufferBytes() == SocketServerConfig.OS_DEFAULT_BUFFER_BYTES
                         ? null : config.sendBufferBytes())
@@ -82,8 +96,23 @@ public final class KafkaServer implements AutoCloseable {
             shutDownResources();
             throw e;
         }
-        LOG.info("Listening for Kafka clients on {} ({}), {} bytes of request memory", serverChannel.localAddress(),
+        LOG.info("Bound {} for Kafka clients ({}), {} bytes of request memory", serverChannel.localAddress(),
                 config.listenerName(), memory.capacityBytes());
+    }
+
+    /** Starts accepting the connections waiting in the backlog and those that follow; idempotent. */
+    public synchronized void startAccepting() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " is not bound");
+        }
+        Channel channel = serverChannel;
+        ConnectionAcceptor listening = acceptor;
+        channel.eventLoop().execute(() -> listening.open(channel));
+    }
+
+    /** Whether connections are being accepted (for tests). */
+    public synchronized boolean isAccepting() {
+        return acceptor != null && acceptor.isOpen();
     }
 
     /** The port actually bound (the ephemeral one when the configured port is 0). */

@@ -156,7 +156,7 @@ class ReadmeCommandsProcessTest {
             String pid = awaitLine(node, "stop with Ctrl-C or kill (\\d+)").group(1);
             assertTrue(node.stdout().contains("Formatted [./data/kraft-logs, ./data/metadata] with new cluster.id "),
                     node.result().describe());
-            assertTrue(node.stdout().contains("kraft node 1 listening: PLAINTEXT localhost:" + clientPort
+            assertTrue(node.stdout().contains("kraft node 1 ready, listening: PLAINTEXT localhost:" + clientPort
                     + ", CONTROLLER localhost:" + controllerPort + " (first start)"), node.result().describe());
             awaitLine(node, "Broker 1 is unfenced");
             for (Command command : commandsOf(Phase.RUNNING)) {
@@ -184,7 +184,7 @@ class ReadmeCommandsProcessTest {
             for (Command command : commandsOf(Phase.DEDICATED)) {
                 Shell.Started node = shell.start(runnable(command, clientPort, controllerPort), "");
                 nodes.add(node);
-                awaitLine(node, "kraft node \\d+ listening: .* \\(first start\\)");
+                awaitLine(node, "kraft node \\d+ ready, listening: .* \\(first start\\)");
             }
             assertEquals(2, nodes.size(), "a controller and a broker");
             awaitLine(nodes.get(1), "Broker 2 is unfenced");
