@@ -17,6 +17,9 @@ import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.lifecycle.ClientListenerGate;
 import io.kraft.broker.lifecycle.LogDirStatus;
+import io.kraft.broker.metrics.BrokerTopicMetrics;
+import io.kraft.broker.metrics.DeletedTopicMetrics;
+import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
@@ -24,6 +27,7 @@ import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
 import io.kraft.config.TopicConfigResolver;
@@ -65,6 +69,7 @@ public final class BrokerServer implements AutoCloseable {
     private final FaultHandler faultHandler;
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
+    private final KafkaMetrics metrics;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -108,9 +113,13 @@ public final class BrokerServer implements AutoCloseable {
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);
-        handlers.add(new ProduceHandler(replicaManager, transactions.verifier()));
+        this.metrics = KafkaMetrics.forNode();
+        BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
+        metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
+        metadata.register(new DeletedTopicMetrics(topicMetrics));
+        handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
         handlers.add(new FetchHandler(replicaManager,
-                new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots())));
+                new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots()), topicMetrics));
         handlers.add(new ListOffsetsHandler(replicaManager));
         handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
         handlers.add(new DeleteRecordsHandler(replicaManager));
@@ -119,7 +128,7 @@ public final class BrokerServer implements AutoCloseable {
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
         handlers.addAll(transactions.handlers());
-        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers));
+        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers), metrics);
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
     }
@@ -200,6 +209,11 @@ public final class BrokerServer implements AutoCloseable {
         return clientListener;
     }
 
+    /** The node's metrics (JMX and Prometheus); the node assembly adds its controller's and Raft's. */
+    public KafkaMetrics metrics() {
+        return metrics;
+    }
+
     /** The broker's partitions and their logs (for coordinators that keep state in a partition). */
     public ReplicaManager replicaManager() {
         return replicaManager;
@@ -236,5 +250,6 @@ public final class BrokerServer implements AutoCloseable {
         }
         // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.
         replicaManager.close();
+        metrics.close();
     }
 }

@@ -23,6 +23,7 @@ import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.server.http.HttpListenerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,7 +74,8 @@ public final class NodeConfigs {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
-                MetadataLogRetention.definition(), TransactionSettings.definition())) {
+                MetadataLogRetention.definition(), TransactionSettings.definition(),
+                HttpListenerConfig.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);

@@ -15,10 +15,14 @@ import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.server.http.HttpListenerConfig;
+import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,7 @@ public final class BrokerNode implements AutoCloseable {
     private final RaftDriver driver;
     private final GrpcControllerClient controllerClient;
     private final BrokerServer broker;
+    private NodeHttpServer httpServer;
     private boolean closed;
 
     private BrokerNode(int nodeId, FileRaftLog log, MetadataFollower follower, RaftDriver driver,
@@ -107,7 +112,16 @@ public final class BrokerNode implements AutoCloseable {
             log.close();
             throw e;
         }
-        return new BrokerNode(nodeId, log, follower, driver, controllerClient, broker);
+        BrokerNode node = new BrokerNode(nodeId, log, follower, driver, controllerClient, broker);
+        NodeMetrics.registerRaft(broker.metrics(), driver);
+        try {
+            HttpListenerConfig.fromProperties(properties).ifPresent(http -> node.httpServer = NodeHttpServer.start(
+                    nodeId, http, List.of(broker.metrics()), () -> isDoneWell(broker.ready())));
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
     }
 
     public int nodeId() {
@@ -138,6 +152,15 @@ public final class BrokerNode implements AutoCloseable {
         return follower;
     }
 
+    /** The port of the HTTP endpoint (metrics, health), if {@code http.listener} names one. */
+    public OptionalInt httpPort() {
+        return httpServer == null ? OptionalInt.empty() : OptionalInt.of(httpServer.port());
+    }
+
+    static boolean isDoneWell(CompletableFuture<?> future) {
+        return future.isDone() && !future.isCompletedExceptionally();
+    }
+
     /** The broker's partitions, logs and replication (tests and tools look inside). */
     public ReplicaManager replicaManager() {
         return broker.replicaManager();
@@ -158,6 +181,9 @@ public final class BrokerNode implements AutoCloseable {
             return;
         }
         closed = true;
+        if (httpServer != null) {
+            httpServer.close();
+        }
         broker.close();
         controllerClient.close();
         driver.close();

@@ -8,11 +8,15 @@ import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.server.http.HttpListenerConfig;
+import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +36,7 @@ public final class CombinedNode implements AutoCloseable {
     private final ControllerNode controllerNode;
     private final Optional<GrpcControllerClient> controllerClient;
     private final BrokerServer broker;
+    private NodeHttpServer httpServer;
     private boolean closed;
 
     private CombinedNode(ControllerNode controllerNode, Optional<GrpcControllerClient> controllerClient,
@@ -80,7 +85,21 @@ public final class CombinedNode implements AutoCloseable {
             controllerNode.close();
             throw e;
         }
-        return new CombinedNode(controllerNode, client, broker);
+        CombinedNode node = new CombinedNode(controllerNode, client, broker);
+        try {
+            HttpListenerConfig.fromProperties(properties).ifPresent(http -> node.httpServer = NodeHttpServer.start(
+                    nodeId, http, List.of(controllerNode.metrics(), broker.metrics()),
+                    () -> BrokerNode.isDoneWell(broker.ready())));
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    /** The port of the HTTP endpoint (metrics, health), if {@code http.listener} names one. */
+    public OptionalInt httpPort() {
+        return httpServer == null ? OptionalInt.empty() : OptionalInt.of(httpServer.port());
     }
 
     public int nodeId() {
@@ -135,6 +154,9 @@ public final class CombinedNode implements AutoCloseable {
             return;
         }
         closed = true;
+        if (httpServer != null) {
+            httpServer.close();
+        }
         broker.close();
         controllerClient.ifPresent(GrpcControllerClient::close);
         controllerNode.close();

@@ -1,5 +1,6 @@
 package io.kraft.server;
 
+import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
@@ -16,6 +17,8 @@ import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.server.grpc.ControllerGrpcService;
+import io.kraft.server.http.HttpListenerConfig;
+import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,6 +50,8 @@ public final class ControllerNode implements AutoCloseable {
     private final QuorumController controller;
     private final RaftDriver driver;
     private final int controllerPort;
+    private final KafkaMetrics metrics;
+    private NodeHttpServer httpServer;
     private boolean started;
     private boolean closed;
 
@@ -57,6 +62,9 @@ public final class ControllerNode implements AutoCloseable {
         this.log = log;
         this.controller = controller;
         this.driver = driver;
+        this.metrics = KafkaMetrics.forNode();
+        NodeMetrics.registerRaft(metrics, driver);
+        NodeMetrics.registerController(metrics, this::isQuorumLeader, controller::image);
         this.controllerPort = controllerPort;
     }
 
@@ -111,6 +119,14 @@ public final class ControllerNode implements AutoCloseable {
                                        TopicConfigResolver topicConfigs) {
         ControllerNode node = create(nodeId, clusterId, metadataLogDir, properties, topicConfigs);
         node.start();
+        try {
+            // A controller serves from the start: it can vote at once.
+            HttpListenerConfig.fromProperties(properties).ifPresent(http -> node.httpServer =
+                    NodeHttpServer.start(nodeId, http, List.of(node.metrics), () -> true));
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
         return node;
     }
 
@@ -148,6 +164,11 @@ public final class ControllerNode implements AutoCloseable {
         return log.previousShutdown();
     }
 
+    /** The controller's and Raft's metrics (JMX and Prometheus). */
+    public KafkaMetrics metrics() {
+        return metrics;
+    }
+
     /** The quorum controller, active while this voter leads. */
     public QuorumController controller() {
         return controller;
@@ -160,9 +181,13 @@ public final class ControllerNode implements AutoCloseable {
             return;
         }
         closed = true;
+        if (httpServer != null) {
+            httpServer.close();
+        }
         driver.close();
         controller.close();
         log.close();
+        metrics.close();
         LOG.info("Controller {} stopped", nodeId);
     }
 }

@@ -2,6 +2,7 @@ package io.kraft.broker.fetch;
 
 import io.kraft.broker.api.LeaderEndpoints;
 import io.kraft.broker.api.TopicPartitions;
+import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.FileSliceRecords;
 import io.kraft.broker.network.HandlerResponse;
@@ -48,9 +49,17 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
     private final ReplicaManager replicaManager;
     private final FetchSessionCache sessions;
 
+    private final BrokerTopicMetrics topicMetrics;
+
     public FetchHandler(ReplicaManager replicaManager, FetchSessionCache sessions) {
+        this(replicaManager, sessions, null);
+    }
+
+    /** @param topicMetrics where bytes sent to consumers and followers are counted; null counts nothing */
+    public FetchHandler(ReplicaManager replicaManager, FetchSessionCache sessions, BrokerTopicMetrics topicMetrics) {
         this.replicaManager = Objects.requireNonNull(replicaManager, "replicaManager");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.topicMetrics = topicMetrics;
     }
 
     @Override
@@ -110,8 +119,22 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 byKey.put(key, tp != null ? results.get(tp) : PartitionRead.failed(key.usesTopicId()
                         ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }
+            if (topicMetrics != null) {
+                count(replicaId >= 0, results);
+            }
             return HandlerResponse.of(response(fetchContext.responseSessionId(), fetchContext.select(byKey),
                     resolved, readCommitted, image, context.listenerName()));
+        });
+    }
+
+    private void count(boolean fromFollower, Map<TopicPartition, PartitionRead> results) {
+        results.forEach((tp, read) -> {
+            int bytes = read.records() == null ? 0 : read.records().sizeBytes();
+            if (fromFollower) {
+                topicMetrics.replicatedOut(bytes);
+            } else {
+                topicMetrics.fetched(tp.topic(), bytes, read.error() != Errors.NONE);
+            }
         });
     }
 

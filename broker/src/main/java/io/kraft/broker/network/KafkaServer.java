@@ -1,5 +1,7 @@
 package io.kraft.broker.network;
 
+import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.metrics.RequestMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -10,6 +12,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -32,9 +36,25 @@ public final class KafkaServer implements AutoCloseable {
     private Channel serverChannel;
     private ConnectionAcceptor acceptor;
 
+    private final RequestMetrics requestMetrics;
+    private final KafkaMetrics ownMetrics;
+
+    /** A server whose request metrics are its own (not published in JMX): tests and tools. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
+        this(config, registry, KafkaMetrics.withoutJmx(), true);
+    }
+
+    /** A server recording its request metrics in the node's {@code metrics}. */
+    public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics) {
+        this(config, registry, metrics, false);
+    }
+
+    private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                        boolean ownsMetrics) {
         this.config = config;
         this.registry = registry;
+        this.requestMetrics = new RequestMetrics(metrics);
+        this.ownMetrics = ownsMetrics ? metrics : null;
     }
 
     /** Binds the listener; returns once the server accepts connections. */
@@ -84,7 +104,8 @@ public final class KafkaServer implements AutoCloseable {
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
                                         TimeUnit.MILLISECONDS))
                                 .addLast("frames", frames)
-                                .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate));
+                                .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate,
+                                        requestMetrics));
                     }
                 });
         InetSocketAddress address = config.host().isEmpty()
@@ -95,6 +116,11 @@ public final class KafkaServer implements AutoCloseable {
         } catch (RuntimeException | InterruptedException e) {
             shutDownResources();
             throw e;
+        } catch (Exception e) {
+            // Netty rethrows the bind's IOException (address in use, no such address) undeclared.
+            shutDownResources();
+            String message = "cannot bind listener " + config.listenerName() + " on " + address + ": " + e.getMessage();
+            throw new UncheckedIOException(message, new IOException(message, e));
         }
         LOG.info("Bound {} for Kafka clients ({}), {} bytes of request memory", serverChannel.localAddress(),
                 config.listenerName(), memory.capacityBytes());
@@ -152,6 +178,9 @@ public final class KafkaServer implements AutoCloseable {
         }
         if (pool != null) {
             pool.close();
+        }
+        if (ownMetrics != null) {
+            ownMetrics.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.network;
 
+import io.kraft.broker.metrics.RequestMetrics;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.ApiVersionsTable;
@@ -51,7 +52,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private final RequestHandlerPool pool;
     private final String listenerName;
     private final ReadGate gate;
-    private final ResponseSequencer<OutboundResponse> sequencer = new ResponseSequencer<>();
+    private final ResponseSequencer<Answer> sequencer = new ResponseSequencer<>();
+    private final RequestMetrics requestMetrics;
     /** Parsed requests waiting for their turn, in arrival order. */
     private final ArrayDeque<PendingRequest> pending = new ArrayDeque<>();
     /** A handler of this connection is running its synchronous part: the next request waits for it. */
@@ -62,8 +64,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private RequestContext context;
     private boolean closing;
 
-    RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate) {
+    RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate,
+                   RequestMetrics requestMetrics) {
         this.registry = registry;
+        this.requestMetrics = requestMetrics;
         this.pool = pool;
         this.listenerName = listenerName;
         this.gate = gate;
@@ -79,6 +83,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         InboundFrame frame = (InboundFrame) msg;
+        long receivedNanos = System.nanoTime();
         if (closing) {
             frame.release();
             return;
@@ -107,8 +112,29 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return;
         }
         long sequence = sequencer.nextSequence();
-        pending.add(new PendingRequest(() -> run(call, sequence, frame), frame));
+        pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos), frame));
         startNext();
+    }
+
+    /** An answer waiting for its turn to be written, with its request's times (none for a refused version). */
+    private record Answer(OutboundResponse response, RequestTimes times) {
+        void discard() {
+            response.discard();
+        }
+
+        void recordSent(RequestMetrics metrics) {
+            if (times != null) {
+                times.recordSent(metrics, System.nanoTime());
+            }
+        }
+    }
+
+    /** When a request arrived, started, returned from its handler and was answered. */
+    private record RequestTimes(ApiKey api, long receivedNanos, long startedNanos, long returnedNanos,
+                                long completedNanos) {
+        void recordSent(RequestMetrics metrics, long sentNanos) {
+            metrics.record(api, receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
+        }
     }
 
     /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
@@ -149,7 +175,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void run(Call call, long sequence, InboundFrame requestFrame) {
+    private void run(Call call, long sequence, InboundFrame requestFrame, long receivedNanos) {
+        long startedNanos = System.nanoTime();
         CompletableFuture<HandlerResponse> answer;
         try {
             answer = call.handle(context);
@@ -162,6 +189,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             // must not pin the connection's read buffer while it waits.
             requestFrame.release();
         }
+        long returnedNanos = System.nanoTime();
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
         // (a long poll, a replication wait) may still be pending.
         try {
@@ -170,7 +198,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            OutboundResponse outbound = safeOutbound(call, response, failure);
+            Answer outbound = new Answer(safeOutbound(call, response, failure),
+                    new RequestTimes(call.api(), receivedNanos, startedNanos, returnedNanos, System.nanoTime()));
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -250,7 +279,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return;
         }
         long sequence = sequencer.nextSequence();
-        release(sequence, OutboundResponse.of(answer, ctx.alloc()));
+        release(sequence, new Answer(OutboundResponse.of(answer, ctx.alloc()), null));
     }
 
     /**
@@ -300,25 +329,27 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         gate.set(ReadGate.Reason.IN_FLIGHT_REQUESTS, sequencer.pending() >= MAX_IN_FLIGHT_REQUESTS);
     }
 
-    private void release(long sequence, OutboundResponse response) {
+    private void release(long sequence, Answer answer) {
         if (closing) {
-            response.discard();
+            answer.discard();
             return;
         }
         boolean wrote = false;
-        for (OutboundResponse ready : sequencer.complete(sequence, response)) {
+        for (Answer ready : sequencer.complete(sequence, answer)) {
             if (closing) {
                 ready.discard();
                 continue;
             }
-            if (ready.closesConnection()) {
+            OutboundResponse response = ready.response();
+            if (response.closesConnection()) {
                 closing = true;
                 continue;
             }
-            if (!ready.isEmpty()) {
-                ready.write(ctx);
+            if (!response.isEmpty()) {
+                response.write(ctx);
                 wrote = true;
             }
+            ready.recordSent(requestMetrics);
         }
         if (closing) {
             ctx.flush();
@@ -351,7 +382,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
         // Answers ready but waiting behind a slower one are never sent now: their buffers go back to the pool.
-        sequencer.takeHeld().forEach(OutboundResponse::discard);
+        sequencer.takeHeld().forEach(Answer::discard);
         // Requests held back while the client did not read still run (their answers are dropped).
         startNext();
         super.channelInactive(ctx);

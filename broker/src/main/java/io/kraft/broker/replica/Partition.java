@@ -138,6 +138,11 @@ public final class Partition {
         return log.logEndOffset();
     }
 
+    /** The topic's min.insync.replicas as this partition applies it. */
+    public int minInsyncReplicas() {
+        return minInsyncReplicas;
+    }
+
     void setMinInsyncReplicas(int minInsyncReplicas) {
         this.minInsyncReplicas = minInsyncReplicas;
     }

@@ -1,6 +1,8 @@
 package io.kraft.broker.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
@@ -9,6 +11,7 @@ import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -106,6 +109,34 @@ class KafkaServerTest {
         assertEquals(4, parsed.data().apiKeys().find(ApiKeys.API_VERSIONS.id).maxVersion());
         // The client retries at a version both know, on the same connection.
         assertEquals(Errors.NONE.code(), apiVersions(client, (short) 4, 78).data().errorCode());
+    }
+
+    @Test
+    void aPortInUseIsOneClearErrorAndLeavesNothingRunning() throws Exception {
+        KafkaServer first = startDefault();
+        KafkaServer second = new KafkaServer(SocketServerConfig.defaults("PLAINTEXT", "127.0.0.1", first.boundPort()),
+                RequestHandlerRegistry.of(new ApiVersionsHandler()));
+        UncheckedIOException refused = assertThrows(UncheckedIOException.class, second::start);
+        assertTrue(refused.getMessage().startsWith("cannot bind listener PLAINTEXT on /127.0.0.1:" + first.boundPort()
+                + ": "), refused.getMessage());
+        second.close();
+    }
+
+    @Test
+    void acceptsNoConnectionUntilToldTo() throws Exception {
+        KafkaServer server = new KafkaServer(localConfig(), RequestHandlerRegistry.of(new ApiVersionsHandler()));
+        resources.add(server);
+        server.bind();
+        WireClient client = connect(server);
+        client.send(new ApiVersionsRequest.Builder().build((short) 3), apiVersionsHeader((short) 3, 1));
+        assertFalse(server.isAccepting());
+        assertEquals(0, server.openConnections());
+        server.startAccepting();
+        // The connection made while the server was not accepting waited in the backlog and is answered now.
+        RequestHeader header = apiVersionsHeader((short) 3, 1);
+        ApiVersionsResponse answer = (ApiVersionsResponse) AbstractResponse.parseResponse(client.receiveFrame(), header);
+        assertEquals(0, answer.data().errorCode());
+        assertTrue(server.isAccepting());
     }
 
     @Test

@@ -53,6 +53,10 @@ record MavenSmoke(String command, List<String> appended, String expectedOutput) 
             String small = smallJmhRun(command) + " -p topics=1000 -p size=1000";
             return Optional.of(new MavenSmoke(command, List.of("-Dbench=\"" + small + "\""), "# Run complete."));
         }
+        if (command.contains(" -Pmetrics-bench ")) {
+            return Optional.of(new MavenSmoke(command, List.of("-Dbench=\"" + smallJmhRun(command) + "\""),
+                    "# Run complete."));
+        }
         if (command.contains(" -Pquorum-bench ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dbench.records=2000"), "throughput: 2000 records"));
         }

@@ -2,6 +2,7 @@ package io.kraft.broker.api.data;
 
 import io.kraft.broker.api.LeaderEndpoints;
 import io.kraft.broker.api.TopicPartitions;
+import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
@@ -60,14 +61,22 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     private final ReplicaManager replicaManager;
     /** Null where no transaction coordinator exists (transactional batches are then not checked). */
     private final TransactionVerifier verifier;
+    private final BrokerTopicMetrics topicMetrics;
 
     public ProduceHandler(ReplicaManager replicaManager) {
         this(replicaManager, null);
     }
 
     public ProduceHandler(ReplicaManager replicaManager, TransactionVerifier verifier) {
+        this(replicaManager, verifier, null);
+    }
+
+    /** @param topicMetrics where appended messages and bytes are counted; null counts nothing */
+    public ProduceHandler(ReplicaManager replicaManager, TransactionVerifier verifier,
+                          BrokerTopicMetrics topicMetrics) {
         this.replicaManager = Objects.requireNonNull(replicaManager, "replicaManager");
         this.verifier = verifier;
+        this.topicMetrics = topicMetrics;
     }
 
     @Override
@@ -100,12 +109,17 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 }
             }
         }
+        // Counted now: the records are views of the request's buffer, which is gone once handle returns.
+        Map<TopicPartition, BatchSizes> sizes = topicMetrics == null ? Map.of() : BatchSizes.of(entries);
         long timeoutMs = cappedTimeoutMs(body.timeoutMs());
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appended =
                 verifier != null && body.transactionalId() != null
                         ? appendVerified(body.transactionalId(), timeoutMs, acks, entries)
                         : replicaManager.appendRecords(timeoutMs, acks, false, entries);
         return appended.thenApply(results -> {
+            if (topicMetrics != null) {
+                count(early, results, sizes);
+            }
             if (acks == 0) {
                 boolean failed = !early.isEmpty() || results.values().stream().anyMatch(r -> r.error() != Errors.NONE);
                 return failed ? HandlerResponse.closeConnection("an acks=0 produce failed") : HandlerResponse.none();
@@ -232,6 +246,41 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 (nodeId, host, port, rack) -> new NodeEndpoint().setNodeId(nodeId).setHost(host).setPort(port)
                         .setRack(rack));
         return response;
+    }
+
+    private void count(Map<RequestedPartition, PartitionProduceResult> early,
+                       Map<TopicPartition, PartitionProduceResult> results, Map<TopicPartition, BatchSizes> sizes) {
+        early.keySet().forEach(requested -> topicMetrics.produceRequest(requested.topic(), true));
+        results.forEach((tp, result) -> {
+            boolean failed = result.error() != Errors.NONE;
+            topicMetrics.produceRequest(tp.topic(), failed);
+            BatchSizes size = sizes.get(tp);
+            if (!failed && size != null) {
+                topicMetrics.produced(tp.topic(), size.records(), size.bytes());
+            }
+        });
+    }
+
+    /** The records and bytes of one partition's batches in a produce request. */
+    private record BatchSizes(long records, long bytes) {
+        static Map<TopicPartition, BatchSizes> of(Map<TopicPartition, ByteBuffer> entries) {
+            Map<TopicPartition, BatchSizes> sizes = new HashMap<>(entries.size() * 2);
+            entries.forEach((tp, records) -> {
+                long count = 0;
+                int position = records.position();
+                while (records.limit() - position >= RecordBatch.HEADER_SIZE) {
+                    RecordBatch batch = new RecordBatch(records, position);
+                    int size = batch.sizeInBytes();
+                    if (size <= 0 || size > records.limit() - position) {
+                        break;
+                    }
+                    count += batch.recordCount();
+                    position += size;
+                }
+                sizes.put(tp, new BatchSizes(count, records.remaining()));
+            });
+            return sizes;
+        }
     }
 
     /** A partition as the request names it (possibly not a valid topic partition). */
