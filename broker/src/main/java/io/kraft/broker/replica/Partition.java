@@ -255,6 +255,8 @@ public final class Partition {
     /**
      * Records a follower's fetch position as its log end offset, and when it last caught up: now if it asks
      * for the leader's log end, else the time of its previous fetch if it has reached the log end that fetch saw.
+     * An offset past this log's end is ignored. The caller passes only fetches answered without an error or a
+     * diverging epoch.
      *
      * @return true if the high watermark moved
      * @throws ReplicaException NOT_LEADER_OR_FOLLOWER if this broker does not lead, or the fetcher is no replica
@@ -269,6 +271,10 @@ public final class Partition {
                         + " is not a follower of partition " + topicPartition + " (replicas " + current.replicas() + ")");
             }
             long leaderEnd = log.logEndOffset();
+            if (fetchOffset > leaderEnd) {
+                // Past this log's end: not a position here (the read answered a divergence or out of range).
+                return false;
+            }
             followers.compute(replicaId, (id, before) -> {
                 long caughtUpMs = before == null ? leaderSinceMs : before.lastCaughtUpTimeMs();
                 if (fetchOffset >= leaderEnd) {

@@ -608,7 +608,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * Reads the partitions in order, sharing {@code maxBytes} among them (the first non-empty partition's
      * first batch is sent whole, KIP-74). Answers at once when there is {@code minBytes} of data, an error,
      * or nothing to wait for; otherwise when enough data arrives or {@code maxWaitMs} passes. A follower's
-     * fetch offsets count as its log end offsets for the high watermark.
+     * fetch offsets count as its log end offsets for the high watermark, unless answered with an error or a
+     * diverging epoch.
      */
     public CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetchMessages(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
@@ -674,7 +675,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         long nowMs = clock.getAsLong();
         for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
             TopicPartition tp = entry.getKey();
-            if (results.get(tp).error() != Errors.NONE) {
+            PartitionRead read = results.get(tp);
+            if (read.error() != Errors.NONE || read.divergingEpoch().isPresent()) {
+                // A diverging epoch (KIP-320) says the fetch offset is not a position in this log: the follower's
+                // tail differs from the leader's there, so it is no log end offset until the follower truncates and
+                // fetches again. Counting it would let a replica with a divergent tail join the ISR or move the
+                // high watermark past records it does not have.
                 continue;
             }
             Partition partition = partitions.get(tp);

@@ -261,6 +261,51 @@ class ReplicationEndToEndTest {
     }
 
     @Test
+    void aReturningLeaderWithALongerDivergentTailTruncatesBeforeItRejoinsAndNoAcknowledgedRecordIsLost()
+            throws Exception {
+        startCluster(30_000);
+        createTopic("ledger", 2);
+        KafkaProducer<String, String> producer = producer("all", true);
+        produce(producer, "ledger", 0, 100);
+
+        // The followers stop fetching (they stay in the ISR for the lag time); the leader alone takes acks=1 writes:
+        // a tail no one else has and nobody acknowledged with acks=all.
+        int oldLeader = leader("ledger");
+        List<Integer> followers = BROKER_IDS.stream().filter(id -> id != oldLeader).toList();
+        for (int follower : followers) {
+            brokers.get(follower).replicaManager().fetchers().orElseThrow().close();
+        }
+        KafkaProducer<String, String> leaderOnly = producer("1", false);
+        Future<RecordMetadata> lastOfTail = null;
+        for (int i = 0; i < 300; i++) {
+            lastOfTail = leaderOnly.send(new ProducerRecord<>("ledger", "tail" + i, "tail" + i));
+        }
+        assertEquals(399, lastOfTail.get(WAIT_MS, TimeUnit.MILLISECONDS).offset(), "the tail is on the old leader");
+        brokers.remove(oldLeader).close();
+        awaitTrue(() -> followers.contains(leader("ledger")), "a new leader among the followers");
+        // Restarted, the other follower has fetchers again; the new leader's epoch gets fewer records than the tail.
+        int newLeader = leader("ledger");
+        int otherFollower = followers.stream().filter(id -> id != newLeader).findFirst().orElseThrow();
+        brokers.remove(otherFollower).close();
+        startBroker(otherFollower);
+        awaitTrue(() -> isr("ledger").size() == 2, "the restarted follower to rejoin the ISR");
+        produce(producer, "ledger", 100, 200);
+
+        // The old leader returns with 400 records against the leader's 200: it must truncate its tail before it
+        // counts as in sync, and then hold exactly the leader's records.
+        startBroker(oldLeader);
+        awaitTrue(() -> isr("ledger").size() == 3, "the old leader to rejoin the ISR");
+        awaitTrue(() -> logEndOffsets("ledger").equals(Set.of(200L)), "every replica to end at 200");
+
+        // Only the old leader is left: it has every acknowledged record and none of its old tail.
+        for (int id : followers) {
+            brokers.remove(id).close();
+        }
+        awaitTrue(() -> leader("ledger") == oldLeader, "the old leader to lead again");
+        assertEquals(values(0, 200), readAll("ledger", 200));
+    }
+
+    @Test
     void transactionMarkersReachTheFollowersAndANewLeaderKeepsTheLastStableOffsetAndAbortedTransactions()
             throws Exception {
         startCluster(30_000);
