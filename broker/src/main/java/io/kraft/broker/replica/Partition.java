@@ -29,7 +29,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.IntPredicate;
 
 /**
  * One partition this broker hosts: its log, its role (leader or follower) and leader epoch from the
@@ -262,6 +261,11 @@ public final class Partition {
      * @throws ReplicaException NOT_LEADER_OR_FOLLOWER if this broker does not lead, or the fetcher is no replica
      */
     boolean updateFollowerFetchState(int replicaId, long fetchOffset, long nowMs) {
+        return updateFollowerFetchState(replicaId, fetchOffset, -1L, nowMs);
+    }
+
+    /** As {@link #updateFollowerFetchState(int, long, long)}, remembering the broker epoch the fetch named. */
+    boolean updateFollowerFetchState(int replicaId, long fetchOffset, long brokerEpoch, long nowMs) {
         Lock lock = roleLock.readLock();
         lock.lock();
         try {
@@ -282,7 +286,7 @@ public final class Partition {
                 } else if (before != null && fetchOffset >= before.leaderEndOffsetAtLastFetch()) {
                     caughtUpMs = Math.max(caughtUpMs, before.lastFetchTimeMs());
                 }
-                return new FollowerState(fetchOffset, caughtUpMs, leaderEnd, nowMs);
+                return new FollowerState(fetchOffset, caughtUpMs, leaderEnd, nowMs, brokerEpoch);
             });
             return maybeIncrementHighWatermark();
         } finally {
@@ -293,10 +297,10 @@ public final class Partition {
     /**
      * The ISR expansion to propose after {@code replicaId} fetched: when it is a replica outside the ISR whose
      * log end reached the high watermark and the start of this leader's epoch, and {@code eligible} (its broker
-     * is unfenced). Empty while another change is in flight or shortly after one was refused. The returned
-     * change is then in flight.
+     * is unfenced, and the incarnation that fetched is the registered one, KIP-903). Empty while another change is
+     * in flight or shortly after one was refused. The returned change is then in flight.
      */
-    Optional<IsrChange> maybeExpandIsr(int replicaId, IntPredicate eligible, long nowMs) {
+    Optional<IsrChange> maybeExpandIsr(int replicaId, ReplicaEligibility eligible, long nowMs) {
         Lock lock = roleLock.readLock();
         lock.lock();
         try {
@@ -305,7 +309,7 @@ public final class Partition {
             if (!leader || current == null || pendingIsrChange != null || nowMs < isrChangeRetryAfterMs || state == null
                     || current.isr().contains(replicaId) || !current.replicas().contains(replicaId)
                     || state.logEndOffset() < highWatermark || state.logEndOffset() < leaderEpochStartOffset
-                    || !eligible.test(replicaId)) {
+                    || !eligible.test(replicaId, state.brokerEpoch())) {
                 return Optional.empty();
             }
             List<Integer> newIsr = new ArrayList<>(current.isr());
@@ -353,9 +357,20 @@ public final class Partition {
         return nowMs - caughtUpMs > lagTimeMaxMs;
     }
 
+    /** Whether a replica may join the ISR, given the broker epoch its fetches named (-1 if none). */
+    @FunctionalInterface
+    interface ReplicaEligibility {
+        boolean test(int replicaId, long fetchBrokerEpoch);
+    }
+
     private IsrChange propose(PartitionRegistration current, List<Integer> newIsr) {
+        List<Long> brokerEpochs = new ArrayList<>();
+        for (int member : newIsr) {
+            FollowerState state = member == localBrokerId ? null : followers.get(member);
+            brokerEpochs.add(state == null ? -1L : state.brokerEpoch());
+        }
         IsrChange change = new IsrChange(topicPartition, topicId, current.leaderEpoch(), current.partitionEpoch(),
-                List.copyOf(newIsr));
+                List.copyOf(newIsr), brokerEpochs);
         pendingIsrChange = change;
         return change;
     }

@@ -613,9 +613,14 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     public CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetchMessages(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
+        if (params.isFromFollower() && isStaleIncarnation(params)) {
+            LinkedHashMap<TopicPartition, PartitionRead> stale = new LinkedHashMap<>();
+            requests.keySet().forEach(tp -> stale.put(tp, PartitionRead.failed(Errors.STALE_BROKER_EPOCH)));
+            return CompletableFuture.completedFuture(stale);
+        }
         LinkedHashMap<TopicPartition, PartitionRead> results = readFromLocalLog(params, requests);
         if (params.isFromFollower()) {
-            updateFollowerPositions(params.replicaId(), requests, results);
+            updateFollowerPositions(params.replicaId(), params.replicaEpoch(), requests, results);
         }
         long bytes = 0;
         boolean answerNow = params.maxWaitMs() <= 0 || requests.isEmpty();
@@ -670,7 +675,27 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return results;
     }
 
-    private void updateFollowerPositions(int replicaId, Map<TopicPartition, FetchPartitionRequest> requests,
+    /**
+     * KIP-903: a follower's fetch naming an older broker epoch than its broker's registration here comes from an
+     * earlier incarnation (a process that has since restarted, perhaps without its data): it reads nothing and moves
+     * nothing, and is answered STALE_BROKER_EPOCH. A newer epoch than the metadata here knows is served (the
+     * metadata is behind), but the replica joins no ISR until the epochs agree ({@link IsrProposals}).
+     */
+    private boolean isStaleIncarnation(FetchParams params) {
+        if (params.replicaEpoch() == FetchParams.UNKNOWN_REPLICA_EPOCH) {
+            return false;
+        }
+        BrokerRegistration registered = image.cluster().broker(params.replicaId());
+        if (registered == null || params.replicaEpoch() >= registered.epoch()) {
+            return false;
+        }
+        LOG.info("Broker {} refused a fetch from broker {} with broker epoch {}: it registered again with epoch {}",
+                brokerId, params.replicaId(), params.replicaEpoch(), registered.epoch());
+        return true;
+    }
+
+    private void updateFollowerPositions(int replicaId, long replicaEpoch,
+                                         Map<TopicPartition, FetchPartitionRequest> requests,
                                          Map<TopicPartition, PartitionRead> results) {
         long nowMs = clock.getAsLong();
         for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
@@ -688,7 +713,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 continue;
             }
             try {
-                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), nowMs)) {
+                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), replicaEpoch, nowMs)) {
                     completeWaitingOn(tp);
                 }
                 if (isrProposals != null) {

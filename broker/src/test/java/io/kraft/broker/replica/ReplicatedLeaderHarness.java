@@ -112,7 +112,7 @@ final class ReplicatedLeaderHarness implements AutoCloseable {
             throws Exception {
         LinkedHashMap<TopicPartition, FetchPartitionRequest> requests = new LinkedHashMap<>();
         requests.put(TP, new FetchPartitionRequest(fetchOffset, partition().leaderEpoch(), lastFetchedEpoch, 1 << 20));
-        return replicaManager.fetchMessages(new FetchParams(replicaId, 0, 1, 1 << 20), requests)
+        return replicaManager.fetchMessages(new FetchParams(replicaId, 0, 1, 1 << 20, (byte) 0, brokerEpoch), requests)
                 .get(15, TimeUnit.SECONDS).get(TP);
     }
 

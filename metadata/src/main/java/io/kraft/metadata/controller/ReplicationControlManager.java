@@ -266,7 +266,15 @@ public final class ReplicationControlManager {
             return ControllerResult.failed(Errors.INVALID_REQUEST, "ISR " + newIsr + " of " + where
                     + " must be distinct replicas of " + partition.replicas() + " including the leader");
         }
-        for (int member : newIsr) {
+        for (int i = 0; i < newIsr.size(); i++) {
+            int member = newIsr.get(i);
+            long staleEpoch = staleIncarnation(member, request.newIsrBrokerEpochs().get(i));
+            if (!partition.isr().contains(member) && staleEpoch >= 0) {
+                return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
+                        + " cannot join the ISR: the leader saw it fetch with broker epoch "
+                        + request.newIsrBrokerEpochs().get(i) + ", but it registered again with epoch " + staleEpoch
+                        + " (KIP-903)");
+            }
             if (!partition.isr().contains(member) && !brokers.isUsable(member)) {
                 return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
                         + " cannot join the ISR: it is fenced, shutting down or not registered");
@@ -286,6 +294,19 @@ public final class ReplicationControlManager {
                 .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(newIsr))
                 .build();
         return ControllerResult.of(List.of(MetadataRecords.of(change)), partition.merge(change));
+    }
+
+    /**
+     * KIP-903: the broker's registered epoch when {@code fetchedEpoch} (the epoch the leader saw the replica fetch
+     * with) is of an earlier incarnation, else -1. A restarted broker may have lost what its old incarnation had, so
+     * the old one's fetches say nothing of it. An unknown epoch (-1) is not checked, as in Kafka.
+     */
+    private long staleIncarnation(int brokerId, long fetchedEpoch) {
+        long registered = brokers.brokerEpoch(brokerId);
+        if (fetchedEpoch == AlterPartitionRequest.UNKNOWN_BROKER_EPOCH || registered < 0 || registered == fetchedEpoch) {
+            return -1;
+        }
+        return registered;
     }
 
     /**
