@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,6 +55,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -303,6 +306,37 @@ class ReplicationEndToEndTest {
         }
         awaitTrue(() -> leader("ledger") == oldLeader, "the old leader to lead again");
         assertEquals(values(0, 200), readAll("ledger", 200));
+    }
+
+    @Test
+    void theTopicsUncleanLeaderElectionSettingElectsALiveReplicaOutsideTheIsr() throws Exception {
+        startCluster(30_000);
+        createTopic("relaxed", 1);
+        KafkaProducer<String, String> producer = producer("all", true);
+        produce(producer, "relaxed", 0, 10);
+
+        // The followers stop, the leader is the ISR alone; then it stops too and the followers come back.
+        int lastInSync = leader("relaxed");
+        List<Integer> others = BROKER_IDS.stream().filter(id -> id != lastInSync).toList();
+        for (int id : others) {
+            brokers.remove(id).close();
+        }
+        awaitTrue(() -> isr("relaxed").equals(Set.of(lastInSync)), "the ISR to shrink to the leader");
+        brokers.remove(lastInSync).close();
+        for (int id : others) {
+            startBroker(id);
+        }
+        awaitTrue(() -> describe("relaxed") != null && describe("relaxed").leader() == null,
+                "the partition to have no leader: the broker default forbids unclean elections");
+
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "relaxed");
+        admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(new ConfigEntry(
+                "unclean.leader.election.enable", "true"), AlterConfigOp.OpType.SET))))
+                .all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitTrue(() -> others.contains(leader("relaxed")), "a live replica outside the ISR to lead");
+        assertEquals("true", admin.describeConfigs(List.of(topic)).all().get(WAIT_MS, TimeUnit.MILLISECONDS)
+                .get(topic).get("unclean.leader.election.enable").value());
+        produce(producer, "relaxed", 10, 20);
     }
 
     @Test
