@@ -63,10 +63,11 @@ import org.slf4j.LoggerFactory;
  * With replication enabled (a {@link Replication} given at construction) followers fetch from their leaders (a
  * {@link ReplicaFetcherManager}), and leaders advance their high watermark with followers' fetch positions and
  * propose ISR changes to the controller: expansions when a follower catches up, shrinks (checked every half
- * {@code replica.lag.time.max.ms}) when one falls behind. Without it followers only keep their logs.
+ * {@code replica.lag.time.max.ms}) when one falls behind; {@link FollowerFetches} decides which follower fetches
+ * count. Without it followers only keep their logs.
  *
  * <p>A log directory whose disk fails (any I/O error on its files) goes offline as a whole, Kafka's JBOD model
- * (KIP-112, KIP-858): on a thread of its own the manager stops hosting the directory's partitions (requests for them
+ * (KIP-112, KIP-858): on a thread of its own ({@link LogDirFailures}) the manager stops hosting the directory's partitions (requests for them
  * get KAFKA_STORAGE_ERROR), releases its files and tells its {@link LogDirListener}, whose heartbeat reports the
  * directory and the partitions to the controller, which moves them to other replicas. The other directories keep
  * serving; with none left the listener stops the broker. A partition the controller knows to be in a directory this
@@ -106,6 +107,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final ReplicationConfig replication;
     /** Null without replication. */
     private final IsrProposals isrProposals;
+    private final FollowerFetches followerFetches;
     private boolean started;
     private boolean closed;
 
@@ -147,6 +149,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         this.replication = replication.map(Replication::config).orElse(null);
         this.isrProposals = replication.map(r -> new IsrProposals(brokerId, r, clock, () -> image,
                 this::completeWaitingOn)).orElse(null);
+        this.followerFetches = new FollowerFetches(brokerId, () -> image, partitions::get, isrProposals,
+                this::completeWaitingOn, clock);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
                 r.brokerEpoch(), clock)).orElse(null);
         LogDirFailures failures = new LogDirFailures(brokerId);
@@ -613,14 +617,14 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     public CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetchMessages(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
-        if (params.isFromFollower() && isStaleIncarnation(params)) {
+        if (params.isFromFollower() && followerFetches.isStaleIncarnation(params)) {
             LinkedHashMap<TopicPartition, PartitionRead> stale = new LinkedHashMap<>();
             requests.keySet().forEach(tp -> stale.put(tp, PartitionRead.failed(Errors.STALE_BROKER_EPOCH)));
             return CompletableFuture.completedFuture(stale);
         }
         LinkedHashMap<TopicPartition, PartitionRead> results = readFromLocalLog(params, requests);
         if (params.isFromFollower()) {
-            updateFollowerPositions(params.replicaId(), params.replicaEpoch(), requests, results);
+            followerFetches.recordPositions(params.replicaId(), params.replicaEpoch(), requests, results);
         }
         long bytes = 0;
         boolean answerNow = params.maxWaitMs() <= 0 || requests.isEmpty();
@@ -673,56 +677,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             results.put(tp, read);
         }
         return results;
-    }
-
-    /**
-     * KIP-903: a follower's fetch naming an older broker epoch than its broker's registration here comes from an
-     * earlier incarnation (a process that has since restarted, perhaps without its data): it reads nothing and moves
-     * nothing, and is answered STALE_BROKER_EPOCH. A newer epoch than the metadata here knows is served (the
-     * metadata is behind), but the replica joins no ISR until the epochs agree ({@link IsrProposals}).
-     */
-    private boolean isStaleIncarnation(FetchParams params) {
-        if (params.replicaEpoch() == FetchParams.UNKNOWN_REPLICA_EPOCH) {
-            return false;
-        }
-        BrokerRegistration registered = image.cluster().broker(params.replicaId());
-        if (registered == null || params.replicaEpoch() >= registered.epoch()) {
-            return false;
-        }
-        LOG.info("Broker {} refused a fetch from broker {} with broker epoch {}: it registered again with epoch {}",
-                brokerId, params.replicaId(), params.replicaEpoch(), registered.epoch());
-        return true;
-    }
-
-    private void updateFollowerPositions(int replicaId, long replicaEpoch,
-                                         Map<TopicPartition, FetchPartitionRequest> requests,
-                                         Map<TopicPartition, PartitionRead> results) {
-        long nowMs = clock.getAsLong();
-        for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
-            TopicPartition tp = entry.getKey();
-            PartitionRead read = results.get(tp);
-            if (read.error() != Errors.NONE || read.divergingEpoch().isPresent()) {
-                // A diverging epoch (KIP-320) says the fetch offset is not a position in this log: the follower's
-                // tail differs from the leader's there, so it is no log end offset until the follower truncates and
-                // fetches again. Counting it would let a replica with a divergent tail join the ISR or move the
-                // high watermark past records it does not have.
-                continue;
-            }
-            Partition partition = partitions.get(tp);
-            if (partition == null) {
-                continue;
-            }
-            try {
-                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), replicaEpoch, nowMs)) {
-                    completeWaitingOn(tp);
-                }
-                if (isrProposals != null) {
-                    isrProposals.maybeExpand(partition, replicaId, nowMs);
-                }
-            } catch (ReplicaException e) {
-                results.put(tp, PartitionRead.failed(e.error(), partition.leaderId(), partition.leaderEpoch()));
-            }
-        }
     }
 
     // ---- other partition operations ----------------------------------------------------------------
