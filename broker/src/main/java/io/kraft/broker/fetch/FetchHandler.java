@@ -110,8 +110,10 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                 reads.putIfAbsent(tp.get(), entry.getValue());
             }
         }
+        long replicaEpoch = version >= 15 && replicaId >= 0 ? body.replicaState().replicaEpoch()
+                : FetchParams.UNKNOWN_REPLICA_EPOCH;
         FetchParams params = FetchParams.of(replicaId, body.maxWaitMs(), body.minBytes(), body.maxBytes(),
-                readCommitted ? FetchIsolation.READ_COMMITTED : 0);
+                readCommitted ? FetchIsolation.READ_COMMITTED : 0, replicaEpoch);
         return replicaManager.fetchMessages(params, reads).thenApply(results -> {
             LinkedHashMap<FetchPartitionKey, PartitionRead> byKey = new LinkedHashMap<>();
             for (FetchPartitionKey key : fetchContext.partitionsToRead().keySet()) {

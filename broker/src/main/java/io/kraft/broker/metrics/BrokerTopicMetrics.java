@@ -15,7 +15,6 @@ public final class BrokerTopicMetrics {
     private final KafkaMetrics metrics;
     private final TopicMeters allTopics;
     private final Meter replicationBytesOut;
-    private final Meter replicationBytesIn;
     private final Map<String, TopicMeters> byTopic = new ConcurrentHashMap<>();
 
     public BrokerTopicMetrics(KafkaMetrics metrics) {
@@ -23,8 +22,6 @@ public final class BrokerTopicMetrics {
         this.allTopics = new TopicMeters(metrics, null);
         this.replicationBytesOut = metrics.meter(MetricName.of(DOMAIN, TYPE, "ReplicationBytesOutPerSec"), "bytes",
                 "Bytes sent to followers");
-        this.replicationBytesIn = metrics.meter(MetricName.of(DOMAIN, TYPE, "ReplicationBytesInPerSec"), "bytes",
-                "Bytes received from leaders as a follower");
     }
 
     /** A client's records appended to {@code topic}'s leader here. */
@@ -63,11 +60,6 @@ public final class BrokerTopicMetrics {
     /** Bytes sent to a follower. */
     public void replicatedOut(long bytes) {
         replicationBytesOut.mark(bytes);
-    }
-
-    /** Bytes a follower here appended from its leader. */
-    public void replicatedIn(long bytes) {
-        replicationBytesIn.mark(bytes);
     }
 
     /** Forgets a deleted topic's meters. */

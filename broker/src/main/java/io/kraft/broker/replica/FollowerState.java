@@ -7,7 +7,8 @@ package io.kraft.broker.replica;
  * @param lastCaughtUpTimeMs        the last time the follower had everything the leader had
  * @param leaderEndOffsetAtLastFetch the leader's log end offset when the follower last fetched
  * @param lastFetchTimeMs           when the follower last fetched
+ * @param brokerEpoch               the broker epoch its last fetch named (KIP-903), or -1
  */
 record FollowerState(long logEndOffset, long lastCaughtUpTimeMs, long leaderEndOffsetAtLastFetch,
-                     long lastFetchTimeMs) {
+                     long lastFetchTimeMs, long brokerEpoch) {
 }

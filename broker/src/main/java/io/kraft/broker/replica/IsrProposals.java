@@ -77,10 +77,15 @@ final class IsrProposals implements AutoCloseable {
         }
     }
 
-    /** A broker that may join an ISR: registered, unfenced and not shutting down, as far as this broker knows. */
-    private boolean isUsableReplica(int replicaId) {
+    /**
+     * A broker that may join an ISR: registered, unfenced and not shutting down, as far as this broker knows, and
+     * (KIP-903) the incarnation that fetched is the registered one: a restarted broker may have lost what its earlier
+     * incarnation had. A fetch without an epoch (-1) is not checked here; the controller has the last word.
+     */
+    private boolean isUsableReplica(int replicaId, long fetchBrokerEpoch) {
         BrokerRegistration broker = image.get().cluster().broker(replicaId);
-        return broker != null && !broker.fenced() && !broker.inControlledShutdown();
+        return broker != null && !broker.fenced() && !broker.inControlledShutdown()
+                && (fetchBrokerEpoch < 0 || fetchBrokerEpoch == broker.epoch());
     }
 
     private void propose(Partition partition, IsrChange change) {
@@ -91,7 +96,8 @@ final class IsrProposals implements AutoCloseable {
         CompletableFuture<PartitionRegistration> answer;
         try {
             answer = alterPartition.apply(new AlterPartitionRequest(brokerId, brokerEpoch.getAsLong(), change.topicId(),
-                    tp.partition(), change.leaderEpoch(), change.newIsr(), change.partitionEpoch()));
+                    tp.partition(), change.leaderEpoch(), change.newIsr(), change.partitionEpoch(),
+                    change.newIsrBrokerEpochs()));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }

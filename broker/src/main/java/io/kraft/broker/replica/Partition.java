@@ -29,7 +29,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.IntPredicate;
 
 /**
  * One partition this broker hosts: its log, its role (leader or follower) and leader epoch from the
@@ -260,11 +259,18 @@ public final class Partition {
     /**
      * Records a follower's fetch position as its log end offset, and when it last caught up: now if it asks
      * for the leader's log end, else the time of its previous fetch if it has reached the log end that fetch saw.
+     * An offset past this log's end is ignored. The caller passes only fetches answered without an error or a
+     * diverging epoch.
      *
      * @return true if the high watermark moved
      * @throws ReplicaException NOT_LEADER_OR_FOLLOWER if this broker does not lead, or the fetcher is no replica
      */
     boolean updateFollowerFetchState(int replicaId, long fetchOffset, long nowMs) {
+        return updateFollowerFetchState(replicaId, fetchOffset, -1L, nowMs);
+    }
+
+    /** As {@link #updateFollowerFetchState(int, long, long)}, remembering the broker epoch the fetch named. */
+    boolean updateFollowerFetchState(int replicaId, long fetchOffset, long brokerEpoch, long nowMs) {
         Lock lock = roleLock.readLock();
         lock.lock();
         try {
@@ -274,6 +280,10 @@ public final class Partition {
                         + " is not a follower of partition " + topicPartition + " (replicas " + current.replicas() + ")");
             }
             long leaderEnd = log.logEndOffset();
+            if (fetchOffset > leaderEnd) {
+                // Past this log's end: not a position here (the read answered a divergence or out of range).
+                return false;
+            }
             followers.compute(replicaId, (id, before) -> {
                 long caughtUpMs = before == null ? leaderSinceMs : before.lastCaughtUpTimeMs();
                 if (fetchOffset >= leaderEnd) {
@@ -281,7 +291,7 @@ public final class Partition {
                 } else if (before != null && fetchOffset >= before.leaderEndOffsetAtLastFetch()) {
                     caughtUpMs = Math.max(caughtUpMs, before.lastFetchTimeMs());
                 }
-                return new FollowerState(fetchOffset, caughtUpMs, leaderEnd, nowMs);
+                return new FollowerState(fetchOffset, caughtUpMs, leaderEnd, nowMs, brokerEpoch);
             });
             return maybeIncrementHighWatermark();
         } finally {
@@ -292,10 +302,10 @@ public final class Partition {
     /**
      * The ISR expansion to propose after {@code replicaId} fetched: when it is a replica outside the ISR whose
      * log end reached the high watermark and the start of this leader's epoch, and {@code eligible} (its broker
-     * is unfenced). Empty while another change is in flight or shortly after one was refused. The returned
-     * change is then in flight.
+     * is unfenced, and the incarnation that fetched is the registered one, KIP-903). Empty while another change is
+     * in flight or shortly after one was refused. The returned change is then in flight.
      */
-    Optional<IsrChange> maybeExpandIsr(int replicaId, IntPredicate eligible, long nowMs) {
+    Optional<IsrChange> maybeExpandIsr(int replicaId, ReplicaEligibility eligible, long nowMs) {
         Lock lock = roleLock.readLock();
         lock.lock();
         try {
@@ -304,7 +314,7 @@ public final class Partition {
             if (!leader || current == null || pendingIsrChange != null || nowMs < isrChangeRetryAfterMs || state == null
                     || current.isr().contains(replicaId) || !current.replicas().contains(replicaId)
                     || state.logEndOffset() < highWatermark || state.logEndOffset() < leaderEpochStartOffset
-                    || !eligible.test(replicaId)) {
+                    || !eligible.test(replicaId, state.brokerEpoch())) {
                 return Optional.empty();
             }
             List<Integer> newIsr = new ArrayList<>(current.isr());
@@ -352,9 +362,20 @@ public final class Partition {
         return nowMs - caughtUpMs > lagTimeMaxMs;
     }
 
+    /** Whether a replica may join the ISR, given the broker epoch its fetches named (-1 if none). */
+    @FunctionalInterface
+    interface ReplicaEligibility {
+        boolean test(int replicaId, long fetchBrokerEpoch);
+    }
+
     private IsrChange propose(PartitionRegistration current, List<Integer> newIsr) {
+        List<Long> brokerEpochs = new ArrayList<>();
+        for (int member : newIsr) {
+            FollowerState state = member == localBrokerId ? null : followers.get(member);
+            brokerEpochs.add(state == null ? -1L : state.brokerEpoch());
+        }
         IsrChange change = new IsrChange(topicPartition, topicId, current.leaderEpoch(), current.partitionEpoch(),
-                List.copyOf(newIsr));
+                List.copyOf(newIsr), brokerEpochs);
         pendingIsrChange = change;
         return change;
     }

@@ -20,7 +20,6 @@ import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsDelta;
-import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
@@ -30,7 +29,6 @@ import io.netty.util.HashedWheelTimer;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,8 +41,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -67,10 +63,11 @@ import org.slf4j.LoggerFactory;
  * With replication enabled (a {@link Replication} given at construction) followers fetch from their leaders (a
  * {@link ReplicaFetcherManager}), and leaders advance their high watermark with followers' fetch positions and
  * propose ISR changes to the controller: expansions when a follower catches up, shrinks (checked every half
- * {@code replica.lag.time.max.ms}) when one falls behind. Without it followers only keep their logs.
+ * {@code replica.lag.time.max.ms}) when one falls behind; {@link FollowerFetches} decides which follower fetches
+ * count. Without it followers only keep their logs.
  *
  * <p>A log directory whose disk fails (any I/O error on its files) goes offline as a whole, Kafka's JBOD model
- * (KIP-112, KIP-858): on a thread of its own the manager stops hosting the directory's partitions (requests for them
+ * (KIP-112, KIP-858): on a thread of its own ({@link LogDirFailures}) the manager stops hosting the directory's partitions (requests for them
  * get KAFKA_STORAGE_ERROR), releases its files and tells its {@link LogDirListener}, whose heartbeat reports the
  * directory and the partitions to the controller, which moves them to other replicas. The other directories keep
  * serving; with none left the listener stops the broker. A partition the controller knows to be in a directory this
@@ -97,11 +94,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final LeaderAppends leaderAppends;
     private final LogMaintenance maintenance;
     private final List<PartitionLeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
-    /** Partitions this broker should host whose log directory is offline, with the topic id and the directory's. */
-    private final ConcurrentHashMap<TopicPartition, OfflineReplica> offlinePartitions = new ConcurrentHashMap<>();
-    /** Takes failed log directories offline, off the thread that hit the error (which may hold a log's lock). */
-    private final ExecutorService logDirFailureHandler;
-    private volatile LogDirListener logDirListener = LogDirListener.NONE;
+    /** Failed log directories and the partitions this broker should host in them. */
+    private final LogDirFailures logDirFailures;
+    private final StrayLogs strayLogs;
     /** Serializes metadata changes with close. */
     private final Object stateLock = new Object();
     private volatile MetadataImage image = MetadataImage.EMPTY;
@@ -112,12 +107,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final ReplicationConfig replication;
     /** Null without replication. */
     private final IsrProposals isrProposals;
+    private final FollowerFetches followerFetches;
     private boolean started;
     private boolean closed;
-
-    /** A hosted partition whose log directory is offline. */
-    private record OfflineReplica(UUID topicId, UUID directoryId) {
-    }
 
     /**
      * How this broker takes part in replication: followers fetch from their leaders, leaders manage their ISR.
@@ -157,16 +149,17 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         this.replication = replication.map(Replication::config).orElse(null);
         this.isrProposals = replication.map(r -> new IsrProposals(brokerId, r, clock, () -> image,
                 this::completeWaitingOn)).orElse(null);
+        this.followerFetches = new FollowerFetches(brokerId, () -> image, partitions::get, isrProposals,
+                this::completeWaitingOn, clock);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
                 r.brokerEpoch(), clock)).orElse(null);
-        this.logDirFailureHandler = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "kraft-log-dir-failure-" + brokerId);
-            thread.setDaemon(true);
-            return thread;
-        });
+        LogDirFailures failures = new LogDirFailures(brokerId);
+        this.logDirFailures = failures;
         this.logDirs = LogDirectories.open(config.logDirs(), tp -> this.topicConfigs.logConfig(tp.topic()),
-                (dir, reason) -> logDirFailureHandler.execute(() -> handleLogDirFailure(dir, reason)));
+                failures::submit);
+        failures.attach(logDirs, new FailureHost());
         this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
+        this.strayLogs = new StrayLogs(brokerId, logDirs, checkpointedHighWatermarks);
         this.timer = new HashedWheelTimer(r -> {
             Thread thread = new Thread(r, "kraft-purgatory-timer-" + brokerId);
             thread.setDaemon(true);
@@ -174,7 +167,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }, 10, TimeUnit.MILLISECONDS, 512);
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
-        this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, offlinePartitions::containsKey,
+        this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, logDirFailures::isOffline,
                 producePurgatory, fetchPurgatory, clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
@@ -237,7 +230,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     /** Sets who hears of log directories going offline (the broker's lifecycle); nobody until set. */
     public void setLogDirListener(LogDirListener listener) {
-        this.logDirListener = Objects.requireNonNull(listener, "listener");
+        logDirFailures.setListener(listener);
     }
 
     /** A hosted partition (leader or follower). */
@@ -259,11 +252,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (partition != null) {
             return partition;
         }
-        OfflineReplica offline = offlinePartitions.get(tp);
-        if (offline != null) {
-            throw new ReplicaException(Errors.KAFKA_STORAGE_ERROR, "broker " + brokerId + " holds " + tp
-                    + " in log directory " + MetaProperties.toKafkaUuid(offline.directoryId()) + ", which is offline");
-        }
+        logDirFailures.throwIfOffline(tp);
         TopicImage topic = image.topics().topic(tp.topic());
         if (topic != null && topic.partition(tp.partition()) != null) {
             throw new ReplicaException(Errors.NOT_LEADER_OR_FOLLOWER, "broker " + brokerId + " does not host "
@@ -339,12 +328,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
     }
 
-    /**
-     * Whether this broker may host the partition now, or its replica is offline: it is in a failed directory, the
-     * controller records it in a directory this broker does not have online, or no directory holds its log while one
-     * is offline and the partition is not new (its log may be in the offline one: creating it empty elsewhere would
-     * let an empty replica count as in sync).
-     */
+    /** Whether this broker may host the partition now (its replica is not offline, see {@link LogDirFailures}). */
     private boolean mayHost(TopicIdPartition id, PartitionRegistration registration, boolean isNew,
                             MetadataImage newImage) {
         TopicImage topic = newImage.topics().topic(id.topicId());
@@ -352,30 +336,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             return false;
         }
         TopicPartition tp = new TopicPartition(topic.name(), id.partition());
-        OfflineReplica offline = offlinePartitions.get(tp);
-        if (offline != null) {
-            if (offline.topicId().equals(id.topicId())) {
-                return false;
-            }
-            offlinePartitions.remove(tp); // the topic was recreated: its new partition starts anew
-        }
-        Optional<UUID> recorded = registration.directoryOf(brokerId);
-        if (recorded.isPresent() && !logDirs.onlineDirectoryIds().contains(recorded.get())) {
-            offlinePartitions.put(tp, new OfflineReplica(id.topicId(), recorded.get()));
-            LOG.info("Broker {} does not host {}: its replica is in log directory {}, which is not online here",
-                    brokerId, tp, MetaProperties.toKafkaUuid(recorded.get()));
-            return false;
-        }
-        Map<Path, UUID> offlineDirs = logDirs.offlineDirectories();
-        if (!isNew && !offlineDirs.isEmpty() && !partitions.containsKey(tp) && logDirs.log(tp).isEmpty()) {
-            UUID directory = offlineDirs.values().iterator().next();
-            offlinePartitions.put(tp, new OfflineReplica(id.topicId(), directory));
-            LOG.warn("Broker {} does not host {}: it has no log for it while log directory {} is offline, where the log"
-                    + " may be; the controller moves it to other replicas", brokerId, tp, offlineDirs.keySet().iterator()
-                    .next());
-            return false;
-        }
-        return true;
+        return !logDirFailures.isOfflineReplica(tp, id.topicId(), registration, isNew, partitions.containsKey(tp));
     }
 
     private void becomeLeaderOrFollower(TopicIdPartition id, PartitionRegistration registration, boolean lead,
@@ -461,7 +422,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     /** Stops hosting the partition of {@code topicId} and deletes its log. */
     private void removePartition(TopicPartition tp, UUID topicId) {
-        offlinePartitions.computeIfPresent(tp, (p, offline) -> offline.topicId().equals(topicId) ? null : offline);
+        logDirFailures.forget(tp, topicId);
         Partition partition = partitions.get(tp);
         if (partition != null && !partition.topicId().equals(topicId)) {
             return; // a newer topic of the same name lives here now
@@ -514,107 +475,58 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     /** Deletes the stray logs against the current image; see {@link #deleteStrayLogsOnceAt}. */
     List<TopicPartition> deleteStrayLogs() {
-        List<TopicPartition> deleted = new ArrayList<>();
         synchronized (stateLock) {
             strayCheckOffset = -1;
             if (closed || image == MetadataImage.EMPTY) {
-                return deleted;
+                return List.of();
             }
-            for (Map.Entry<TopicPartition, Log> entry : logDirs.logs().entrySet()) {
-                TopicPartition tp = entry.getKey();
-                if (partitions.containsKey(tp)) {
-                    continue;
-                }
-                String reason = strayReason(tp, entry.getValue(), image);
-                if (reason == null) {
-                    continue;
-                }
-                try {
-                    logDirs.delete(tp);
-                    checkpointedHighWatermarks.remove(tp);
-                    deleted.add(tp);
-                    LOG.info("Broker {} deleted the stray log {}: {}", brokerId, entry.getValue().dir(), reason);
-                } catch (RuntimeException e) {
-                    LOG.error("Broker {} could not delete the stray log of {}", brokerId, tp, e);
-                }
-            }
+            return strayLogs.delete(image, partitions::containsKey);
         }
-        return deleted;
-    }
-
-    /** Why the log is stray in {@code current}, or null if this broker still hosts it there. */
-    private String strayReason(TopicPartition tp, Log log, MetadataImage current) {
-        TopicImage topic = current.topics().topic(tp.topic());
-        if (topic == null) {
-            return "topic " + tp.topic() + " no longer exists";
-        }
-        Optional<UUID> recorded = PartitionMetadataFile.read(log.dir());
-        if (recorded.isPresent() && !recorded.get().equals(topic.id())) {
-            return "it belonged to topic id " + recorded.get() + ", the topic now has id " + topic.id();
-        }
-        PartitionRegistration registration = topic.partition(tp.partition());
-        if (registration == null) {
-            return "topic " + tp.topic() + " has no partition " + tp.partition();
-        }
-        if (!registration.replicas().contains(brokerId)) {
-            return "its replicas are now " + registration.replicas();
-        }
-        return null;
     }
 
     // ---- log directory failures ---------------------------------------------------------------------
 
-    /**
-     * Takes a failed log directory offline (on the failure handler's thread): its partitions stop being served here
-     * (fetchers stop, leaderships are given up locally, waiting requests are answered), its files are released without
-     * another write, and the listener reports it, or stops the broker when no directory is left.
-     */
-    private void handleLogDirFailure(Path dir, String reason) {
-        List<TopicPartition> moved = new ArrayList<>();
-        boolean anyLeft;
-        synchronized (stateLock) {
-            if (closed || !logDirs.takeOfflineIfKnown(dir)) {
-                return;
-            }
-            UUID directoryId = logDirs.directoryId(dir);
-            for (Partition partition : partitions.values()) {
-                if (logDirs.directoryOf(partition.log()).equals(dir)) {
-                    moved.add(partition.topicPartition());
-                }
-            }
+    /** The replica manager's part in taking a failed log directory offline. */
+    private final class FailureHost implements LogDirFailures.Host {
+        @Override
+        public Object stateLock() {
+            return stateLock;
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed;
+        }
+
+        @Override
+        public Collection<Partition> partitions() {
+            return partitions.values();
+        }
+
+        @Override
+        public void stopServing(Partition partition) {
+            TopicPartition tp = partition.topicPartition();
             ReplicaFetcherManager currentFetchers = fetchers;
             if (currentFetchers != null) {
-                currentFetchers.removePartitions(Set.copyOf(moved));
+                currentFetchers.removePartitions(Set.of(tp));
             }
-            for (TopicPartition tp : moved) {
-                // Offline before it is gone, so that a request that no longer finds it also finds why.
-                Partition partition = partitions.get(tp);
-                offlinePartitions.put(tp, new OfflineReplica(partition.topicId(), directoryId));
-                partitions.remove(tp);
-                if (partition.isLeader()) {
-                    for (PartitionLeadershipListener listener : leadershipListeners) {
-                        notifyListener(() -> listener.onResign(tp), tp);
-                    }
+            partitions.remove(tp);
+            if (partition.isLeader()) {
+                for (PartitionLeadershipListener listener : leadershipListeners) {
+                    notifyListener(() -> listener.onResign(tp), tp);
                 }
             }
-            anyLeft = !logDirs.onlineDirectoryIds().isEmpty();
-            LOG.error("Broker {} took log directory {} (id {}) offline after an I/O error: {}; its {} partitions go to"
-                    + " other replicas{}", brokerId, dir, MetaProperties.toKafkaUuid(directoryId), reason, moved.size(),
-                    anyLeft ? "" : ", and no log directory is left");
         }
-        moved.forEach(this::completeWaitingOn);
-        if (!anyLeft) {
-            logDirListener.allLogDirsOffline("every log directory of broker " + brokerId + " is offline (the last, "
-                    + dir + ": " + reason + ")");
-            return;
+
+        @Override
+        public void completeWaitingOn(TopicPartition tp) {
+            ReplicaManager.this.completeWaitingOn(tp);
         }
-        try {
-            checkpointHighWatermarks();
-        } catch (RuntimeException e) {
-            LOG.warn("Broker {} could not checkpoint high watermarks after losing {}: {}", brokerId, dir,
-                    e.getMessage());
+
+        @Override
+        public void checkpointHighWatermarks() {
+            ReplicaManager.this.checkpointHighWatermarks();
         }
-        logDirListener.logDirOffline(dir);
     }
 
     /** The ids of this broker's online log directories (KIP-858), in log.dirs order. */
@@ -632,26 +544,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * partitions it held that the metadata does not yet record there (none, once the controller acted).
      */
     public List<OfflineLogDir> offlineLogDirReports() {
-        Map<UUID, List<TopicIdPartition>> byDirectory = new LinkedHashMap<>();
-        logDirs.offlineDirectories().values().forEach(id -> byDirectory.put(id, new ArrayList<>()));
-        MetadataImage current = image;
-        offlinePartitions.forEach((tp, offline) -> {
-            TopicImage topic = current.topics().topic(offline.topicId());
-            PartitionRegistration registration = topic == null ? null : topic.partition(tp.partition());
-            if (registration != null && registration.replicas().contains(brokerId)
-                    && !registration.directoryOf(brokerId).equals(Optional.of(offline.directoryId()))) {
-                byDirectory.computeIfAbsent(offline.directoryId(), id -> new ArrayList<>())
-                        .add(new TopicIdPartition(offline.topicId(), tp.partition()));
-            }
-        });
-        List<OfflineLogDir> reports = new ArrayList<>();
-        byDirectory.forEach((id, partitionIds) -> reports.add(new OfflineLogDir(id, partitionIds)));
-        return reports;
+        return logDirFailures.reports(image);
     }
 
     /** Partitions this broker should host that are in offline log directories. */
     public Set<TopicPartition> offlinePartitions() {
-        return Set.copyOf(offlinePartitions.keySet());
+        return logDirFailures.offlinePartitions();
     }
 
     // ---- produce -----------------------------------------------------------------------------------
@@ -714,13 +612,19 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * Reads the partitions in order, sharing {@code maxBytes} among them (the first non-empty partition's
      * first batch is sent whole, KIP-74). Answers at once when there is {@code minBytes} of data, an error,
      * or nothing to wait for; otherwise when enough data arrives or {@code maxWaitMs} passes. A follower's
-     * fetch offsets count as its log end offsets for the high watermark.
+     * fetch offsets count as its log end offsets for the high watermark, unless answered with an error or a
+     * diverging epoch.
      */
     public CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> fetchMessages(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
+        if (params.isFromFollower() && followerFetches.isStaleIncarnation(params)) {
+            LinkedHashMap<TopicPartition, PartitionRead> stale = new LinkedHashMap<>();
+            requests.keySet().forEach(tp -> stale.put(tp, PartitionRead.failed(Errors.STALE_BROKER_EPOCH)));
+            return CompletableFuture.completedFuture(stale);
+        }
         LinkedHashMap<TopicPartition, PartitionRead> results = readFromLocalLog(params, requests);
         if (params.isFromFollower()) {
-            updateFollowerPositions(params.replicaId(), requests, results);
+            followerFetches.recordPositions(params.replicaId(), params.replicaEpoch(), requests, results);
         }
         long bytes = 0;
         boolean answerNow = params.maxWaitMs() <= 0 || requests.isEmpty();
@@ -773,31 +677,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             results.put(tp, read);
         }
         return results;
-    }
-
-    private void updateFollowerPositions(int replicaId, Map<TopicPartition, FetchPartitionRequest> requests,
-                                         Map<TopicPartition, PartitionRead> results) {
-        long nowMs = clock.getAsLong();
-        for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
-            TopicPartition tp = entry.getKey();
-            if (results.get(tp).error() != Errors.NONE) {
-                continue;
-            }
-            Partition partition = partitions.get(tp);
-            if (partition == null) {
-                continue;
-            }
-            try {
-                if (partition.updateFollowerFetchState(replicaId, entry.getValue().fetchOffset(), nowMs)) {
-                    completeWaitingOn(tp);
-                }
-                if (isrProposals != null) {
-                    isrProposals.maybeExpand(partition, replicaId, nowMs);
-                }
-            } catch (ReplicaException e) {
-                results.put(tp, PartitionRead.failed(e.error(), partition.leaderId(), partition.leaderEpoch()));
-            }
-        }
     }
 
     // ---- other partition operations ----------------------------------------------------------------
@@ -860,12 +739,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             isrProposals.close();
         }
         maintenance.close();
-        logDirFailureHandler.shutdown();
-        try {
-            logDirFailureHandler.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        logDirFailures.close();
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();
         timer.stop();

@@ -90,14 +90,14 @@ class PartitionReplicationTest {
         assertEquals(10, partition.highWatermark());
 
         partition.updateFollowerFetchState(FOLLOWER_B, 6, 1);
-        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, id -> true, 1), "behind the watermark");
+        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, (id, epoch) -> true, 1), "behind the watermark");
         partition.updateFollowerFetchState(FOLLOWER_B, 10, 2);
-        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, id -> false, 2), "its broker is fenced");
-        IsrChange change = partition.maybeExpandIsr(FOLLOWER_B, id -> true, 2).orElseThrow();
+        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, (id, epoch) -> false, 2), "its broker is fenced");
+        IsrChange change = partition.maybeExpandIsr(FOLLOWER_B, (id, epoch) -> true, 2).orElseThrow();
         assertEquals(List.of(LEADER, FOLLOWER_A, FOLLOWER_B), change.newIsr());
         assertEquals(0, change.leaderEpoch());
         assertEquals(0, change.partitionEpoch());
-        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, id -> true, 3), "one change in flight");
+        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_B, (id, epoch) -> true, 3), "one change in flight");
 
         // The controller's answer is applied at once; the next metadata delta brings the same state.
         assertFalse(partition.completeIsrChange(change, Optional.of(registration(change.newIsr(), 0, 1)), 4));
@@ -115,13 +115,13 @@ class PartitionReplicationTest {
         partition.appendAsLeader(batch(5), ACKS_ONE, 0);
         assertEquals(5, partition.highWatermark(), "a single-member ISR follows every append");
         partition.updateFollowerFetchState(FOLLOWER_A, 5, 1);
-        IsrChange change = partition.maybeExpandIsr(FOLLOWER_A, id -> true, 1).orElseThrow();
+        IsrChange change = partition.maybeExpandIsr(FOLLOWER_A, (id, epoch) -> true, 1).orElseThrow();
 
         partition.appendAsLeader(batch(5), ACKS_ONE, 2);
         assertEquals(5, partition.highWatermark(), "A may be in the ISR any moment: it must have what is committed");
         partition.completeIsrChange(change, Optional.empty(), 3);
         assertEquals(10, partition.highWatermark(), "refused: the leader alone is the ISR again");
-        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_A, id -> true, 3), "backing off");
+        assertEquals(Optional.empty(), partition.maybeExpandIsr(FOLLOWER_A, (id, epoch) -> true, 3), "backing off");
     }
 
     @Test

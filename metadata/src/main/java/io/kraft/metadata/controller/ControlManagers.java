@@ -225,7 +225,15 @@ public final class ControlManagers {
 
     public ControllerResult<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
         boolean exists = resource.type() != ConfigResource.Type.TOPIC || replication.topicExists(resource.name());
-        return configs.incrementalAlterConfigs(resource, changes, exists);
+        ControllerResult<Void> result = configs.incrementalAlterConfigs(resource, changes, exists);
+        if (!result.isSuccess() || !changes.containsKey(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)) {
+            return result;
+        }
+        // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.addAll(replication.handleUncleanElectionConfig(resource,
+                changes.get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        return ControllerResult.of(records, result.response());
     }
 
     public ControllerResult<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {

@@ -3,6 +3,7 @@ package io.kraft.metadata.controller;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.BrokerLiveness.UsableBroker;
+import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
@@ -50,6 +51,7 @@ public final class ReplicationControlManager {
     private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
     private final Random random;
+    private final UncleanElections uncleanElections;
     private final Map<String, String> namesByCollisionKey = new HashMap<>();
     private final Map<Integer, Set<TopicIdPartition>> isrMembership = new HashMap<>();
     private final Map<Integer, Integer> leaderCounts = new HashMap<>();
@@ -67,6 +69,12 @@ public final class ReplicationControlManager {
         this.metadata = metadata;
         this.brokers = brokers;
         this.random = random;
+        this.uncleanElections = new UncleanElections(settings, metadata);
+    }
+
+    /** Unclean leader elections this controller generated since it started (for metrics). */
+    public long uncleanLeaderElections() {
+        return uncleanElections.count();
     }
 
     /** Indexes the topics of the committed image this controller starts from. */
@@ -266,7 +274,15 @@ public final class ReplicationControlManager {
             return ControllerResult.failed(Errors.INVALID_REQUEST, "ISR " + newIsr + " of " + where
                     + " must be distinct replicas of " + partition.replicas() + " including the leader");
         }
-        for (int member : newIsr) {
+        for (int i = 0; i < newIsr.size(); i++) {
+            int member = newIsr.get(i);
+            long staleEpoch = staleIncarnation(member, request.newIsrBrokerEpochs().get(i));
+            if (!partition.isr().contains(member) && staleEpoch >= 0) {
+                return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
+                        + " cannot join the ISR: the leader saw it fetch with broker epoch "
+                        + request.newIsrBrokerEpochs().get(i) + ", but it registered again with epoch " + staleEpoch
+                        + " (KIP-903)");
+            }
             if (!partition.isr().contains(member) && !brokers.isUsable(member)) {
                 return ControllerResult.failed(Errors.INELIGIBLE_REPLICA, "Replica " + member + " of " + where
                         + " cannot join the ISR: it is fenced, shutting down or not registered");
@@ -286,6 +302,19 @@ public final class ReplicationControlManager {
                 .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(newIsr))
                 .build();
         return ControllerResult.of(List.of(MetadataRecords.of(change)), partition.merge(change));
+    }
+
+    /**
+     * KIP-903: the broker's registered epoch when {@code fetchedEpoch} (the epoch the leader saw the replica fetch
+     * with) is of an earlier incarnation, else -1. A restarted broker may have lost what its old incarnation had, so
+     * the old one's fetches say nothing of it. An unknown epoch (-1) is not checked, as in Kafka.
+     */
+    private long staleIncarnation(int brokerId, long fetchedEpoch) {
+        long registered = brokers.brokerEpoch(brokerId);
+        if (fetchedEpoch == AlterPartitionRequest.UNKNOWN_BROKER_EPOCH || registered < 0 || registered == fetchedEpoch) {
+            return -1;
+        }
+        return registered;
     }
 
     /**
@@ -336,8 +365,10 @@ public final class ReplicationControlManager {
         affected.forEach((id, directory) -> {
             PartitionRegistration partition = partition(id);
             IntPredicate eligible = b -> b != brokerId && brokers.isUsable(b) && replicaOnline(partition, b);
+            String topicName = metadata.topicName(id.topicId());
             Optional<PartitionChangeRecord.Builder> election = PartitionElection.changeBuilder(id.topicId(),
-                    id.partition(), partition, eligible, settings.uncleanLeaderElectionEnable());
+                    id.partition(), partition, eligible, uncleanElections.enabled(topicName));
+            election.ifPresent(change -> uncleanElections.recordIfUnclean(topicName, id.partition(), partition, change));
             boolean recordDirectory = !partition.directoryOf(brokerId).equals(Optional.of(directory));
             if (election.isEmpty() && !recordDirectory) {
                 return;
@@ -356,14 +387,43 @@ public final class ReplicationControlManager {
     }
 
     private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible) {
+        return elect(partitions, eligible, Map.of());
+    }
+
+    /** Elections with {@code pendingConfigs} (not yet replayed) applied to the unclean election setting. */
+    private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible,
+                                       Map<ConfigResource, Optional<String>> pendingConfigs) {
         List<MetadataRecord> records = new ArrayList<>();
         for (TopicIdPartition id : partitions) {
             PartitionRegistration partition = partition(id);
-            PartitionElection.change(id.topicId(), id.partition(), partition,
-                    b -> eligible.test(b) && replicaOnline(partition, b), settings.uncleanLeaderElectionEnable())
-                    .ifPresent(records::add);
+            String topicName = metadata.topicName(id.topicId());
+            PartitionElection.changeBuilder(id.topicId(), id.partition(), partition,
+                    b -> eligible.test(b) && replicaOnline(partition, b),
+                    uncleanElections.enabled(topicName, pendingConfigs)).ifPresent(change -> {
+                        uncleanElections.recordIfUnclean(topicName, id.partition(), partition, change);
+                        records.add(MetadataRecords.of(change.build()));
+                    });
         }
         return records;
+    }
+
+    /**
+     * Elections for leaderless partitions once {@code unclean.leader.election.enable} changes to true for them (set
+     * on their topic, or as the cluster-wide default): as in Kafka, enabling it elects a live replica from outside
+     * the ISR at once rather than at the next broker change.
+     */
+    public List<MetadataRecord> handleUncleanElectionConfig(ConfigResource resource, Optional<String> newValue) {
+        Map<ConfigResource, Optional<String>> pending = Map.of(resource, newValue);
+        Set<TopicIdPartition> candidates = new TreeSet<>(leaderless.comparator());
+        for (TopicIdPartition id : leaderless) {
+            String topicName = metadata.topicName(id.topicId());
+            boolean concerned = resource.type() == ConfigResource.Type.TOPIC ? resource.name().equals(topicName)
+                    : resource.name().isEmpty();
+            if (concerned && topicName != null && uncleanElections.enabled(topicName, pending)) {
+                candidates.add(id);
+            }
+        }
+        return elect(candidates, brokers::isUsable, pending);
     }
 
     /** Whether the broker's replica lives in a log directory the broker has online, or in one not known. */

@@ -275,6 +275,35 @@ class ReplicationControlManagerTest {
     }
 
     @Test
+    void anExpansionOnTheWordOfAStaleIncarnationIsRefused() {
+        startBrokers(3);
+        UUID id = env.commit(env.managers.createTopic(new CreateTopicRequest("k", -1, -1,
+                Map.of(0, List.of(1, 2, 3)), Map.of()))).response().topicId();
+        long oldEpoch3 = epochs.get(3);
+        env.commit(env.managers.alterPartition(new AlterPartitionRequest(1, epochs.get(1), id, 0, 0, List.of(1, 2), 0)));
+
+        // Broker 3 restarts with an empty disk: a new incarnation, a new broker epoch, unfenced once caught up.
+        env.nowMs += env.settings.sessionTimeoutMs();
+        ControllerResult<Long> restarted = env.commit(env.managers.registerBroker(new BrokerRegistrationRequest(
+                ControllerTestEnv.CLUSTER_ID, 3, UUID.randomUUID(), List.of(), java.util.Optional.empty()), env.nowMs));
+        assertTrue(restarted.isSuccess(), restarted.error().toString());
+        epochs.put(3, restarted.response());
+        assertTrue(restarted.response() > oldEpoch3);
+        unfence(3);
+
+        // The leader saw the old incarnation catch up: that says nothing of the new one's log (KIP-903).
+        PartitionRegistration now = env.image.topics().partition(id, 0);
+        assertRejected(Errors.INELIGIBLE_REPLICA, env.managers.alterPartition(new AlterPartitionRequest(1,
+                epochs.get(1), id, 0, now.leaderEpoch(), List.of(1, 2, 3), now.partitionEpoch(),
+                List.of(epochs.get(1), epochs.get(2), oldEpoch3))));
+        assertTrue(env.managers.alterPartition(new AlterPartitionRequest(1, epochs.get(1), id, 0, now.leaderEpoch(),
+                List.of(1, 2, 3), now.partitionEpoch(), List.of(epochs.get(1), epochs.get(2), epochs.get(3))))
+                .isSuccess(), "the new incarnation's own fetches count");
+        assertTrue(env.managers.alterPartition(new AlterPartitionRequest(1, epochs.get(1), id, 0, now.leaderEpoch(),
+                List.of(1, 2, 3), now.partitionEpoch())).isSuccess(), "an epoch the leader does not know is not checked");
+    }
+
+    @Test
     void reRegistrationBeforeTheFencingTimerMovesTheOldIncarnationsLeaderships() {
         startBrokers(2);
         UUID id = env.commit(env.managers.createTopic(new CreateTopicRequest("r", -1, -1,

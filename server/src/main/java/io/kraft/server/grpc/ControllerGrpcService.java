@@ -329,7 +329,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             answer = controller.alterPartition(new io.kraft.metadata.controller.AlterPartitionRequest(
                     request.getBrokerId(), request.getBrokerEpoch(), Uuids.fromProto(request.getTopicId()),
                     request.getPartitionId(), request.getLeaderEpoch(), request.getNewIsrList(),
-                    request.getPartitionEpoch()));
+                    request.getPartitionEpoch(), request.getNewIsrBrokerEpochsList()));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(invalid(e));
         }

@@ -43,6 +43,15 @@ final class ControllerRequestChecks {
         for (int id : r.getNewIsrList()) {
             nonNegative("ISR broker id", id);
         }
+        if (r.getNewIsrBrokerEpochsCount() != 0 && r.getNewIsrBrokerEpochsCount() != r.getNewIsrCount()) {
+            throw new IllegalArgumentException(r.getNewIsrBrokerEpochsCount() + " ISR broker epochs for "
+                    + r.getNewIsrCount() + " ISR entries");
+        }
+        for (long epoch : r.getNewIsrBrokerEpochsList()) {
+            if (epoch < -1) {
+                throw new IllegalArgumentException("ISR broker epoch " + epoch + " is below -1");
+            }
+        }
     }
 
     static void creatableTopic(CreatableTopic t) {

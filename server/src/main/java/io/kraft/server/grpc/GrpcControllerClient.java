@@ -272,6 +272,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 .newBuilder().setBrokerId(request.brokerId()).setBrokerEpoch(request.brokerEpoch())
                 .setTopicId(Uuids.toProto(request.topicId())).setPartitionId(request.partitionId())
                 .setLeaderEpoch(request.leaderEpoch()).addAllNewIsr(request.newIsr())
+                .addAllNewIsrBrokerEpochs(request.newIsrBrokerEpochs())
                 .setPartitionEpoch(request.partitionEpoch()).build();
         return withRetries("AlterPartition", requestDeadlineMs, (stub, observer) -> stub.alterPartition(message, observer),
                 (AlterPartitionResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),

@@ -28,6 +28,9 @@ class ControllerRequestChecksTest {
         assertEquals("leader epoch -1 is negative", assertThrows(IllegalArgumentException.class,
                 () -> ControllerRequestChecks.alterPartition(AlterPartitionRequest.newBuilder().setBrokerId(2)
                         .setLeaderEpoch(-1).build())).getMessage());
+        assertEquals("1 ISR broker epochs for 2 ISR entries", assertThrows(IllegalArgumentException.class,
+                () -> ControllerRequestChecks.alterPartition(AlterPartitionRequest.newBuilder().setBrokerId(2)
+                        .addNewIsr(2).addNewIsr(3).addNewIsrBrokerEpochs(7).build())).getMessage());
     }
 
     @Test

@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,6 +55,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -258,6 +261,82 @@ class ReplicationEndToEndTest {
         for (int id : BROKER_IDS.subList(1, BROKER_IDS.size())) {
             assertArrayEquals(reference, logBytes(id, "orders-0"), "broker " + id + "'s log differs");
         }
+    }
+
+    @Test
+    void aReturningLeaderWithALongerDivergentTailTruncatesBeforeItRejoinsAndNoAcknowledgedRecordIsLost()
+            throws Exception {
+        startCluster(30_000);
+        createTopic("ledger", 2);
+        KafkaProducer<String, String> producer = producer("all", true);
+        produce(producer, "ledger", 0, 100);
+
+        // The followers stop fetching (they stay in the ISR for the lag time); the leader alone takes acks=1 writes:
+        // a tail no one else has and nobody acknowledged with acks=all.
+        int oldLeader = leader("ledger");
+        List<Integer> followers = BROKER_IDS.stream().filter(id -> id != oldLeader).toList();
+        for (int follower : followers) {
+            brokers.get(follower).replicaManager().fetchers().orElseThrow().close();
+        }
+        KafkaProducer<String, String> leaderOnly = producer("1", false);
+        Future<RecordMetadata> lastOfTail = null;
+        for (int i = 0; i < 300; i++) {
+            lastOfTail = leaderOnly.send(new ProducerRecord<>("ledger", "tail" + i, "tail" + i));
+        }
+        assertEquals(399, lastOfTail.get(WAIT_MS, TimeUnit.MILLISECONDS).offset(), "the tail is on the old leader");
+        brokers.remove(oldLeader).close();
+        awaitTrue(() -> followers.contains(leader("ledger")), "a new leader among the followers");
+        // Restarted, the other follower has fetchers again; the new leader's epoch gets fewer records than the tail.
+        int newLeader = leader("ledger");
+        int otherFollower = followers.stream().filter(id -> id != newLeader).findFirst().orElseThrow();
+        brokers.remove(otherFollower).close();
+        startBroker(otherFollower);
+        awaitTrue(() -> isr("ledger").size() == 2, "the restarted follower to rejoin the ISR");
+        produce(producer, "ledger", 100, 200);
+
+        // The old leader returns with 400 records against the leader's 200: it must truncate its tail before it
+        // counts as in sync, and then hold exactly the leader's records.
+        startBroker(oldLeader);
+        awaitTrue(() -> isr("ledger").size() == 3, "the old leader to rejoin the ISR");
+        awaitTrue(() -> logEndOffsets("ledger").equals(Set.of(200L)), "every replica to end at 200");
+
+        // Only the old leader is left: it has every acknowledged record and none of its old tail.
+        for (int id : followers) {
+            brokers.remove(id).close();
+        }
+        awaitTrue(() -> leader("ledger") == oldLeader, "the old leader to lead again");
+        assertEquals(values(0, 200), readAll("ledger", 200));
+    }
+
+    @Test
+    void theTopicsUncleanLeaderElectionSettingElectsALiveReplicaOutsideTheIsr() throws Exception {
+        startCluster(30_000);
+        createTopic("relaxed", 1);
+        KafkaProducer<String, String> producer = producer("all", true);
+        produce(producer, "relaxed", 0, 10);
+
+        // The followers stop, the leader is the ISR alone; then it stops too and the followers come back.
+        int lastInSync = leader("relaxed");
+        List<Integer> others = BROKER_IDS.stream().filter(id -> id != lastInSync).toList();
+        for (int id : others) {
+            brokers.remove(id).close();
+        }
+        awaitTrue(() -> isr("relaxed").equals(Set.of(lastInSync)), "the ISR to shrink to the leader");
+        brokers.remove(lastInSync).close();
+        for (int id : others) {
+            startBroker(id);
+        }
+        awaitTrue(() -> describe("relaxed") != null && describe("relaxed").leader() == null,
+                "the partition to have no leader: the broker default forbids unclean elections");
+
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "relaxed");
+        admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(new ConfigEntry(
+                "unclean.leader.election.enable", "true"), AlterConfigOp.OpType.SET))))
+                .all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitTrue(() -> others.contains(leader("relaxed")), "a live replica outside the ISR to lead");
+        assertEquals("true", admin.describeConfigs(List.of(topic)).all().get(WAIT_MS, TimeUnit.MILLISECONDS)
+                .get(topic).get("unclean.leader.election.enable").value());
+        produce(producer, "relaxed", 10, 20);
     }
 
     @Test

@@ -50,19 +50,46 @@ final class AppendOffsets {
     }
 
     /**
-     * Checks a follower's batches keep offsets at or above {@code logEndOffset}, increasing.
+     * Checks a follower's batches keep offsets at or above {@code logEndOffset}, increasing, with gaps allowed (a
+     * compacted leader's log has them).
      *
      * @throws UnexpectedAppendOffsetException naming the first batch that does not
      */
     AppendOffsets checkFollower(ByteBuffer records, long logEndOffset, Path dir) {
+        return checkFollower(records, logEndOffset, EpochEndOffset.UNDEFINED_EPOCH, true, dir);
+    }
+
+    /**
+     * Checks a follower's batches continue the log: each starts where the previous ended (or, with
+     * {@code gapsAllowed}, above it: compaction removes whole batches from the leader's log, so only a compacted
+     * log may have gaps), and no batch's leader epoch is older than the one before it or than {@code latestEpoch},
+     * the log's newest.
+     *
+     * @throws UnexpectedAppendOffsetException naming the first batch that overlaps the log or leaves a gap
+     * @throws UnexpectedLeaderEpochException  naming the first batch whose epoch goes back
+     */
+    AppendOffsets checkFollower(ByteBuffer records, long logEndOffset, int latestEpoch, boolean gapsAllowed,
+                                Path dir) {
         reset();
         long expected = logEndOffset;
+        int epoch = latestEpoch;
         for (int p = records.position(); p < records.limit(); ) {
             RecordBatch batch = new RecordBatch(records, p);
             if (batch.baseOffset() < expected) {
                 throw new UnexpectedAppendOffsetException("follower append of batch at offset " + batch.baseOffset()
                         + " to log " + dir + " expects offset " + expected + " or above");
             }
+            if (batch.baseOffset() > expected && !gapsAllowed) {
+                throw new UnexpectedAppendOffsetException("follower append of batch at offset " + batch.baseOffset()
+                        + " to log " + dir + " would leave a gap after offset " + (expected - 1) + " (expected "
+                        + expected + "; only a compacted log has gaps)");
+            }
+            if (batch.partitionLeaderEpoch() < epoch) {
+                throw new UnexpectedLeaderEpochException("follower append of batch at offset " + batch.baseOffset()
+                        + " to log " + dir + " has leader epoch " + batch.partitionLeaderEpoch() + ", older than epoch "
+                        + epoch + " already in the log");
+            }
+            epoch = Math.max(epoch, batch.partitionLeaderEpoch());
             if (firstOffset < 0) {
                 firstOffset = batch.baseOffset();
             }

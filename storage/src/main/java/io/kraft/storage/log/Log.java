@@ -336,7 +336,10 @@ public final class Log implements AutoCloseable {
      * Appends batches fetched from the leader, keeping their offsets and epochs.
      *
      * @throws CorruptRecordException            a batch fails validation (nothing written)
-     * @throws UnexpectedAppendOffsetException   offsets start below the log end offset or do not increase
+     * @throws UnexpectedAppendOffsetException   offsets start below the log end offset, do not increase, or leave a
+     *                                           gap in a log that is not compacted (nothing written)
+     * @throws UnexpectedLeaderEpochException    a batch's leader epoch is older than the log's newest or than the
+     *                                           batch before it (nothing written)
      */
     public AppendInfo appendAsFollower(ByteBuffer records, long nowMs) {
         LogConfig cfg = config;
@@ -345,7 +348,8 @@ public final class Log implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            AppendOffsets offsets = appendOffsets.checkFollower(records, bounds.endOffset(), dir);
+            AppendOffsets offsets = appendOffsets.checkFollower(records, bounds.endOffset(), epochCache.latestEpoch(),
+                    cfg.compact(), dir);
             appendToActive(records, offsets, nowMs, cfg);
             for (int p = records.position(); p < records.limit(); ) {
                 RecordBatch batch = new RecordBatch(records, p);

@@ -186,8 +186,19 @@ class LogModelTest {
         }
 
         private void followerAppend() {
-            long base = model.end + random.nextInt(3);
-            ByteBuffer records = TestBatches.followerBatch(base, 1 + random.nextInt(4), nowMs, epoch);
+            int gap = random.nextInt(3);
+            ByteBuffer records = TestBatches.followerBatch(model.end, 1 + random.nextInt(4), nowMs, epoch);
+            if (gap > 0) {
+                // Only a compacted log may have gaps; these logs are not compacted.
+                ByteBuffer gapped = TestBatches.followerBatch(model.end + gap, 1, nowMs, epoch);
+                assertThrows(UnexpectedAppendOffsetException.class, () -> log.appendAsFollower(gapped, nowMs));
+            }
+            if (epoch > 0 && random.nextInt(4) == 0) {
+                ByteBuffer older = TestBatches.followerBatch(model.end, 1, nowMs, epoch - 1);
+                if (log.leaderEpochCache().latestEpoch() > epoch - 1) {
+                    assertThrows(UnexpectedLeaderEpochException.class, () -> log.appendAsFollower(older, nowMs));
+                }
+            }
             if (random.nextInt(4) == 0 && model.end > 0) {
                 ByteBuffer stale = TestBatches.followerBatch(model.end - 1, 1, nowMs, epoch);
                 assertThrows(UnexpectedAppendOffsetException.class, () -> log.appendAsFollower(stale, nowMs));

@@ -345,7 +345,7 @@ class LogTest {
 
     @Test
     void followerAppendKeepsOffsetsAndEpochsAndRejectsGoingBack() throws Exception {
-        try (Log log = Log.open(dir, small().build())) {
+        try (Log log = Log.open(dir, small().compact(true).build())) { // a compacted leader's log has gaps
             log.appendAsFollower(followerBatch(0, 3, 10, 1), 1);
             AppendInfo info = log.appendAsFollower(TestBatches.concat(followerBatch(5, 2, 20, 1), followerBatch(7, 3, 30, 4)), 1);
             assertEquals(5, info.firstOffset());
@@ -365,8 +365,32 @@ class LogTest {
     }
 
     @Test
-    void followerAppendFarAheadStartsANewSegmentAtItsOffset() {
+    void followerAppendRefusesAGapInALogThatIsNotCompactedAndAnEpochGoingBack() throws Exception {
         try (Log log = Log.open(dir, small().build())) {
+            log.appendAsFollower(TestBatches.concat(followerBatch(0, 3, 10, 1), followerBatch(3, 2, 10, 3)), 1);
+            byte[] before = bytes(TestBatches.readAll(log));
+            UnexpectedAppendOffsetException gap = assertThrows(UnexpectedAppendOffsetException.class,
+                    () -> log.appendAsFollower(followerBatch(6, 1, 10, 3), 1));
+            assertTrue(gap.getMessage().contains("gap after offset 4"), gap.getMessage());
+            assertThrows(UnexpectedAppendOffsetException.class, () -> log.appendAsFollower(
+                    TestBatches.concat(followerBatch(5, 1, 10, 3), followerBatch(7, 1, 10, 3)), 1), "a gap inside");
+            UnexpectedLeaderEpochException older = assertThrows(UnexpectedLeaderEpochException.class,
+                    () -> log.appendAsFollower(followerBatch(5, 1, 10, 2), 1));
+            assertTrue(older.getMessage().contains("leader epoch 2, older than epoch 3"), older.getMessage());
+            assertThrows(UnexpectedLeaderEpochException.class, () -> log.appendAsFollower(
+                    TestBatches.concat(followerBatch(5, 1, 10, 4), followerBatch(6, 1, 10, 3)), 1), "back inside");
+            assertEquals(5, log.logEndOffset(), "nothing of a refused append is written");
+            assertArrayEquals(before, bytes(TestBatches.readAll(log)));
+            assertEquals(List.of(new EpochEntry(1, 0), new EpochEntry(3, 3)), log.leaderEpochCache().entries());
+
+            log.appendAsFollower(followerBatch(5, 1, 10, 3), 1);
+            assertEquals(6, log.logEndOffset(), "the batch that continues the log is taken");
+        }
+    }
+
+    @Test
+    void followerAppendFarAheadStartsANewSegmentAtItsOffset() {
+        try (Log log = Log.open(dir, small().compact(true).build())) {
             log.appendAsFollower(followerBatch(0, 1, 10, 1), 1);
             log.appendAsFollower(followerBatch(5L + Integer.MAX_VALUE, 1, 10, 1), 1);
             assertEquals(List.of(0L, 5L + Integer.MAX_VALUE), log.segments().stream().map(LogSegment::baseOffset).toList());

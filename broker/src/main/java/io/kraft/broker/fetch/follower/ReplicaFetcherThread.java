@@ -10,6 +10,8 @@ import io.kraft.storage.log.EpochEndOffset;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogStorageException;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.log.UnexpectedAppendOffsetException;
+import io.kraft.storage.log.UnexpectedLeaderEpochException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -125,9 +127,11 @@ final class ReplicaFetcherThread extends Thread {
                 if (batch.isEmpty()) {
                     continue;
                 }
+                Map<TopicPartition, Long> fetchOffsets = new HashMap<>();
+                batch.forEach((tp, follower) -> fetchOffsets.put(tp, follower.partition().logEndOffset()));
                 FetchResponse response;
                 try {
-                    response = fetch(batch);
+                    response = fetch(batch, fetchOffsets);
                 } catch (IOException e) {
                     if (running) {
                         LOG.info("Broker {} could not fetch from broker {}: {}", localBrokerId, sourceBrokerId,
@@ -137,7 +141,7 @@ final class ReplicaFetcherThread extends Thread {
                     }
                     continue;
                 }
-                apply(batch, response);
+                apply(batch, fetchOffsets, response);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -173,17 +177,18 @@ final class ReplicaFetcherThread extends Thread {
         }
     }
 
-    private FetchResponse fetch(Map<TopicPartition, FollowerPartition> batch) throws IOException {
+    private FetchResponse fetch(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets)
+            throws IOException {
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
             client = BlockingWireClient.connect(address, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
-        return client.send(request(batch), FETCH_VERSION);
+        return client.send(request(batch, fetchOffsets), FETCH_VERSION);
     }
 
-    private FetchRequest request(Map<TopicPartition, FollowerPartition> batch) {
+    private FetchRequest request(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets) {
         FetchRequest request = new FetchRequest()
                 .setReplicaState(new FetchRequest.ReplicaState()
                         .setReplicaId(localBrokerId)
@@ -207,7 +212,7 @@ final class ReplicaFetcherThread extends Thread {
             topic.partitions().add(new FetchRequest.FetchPartition()
                     .setPartition(partition.topicPartition().partition())
                     .setCurrentLeaderEpoch(follower.leaderEpoch())
-                    .setFetchOffset(log.logEndOffset())
+                    .setFetchOffset(fetchOffsets.get(partition.topicPartition()))
                     .setLastFetchedEpoch(log.leaderEpochCache().latestEntry().isPresent()
                             ? log.leaderEpochCache().latestEpoch() : NO_EPOCH)
                     .setLogStartOffset(log.logStartOffset())
@@ -216,7 +221,8 @@ final class ReplicaFetcherThread extends Thread {
         return request;
     }
 
-    private void apply(Map<TopicPartition, FollowerPartition> batch, FetchResponse response) {
+    private void apply(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets,
+                       FetchResponse response) {
         short topError = response.errorCode();
         if (topError != Errors.NONE.code()) {
             LOG.info("Broker {} fetch from broker {} failed with error code {}", localBrokerId, sourceBrokerId,
@@ -242,7 +248,7 @@ final class ReplicaFetcherThread extends Thread {
                 }
                 FetchResponse.PartitionData answer = answers.getOrDefault(follower.partition().topicId(), Map.of())
                         .get(entry.getKey().partition());
-                if (answer == null || !applyPartition(follower, answer)) {
+                if (answer == null || !applyPartition(follower, fetchOffsets.get(entry.getKey()), answer)) {
                     failed.put(entry.getKey(), follower);
                 }
             }
@@ -252,12 +258,25 @@ final class ReplicaFetcherThread extends Thread {
         backOff(failed);
     }
 
-    /** @return false if the partition should back off */
-    private boolean applyPartition(FollowerPartition follower, FetchResponse.PartitionData answer) {
+    /**
+     * Applies the leader's answer to a fetch sent at {@code fetchOffset}. Records that do not continue the log (they
+     * start elsewhere than its end, leave a gap, or carry an older leader epoch) are refused by the log and nothing of
+     * them is written; the follower then truncates to its high watermark, below which its data is the leader's, and
+     * fetches again, so that the leader's diverging epoch check (KIP-320) finds where the logs part.
+     *
+     * @return false if the partition should back off
+     */
+    boolean applyPartition(FollowerPartition follower, long fetchOffset, FetchResponse.PartitionData answer) {
         Partition partition = follower.partition();
         int epoch = follower.leaderEpoch();
         Errors error = Errors.forCode(answer.errorCode());
-        long fetchOffset = partition.logEndOffset();
+        if (partition.logEndOffset() != fetchOffset) {
+            // The log moved since the fetch was sent (only this thread writes it, so it was truncated or re-added):
+            // the answer is about another log end, and records from it would land past the truncation point.
+            LOG.info("Broker {} dropped the answer for {} fetched at offset {} from broker {}: the log now ends at {}",
+                    localBrokerId, partition.topicPartition(), fetchOffset, sourceBrokerId, partition.logEndOffset());
+            return true;
+        }
         try {
             switch (error) {
                 case NONE -> {
@@ -269,7 +288,11 @@ final class ReplicaFetcherThread extends Thread {
                     // A slice of the response's read buffer: appended without another copy.
                     ByteBuffer records = wholeBatches(answer.records());
                     if (records.hasRemaining()) {
-                        partition.appendAsFollower(records, epoch, clockMs.getAsLong());
+                        try {
+                            partition.appendAsFollower(records, epoch, clockMs.getAsLong());
+                        } catch (UnexpectedAppendOffsetException | UnexpectedLeaderEpochException e) {
+                            return refused(partition, epoch, fetchOffset, e.getMessage());
+                        }
                     }
                     partition.updateFollowerOffsets(answer.highWatermark(), answer.logStartOffset(), epoch);
                     return true;
@@ -298,6 +321,23 @@ final class ReplicaFetcherThread extends Thread {
                     partition.topicPartition(), fetchOffset, e);
             return false;
         }
+    }
+
+    /** The log refused fetched records: truncate to the high watermark and fetch again, or back off there. */
+    private boolean refused(Partition partition, int epoch, long fetchOffset, String reason) {
+        long highWatermark = partition.highWatermark();
+        long logEnd = partition.logEndOffset();
+        if (logEnd > highWatermark) {
+            LOG.warn("Broker {} refused the records of {} fetched at offset {} from broker {} in epoch {}: {}; it truncates"
+                    + " from {} to its high watermark {} and fetches again", localBrokerId, partition.topicPartition(),
+                    fetchOffset, sourceBrokerId, epoch, reason, logEnd, highWatermark);
+            partition.truncateTo(highWatermark, epoch);
+            return true;
+        }
+        LOG.warn("Broker {} refused the records of {} fetched at offset {} from broker {} in epoch {}: {}; it backs off"
+                + " (its log ends at its high watermark {})", localBrokerId, partition.topicPartition(), fetchOffset,
+                sourceBrokerId, epoch, reason, highWatermark);
+        return false;
     }
 
     private void truncateDiverged(Partition partition, int epoch, EpochEndOffset diverging) {
