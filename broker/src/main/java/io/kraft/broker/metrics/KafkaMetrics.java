@@ -69,7 +69,7 @@ public final class KafkaMetrics implements AutoCloseable {
     public Meter meter(MetricName name, String eventType, String help) {
         return (Meter) metrics.computeIfAbsent(name, n -> {
             Counter family = counters.computeIfAbsent(n.prometheusName(), familyName -> Counter.builder()
-                    .name(familyName).help(help).labelNames(n.labelNames()).register(registry));
+                    .name(familyName).help(help).labelNames(n.labelNames()).withoutExemplars().register(registry));
             Meter meter = new Meter(n, family.labelValues(n.labelValues()), eventType, System.nanoTime());
             publish(n, MetricMBean.meter(meter));
             return meter;
@@ -80,7 +80,7 @@ public final class KafkaMetrics implements AutoCloseable {
     public Timer timer(MetricName name, String help) {
         return (Timer) metrics.computeIfAbsent(name, n -> {
             Histogram family = histograms.computeIfAbsent(n.prometheusName(), familyName -> Histogram.builder()
-                    .name(familyName + "_ms").help(help).labelNames(n.labelNames())
+                    .name(familyName + "_ms").help(help).labelNames(n.labelNames()).withoutExemplars()
                     .classicOnly().classicUpperBounds(TIME_BUCKETS_MS).register(registry));
             Labels labels = Labels.of(n.labelNames(), n.labelValues());
             Timer timer = new Timer(n, family.labelValues(n.labelValues()), TIME_BUCKETS_MS,

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestChannel.class);
+    /** Kafka's request log: one line per answered request at DEBUG. */
+    private static final Logger REQUEST_LOG = LoggerFactory.getLogger("kafka.request.logger");
     /** Parsed requests a connection may have waiting before it stops reading. */
     private static final int MAX_PENDING_REQUESTS = 32;
     /**
@@ -112,7 +114,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return;
         }
         long sequence = sequencer.nextSequence();
-        pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos), frame));
+        int sizeBytes = bytes.remaining();
+        pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos, sizeBytes), frame));
         startNext();
     }
 
@@ -122,18 +125,30 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             response.discard();
         }
 
-        void recordSent(RequestMetrics metrics) {
+        void recordSent(RequestMetrics metrics, RequestContext context) {
             if (times != null) {
-                times.recordSent(metrics, System.nanoTime());
+                times.recordSent(metrics, context, System.nanoTime());
             }
         }
     }
 
-    /** When a request arrived, started, returned from its handler and was answered. */
-    private record RequestTimes(ApiKey api, long receivedNanos, long startedNanos, long returnedNanos,
+    /** A request's identity for the request log, and when it arrived, started, returned and was answered. */
+    private record RequestTimes(Call call, int sizeBytes, long receivedNanos, long startedNanos, long returnedNanos,
                                 long completedNanos) {
-        void recordSent(RequestMetrics metrics, long sentNanos) {
-            metrics.record(api, receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
+        void recordSent(RequestMetrics metrics, RequestContext context, long sentNanos) {
+            metrics.record(call.api(), receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
+            if (REQUEST_LOG.isDebugEnabled()) {
+                REQUEST_LOG.debug("Completed {} v{} correlation {} from client {} at {}, {} bytes: total {} ms (queue {}, "
+                                + "local {}, remote {}, send {})", call.api().apiName(), call.version(),
+                        call.correlationId(), call.clientId(), context.clientAddress(), sizeBytes,
+                        millis(receivedNanos, sentNanos), millis(receivedNanos, startedNanos),
+                        millis(startedNanos, returnedNanos), millis(returnedNanos, completedNanos),
+                        millis(completedNanos, sentNanos));
+            }
+        }
+
+        private static String millis(long fromNanos, long toNanos) {
+            return String.format(java.util.Locale.ROOT, "%.3f", (toNanos - fromNanos) / 1e6);
         }
     }
 
@@ -175,7 +190,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void run(Call call, long sequence, InboundFrame requestFrame, long receivedNanos) {
+    private void run(Call call, long sequence, InboundFrame requestFrame, long receivedNanos, int sizeBytes) {
         long startedNanos = System.nanoTime();
         CompletableFuture<HandlerResponse> answer;
         try {
@@ -199,7 +214,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
         answer.whenComplete((response, failure) -> {
             Answer outbound = new Answer(safeOutbound(call, response, failure),
-                    new RequestTimes(call.api(), receivedNanos, startedNanos, returnedNanos, System.nanoTime()));
+                    new RequestTimes(call, sizeBytes, receivedNanos, startedNanos, returnedNanos, System.nanoTime()));
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -349,7 +364,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 response.write(ctx);
                 wrote = true;
             }
-            ready.recordSent(requestMetrics);
+            ready.recordSent(requestMetrics, context);
         }
         if (closing) {
             ctx.flush();
