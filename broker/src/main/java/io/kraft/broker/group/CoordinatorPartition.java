@@ -1,7 +1,9 @@
 package io.kraft.broker.group;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** One {@code __consumer_offsets} partition this broker leads: its leader epoch, whether it is still loading, its groups. */
@@ -10,6 +12,12 @@ final class CoordinatorPartition {
     private int leaderEpoch;
     private boolean loading = true;
     private final Map<String, ClassicGroup> groups = new HashMap<>();
+    /** Transaction markers written while loading, applied once the load is done. */
+    private List<CompletedTransaction> completedWhileLoading = new ArrayList<>();
+
+    /** A producer's transaction that ended in this partition. */
+    record CompletedTransaction(long producerId, boolean committed) {
+    }
 
     CoordinatorPartition(int partition, int leaderEpoch) {
         this.partition = partition;
@@ -32,8 +40,16 @@ final class CoordinatorPartition {
         return loading;
     }
 
-    void loaded() {
+    /** Ends the load; returns the transactions that ended meanwhile, to apply to the loaded groups. */
+    List<CompletedTransaction> loaded() {
         this.loading = false;
+        List<CompletedTransaction> completed = completedWhileLoading;
+        completedWhileLoading = List.of();
+        return completed;
+    }
+
+    void completedWhileLoading(long producerId, boolean committed) {
+        completedWhileLoading.add(new CompletedTransaction(producerId, committed));
     }
 
     ClassicGroup group(String groupId) {

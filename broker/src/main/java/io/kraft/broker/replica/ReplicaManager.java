@@ -97,6 +97,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final LeaderAppends leaderAppends;
     private final LogMaintenance maintenance;
     private final List<PartitionLeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
+    private final List<TxnMarkerListener> markerListeners = new CopyOnWriteArrayList<>();
     /** Partitions this broker should host whose log directory is offline, with the topic id and the directory's. */
     private final ConcurrentHashMap<TopicPartition, OfflineReplica> offlinePartitions = new ConcurrentHashMap<>();
     /** Takes failed log directories offline, off the thread that hit the error (which may hold a log's lock). */
@@ -233,6 +234,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     public void addLeadershipListener(PartitionLeadershipListener listener) {
         leadershipListeners.add(listener);
+    }
+
+    /** Adds who hears of each marker {@link #writeTxnMarkers} wrote, once it is committed. */
+    public void addTxnMarkerListener(TxnMarkerListener listener) {
+        markerListeners.add(listener);
     }
 
     /** Sets who hears of log directories going offline (the broker's lifecycle); nobody until set. */
@@ -702,6 +708,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         ).thenApply(results -> {
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
             results.forEach((tp, result) -> errors.put(tp, result.error()));
+            errors.forEach((tp, error) -> {
+                if (error == Errors.NONE) {
+                    markerListeners.forEach(listener -> listener.onMarkerWritten(tp, marker));
+                }
+            });
             LOG.debug("Broker {} wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", brokerId,
                     marker.result(), marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
             return errors;
