@@ -360,9 +360,11 @@ final class ClassicGroup {
         }
     }
 
+    /** A tombstone for the partition is written: its committed offset and any undecided transactional one go. */
     void removeOffset(OffsetKey partition) {
         offsets.remove(partition);
         offsetWritePositions.remove(partition);
+        transactionalOffsets.removePartition(partition);
     }
 
     /** The position of the next write of this group's records, in log order (replay continues it). */

@@ -3,8 +3,10 @@ package io.kraft.broker.group;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** One {@code __consumer_offsets} partition this broker leads: its leader epoch, whether it is still loading, its groups. */
 final class CoordinatorPartition {
@@ -12,6 +14,8 @@ final class CoordinatorPartition {
     private int leaderEpoch;
     private boolean loading = true;
     private final Map<String, ClassicGroup> groups = new HashMap<>();
+    /** The groups each producer wrote transactional offsets to, until its transaction's marker. */
+    private final Map<Long, Set<String>> groupsByProducer = new HashMap<>();
     /** Transaction markers written while loading, applied once the load is done. */
     private List<CompletedTransaction> completedWhileLoading = new ArrayList<>();
 
@@ -62,6 +66,17 @@ final class CoordinatorPartition {
 
     void remove(String groupId) {
         groups.remove(groupId);
+    }
+
+    /** Remembers that the producer's open transaction wrote offsets of the group. */
+    void producerWroteTo(long producerId, String groupId) {
+        groupsByProducer.computeIfAbsent(producerId, id -> new HashSet<>()).add(groupId);
+    }
+
+    /** The groups the producer's transaction wrote to, forgotten now that its marker is written. */
+    Set<String> groupsWrittenBy(long producerId) {
+        Set<String> groups = groupsByProducer.remove(producerId);
+        return groups == null ? Set.of() : groups;
     }
 
     Collection<ClassicGroup> groups() {

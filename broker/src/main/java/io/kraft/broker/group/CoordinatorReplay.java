@@ -12,8 +12,8 @@ import java.util.TreeMap;
 /**
  * Replays a {@code __consumer_offsets} partition's entries in log order into what its groups were: the last
  * metadata of each group, its committed offsets, and the offsets of transactions still undecided at the end
- * (KIP-98). A transaction's offsets count only from its COMMIT marker on, and then only where no plain commit was
- * written after them; an aborted transaction's never count. Positions number the records in log order.
+ * (KIP-98). A transaction's offsets count only from its COMMIT marker on, and then only where no plain commit or
+ * tombstone was written after them; an aborted transaction's never count. Positions number the records in log order.
  */
 final class CoordinatorReplay {
     /** An offset and where in the log it was written. */
@@ -60,6 +60,8 @@ final class CoordinatorReplay {
             Map<OffsetKey, Positioned> groupOffsets = offsets.computeIfAbsent(commit.groupId(), id -> new TreeMap<>());
             if (commit.isTombstone()) {
                 groupOffsets.remove(commit.partition());
+                openTransactions.values().forEach(written -> written.removeIf(
+                        w -> w.groupId().equals(commit.groupId()) && w.partition().equals(commit.partition())));
             } else {
                 groupOffsets.put(commit.partition(), new Positioned(commit.value(), at));
             }

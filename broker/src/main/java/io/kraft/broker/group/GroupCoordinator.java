@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -178,8 +179,11 @@ public final class GroupCoordinator {
         });
         replay.undecided().forEach((groupId, undecided) -> {
             ClassicGroup group = rebuilt.computeIfAbsent(groupId, id -> new ClassicGroup(id, nowMs));
-            undecided.forEach(u -> group.transactionalOffsets().add(u.producerId(), u.partition(),
-                    new TransactionalOffsets.Pending(u.offset().offset(), u.offset().position())));
+            undecided.forEach(u -> {
+                group.transactionalOffsets().add(u.producerId(), u.partition(),
+                        new TransactionalOffsets.Pending(u.offset().offset(), u.offset().position()));
+                target.producerWroteTo(u.producerId(), groupId);
+            });
         });
         for (ClassicGroup group : rebuilt.values()) {
             group.writePositionAtLeast(replay.endPosition());
@@ -339,6 +343,7 @@ public final class GroupCoordinator {
             group = new ClassicGroup(request.groupId(), timer.nowMs());
             partition.put(group);
         }
+        partition.producerWroteTo(request.producerId(), group.groupId());
         offsets.commitTransactional(group, request, done);
     }
 
@@ -360,12 +365,12 @@ public final class GroupCoordinator {
     }
 
     private void completeTransaction(CoordinatorPartition target, long producerId, boolean committed) {
-        for (ClassicGroup group : target.groups()) {
-            int before = group.transactionalOffsets().producerCount();
-            OffsetManager.completeTransaction(group, producerId, committed);
-            if (group.transactionalOffsets().producerCount() < before) {
-                LOG.debug("Producer {} {} its offsets of group {}", producerId, committed ? "committed" : "aborted",
-                        LogText.of(group.groupId()));
+        for (String groupId : target.groupsWrittenBy(producerId)) {
+            ClassicGroup group = target.group(groupId);
+            if (group != null) {
+                OffsetManager.completeTransaction(group, producerId, committed);
+                LOG.debug("Producer {} {} its offsets of group {}", producerId,
+                        committed ? "committed" : "aborted", LogText.of(groupId));
             }
         }
     }
@@ -496,7 +501,9 @@ public final class GroupCoordinator {
             return;
         }
         List<CoordinatorRecord> tombstones = new ArrayList<>();
-        group.offsets().keySet().forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
+        Set<OffsetKey> keys = new TreeSet<>(group.offsets().keySet());
+        keys.addAll(group.transactionalOffsets().partitions()); // Kafka deletes undecided offsets with the group too
+        keys.forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
         tombstones.add(new GroupMetadata(groupId, null));
         group.cancelAllTimers();
         group.transitionTo(GroupState.DEAD, timer.nowMs());

@@ -3,12 +3,14 @@ package io.kraft.broker.group;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One group's offsets written in transactions not decided yet (TxnOffsetCommit, KIP-98), by producer id: they are
  * in {@code __consumer_offsets} but become the group's committed offsets only when the producer's COMMIT marker is
  * written there, and are dropped on ABORT. Each remembers its write position in the group's records, so a plain
- * commit written after it wins when the marker lands, as the log's order says. Owned by the coordinator thread.
+ * commit written after it wins when the marker lands, and a tombstone written after it deletes it, as the log's
+ * order says. Owned by the coordinator thread.
  */
 final class TransactionalOffsets {
     /** A transactional offset and the group-wide position of its write. */
@@ -35,6 +37,21 @@ final class TransactionalOffsets {
                 byProducer.remove(producerId);
             }
         }
+    }
+
+    /** A tombstone for the partition was written after them: every producer's offset for it is dropped. */
+    void removePartition(OffsetKey partition) {
+        byProducer.values().removeIf(offsets -> {
+            if (offsets.remove(partition) != null) {
+                release(partition);
+            }
+            return offsets.isEmpty();
+        });
+    }
+
+    /** The partitions with an undecided offset. */
+    Set<OffsetKey> partitions() {
+        return Set.copyOf(producersByPartition.keySet());
     }
 
     /** Ends the producer's transaction: its offsets, to apply if it committed; empty when it had none. */

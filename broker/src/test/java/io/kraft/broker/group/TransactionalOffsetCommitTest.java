@@ -157,6 +157,19 @@ class TransactionalOffsetCommitTest {
     }
 
     @Test
+    void deletingTheGroupDeletesUndecidedOffsetsTooAndAReloadAgrees() {
+        txnCommit(PRODUCER, -1, "", 10);
+        AtomicReference<Errors> deleted = new AtomicReference<>();
+        coordinator.deleteGroup(GROUP, deleted::set);
+        timer.runPending();
+        assertEquals(Errors.NONE, deleted.get());
+        marker(PRODUCER, true);
+        assertEquals(-1, fetch(true).offset());
+        reload();
+        assertEquals(-1, fetch(true).offset(), "the tombstone after the transaction's offset wins on reload too");
+    }
+
+    @Test
     void aFailedWriteLeavesNothingPending() {
         log.failAppends(Errors.NOT_COORDINATOR);
         assertEquals(Errors.NOT_COORDINATOR, txnCommit(PRODUCER, -1, "", 10).get(P0));
