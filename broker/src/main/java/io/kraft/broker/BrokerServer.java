@@ -9,6 +9,7 @@ import io.kraft.broker.api.data.ListOffsetsHandler;
 import io.kraft.broker.api.data.OffsetForLeaderEpochHandler;
 import io.kraft.broker.api.data.ProduceHandler;
 import io.kraft.broker.api.data.WriteTxnMarkersHandler;
+import io.kraft.broker.api.group.TxnOffsetCommitHandler;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
@@ -127,6 +128,8 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeProducersHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
+        handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
+                metadata::image));
         handlers.addAll(transactions.handlers());
         this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers), metrics);
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);

@@ -27,6 +27,10 @@ final class ClassicGroup {
     private final Map<String, CoordinatorTimer.Cancellable> pendingMembers = new HashMap<>();
     private final TreeMap<OffsetKey, OffsetAndMetadata> offsets = new TreeMap<>();
     private final Map<OffsetKey, Integer> pendingCommits = new HashMap<>();
+    /** The write position of each committed offset, to order it against transactional ones. */
+    private final Map<OffsetKey, Long> offsetWritePositions = new HashMap<>();
+    private final TransactionalOffsets transactionalOffsets = new TransactionalOffsets();
+    private long nextWritePosition;
     private boolean newMemberAdded;
     private boolean inInitialDelay;
     private CoordinatorTimer.Cancellable joinTimer;
@@ -347,8 +351,34 @@ final class ClassicGroup {
         offsets.put(partition, offset);
     }
 
+    /** Commits {@code offset} unless the committed one was written later (then it stays). */
+    void putOffsetWrittenAt(OffsetKey partition, OffsetAndMetadata offset, long writePosition) {
+        Long current = offsetWritePositions.get(partition);
+        if (current == null || current < writePosition || !offsets.containsKey(partition)) {
+            offsets.put(partition, offset);
+            offsetWritePositions.put(partition, writePosition);
+        }
+    }
+
+    /** A tombstone for the partition is written: its committed offset and any undecided transactional one go. */
     void removeOffset(OffsetKey partition) {
         offsets.remove(partition);
+        offsetWritePositions.remove(partition);
+        transactionalOffsets.removePartition(partition);
+    }
+
+    /** The position of the next write of this group's records, in log order (replay continues it). */
+    long nextWritePosition() {
+        return nextWritePosition++;
+    }
+
+    /** After a load: later writes come after every replayed one. */
+    void writePositionAtLeast(long position) {
+        nextWritePosition = Math.max(nextWritePosition, position);
+    }
+
+    TransactionalOffsets transactionalOffsets() {
+        return transactionalOffsets;
     }
 
     void addPendingCommit(OffsetKey partition) {
@@ -359,12 +389,13 @@ final class ClassicGroup {
         pendingCommits.computeIfPresent(partition, (key, count) -> count == 1 ? null : count - 1);
     }
 
+    /** Whether a plain commit of the partition is being written, or a transaction's offset for it is undecided. */
     boolean hasPendingCommit(OffsetKey partition) {
-        return pendingCommits.containsKey(partition);
+        return pendingCommits.containsKey(partition) || transactionalOffsets.hasPending(partition);
     }
 
     boolean hasPendingCommits() {
-        return !pendingCommits.isEmpty();
+        return !pendingCommits.isEmpty() || !transactionalOffsets.isEmpty();
     }
 
     @Override

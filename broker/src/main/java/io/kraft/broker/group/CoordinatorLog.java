@@ -18,9 +18,19 @@ public interface CoordinatorLog {
     CompletableFuture<Void> append(int partition, int leaderEpoch, List<CoordinatorRecord> records);
 
     /**
-     * Reads {@code partition} from its log start to its committed end, in offset order.
+     * Appends {@code records} as one transactional batch of the producer (TxnOffsetCommit, KIP-98): they count only
+     * once the transaction's COMMIT marker follows them in the partition.
      *
-     * @return the records; fails with {@link CoordinatorLogException} when the partition cannot be read
+     * @return completes once every in-sync replica has the batch; fails with {@link CoordinatorLogException}, whose
+     *         error is INVALID_PRODUCER_EPOCH when the partition has seen a newer epoch of the producer
      */
-    CompletableFuture<List<CoordinatorRecord>> readAll(int partition);
+    CompletableFuture<Void> appendTransactional(int partition, int leaderEpoch, long producerId, short producerEpoch,
+                                                List<CoordinatorRecord> records);
+
+    /**
+     * Reads {@code partition} from its log start to its end, in offset order, with the transaction markers.
+     *
+     * @return the entries; fails with {@link CoordinatorLogException} when the partition cannot be read
+     */
+    CompletableFuture<List<CoordinatorLogEntry>> readAll(int partition);
 }

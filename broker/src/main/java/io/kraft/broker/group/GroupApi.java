@@ -99,6 +99,21 @@ public final class GroupApi {
         }
     }
 
+    /**
+     * A TxnOffsetCommit request: offsets committed in the producer's transaction (KIP-98), with the consumer's group
+     * metadata from v3 on (KIP-447) for generation fencing.
+     *
+     * @param generationId -1 when the client sent no group metadata (v0-2), which skips the generation check
+     * @param memberId     empty when the client sent no group metadata, which skips the member check
+     */
+    public record TxnCommitRequest(String transactionalId, String groupId, long producerId, short producerEpoch,
+                                   int generationId, String memberId, String groupInstanceId,
+                                   List<PartitionCommit> partitions) {
+        public TxnCommitRequest {
+            partitions = List.copyOf(partitions);
+        }
+    }
+
     /** A committed offset as OffsetFetch reports it; offset -1 when nothing is committed. */
     public record FetchedOffset(OffsetKey partition, long offset, int leaderEpoch, String metadata, Errors error) {
     }

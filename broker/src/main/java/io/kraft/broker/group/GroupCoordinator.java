@@ -15,8 +15,10 @@ import io.kraft.broker.group.GroupApi.ListGroupsResult;
 import io.kraft.broker.group.GroupApi.ListedGroup;
 import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
+import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.broker.group.GroupApi.TxnCommitRequest;
 import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
@@ -26,7 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +41,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The group coordinator as a plain state machine driven from one thread: it routes each group to its
  * {@code __consumer_offsets} partition, answers NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS for partitions
- * it does not lead or is still loading, rebuilds groups and offsets from a partition's records when it becomes
- * leader, drops them when it stops, and runs offset retention. Membership and offsets live in
+ * it does not lead or is still loading, rebuilds groups and offsets from a partition's records and transaction
+ * markers when it becomes leader, drops them when it stops, decides transactional offsets when their markers are
+ * written, and runs offset retention. Membership and offsets live in
  * {@link GroupMembershipManager} and {@link OffsetManager}. Every method must be called on the timer's owner
  * thread; {@link GroupCoordinatorService} is the thread-safe front.
  */
@@ -66,7 +69,7 @@ public final class GroupCoordinator {
         this.timer = Objects.requireNonNull(timer, "timer");
         this.log = Objects.requireNonNull(log, "log");
         this.membership = new GroupMembershipManager(config, timer, this::write);
-        this.offsets = new OffsetManager(config, timer, this::write, partitionExists);
+        this.offsets = new OffsetManager(config, timer, this::write, this::writeTransactional, partitionExists);
         this.partitionCount = config.offsetsTopicPartitions();
     }
 
@@ -124,13 +127,13 @@ public final class GroupCoordinator {
 
     private void load(CoordinatorPartition target) {
         long startMs = timer.nowMs();
-        CompletableFuture<List<CoordinatorRecord>> read;
+        CompletableFuture<List<CoordinatorLogEntry>> read;
         try {
             read = log.readAll(target.partition());
         } catch (RuntimeException e) {
             read = CompletableFuture.failedFuture(e);
         }
-        read.whenComplete((records, failure) -> timer.execute(() -> {
+        read.whenComplete((entries, failure) -> timer.execute(() -> {
             if (partitions.get(target.partition()) != target) {
                 return; // resigned while loading
             }
@@ -143,33 +146,18 @@ public final class GroupCoordinator {
                 });
                 return;
             }
-            replay(target, records);
-            target.loaded();
+            long recordCount = replay(target, entries);
+            target.loaded().forEach(done -> completeTransaction(target, done.producerId(), done.committed()));
             LOG.info("Loaded {} groups from {} records of __consumer_offsets-{} in {} ms", target.groups().size(),
-                    records.size(), target.partition(), timer.nowMs() - startMs);
+                    recordCount, target.partition(), timer.nowMs() - startMs);
         }));
     }
 
-    private void replay(CoordinatorPartition target, List<CoordinatorRecord> records) {
-        Map<String, GroupMetadataValue> stored = new HashMap<>();
-        Map<String, Map<OffsetKey, OffsetAndMetadata>> storedOffsets = new TreeMap<>();
-        for (CoordinatorRecord record : records) {
-            if (record instanceof OffsetCommit commit) {
-                Map<OffsetKey, OffsetAndMetadata> groupOffsets =
-                        storedOffsets.computeIfAbsent(commit.groupId(), id -> new TreeMap<>());
-                if (commit.isTombstone()) {
-                    groupOffsets.remove(commit.partition());
-                } else {
-                    groupOffsets.put(commit.partition(), commit.value());
-                }
-            } else if (record instanceof GroupMetadata metadata) {
-                if (metadata.isTombstone()) {
-                    stored.remove(metadata.groupId());
-                } else {
-                    stored.put(metadata.groupId(), metadata.value());
-                }
-            }
-        }
+    /** Rebuilds the partition's groups from its log; returns how many records were replayed. */
+    private long replay(CoordinatorPartition target, List<CoordinatorLogEntry> entries) {
+        CoordinatorReplay replay = new CoordinatorReplay();
+        replay.replay(entries);
+        Map<String, GroupMetadataValue> stored = replay.groups();
         long nowMs = timer.nowMs();
         Map<String, ClassicGroup> rebuilt = new LinkedHashMap<>();
         stored.forEach((groupId, value) -> {
@@ -182,19 +170,29 @@ public final class GroupCoordinator {
             group.restoreState(group.isEmptyOfMembers() ? GroupState.EMPTY : GroupState.STABLE, stateTimestampMs);
             rebuilt.put(groupId, group);
         });
-        storedOffsets.forEach((groupId, groupOffsets) -> {
+        replay.offsets().forEach((groupId, groupOffsets) -> {
             if (groupOffsets.isEmpty()) {
                 return;
             }
             ClassicGroup group = rebuilt.computeIfAbsent(groupId, id -> new ClassicGroup(id, nowMs));
-            groupOffsets.forEach(group::putOffset);
+            groupOffsets.forEach((key, offset) -> group.putOffsetWrittenAt(key, offset.offset(), offset.position()));
+        });
+        replay.undecided().forEach((groupId, undecided) -> {
+            ClassicGroup group = rebuilt.computeIfAbsent(groupId, id -> new ClassicGroup(id, nowMs));
+            undecided.forEach(u -> {
+                group.transactionalOffsets().add(u.producerId(), u.partition(),
+                        new TransactionalOffsets.Pending(u.offset().offset(), u.offset().position()));
+                target.producerWroteTo(u.producerId(), groupId);
+            });
         });
         for (ClassicGroup group : rebuilt.values()) {
+            group.writePositionAtLeast(replay.endPosition());
             target.put(group);
             if (group.is(GroupState.STABLE)) {
                 membership.restoreSessions(group);
             }
         }
+        return replay.endPosition();
     }
 
     /** This broker no longer leads {@code partition}: its groups are dropped and held calls told NOT_COORDINATOR. */
@@ -321,6 +319,68 @@ public final class GroupCoordinator {
         offsets.commit(group, request, done);
     }
 
+    /**
+     * Writes a TxnOffsetCommit's offsets in the producer's transaction; {@code done} gets one error per partition. The
+     * caller has checked that the group's partition is in the producer's open transaction.
+     */
+    public void commitTransactionalOffsets(TxnCommitRequest request, Consumer<Map<OffsetKey, Errors>> done) {
+        Errors route = routeNonEmpty(request.groupId());
+        if (route != Errors.NONE) {
+            done.accept(allPartitions(request.partitions(), route));
+            return;
+        }
+        CoordinatorPartition partition = partitionOf(request.groupId());
+        ClassicGroup group = partition.group(request.groupId());
+        Errors refused = offsets.validateTransactionalCommit(group, request);
+        if (refused != Errors.NONE) {
+            LOG.info("TxnOffsetCommit of transactional id {} to group {} (generation {}, member {}) refused: {}",
+                    LogText.of(request.transactionalId()), LogText.of(request.groupId()), request.generationId(),
+                    LogText.of(request.memberId()), refused);
+            done.accept(allPartitions(request.partitions(), refused));
+            return;
+        }
+        if (group == null) {
+            group = new ClassicGroup(request.groupId(), timer.nowMs());
+            partition.put(group);
+        }
+        partition.producerWroteTo(request.producerId(), group.groupId());
+        offsets.commitTransactional(group, request, done);
+    }
+
+    /**
+     * The producer's COMMIT or ABORT marker is written to {@code partition}: the offsets its transaction wrote there
+     * become committed, or are dropped. A partition still loading applies it after the load (the load may have read
+     * the log before the marker).
+     */
+    public void completeTransaction(int partition, long producerId, boolean committed) {
+        CoordinatorPartition target = partitions.get(partition);
+        if (target == null) {
+            return; // not the leader: the next leader reads the marker from the log
+        }
+        if (target.isLoading()) {
+            target.completedWhileLoading(producerId, committed);
+            return;
+        }
+        completeTransaction(target, producerId, committed);
+    }
+
+    private void completeTransaction(CoordinatorPartition target, long producerId, boolean committed) {
+        for (String groupId : target.groupsWrittenBy(producerId)) {
+            ClassicGroup group = target.group(groupId);
+            if (group != null) {
+                OffsetManager.completeTransaction(group, producerId, committed);
+                LOG.debug("Producer {} {} its offsets of group {}", producerId,
+                        committed ? "committed" : "aborted", LogText.of(groupId));
+            }
+        }
+    }
+
+    private static Map<OffsetKey, Errors> allPartitions(List<PartitionCommit> partitions, Errors error) {
+        Map<OffsetKey, Errors> results = new LinkedHashMap<>();
+        partitions.forEach(p -> results.put(p.partition(), error));
+        return results;
+    }
+
     private static Map<OffsetKey, Errors> allPartitions(CommitRequest request, Errors error) {
         Map<OffsetKey, Errors> results = new LinkedHashMap<>();
         request.partitions().forEach(p -> results.put(p.partition(), error));
@@ -441,7 +501,9 @@ public final class GroupCoordinator {
             return;
         }
         List<CoordinatorRecord> tombstones = new ArrayList<>();
-        group.offsets().keySet().forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
+        Set<OffsetKey> keys = new TreeSet<>(group.offsets().keySet());
+        keys.addAll(group.transactionalOffsets().partitions()); // Kafka deletes undecided offsets with the group too
+        keys.forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
         tombstones.add(new GroupMetadata(groupId, null));
         group.cancelAllTimers();
         group.transitionTo(GroupState.DEAD, timer.nowMs());
@@ -461,6 +523,23 @@ public final class GroupCoordinator {
         appendTo(partition, group.groupId(), records, done);
     }
 
+    private void writeTransactional(ClassicGroup group, long producerId, short producerEpoch,
+                                    List<CoordinatorRecord> records, Consumer<Errors> done) {
+        CoordinatorPartition partition = partitionOf(group.groupId());
+        if (partition == null || partition.isLoading()) {
+            done.accept(Errors.NOT_COORDINATOR);
+            return;
+        }
+        CompletableFuture<Void> appended;
+        try {
+            appended = log.appendTransactional(partition.partition(), partition.leaderEpoch(), producerId,
+                    producerEpoch, records);
+        } catch (RuntimeException e) {
+            appended = CompletableFuture.failedFuture(e);
+        }
+        whenWritten(appended, group.groupId(), done);
+    }
+
     private void appendTo(CoordinatorPartition partition, String groupId, List<CoordinatorRecord> records,
                           Consumer<Errors> done) {
         CompletableFuture<Void> appended;
@@ -469,6 +548,10 @@ public final class GroupCoordinator {
         } catch (RuntimeException e) {
             appended = CompletableFuture.failedFuture(e);
         }
+        whenWritten(appended, groupId, done);
+    }
+
+    private void whenWritten(CompletableFuture<Void> appended, String groupId, Consumer<Errors> done) {
         appended.orTimeout(config.offsetsCommitTimeoutMs(), TimeUnit.MILLISECONDS)
                 .whenComplete((ignored, failure) -> timer.execute(() -> done.accept(toError(groupId, failure))));
     }

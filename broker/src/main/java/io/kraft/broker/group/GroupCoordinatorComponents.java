@@ -11,6 +11,7 @@ import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.storage.record.ControlRecordType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,12 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
             return topic != null && topic.partition(partition.partition()) != null;
         });
         replicas.addLeadershipListener(new OffsetsLeadershipListener(metadata::image, coordinator));
+        replicas.addTxnMarkerListener((partition, marker) -> {
+            if (partition.topic().equals(OffsetsTopic.NAME)) {
+                coordinator.onTransactionCompleted(partition.partition(), marker.producerId(),
+                        marker.result() == ControlRecordType.COMMIT);
+            }
+        });
         FindCoordinatorHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
                 new OffsetsTopic(controller, metadata::image, config), replicas.brokerId(), coordinator::leads);
         return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,

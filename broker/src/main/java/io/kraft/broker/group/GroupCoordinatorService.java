@@ -12,6 +12,7 @@ import io.kraft.broker.group.GroupApi.OffsetDeleteResult;
 import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.broker.group.GroupApi.TxnCommitRequest;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,18 @@ public final class GroupCoordinatorService implements AutoCloseable {
 
     public CompletableFuture<Map<OffsetKey, Errors>> commitOffsets(CommitRequest request) {
         return async(done -> coordinator.commitOffsets(request, done));
+    }
+
+    public CompletableFuture<Map<OffsetKey, Errors>> commitTransactionalOffsets(TxnCommitRequest request) {
+        return async(done -> coordinator.commitTransactionalOffsets(request, done));
+    }
+
+    /**
+     * A transaction marker of {@code producerId} was written to {@code __consumer_offsets} partition
+     * {@code partition} (any thread): its offsets there become committed or are dropped.
+     */
+    public void onTransactionCompleted(int partition, long producerId, boolean committed) {
+        loop.execute(() -> coordinator.completeTransaction(partition, producerId, committed));
     }
 
     public CompletableFuture<OffsetFetchResult> fetchOffsets(String groupId, List<OffsetKey> partitions,

@@ -20,20 +20,23 @@ import java.util.function.Predicate;
 
 /**
  * Committed offsets of one group: the OffsetCommit checks (generation, member, rebalance state, metadata size),
- * OffsetFetch, OffsetDelete, and retention expiry. A commit is visible, and answered, only once its records
- * are committed in {@code __consumer_offsets}. Runs on the coordinator thread.
+ * TxnOffsetCommit's offsets pending until their transaction's marker, OffsetFetch, OffsetDelete, and retention
+ * expiry. A commit is visible, and answered, only once its records are committed in {@code __consumer_offsets}.
+ * Runs on the coordinator thread.
  */
 final class OffsetManager {
     private final GroupConfig config;
     private final CoordinatorTimer timer;
     private final GroupRecordWriter writer;
+    private final TransactionalRecordWriter transactionalWriter;
     private final Predicate<OffsetKey> partitionExists;
 
     OffsetManager(GroupConfig config, CoordinatorTimer timer, GroupRecordWriter writer,
-                  Predicate<OffsetKey> partitionExists) {
+                  TransactionalRecordWriter transactionalWriter, Predicate<OffsetKey> partitionExists) {
         this.config = config;
         this.timer = timer;
         this.writer = writer;
+        this.transactionalWriter = transactionalWriter;
         this.partitionExists = partitionExists;
     }
 
@@ -89,13 +92,14 @@ final class OffsetManager {
             return;
         }
         records.forEach(r -> group.addPendingCommit(((OffsetCommit) r).partition()));
+        long writePosition = group.nextWritePosition();
         writer.write(group, records, error -> {
             for (CoordinatorRecord record : records) {
                 OffsetCommit commit = (OffsetCommit) record;
                 group.removePendingCommit(commit.partition());
                 if (error == Errors.NONE) {
                     if (!group.is(GroupState.DEAD)) {
-                        group.putOffset(commit.partition(), commit.value());
+                        group.putOffsetWrittenAt(commit.partition(), commit.value(), writePosition);
                     }
                 } else {
                     results.put(commit.partition(), error);
@@ -105,13 +109,98 @@ final class OffsetManager {
         });
     }
 
+    /**
+     * The error that refuses a whole TxnOffsetCommit, or NONE; a null group means it does not exist yet. Looser than
+     * OffsetCommit, as in Kafka: without group metadata (v0-2, or a producer that sent none) the generation and member
+     * are not checked, and a rebalance in progress does not refuse it (the transaction fences the offsets instead).
+     */
+    Errors validateTransactionalCommit(ClassicGroup group, GroupApi.TxnCommitRequest request) {
+        boolean hasMember = request.memberId() != null && !request.memberId().isEmpty();
+        if (group == null) {
+            if (request.generationId() >= 0) {
+                return Errors.ILLEGAL_GENERATION;
+            }
+            return hasMember ? Errors.UNKNOWN_MEMBER_ID : Errors.NONE;
+        }
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (group.isFencedStaticMember(request.memberId(), request.groupInstanceId())) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        if (hasMember && group.member(request.memberId()) == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (request.generationId() >= 0 && request.generationId() != group.generationId()) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        return Errors.NONE;
+    }
+
+    /**
+     * Writes the offsets of a TxnOffsetCommit that passed {@link #validateTransactionalCommit} as the producer's
+     * transactional records; they stay pending in the group until the transaction's marker decides them.
+     */
+    void commitTransactional(ClassicGroup group, GroupApi.TxnCommitRequest request,
+                             Consumer<Map<OffsetKey, Errors>> done) {
+        long nowMs = timer.nowMs();
+        Map<OffsetKey, Errors> results = new LinkedHashMap<>();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        for (PartitionCommit commit : request.partitions()) {
+            String metadata = commit.metadata() == null ? "" : commit.metadata();
+            if (metadata.getBytes(StandardCharsets.UTF_8).length > config.offsetMetadataMaxBytes()) {
+                results.put(commit.partition(), Errors.OFFSET_METADATA_TOO_LARGE);
+            } else if (!partitionExists.test(commit.partition())) {
+                results.put(commit.partition(), Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            } else {
+                records.add(new OffsetCommit(group.groupId(), commit.partition(), new OffsetAndMetadata(
+                        commit.offset(), commit.leaderEpoch(), metadata, nowMs, OptionalLong.empty())));
+                results.put(commit.partition(), Errors.NONE);
+            }
+        }
+        if (records.isEmpty()) {
+            done.accept(results);
+            return;
+        }
+        // Pending from the write on, so a marker that lands before this write's answer still finds them.
+        long writePosition = group.nextWritePosition();
+        Map<OffsetKey, TransactionalOffsets.Pending> added = new LinkedHashMap<>();
+        for (CoordinatorRecord record : records) {
+            OffsetCommit commit = (OffsetCommit) record;
+            TransactionalOffsets.Pending pending = new TransactionalOffsets.Pending(commit.value(), writePosition);
+            group.transactionalOffsets().add(request.producerId(), commit.partition(), pending);
+            added.put(commit.partition(), pending);
+        }
+        transactionalWriter.write(group, request.producerId(), request.producerEpoch(), records, error -> {
+            if (error != Errors.NONE) {
+                added.forEach((partition, pending) -> {
+                    group.transactionalOffsets().removeIf(request.producerId(), partition, pending);
+                    results.put(partition, error);
+                });
+            }
+            done.accept(results);
+        });
+    }
+
+    /** The producer's transaction ended in this group's partition: its offsets become committed, or are dropped. */
+    static void completeTransaction(ClassicGroup group, long producerId, boolean committed) {
+        Map<OffsetKey, TransactionalOffsets.Pending> offsets = group.transactionalOffsets().complete(producerId);
+        if (committed && !group.is(GroupState.DEAD)) {
+            offsets.forEach((partition, pending) ->
+                    group.putOffsetWrittenAt(partition, pending.offset(), pending.writePosition()));
+        }
+    }
+
     /** The group's committed offsets for {@code partitions}, or all of them when null; a null group has none. */
     OffsetFetchResult fetch(ClassicGroup group, List<OffsetKey> partitions, boolean requireStable) {
         List<FetchedOffset> offsets = new ArrayList<>();
         if (partitions == null) {
             if (group != null) {
-                group.offsets().forEach((partition, offset) -> offsets.add(new FetchedOffset(partition,
-                        offset.offset(), offset.leaderEpoch(), offset.metadata(), Errors.NONE)));
+                group.offsets().forEach((partition, offset) -> offsets.add(
+                        requireStable && group.transactionalOffsets().hasPending(partition)
+                                ? new FetchedOffset(partition, -1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT)
+                                : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(),
+                                        offset.metadata(), Errors.NONE)));
             }
             return new OffsetFetchResult(Errors.NONE, offsets);
         }

@@ -7,8 +7,12 @@ import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogReadResult;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.log.producer.ProducerStateEntry;
 import io.kraft.storage.record.BatchIterator;
 import io.kraft.storage.record.CompressionType;
+import io.kraft.storage.record.ControlRecordType;
+import io.kraft.storage.record.CorruptRecordException;
+import io.kraft.storage.record.EndTransactionMarker;
 import io.kraft.storage.record.Record;
 import io.kraft.storage.record.RecordBatch;
 import io.kraft.storage.record.RecordBatchBuilder;
@@ -19,19 +23,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's {@code __consumer_offsets} partitions through the broker's {@link ReplicaManager}: appends
- * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), loads read a
- * partition's log from its start to its end on a loader thread. As leader this broker's log is the truth: a leader
+ * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), transactional ones
+ * with their producer's id and epoch; loads read a partition's log from its start to its end on a loader thread,
+ * markers included. As leader this broker's log is the truth: a leader
  * never truncates, and a new leader's high watermark lags records the old leader already acknowledged (it
  * learns the committed point only from its followers' next fetches), so stopping at it would lose commits.
  */
@@ -60,30 +67,72 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
     @Override
     public CompletableFuture<Void> append(int partition, int leaderEpoch, List<CoordinatorRecord> records) {
         TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
-        Partition hosted = replicas.partition(tp).orElse(null);
-        if (hosted == null || !hosted.isLeader() || hosted.leaderEpoch() != leaderEpoch) {
-            return CompletableFuture.failedFuture(new CoordinatorLogException(Errors.NOT_COORDINATOR,
-                    "this broker no longer leads " + tp + " at leader epoch " + leaderEpoch));
+        Partition hosted = ledPartition(tp, leaderEpoch);
+        if (hosted == null) {
+            return notLeader(tp, leaderEpoch);
         }
-        ByteBuffer batch = toBatch(records);
+        return append(tp, builder(records.size()), records, ReplicaCoordinatorLog::toGroupError);
+    }
+
+    /**
+     * The batch carries the producer's id and epoch, so the log fences an older epoch. Its sequence continues the
+     * producer's last one in this partition: only this coordinator (on its one thread) writes a producer's batches to
+     * an internal topic, and the log appends synchronously, so nothing can come between reading and appending.
+     */
+    @Override
+    public CompletableFuture<Void> appendTransactional(int partition, int leaderEpoch, long producerId,
+                                                       short producerEpoch, List<CoordinatorRecord> records) {
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
+        Partition hosted = ledPartition(tp, leaderEpoch);
+        if (hosted == null) {
+            return notLeader(tp, leaderEpoch);
+        }
+        Optional<ProducerStateEntry> producer = hosted.log().producerState(producerId);
+        int sequence = producer.isPresent() && producer.get().producerEpoch() == producerEpoch
+                ? producer.get().nextSequence() : 0;
+        RecordBatchBuilder builder = builder(records.size()).producer(producerId, producerEpoch, sequence)
+                .transactional(true);
+        return append(tp, builder, records, ReplicaCoordinatorLog::toTransactionalError);
+    }
+
+    private Partition ledPartition(TopicPartition tp, int leaderEpoch) {
+        Partition hosted = replicas.partition(tp).orElse(null);
+        return hosted == null || !hosted.isLeader() || hosted.leaderEpoch() != leaderEpoch ? null : hosted;
+    }
+
+    private static CompletableFuture<Void> notLeader(TopicPartition tp, int leaderEpoch) {
+        return CompletableFuture.failedFuture(new CoordinatorLogException(Errors.NOT_COORDINATOR,
+                "this broker no longer leads " + tp + " at leader epoch " + leaderEpoch));
+    }
+
+    private CompletableFuture<Void> append(TopicPartition tp, RecordBatchBuilder builder,
+                                           List<CoordinatorRecord> records, UnaryOperator<Errors> toClientError) {
+        long nowMs = clockMs.getAsLong();
+        for (CoordinatorRecord record : records) {
+            builder.append(nowMs, CoordinatorRecordCodec.encodeKey(record), CoordinatorRecordCodec.encodeValue(record));
+        }
+        ByteBuffer batch = builder.build();
         return replicas.appendRecords(appendTimeoutMs, ACKS_ALL, true, Map.of(tp, batch)).thenApply(results -> {
             PartitionProduceResult result = results.get(tp);
             if (result.error() != Errors.NONE) {
-                throw new CompletionException(new CoordinatorLogException(toGroupError(result.error()),
+                throw new CompletionException(new CoordinatorLogException(toClientError.apply(result.error()),
                         "append to " + tp + " failed with " + result.error() + ": " + result.errorMessage()));
             }
             return null;
         });
     }
 
-    private ByteBuffer toBatch(List<CoordinatorRecord> records) {
-        long nowMs = clockMs.getAsLong();
-        int estimateBytes = RecordBatch.HEADER_SIZE + 64 * records.size();
-        RecordBatchBuilder builder = new RecordBatchBuilder(ByteBuffer.allocate(estimateBytes), CompressionType.NONE, 0);
-        for (CoordinatorRecord record : records) {
-            builder.append(nowMs, CoordinatorRecordCodec.encodeKey(record), CoordinatorRecordCodec.encodeValue(record));
-        }
-        return builder.build();
+    private static RecordBatchBuilder builder(int recordCount) {
+        int estimateBytes = RecordBatch.HEADER_SIZE + 64 * recordCount;
+        return new RecordBatchBuilder(ByteBuffer.allocate(estimateBytes), CompressionType.NONE, 0);
+    }
+
+    /** A transactional write's errors: the producer's own (fenced epoch, open transaction state) pass through. */
+    static Errors toTransactionalError(Errors error) {
+        return switch (error) {
+            case INVALID_PRODUCER_EPOCH, PRODUCER_FENCED, INVALID_TXN_STATE -> error;
+            default -> toGroupError(error);
+        };
     }
 
     /** Kafka's mapping of a failed coordinator write to what the client should do next. */
@@ -96,15 +145,15 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
     }
 
     @Override
-    public CompletableFuture<List<CoordinatorRecord>> readAll(int partition) {
+    public CompletableFuture<List<CoordinatorLogEntry>> readAll(int partition) {
         return CompletableFuture.supplyAsync(() -> read(new TopicPartition(OffsetsTopic.NAME, partition)), loader);
     }
 
-    private List<CoordinatorRecord> read(TopicPartition tp) {
+    private List<CoordinatorLogEntry> read(TopicPartition tp) {
         Partition hosted = replicas.partition(tp).orElseThrow(() -> new CoordinatorLogException(
                 Errors.NOT_COORDINATOR, "this broker does not host " + tp));
         Log log = hosted.log();
-        List<CoordinatorRecord> records = new ArrayList<>();
+        List<CoordinatorLogEntry> entries = new ArrayList<>();
         long offset = log.logStartOffset();
         long endOffset = log.logEndOffset();
         int skipped = 0;
@@ -122,8 +171,20 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
             for (RecordBatch batch : BatchIterator.batches(bytes, MAX_BATCH_BYTES)) {
                 offset = batch.nextOffset();
                 if (batch.isControl()) {
+                    if (batch.producerId() >= 0) {
+                        try {
+                            EndTransactionMarker marker = EndTransactionMarker.fromBatch(batch);
+                            entries.add(new CoordinatorLogEntry.Marker(batch.producerId(),
+                                    marker.type() == ControlRecordType.COMMIT));
+                        } catch (CorruptRecordException e) {
+                            skipped++;
+                            LOG.warn("Skipping control batch at offset {} of {}: {}", batch.baseOffset(), tp,
+                                    e.getMessage());
+                        }
+                    }
                     continue;
                 }
+                List<CoordinatorRecord> records = new ArrayList<>(batch.recordCount());
                 for (Record record : batch.records()) {
                     try {
                         records.add(CoordinatorRecordCodec.decode(record.hasKey() ? record.key() : null,
@@ -133,12 +194,14 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
                         LOG.warn("Skipping record at offset {} of {}: {}", record.offset(), tp, e.getMessage());
                     }
                 }
+                entries.add(new CoordinatorLogEntry.Records(
+                        batch.isTransactional() ? batch.producerId() : CoordinatorLogEntry.NO_PRODUCER, records));
             }
         }
         if (skipped > 0) {
             LOG.warn("Loaded {} with {} unreadable records skipped", tp, skipped);
         }
-        return records;
+        return entries;
     }
 
     @Override

@@ -97,6 +97,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** Failed log directories and the partitions this broker should host in them. */
     private final LogDirFailures logDirFailures;
     private final StrayLogs strayLogs;
+    private final List<TxnMarkerListener> markerListeners = new CopyOnWriteArrayList<>();
     /** Serializes metadata changes with close. */
     private final Object stateLock = new Object();
     private volatile MetadataImage image = MetadataImage.EMPTY;
@@ -226,6 +227,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
 
     public void addLeadershipListener(PartitionLeadershipListener listener) {
         leadershipListeners.add(listener);
+    }
+
+    /** Adds who hears of each marker {@link #writeTxnMarkers} wrote, once it is committed. */
+    public void addTxnMarkerListener(TxnMarkerListener listener) {
+        markerListeners.add(listener);
     }
 
     /** Sets who hears of log directories going offline (the broker's lifecycle); nobody until set. */
@@ -600,6 +606,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         ).thenApply(results -> {
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
             results.forEach((tp, result) -> errors.put(tp, result.error()));
+            errors.forEach((tp, error) -> {
+                if (error == Errors.NONE) {
+                    markerListeners.forEach(listener -> listener.onMarkerWritten(tp, marker));
+                }
+            });
             LOG.debug("Broker {} wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", brokerId,
                     marker.result(), marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
             return errors;

@@ -7,6 +7,7 @@ import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.metadata.image.TransactionState;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -72,6 +73,29 @@ public final class TransactionVerifier implements MetadataPublisher {
         }
         TopicImage topic = image.topics().topic(topicName);
         return topic != null && txn.partitions().contains(new TopicIdPartition(topic.id(), partition));
+    }
+
+    /**
+     * Whether this broker's image already shows the producer fenced: the id has the same producer id at a newer epoch.
+     * Waiting for a newer image cannot change that answer.
+     */
+    public boolean isFenced(String transactionalId, long producerId, short producerEpoch) {
+        TransactionMetadata txn = image.transactions().transaction(transactionalId);
+        return txn != null && txn.producerId() == producerId && txn.producerEpoch() > producerEpoch;
+    }
+
+    /**
+     * Why the id's transaction, as this broker's image shows it now, is not one the producer may write in: its epoch
+     * is stale or another producer id has the transactional id (INVALID_PRODUCER_EPOCH: the producer was fenced), the
+     * id is unknown (INVALID_PRODUCER_ID_MAPPING), or no transaction is open with that partition (INVALID_TXN_STATE).
+     */
+    public Errors refusal(String transactionalId, long producerId, short producerEpoch) {
+        TransactionMetadata txn = image.transactions().transaction(transactionalId);
+        if (txn == null) {
+            return Errors.INVALID_PRODUCER_ID_MAPPING;
+        }
+        boolean sameProducer = txn.producerId() == producerId && txn.producerEpoch() == producerEpoch;
+        return sameProducer ? Errors.INVALID_TXN_STATE : Errors.INVALID_PRODUCER_EPOCH;
     }
 
     @Override

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.group.GroupCoordinator;
+import io.kraft.broker.group.OffsetsTopic;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
@@ -24,11 +26,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -43,8 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A transactional kafka-clients producer against three combined nodes (three brokers, a quorum of three controllers),
  * with 6 partitions of 2 topics at replication factor 3 whose leaders are spread over the brokers: every leader
- * writes its markers; and a transaction open while the active controller's node stops still commits, through the new
- * active controller, which has the coordinator's whole state from the metadata log.
+ * writes its markers; a transaction open while the active controller's node stops still commits, through the new
+ * active controller, which has the coordinator's whole state from the metadata log; and a transaction's group offsets
+ * commit after the group coordinator's node stops, as the new leader of the group's partition loads them pending.
  */
 class TransactionsQuorumTest {
     private static final String CLUSTER_ID = "VHJhbnNhY3Rpb25zUXVvcnVt";
@@ -152,6 +159,33 @@ class TransactionsQuorumTest {
         assertEquals(6, values.stream().filter(v -> v.startsWith("before")).distinct().count(), values.toString());
         assertEquals(6, values.stream().filter(v -> v.startsWith("after")).distinct().count(), values.toString());
         assertEquals(12, values.size(), "each record once: " + values);
+    }
+
+    @Test
+    void aTransactionsGroupOffsetsCommitAfterTheGroupsCoordinatorStopsMidTransaction() throws Exception {
+        String group = "q-group";
+        Map<TopicPartition, OffsetAndMetadata> offsets = Map.of(new TopicPartition("qa", 0), new OffsetAndMetadata(7),
+                new TopicPartition("qb", 2), new OffsetAndMetadata(9));
+        try (KafkaProducer<String, String> producer = producer("q-offsets")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            send(producer, "with-offsets");
+            producer.sendOffsetsToTransaction(offsets, new ConsumerGroupMetadata(group));
+            TopicDescription offsetsTopic = admin.describeTopics(List.of(OffsetsTopic.NAME)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS).get(OffsetsTopic.NAME);
+            int partition = GroupCoordinator.partitionFor(group, offsetsTopic.partitions().size());
+            int coordinator = offsetsTopic.partitions().get(partition).leader().id();
+            nodes.remove(coordinator).close();
+            admin.close();
+            admin = admin();
+            producer.commitTransaction();
+        }
+        awaitState("q-offsets", TransactionState.COMPLETE_COMMIT);
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group,
+                new ListConsumerGroupOffsetsOptions().requireStable(true)).partitionsToOffsetAndMetadata()
+                .get(60, TimeUnit.SECONDS);
+        assertEquals(offsets.keySet(), committed.keySet());
+        offsets.forEach((tp, offset) -> assertEquals(offset.offset(), committed.get(tp).offset(), tp.toString()));
     }
 
     private void awaitState(String transactionalId, TransactionState state) {

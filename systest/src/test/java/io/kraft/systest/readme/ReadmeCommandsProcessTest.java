@@ -270,7 +270,7 @@ class ReadmeCommandsProcessTest {
         if (text.startsWith("bin/kraft-cli metadata-shell ")) {
             return Phase.STOPPED;
         }
-        if (Pattern.compile("(^|\\| )bin/kraft-cli (topics|produce|consume|configs|groups|quorum) ").matcher(text)
+        if (Pattern.compile("(^|\\| )bin/kraft-cli (topics|produce|consume|configs|groups|transactions|quorum) ").matcher(text)
                 .find()) {
             return Phase.RUNNING;
         }
