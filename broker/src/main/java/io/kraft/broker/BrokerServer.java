@@ -2,6 +2,8 @@ package io.kraft.broker;
 
 import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
+import io.kraft.broker.api.admin.DescribeQuorumHandler;
+import io.kraft.broker.api.admin.QuorumDescriber;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
 import io.kraft.broker.api.data.DescribeProducersHandler;
@@ -71,6 +73,7 @@ public final class BrokerServer implements AutoCloseable {
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
     private final KafkaMetrics metrics;
+    private volatile QuorumDescriber quorumDescriber = QuorumDescriber.NONE;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -125,6 +128,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new OffsetForLeaderEpochHandler(replicaManager));
         handlers.add(new DeleteRecordsHandler(replicaManager));
         handlers.add(new WriteTxnMarkersHandler(replicaManager));
+        handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
         handlers.add(new DescribeProducersHandler(replicaManager));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
@@ -210,6 +214,11 @@ public final class BrokerServer implements AutoCloseable {
 
     public SocketServerConfig clientListener() {
         return clientListener;
+    }
+
+    /** Sets who answers DescribeQuorum for this broker (the node assembly, which knows the quorum). */
+    public void setQuorumDescriber(QuorumDescriber describer) {
+        this.quorumDescriber = Objects.requireNonNull(describer, "describer");
     }
 
     /** The node's metrics (JMX and Prometheus); the node assembly adds its controller's and Raft's. */

@@ -15,6 +15,7 @@ import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.server.grpc.GrpcQuorumDescriber;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.PreviousShutdown;
@@ -42,17 +43,20 @@ public final class BrokerNode implements AutoCloseable {
     private final RaftDriver driver;
     private final GrpcControllerClient controllerClient;
     private final BrokerServer broker;
+    private final GrpcQuorumDescriber quorumDescriber;
     private NodeHttpServer httpServer;
     private boolean closed;
 
     private BrokerNode(int nodeId, FileRaftLog log, MetadataFollower follower, RaftDriver driver,
-                       GrpcControllerClient controllerClient, BrokerServer broker) {
+                       GrpcControllerClient controllerClient, BrokerServer broker,
+                       GrpcQuorumDescriber quorumDescriber) {
         this.nodeId = nodeId;
         this.log = log;
         this.follower = follower;
         this.driver = driver;
         this.controllerClient = controllerClient;
         this.broker = broker;
+        this.quorumDescriber = quorumDescriber;
     }
 
     /**
@@ -99,6 +103,9 @@ public final class BrokerNode implements AutoCloseable {
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
                 topicConfigs, faultHandler);
+        GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(quorum.voters(), follower::leaderId, clusterId,
+                quorum.requestTimeoutMs());
+        broker.setQuorumDescriber(quorumDescriber);
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());
@@ -106,13 +113,14 @@ public final class BrokerNode implements AutoCloseable {
             broker.start();
         } catch (InterruptedException | RuntimeException e) {
             broker.close();
+            quorumDescriber.close();
             controllerClient.close();
             driver.close();
             follower.close();
             log.close();
             throw e;
         }
-        BrokerNode node = new BrokerNode(nodeId, log, follower, driver, controllerClient, broker);
+        BrokerNode node = new BrokerNode(nodeId, log, follower, driver, controllerClient, broker, quorumDescriber);
         NodeMetrics.registerRaft(broker.metrics(), driver);
         try {
             HttpListenerConfig.fromProperties(properties).ifPresent(http -> node.httpServer = NodeHttpServer.start(
@@ -185,6 +193,7 @@ public final class BrokerNode implements AutoCloseable {
             httpServer.close();
         }
         broker.close();
+        quorumDescriber.close();
         controllerClient.close();
         driver.close();
         follower.close();

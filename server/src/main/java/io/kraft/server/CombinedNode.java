@@ -8,6 +8,7 @@ import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.server.grpc.GrpcQuorumDescriber;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.PreviousShutdown;
@@ -36,14 +37,16 @@ public final class CombinedNode implements AutoCloseable {
     private final ControllerNode controllerNode;
     private final Optional<GrpcControllerClient> controllerClient;
     private final BrokerServer broker;
+    private final GrpcQuorumDescriber quorumDescriber;
     private NodeHttpServer httpServer;
     private boolean closed;
 
     private CombinedNode(ControllerNode controllerNode, Optional<GrpcControllerClient> controllerClient,
-                         BrokerServer broker) {
+                         BrokerServer broker, GrpcQuorumDescriber quorumDescriber) {
         this.controllerNode = controllerNode;
         this.controllerClient = controllerClient;
         this.broker = broker;
+        this.quorumDescriber = quorumDescriber;
     }
 
     /**
@@ -76,16 +79,20 @@ public final class CombinedNode implements AutoCloseable {
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, brokerController, controller, clientListener,
                 properties, topicConfigs, faultHandler);
+        GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(controllerNode.quorum().voters(),
+                () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs());
+        broker.setQuorumDescriber(quorumDescriber);
         controllerNode.start();
         try {
             broker.start();
         } catch (InterruptedException | RuntimeException e) {
             broker.close();
+            quorumDescriber.close();
             client.ifPresent(GrpcControllerClient::close);
             controllerNode.close();
             throw e;
         }
-        CombinedNode node = new CombinedNode(controllerNode, client, broker);
+        CombinedNode node = new CombinedNode(controllerNode, client, broker, quorumDescriber);
         try {
             HttpListenerConfig.fromProperties(properties).ifPresent(http -> node.httpServer = NodeHttpServer.start(
                     nodeId, http, List.of(controllerNode.metrics(), broker.metrics()),
@@ -158,6 +165,7 @@ public final class CombinedNode implements AutoCloseable {
             httpServer.close();
         }
         broker.close();
+        quorumDescriber.close();
         controllerClient.ifPresent(GrpcControllerClient::close);
         controllerNode.close();
         LOG.info("Node {} stopped", controllerNode.nodeId());

@@ -1,10 +1,13 @@
 package io.kraft.systest;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 /** Where the built distribution (the shaded kraft-cli jar) and the systest classes are. */
 public final class Distribution {
@@ -16,6 +19,8 @@ public final class Distribution {
     public static final String CLASSES_PROPERTY = "kraft.systest.classes";
     /** System property naming the directory that receives every process's log files. */
     public static final String LOGS_PROPERTY = "kraft.systest.logs";
+    /** A file listing Apache Kafka's tools and their dependencies, as the build resolved them. */
+    public static final String KAFKA_TOOLS_CLASSPATH_PROPERTY = "kraft.kafka.tools.classpath";
 
     private Distribution() {
     }
@@ -61,6 +66,22 @@ public final class Distribution {
     /** This module's compiled test classes, to put test-only main classes next to the distribution. */
     public static Path testClasses() {
         return Path.of(System.getProperty(CLASSES_PROPERTY, "target/test-classes")).toAbsolutePath().normalize();
+    }
+
+    /**
+     * Apache Kafka 4.4's tools and their dependencies (the jars of this module's test classpath that are not this
+     * project's own), for running Kafka's command-line tools against a node.
+     */
+    public static List<Path> kafkaToolsClasspath() {
+        Path file = Path.of(System.getProperty(KAFKA_TOOLS_CLASSPATH_PROPERTY, "target/kafka-tools.classpath"));
+        try {
+            String text = Files.readString(file).trim();
+            return Arrays.stream(text.split(File.pathSeparator)).filter(entry -> !entry.isBlank()).map(Path::of)
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no Kafka tools classpath at " + file.toAbsolutePath()
+                    + ": run the systest module through Maven (its build writes it)", e);
+        }
     }
 
     /** The root directory of process logs, target/systest-logs under Maven. */

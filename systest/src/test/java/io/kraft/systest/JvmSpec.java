@@ -10,11 +10,12 @@ import java.util.Objects;
 /**
  * What to launch in a new JVM: the distribution's own main ({@code java -jar}), a named main class on a
  * classpath made of the distribution jar plus extra entries, or {@code bin/kraft-cli} itself with the JVM
- * flags and environment it chooses ({@code jvmFlags} then go to it in {@code KRAFT_OPTS}). Immutable; the
- * with-methods return copies.
+ * flags and environment it chooses ({@code jvmFlags} then go to it in {@code KRAFT_OPTS}), or an Apache Kafka tool on
+ * Kafka's own classpath. Standard input is {@code input}, or empty. Immutable; the with-methods return copies.
  */
 public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, List<String> jvmFlags,
-                      List<String> args, Path workingDir, boolean viaLauncherScript) {
+                      List<String> args, Path workingDir, boolean viaLauncherScript, Path input,
+                      boolean onDistribution) {
     /**
      * Small heap, serial GC and the client compiler: many JVMs share 2 cores in these tests, and they
      * start faster so.
@@ -34,12 +35,12 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
 
     /** {@code kraft-cli <args>} from the distribution jar. */
     public static JvmSpec kraftCli(String name, String... args) {
-        return new JvmSpec(name, List.of(), null, DEFAULT_JVM_FLAGS, List.of(args), null, false);
+        return new JvmSpec(name, List.of(), null, DEFAULT_JVM_FLAGS, List.of(args), null, false, null, true);
     }
 
     /** {@code bin/kraft-cli <args>} as a user runs it: the script's default heap, flags and environment. */
     public static JvmSpec launcherScript(String name, String... args) {
-        return new JvmSpec(name, List.of(), null, List.of(), List.of(args), null, true);
+        return new JvmSpec(name, List.of(), null, List.of(), List.of(args), null, true, null, true);
     }
 
     /**
@@ -48,19 +49,36 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
      */
     public static JvmSpec testMain(String name, Class<?> mainClass, String... args) {
         return new JvmSpec(name, List.of(Distribution.testClasses()), mainClass.getName(), DEFAULT_JVM_FLAGS,
-                List.of(args), null, false);
+                List.of(args), null, false, null, true);
+    }
+
+    /**
+     * An Apache Kafka 4.4 tool's main class ({@code org.apache.kafka.tools.TopicCommand}, ...) on Kafka's own
+     * classpath (the jars this module's build resolved for it), without the distribution.
+     */
+    public static JvmSpec kafkaTool(String name, String mainClass, String... args) {
+        return new JvmSpec(name, Distribution.kafkaToolsClasspath(), mainClass, DEFAULT_JVM_FLAGS, List.of(args), null,
+                false, null, false);
     }
 
     /** The same, run in another working directory (relative paths in configs resolve against it). */
     public JvmSpec inDirectory(Path directory) {
-        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, directory, viaLauncherScript);
+        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, directory, viaLauncherScript, input,
+                onDistribution);
+    }
+
+    /** The same, reading its standard input from {@code file}. */
+    public JvmSpec withInput(Path file) {
+        return new JvmSpec(name, extraClasspath, mainClass, jvmFlags, args, workingDir, viaLauncherScript, file,
+                onDistribution);
     }
 
     /** The same with more JVM flags after the defaults (a later flag wins). */
     public JvmSpec withJvmFlags(String... flags) {
         List<String> all = new ArrayList<>(jvmFlags);
         all.addAll(List.of(flags));
-        return new JvmSpec(name, extraClasspath, mainClass, all, args, workingDir, viaLauncherScript);
+        return new JvmSpec(name, extraClasspath, mainClass, all, args, workingDir, viaLauncherScript, input,
+                onDistribution);
     }
 
     /** Environment variables to set beyond the test JVM's own. */
@@ -85,7 +103,9 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
             command.add(distributionJar.toString());
         } else {
             List<String> classpath = new ArrayList<>();
-            classpath.add(distributionJar.toString());
+            if (onDistribution) {
+                classpath.add(distributionJar.toString());
+            }
             extraClasspath.forEach(entry -> classpath.add(entry.toString()));
             command.add("-cp");
             command.add(String.join(File.pathSeparator, classpath));

@@ -79,7 +79,8 @@ public final class ProcessRegistry implements AutoCloseable, BeforeEachCallback,
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(stdoutLog.toFile())
                     .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(spec.input() != null ? spec.input().toFile()
+                            : new java.io.File("/dev/null")));
             builder.environment().putAll(spec.environment());
             if (spec.workingDir() != null) {
                 builder.directory(spec.workingDir().toFile());

@@ -43,6 +43,7 @@ public enum ApiKey {
     DELETE_GROUPS(42, "DeleteGroups", "0-2", "0-2", "2+"),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", "0-1", "0-1", "1+"),
     OFFSET_DELETE(47, "OffsetDelete", "0", "0", "none"),
+    DESCRIBE_QUORUM(55, "DescribeQuorum", "0-2", "0-2", "0+"),
     DESCRIBE_CLUSTER(60, "DescribeCluster", "0-2", "0-2", "0+"),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", "0", "0", "0+"),
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", "0", "0", "0+"),

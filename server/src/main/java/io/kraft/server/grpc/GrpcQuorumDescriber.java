@@ -1,0 +1,109 @@
+package io.kraft.server.grpc;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.StreamObserver;
+import io.kraft.broker.api.admin.QuorumDescriber;
+import io.kraft.proto.raft.DescribeQuorumRequest;
+import io.kraft.proto.raft.DescribeQuorumResponse;
+import io.kraft.proto.raft.RaftServiceGrpc;
+import io.kraft.proto.raft.ReplicaState;
+import io.kraft.raft.QuorumDescription;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Describes the metadata quorum for a broker's DescribeQuorum by asking the leader this node knows of over the
+ * CONTROLLER listener (RaftService.DescribeQuorum, the call {@code kraft-cli quorum describe} makes); only the leader
+ * knows every member's progress. One channel per voter, opened at first use.
+ */
+public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable {
+    private final Map<Integer, InetSocketAddress> voters;
+    private final Supplier<OptionalInt> leaderId;
+    private final String clusterId;
+    private final long deadlineMs;
+    private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
+
+    public GrpcQuorumDescriber(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId,
+                               String clusterId, long deadlineMs) {
+        this.voters = Map.copyOf(voters);
+        this.leaderId = leaderId;
+        this.clusterId = clusterId;
+        this.deadlineMs = deadlineMs;
+    }
+
+    @Override
+    public CompletableFuture<QuorumDescription> describe() {
+        OptionalInt leader = leaderId.get();
+        if (leader.isEmpty() || !voters.containsKey(leader.getAsInt())) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the metadata quorum has no leader now"));
+        }
+        int leaderNode = leader.getAsInt();
+        CompletableFuture<QuorumDescription> answer = new CompletableFuture<>();
+        RaftServiceGrpc.newStub(channel(leaderNode)).withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS)
+                .describeQuorum(DescribeQuorumRequest.newBuilder().setClusterId(clusterId).build(),
+                        new StreamObserver<>() {
+                            @Override
+                            public void onNext(DescribeQuorumResponse response) {
+                                if (response.getErrorCode() != 0) {
+                                    answer.completeExceptionally(new IllegalStateException("controller " + leaderNode
+                                            + " answered with error code " + response.getErrorCode()));
+                                } else {
+                                    answer.complete(toDescription(response));
+                                }
+                            }
+
+                            @Override
+                            public void onError(Throwable error) {
+                                answer.completeExceptionally(error);
+                            }
+
+                            @Override
+                            public void onCompleted() {
+                                answer.completeExceptionally(new IllegalStateException("controller " + leaderNode
+                                        + " sent no description"));
+                            }
+                        });
+        return answer;
+    }
+
+    @Override
+    public Map<Integer, InetSocketAddress> voters() {
+        return voters;
+    }
+
+    private static QuorumDescription toDescription(DescribeQuorumResponse response) {
+        List<QuorumDescription.Member> members = new ArrayList<>();
+        for (ReplicaState voter : response.getVotersList()) {
+            members.add(member(voter, true));
+        }
+        for (ReplicaState observer : response.getObserversList()) {
+            members.add(member(observer, false));
+        }
+        OptionalInt leader = response.getLeaderId() < 0 ? OptionalInt.empty() : OptionalInt.of(response.getLeaderId());
+        return new QuorumDescription(leader, response.getLeaderEpoch(), response.getHighWatermark(), members);
+    }
+
+    private static QuorumDescription.Member member(ReplicaState state, boolean voter) {
+        return new QuorumDescription.Member(state.getReplicaId(), voter, state.getLogEndOffset(),
+                state.getLastFetchTimestampMs(), state.getLastCaughtUpTimestampMs());
+    }
+
+    private ManagedChannel channel(int nodeId) {
+        return channels.computeIfAbsent(nodeId, id -> Grpc.newChannelBuilderForAddress(voters.get(id).getHostString(),
+                voters.get(id).getPort(), InsecureChannelCredentials.create()).build());
+    }
+
+    @Override
+    public void close() {
+        channels.values().forEach(ManagedChannel::shutdownNow);
+    }
+}
