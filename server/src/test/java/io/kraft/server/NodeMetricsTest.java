@@ -72,6 +72,8 @@ class NodeMetricsTest {
             assertEquals(1, value(text, "kafka_controller_kafkacontroller_activecontrollercount"));
             assertEquals(0, value(text, "kafka_controller_kafkacontroller_offlinepartitionscount"));
             assertEquals(1, value(text, "kafka_server_raft_metrics_current_leader"));
+            double idle = value(text, "kafka_server_kafkarequesthandlerpool_requesthandleravgidlepercent");
+            assertTrue(idle >= 0 && idle <= 1, "idle share " + idle);
             assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics");
 
             assertDashboardMetricsExist(text);

@@ -1,6 +1,7 @@
 package io.kraft.broker.network;
 
 import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.metrics.MetricName;
 import io.kraft.broker.metrics.RequestMetrics;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -36,7 +37,10 @@ public final class KafkaServer implements AutoCloseable {
     private Channel serverChannel;
     private ConnectionAcceptor acceptor;
 
+    private static final long IDLE_SAMPLE_MS = 5_000;
+
     private final RequestMetrics requestMetrics;
+    private final KafkaMetrics metrics;
     private final KafkaMetrics ownMetrics;
 
     /** A server whose request metrics are its own (not published in JMX): tests and tools. */
@@ -53,6 +57,7 @@ public final class KafkaServer implements AutoCloseable {
                         boolean ownsMetrics) {
         this.config = config;
         this.registry = registry;
+        this.metrics = metrics;
         this.requestMetrics = new RequestMetrics(metrics);
         this.ownMetrics = ownsMetrics ? metrics : null;
     }
@@ -79,6 +84,12 @@ public final class KafkaServer implements AutoCloseable {
                 config.limits().queuedMaxRequestStallMs(), System::nanoTime);
         long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
         networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        RequestHandlerPool handlers = pool;
+        networkGroup.scheduleAtFixedRate(handlers::sampleIdleRatio, IDLE_SAMPLE_MS, IDLE_SAMPLE_MS,
+                TimeUnit.MILLISECONDS);
+        // Kafka's name, untagged: one pool per node there; here one per listener, and the last bound is shown.
+        metrics.gauge(MetricName.of("kafka.server", "KafkaRequestHandlerPool", "RequestHandlerAvgIdlePercent"),
+                "Share of the request handler threads' time spent idle (0-1) over the last 5 s", handlers::idleRatio);
         quotas = new ConnectionQuotas(config.limits());
         acceptor = new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(), config.listenerName(),
                 System::nanoTime);

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The bounded pool that runs request handlers: {@code num.io.threads} threads and a queue of at most
@@ -17,6 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RequestHandlerPool implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final Queue<Runnable> spaceWaiters = new ConcurrentLinkedQueue<>();
+    private final int threadCount;
+    /** Time the handler threads have spent running tasks, summed over the threads. */
+    private final LongAdder busyNanos = new LongAdder();
+    private final ThreadLocal<long[]> taskStartNanos = ThreadLocal.withInitial(() -> new long[1]);
+    private long lastBusyNanos;
+    private long lastSampleNanos = System.nanoTime();
+    private volatile double idleRatio = 1;
 
     RequestHandlerPool(int ioThreads, int queuedMaxRequests) {
         AtomicInteger threadNumber = new AtomicInteger();
@@ -25,13 +33,39 @@ final class RequestHandlerPool implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         };
+        this.threadCount = ioThreads;
         this.executor = new ThreadPoolExecutor(ioThreads, ioThreads, 0L, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(queuedMaxRequests), threads) {
             @Override
+            protected void beforeExecute(Thread thread, Runnable task) {
+                taskStartNanos.get()[0] = System.nanoTime();
+            }
+
+            @Override
             protected void afterExecute(Runnable task, Throwable failure) {
+                busyNanos.add(System.nanoTime() - taskStartNanos.get()[0]);
                 wakeWaiters();
             }
         };
+    }
+
+    /** Measures the idle share since the previous sample; called periodically by one thread. */
+    synchronized void sampleIdleRatio() {
+        long now = System.nanoTime();
+        long busy = busyNanos.sum();
+        long elapsed = now - lastSampleNanos;
+        double busyShare = elapsed <= 0 ? 0 : (busy - lastBusyNanos) / ((double) elapsed * threadCount);
+        lastBusyNanos = busy;
+        lastSampleNanos = now;
+        idleRatio = Math.max(0, Math.min(1, 1 - busyShare));
+    }
+
+    /**
+     * The share of the handler threads' time spent waiting for work over the last sample period (0 to 1), as
+     * Kafka's RequestHandlerAvgIdlePercent: near 0 means requests queue for a thread.
+     */
+    double idleRatio() {
+        return idleRatio;
     }
 
     /** Queues {@code task}; false when the queue is full (the task is not run). */
