@@ -68,8 +68,10 @@ public final class RaftNode {
         OptionalInt leader = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId
                 ? OptionalInt.empty() : persisted.leaderId();
         if (config.isVoter()) {
+            // A lone voter has nobody to hear from: waiting out an election timeout would only delay its start.
+            boolean loneVoter = config.voterIds().size() == 1;
             this.step = new FollowerStep(parts, newFollower(persisted.epoch(), leader, persisted.votedId(),
-                    node.randomElectionTimeoutTicks()));
+                    loneVoter ? 0 : node.randomElectionTimeoutTicks()));
         } else {
             this.step = new ObserverStep(parts, new ObserverState(persisted.epoch(), leader,
                     node.now() + config.fetchTimeoutTicks()));

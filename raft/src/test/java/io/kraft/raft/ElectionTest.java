@@ -12,6 +12,8 @@ import io.kraft.raft.RaftMessage.VoteRequest;
 import io.kraft.raft.RaftMessage.VoteResponse;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Who leads: pre-votes and votes, leader announcements, and which messages move a node into a newer epoch. */
@@ -26,6 +28,17 @@ class ElectionTest {
         follower.handle(new FetchResponse(1, 2, 1, 1, FetchError.NONE, 0, 0, 0, -1, -1, List.of()));
         follower.ready();
         return follower;
+    }
+
+    @Test
+    void aLoneVoterLeadsOnItsFirstTickWithoutWaitingOutAnElectionTimeout() {
+        RaftNode lone = new RaftNode(new RaftConfig(1, Set.of(1), 100, 200, 10, 10, 4, 100, 8),
+                new InMemoryRaftLog(), new InMemorySnapshotStore(), QuorumState.INITIAL, new Random(1));
+        assertEquals(Role.FOLLOWER, lone.role());
+        lone.tick();
+        assertEquals(Role.LEADER, lone.role(), "an election timeout is 100 ticks; one tick was enough");
+        assertEquals(OptionalInt.of(1), lone.leaderId());
+        assertEquals(1, lone.epoch());
     }
 
     @Test

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
+    /** How soon a refused registration or heartbeat is retried before the broker first serves. */
+    private static final long STARTUP_RETRY_MS = 50;
     private static final long ANSWER_TIMEOUT_MS = 5_000;
     private static final long CONTROLLED_SHUTDOWN_POLL_MS = 50;
 
@@ -57,6 +59,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
+    /** A quick retry is scheduled; read and written on the timer thread only. */
+    private boolean retryPending;
     private ScheduledFuture<?> heartbeats;
 
     /**
@@ -99,6 +103,22 @@ public final class BrokerLifecycle implements AutoCloseable {
         heartbeats = timer.scheduleWithFixedDelay(this::tick, 0, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
     }
 
+    /** One quick retry at a time (on the timer thread, like every tick). */
+    private void retrySoon() {
+        if (retryPending) {
+            return;
+        }
+        try {
+            timer.schedule(() -> {
+                retryPending = false;
+                tick();
+            }, STARTUP_RETRY_MS, TimeUnit.MILLISECONDS);
+            retryPending = true;
+        } catch (RejectedExecutionException closed) {
+            // stopping anyway
+        }
+    }
+
     /** Heartbeats now rather than at the next tick (a log directory failed: the controller should hear at once). */
     public void heartbeatNow() {
         if (heartbeats != null && !heartbeats.isCancelled()) {
@@ -136,6 +156,9 @@ public final class BrokerLifecycle implements AutoCloseable {
                 LOG.info("Broker {} is unfenced", registration.brokerId());
             }
             fenced = reply.isFenced();
+            if (fenced && !unfencedOnce) {
+                retrySoon(); // not caught up yet: ask again soon rather than a heartbeat interval later
+            }
             if (!fenced && !unfencedOnce) {
                 unfencedOnce = true;
                 runFirstUnfenced(metadataOffset);
@@ -145,8 +168,12 @@ public final class BrokerLifecycle implements AutoCloseable {
                 if (ce.error() == Errors.STALE_BROKER_EPOCH || ce.error() == Errors.BROKER_ID_NOT_REGISTERED) {
                     brokerEpoch = -1;
                 }
-                // NOT_CONTROLLER while the single voter elects itself: the next tick retries.
+                // NOT_CONTROLLER while the quorum elects its leader: retried soon while this broker is not yet
+                // serving (a start should not wait a whole heartbeat interval), at the next tick otherwise.
                 LOG.debug("Broker heartbeat refused: {}", ce.getMessage());
+                if (!unfencedOnce) {
+                    retrySoon();
+                }
             } else {
                 LOG.warn("Broker heartbeat failed: {}", e.getCause().toString());
             }
