@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.MetaProperties;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,5 +88,28 @@ class KraftCliProcessTest {
         assertTrue(run.stderr().contains("Unknown option: '--no-such-flag'"), run.stderr());
         assertTrue(run.stderr().contains("Usage: kraft-cli format"), run.stderr());
         assertFalse(run.stdout().contains("Formatted"), run.stdout());
+    }
+
+    @Test
+    void aNodeWhosePortsAreTakenStopsWithOneErrorLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            NodeConfigFile node = NodeConfigFile.combined(1, dataDir.resolve("node-1"))
+                    .with("controller.quorum.voters", "1@127.0.0.1:" + taken.getLocalPort())
+                    .with("listeners", "PLAINTEXT://127.0.0.1:" + FreePorts.next() + ",CONTROLLER://127.0.0.1:"
+                            + taken.getLocalPort());
+            Path config = node.write();
+            JvmProcess format = processes.run(JvmSpec.kraftCli("format-taken", "format", "-c", config.toString(),
+                    "-t", MetaProperties.randomUuid()), EXIT_TIMEOUT);
+            assertEquals(0, format.waitForExit(EXIT_TIMEOUT), format.describeLogs());
+            JvmProcess start = processes.run(JvmSpec.kraftCli("start-taken", "start", "-c", config.toString()),
+                    EXIT_TIMEOUT);
+            assertEquals(1, start.waitForExit(EXIT_TIMEOUT), start.describeLogs());
+            List<String> errors = start.stderr().lines().filter(line -> line.startsWith("Error: ")).toList();
+            assertEquals(1, errors.size(), start.describeLogs());
+            assertTrue(errors.get(0).startsWith("Error: node 1 cannot serve Raft and the controller on its CONTROLLER "
+                    + "port " + taken.getLocalPort() + ": ") && errors.get(0).contains("Address already in use"),
+                    errors.get(0));
+            assertFalse(start.stderr().contains("\tat "), "no stack trace" + start.describeLogs());
+        }
     }
 }

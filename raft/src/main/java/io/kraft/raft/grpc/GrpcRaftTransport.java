@@ -80,6 +80,7 @@ public final class GrpcRaftTransport implements RaftTransport {
     private final RaftRequestChecks checks;
     private final RefusalLog refusals;
     private Server server;
+    private final int listenPort;
 
     /**
      * @param listenPort the port to serve on (voters), or -1 for a member that only sends (an observer)
@@ -102,6 +103,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         this.clusterId = clusterId;
         this.voterAddresses = Map.copyOf(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
+        this.listenPort = listenPort;
         this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
         this.refusals = new RefusalLog(nodeId);
         if (listenPort >= 0) {
@@ -139,7 +141,12 @@ public final class GrpcRaftTransport implements RaftTransport {
             try {
                 server.start();
             } catch (IOException e) {
-                throw new UncheckedIOException("node " + nodeId + " cannot serve raft RPCs", e);
+                Throwable cause = e;
+                while (cause.getCause() != null) {
+                    cause = cause.getCause();
+                }
+                throw new UncheckedIOException("node " + nodeId + " cannot serve Raft and the controller on its "
+                        + "CONTROLLER port " + listenPort + ": " + cause.getMessage(), e);
             }
         }
     }
