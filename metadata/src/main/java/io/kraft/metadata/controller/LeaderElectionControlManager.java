@@ -32,6 +32,11 @@ final class LeaderElectionControlManager {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElectionControlManager.class);
     /** At most this many leaderships move in one balancing pass, so one pass is one modest batch of records. */
     static final int MAX_ELECTIONS_PER_BALANCE = 1_000;
+    /**
+     * At most this many partitions are named in, or elected by, one ElectLeaders, so that its records stay one
+     * modest Raft batch; electing every partition elects the first this many that need it (run again for more).
+     */
+    static final int MAX_PARTITIONS_PER_REQUEST = ReplicationControlManager.MAX_NEW_PARTITIONS_PER_REQUEST;
 
     private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
@@ -70,6 +75,11 @@ final class LeaderElectionControlManager {
         Map<String, Map<Integer, ApiError>> results = new LinkedHashMap<>();
         List<MetadataRecord> records = new ArrayList<>();
         if (partitions.isPresent()) {
+            long named = partitions.get().values().stream().mapToLong(Set::size).sum();
+            if (named > MAX_PARTITIONS_PER_REQUEST) {
+                return ControllerResult.failed(Errors.INVALID_REQUEST, named + " partitions named; at most "
+                        + MAX_PARTITIONS_PER_REQUEST + " per request");
+            }
             partitions.get().forEach((topic, ids) -> {
                 UUID topicId = metadata.topicId(topic);
                 Map<Integer, ApiError> topicResults = results.computeIfAbsent(topic, t -> new TreeMap<>());
@@ -83,6 +93,9 @@ final class LeaderElectionControlManager {
             });
         } else {
             for (TopicIdPartition id : List.copyOf(notPreferred)) {
+                if (records.size() == MAX_PARTITIONS_PER_REQUEST) {
+                    break;
+                }
                 PartitionRegistration partition = metadata.partition(id.topicId(), id.partition());
                 if (type == ElectionType.UNCLEAN && partition.hasLeader()) {
                     continue;

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ReassignmentControlManager {
     private static final Logger LOG = LoggerFactory.getLogger(ReassignmentControlManager.class);
+    /** At most this many partitions per request, so that its records (up to two each) stay one modest Raft batch. */
+    static final int MAX_PARTITIONS_PER_REQUEST = ReplicationControlManager.MAX_NEW_PARTITIONS_PER_REQUEST;
 
     private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
@@ -45,6 +47,11 @@ final class ReassignmentControlManager {
      */
     ControllerResult<Map<String, Map<Integer, ApiError>>> alter(
             Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange) {
+        long named = targets.values().stream().mapToLong(Map::size).sum();
+        if (named > MAX_PARTITIONS_PER_REQUEST) {
+            return ControllerResult.failed(Errors.INVALID_REQUEST, named + " partitions named; at most "
+                    + MAX_PARTITIONS_PER_REQUEST + " per request");
+        }
         Map<String, Map<Integer, ApiError>> results = new LinkedHashMap<>();
         List<MetadataRecord> records = new ArrayList<>();
         targets.forEach((topic, partitions) -> {

@@ -147,4 +147,20 @@ class LeaderElectionControlManagerTest {
                 partition(2).leader(), partition(3).leader(), partition(4).leader()));
         assertEquals(List.of(), env.commit(env.managers.balanceLeaders(0)).response());
     }
+
+    @Test
+    void aRequestNamingMorePartitionsThanOneBatchHoldsIsRefusedWhole() {
+        startBrokers(1);
+        Set<Integer> many = new java.util.HashSet<>();
+        for (int p = 0; p <= LeaderElectionControlManager.MAX_PARTITIONS_PER_REQUEST; p++) {
+            many.add(p);
+        }
+        ControllerResult<Map<String, Map<Integer, ApiError>>> result = env.managers.electLeaders(
+                ElectionType.PREFERRED, Optional.of(Map.of("t", many)));
+        assertEquals(Errors.INVALID_REQUEST, result.error().error());
+        Map<Integer, Optional<List<Integer>>> targets = new HashMap<>();
+        many.forEach(p -> targets.put(p, Optional.of(List.of(1))));
+        assertEquals(Errors.INVALID_REQUEST, env.managers.alterPartitionReassignments(Map.of("t", targets), true)
+                .error().error());
+    }
 }

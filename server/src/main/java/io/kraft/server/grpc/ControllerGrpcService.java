@@ -36,7 +36,6 @@ import io.kraft.proto.controller.CreatePartitionsRequest;
 import io.kraft.proto.controller.CreatePartitionsResponse;
 import io.kraft.proto.controller.CreatePartitionsTopic;
 import io.kraft.proto.controller.CreatePartitionsTopicResult;
-import io.kraft.proto.controller.PartitionOperationResponse;
 import io.kraft.proto.controller.CreateTopicsRequest;
 import io.kraft.proto.controller.CreateTopicsResponse;
 import io.kraft.proto.controller.DeletableTopicResult;
@@ -47,6 +46,8 @@ import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.InitTransactionalProducerRequest;
 import io.kraft.proto.controller.InitTransactionalProducerResponse;
+import io.kraft.proto.controller.NamedTopicPartitions;
+import io.kraft.proto.controller.PartitionOperationResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
 import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
@@ -413,7 +414,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public void electLeaders(io.kraft.proto.controller.ElectLeadersRequest request,
                              StreamObserver<PartitionOperationResponse> observer) {
-        if (tooMany(observer, "topics", request.getPartitionsCount())) {
+        if (tooMany(observer, "partitions", request.getPartitionsList().stream()
+                .mapToInt(NamedTopicPartitions::getPartitionsCount).sum())) {
             return;
         }
         CompletableFuture<Map<String, Map<Integer, ApiError>>> answer;
