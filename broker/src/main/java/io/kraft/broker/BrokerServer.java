@@ -2,6 +2,7 @@ package io.kraft.broker;
 
 import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
+import io.kraft.broker.api.admin.DescribeLogDirsHandler;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
 import io.kraft.broker.api.data.DescribeProducersHandler;
@@ -113,6 +114,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DeleteRecordsHandler(replicaManager));
         handlers.add(new WriteTxnMarkersHandler(replicaManager));
         handlers.add(new DescribeProducersHandler(replicaManager));
+        handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
         handlers.addAll(transactions.handlers());

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
                 QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
                 TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
-                LeaderElectionCommand.class, ReassignPartitionsCommand.class,
+                LeaderElectionCommand.class, ReassignPartitionsCommand.class, LogDirsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */

@@ -150,6 +150,33 @@ class PartitionCommandsTest {
                 file("notjson.json", "{not json").toString()), "not valid JSON");
     }
 
+    @Test
+    void logDirsDescribesEachBrokersDirectoriesAsKafkasJson() throws Exception {
+        CliRun described = run("log-dirs", "--describe", "--topic-list", "orders");
+        assertEquals(0, described.exitCode(), described.err());
+        List<String> lines = described.out().lines().toList();
+        assertEquals("Querying brokers for log directories information", lines.get(0));
+        assertEquals("Received log directory information from brokers 1", lines.get(1));
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(lines.get(2));
+        assertEquals(1, json.get("version").intValue());
+        com.fasterxml.jackson.databind.JsonNode broker = json.get("brokers").get(0);
+        assertEquals(1, broker.get("broker").intValue());
+        com.fasterxml.jackson.databind.JsonNode dir = broker.get("logDirs").get(0);
+        assertTrue(dir.get("error").isNull(), lines.get(2));
+        assertTrue(dir.get("logDir").asText().endsWith("logs"), lines.get(2));
+        assertEquals("orders-0", dir.get("partitions").get(0).get("partition").asText());
+        assertEquals("orders-1", dir.get("partitions").get(1).get("partition").asText());
+        assertEquals(0, dir.get("partitions").get(0).get("offsetLag").longValue());
+        assertTrue(dir.get("partitions").get(0).has("size") && !dir.get("partitions").get(0).get("isFuture")
+                .booleanValue(), lines.get(2));
+
+        CliRun none = run("log-dirs", "--describe", "--topic-list", "nothing-here", "--broker-list", "1");
+        assertEquals(0, none.exitCode(), none.err());
+        assertTrue(none.out().contains("\"partitions\":[]"), none.out());
+        assertUsageError(run("log-dirs"), "--describe");
+    }
+
     private static void assertUsageError(CliRun run, String contained) {
         assertEquals(KraftCli.EXIT_USAGE, run.exitCode(), run.out() + run.err());
         assertEquals(1, run.err().lines().count(), run.err());

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.PartitionReassignment;
@@ -58,8 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Partition operations on a dedicated controller and three dedicated brokers in one JVM, through kafka-clients' Admin:
  * preferred and unclean leader elections, leadership returning to the preferred replicas by itself after each
- * broker is restarted in turn, and reassignments (moves, replication factor changes, cancelling) under an idempotent
- * acks=all producer that loses nothing.
+ * broker is restarted in turn, reassignments (moves, replication factor changes, cancelling) under an idempotent
+ * acks=all producer that loses nothing, and DescribeLogDirs.
  */
 class PartitionOperationsEndToEndTest {
     private static final String CLUSTER_ID = "UGFydGl0aW9uT3BzVGVzdDE";
@@ -333,5 +334,44 @@ class PartitionOperationsEndToEndTest {
                 () -> admin.alterPartitionReassignments(Map.of(p0, Optional.of(new NewPartitionReassignment(
                         List.of(2, 99))))).all().get(WAIT_MS, TimeUnit.MILLISECONDS));
         assertInstanceOf(InvalidReplicaAssignmentException.class, badBroker.getCause());
+    }
+
+    @Test
+    void describeLogDirsShowsEachBrokersReplicasWithTheirSizes() throws Exception {
+        startCluster(false);
+        createTopic("sized", 1);
+        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 100; i++) {
+                producer.send(new ProducerRecord<>("sized", "k" + i, "v" + i));
+            }
+            producer.flush();
+        }
+        TopicPartition sized = new TopicPartition("sized", 0);
+        awaitTrue(() -> {
+            Map<Integer, Map<String, LogDirDescription>> dirs = describeLogDirs();
+            return dirs.keySet().equals(Set.copyOf(BROKER_IDS)) && dirs.values().stream().allMatch(byPath ->
+                    byPath.size() == 1 && byPath.values().iterator().next().error() == null
+                            && byPath.values().iterator().next().replicaInfos().containsKey(sized)
+                            && byPath.values().iterator().next().replicaInfos().get(sized).size() > 0
+                            && byPath.values().iterator().next().replicaInfos().get(sized).offsetLag() == 0);
+        }, "every broker to describe its replica of sized-0");
+        Map<Integer, Map<String, LogDirDescription>> dirs = describeLogDirs();
+        List<Long> sizes = dirs.values().stream().map(byPath -> byPath.values().iterator().next().replicaInfos()
+                .get(sized).size()).distinct().toList();
+        assertEquals(1, sizes.size(), "the replicas hold the same bytes: " + sizes);
+        LogDirDescription one = dirs.get(2).values().iterator().next();
+        assertTrue(one.totalBytes().isPresent() && one.usableBytes().isPresent(), String.valueOf(one));
+        assertTrue(dirs.get(2).keySet().iterator().next().endsWith("logs"), String.valueOf(dirs.get(2).keySet()));
+    }
+
+    private Map<Integer, Map<String, LogDirDescription>> describeLogDirs() {
+        try {
+            return admin.describeLogDirs(BROKER_IDS).allDescriptions().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("DescribeLogDirs failed", e);
+        }
     }
 }
