@@ -13,6 +13,7 @@ import io.kraft.broker.protocol.message.DescribeLogDirsResponse.DescribeLogDirsT
 import io.kraft.broker.replica.LogDirDescription;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,13 +42,12 @@ public final class DescribeLogDirsHandler implements RequestHandler<DescribeLogD
 
     @Override
     public DescribeLogDirsResponse handle(RequestContext context, ApiRequest<DescribeLogDirsRequest> request) {
-        Set<TopicPartition> wanted = null;
+        // By name and partition rather than as TopicPartitions: a name or number no partition can have matches none.
+        Map<String, Set<Integer>> wanted = null;
         if (request.body().topics() != null) {
-            wanted = new HashSet<>();
+            wanted = new HashMap<>();
             for (DescribableLogDirTopic topic : request.body().topics()) {
-                for (int partition : topic.partitions()) {
-                    wanted.add(new TopicPartition(topic.topic(), partition));
-                }
+                wanted.computeIfAbsent(topic.topic(), t -> new HashSet<>()).addAll(topic.partitions());
             }
         }
         DescribeLogDirsResponse response = new DescribeLogDirsResponse().setErrorCode(Errors.NONE.code());
@@ -59,7 +59,8 @@ public final class DescribeLogDirsHandler implements RequestHandler<DescribeLogD
                     .setUsableBytes(dir.usableBytes());
             Map<String, Map<Integer, LogDirDescription.Replica>> byTopic = new TreeMap<>();
             for (Map.Entry<TopicPartition, LogDirDescription.Replica> replica : dir.replicas().entrySet()) {
-                if (wanted == null || wanted.contains(replica.getKey())) {
+                TopicPartition tp = replica.getKey();
+                if (wanted == null || wanted.getOrDefault(tp.topic(), Set.of()).contains(tp.partition())) {
                     byTopic.computeIfAbsent(replica.getKey().topic(), t -> new TreeMap<>())
                             .put(replica.getKey().partition(), replica.getValue());
                 }
