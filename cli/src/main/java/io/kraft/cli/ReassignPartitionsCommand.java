@@ -23,6 +23,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,11 +83,11 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> topics;
-        Map<TopicPartition, List<Integer>> plan;
+        JsonPlans.ReassignmentPlan plan;
         try {
             checkOptions();
             topics = generate ? JsonPlans.topicsToMove(topicsToMoveFile) : List.of();
-            plan = generate ? Map.of() : JsonPlans.reassignment(reassignmentFile);
+            plan = generate ? null : JsonPlans.reassignment(reassignmentFile);
         } catch (PlanException e) {
             err.println("Error: " + e.getMessage());
             err.flush();
@@ -99,9 +100,9 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
                 } else if (execute) {
                     return execute(admin, plan, out, err);
                 } else if (verify) {
-                    return verify(admin, plan, out);
+                    return verify(admin, plan.replicas(), out);
                 }
-                return cancel(admin, plan, out, err);
+                return cancel(admin, plan.replicas(), out, err);
             } catch (PlanException e) {
                 err.println("Error: " + e.getMessage());
                 err.flush();
@@ -194,9 +195,17 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         return current;
     }
 
-    private int execute(Admin admin, Map<TopicPartition, List<Integer>> plan, PrintWriter out, PrintWriter err)
+    private int execute(Admin admin, JsonPlans.ReassignmentPlan reassignment, PrintWriter out, PrintWriter err)
             throws ExecutionException, InterruptedException {
+        Map<TopicPartition, List<Integer>> plan = reassignment.replicas();
         Map<TopicPartition, List<Integer>> current = currentOf(admin, plan);
+        Map<TopicPartitionReplica, String> currentDirs = currentLogDirs(admin, current);
+        reassignment.logDirs().forEach((replica, dir) -> {
+            if (!dir.equals(currentDirs.get(replica))) {
+                throw new PlanException("The plan puts replica " + replica + " in log directory " + dir
+                        + ": moving replicas between log directories is not supported; use \"any\"");
+            }
+        });
         if (!additional && !admin.listPartitionReassignments().reassignments().get().isEmpty()) {
             throw new PlanException("Cannot execute because there is an existing partition assignment. Use "
                     + "--additional to override this and create a new partition assignment in addition to the "
@@ -204,11 +213,34 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         }
         out.println("Current partition replica assignment");
         out.println();
-        out.println(JsonPlans.reassignmentJson(current));
+        out.println(JsonPlans.reassignmentJson(current, currentDirs));
         out.println();
         out.println("Save this to use as the --reassignment-json-file option during rollback");
         Map<TopicPartition, Optional<NewPartitionReassignment>> targets = JsonPlans.targets(plan);
         return alter(admin, targets, "Successfully started partition reassignment", " for ", "reassigning", out, err);
+    }
+
+    /** The log directory of each current replica that its broker reports (DescribeLogDirs); others are left out. */
+    private static Map<TopicPartitionReplica, String> currentLogDirs(Admin admin,
+                                                                     Map<TopicPartition, List<Integer>> current)
+            throws InterruptedException {
+        List<TopicPartitionReplica> replicas = new ArrayList<>();
+        current.forEach((partition, brokers) -> brokers.forEach(broker -> replicas.add(
+                new TopicPartitionReplica(partition.topic(), partition.partition(), broker))));
+        Map<TopicPartitionReplica, String> dirs = new LinkedHashMap<>();
+        admin.describeReplicaLogDirs(replicas).values().forEach((replica, future) -> {
+            try {
+                String dir = future.get().getCurrentReplicaLogDir();
+                if (dir != null) {
+                    dirs.put(replica, dir);
+                }
+            } catch (ExecutionException e) {
+                // A broker that cannot be asked: its replicas' directories stay "any".
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return dirs;
     }
 
     /** Sends the changes; prints the partitions done, or those refused with why, ending with exit 1. */

@@ -18,8 +18,10 @@ final class ClientNode implements AutoCloseable {
     private static final long WAIT_MS = 30_000;
 
     private final CombinedNode node;
+    private final Path logDir;
 
     ClientNode(Path dir) throws Exception {
+        logDir = dir.resolve("logs");
         // No initial rebalance delay: a console consumer is the group's only member.
         Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
                 "log.dirs", dir.resolve("logs").toString(), "group.initial.rebalance.delay.ms", "0");
@@ -40,6 +42,11 @@ final class ClientNode implements AutoCloseable {
     /** The --bootstrap-server value. */
     String bootstrap() {
         return "localhost:" + node.clientPort();
+    }
+
+    /** The node's one log directory. */
+    Path logDir() {
+        return logDir;
     }
 
     @Override

@@ -105,9 +105,15 @@ class PartitionCommandsTest {
         Path planFile = file("plan.json", plan);
         CliRun executed = run("reassign-partitions", "--execute", "--reassignment-json-file", planFile.toString());
         assertEquals(0, executed.exitCode(), executed.err());
-        assertEquals("Current partition replica assignment" + NL + NL + plan + NL + NL
+        // The rollback plan names each replica's current log directory, as Kafka's tool does.
+        String rollback = plan.replace("\"any\"", com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                node.logDir().toAbsolutePath().toString()).toString());
+        assertEquals("Current partition replica assignment" + NL + NL + rollback + NL + NL
                 + "Save this to use as the --reassignment-json-file option during rollback" + NL
                 + "Successfully started partition reassignments for orders-0,orders-1" + NL, executed.out());
+        CliRun rolledBack = run("reassign-partitions", "--execute", "--reassignment-json-file",
+                file("rollback.json", rollback).toString());
+        assertEquals(0, rolledBack.exitCode(), rolledBack.err());
 
         CliRun verified = run("reassign-partitions", "--verify", "--reassignment-json-file", planFile.toString());
         assertEquals(0, verified.exitCode(), verified.err());
@@ -143,9 +149,15 @@ class PartitionCommandsTest {
                 missing.toString()), "Exactly one of");
         assertUsageError(run("reassign-partitions", "--generate", "--broker-list", "1"),
                 "--topics-to-move-json-file");
-        assertUsageError(run("reassign-partitions", "--verify", "--reassignment-json-file",
+        CliRun otherDir = run("reassign-partitions", "--execute", "--reassignment-json-file",
                 file("dirs.json", "{\"version\":1,\"partitions\":[{\"topic\":\"orders\",\"partition\":0,"
-                        + "\"replicas\":[1],\"log_dirs\":[\"/data\"]}]}").toString()), "log directories");
+                        + "\"replicas\":[1],\"log_dirs\":[\"/data\"]}]}").toString());
+        assertEquals(KraftCli.EXIT_FAILURE, otherDir.exitCode());
+        assertTrue(otherDir.err().contains("moving replicas between log directories is not supported"),
+                otherDir.err());
+        assertUsageError(run("reassign-partitions", "--verify", "--reassignment-json-file",
+                file("dirs2.json", "{\"version\":1,\"partitions\":[{\"topic\":\"orders\",\"partition\":0,"
+                        + "\"replicas\":[1],\"log_dirs\":[\"any\",\"any\"]}]}").toString()), "one entry per replica");
         assertUsageError(run("reassign-partitions", "--cancel", "--reassignment-json-file",
                 file("notjson.json", "{not json").toString()), "not valid JSON");
     }

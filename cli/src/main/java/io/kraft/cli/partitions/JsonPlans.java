@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 
 /**
  * Kafka's JSON files for partition tools: the partitions of {@code kafka-leader-election.sh --path-to-json-file}
@@ -57,10 +58,15 @@ public final class JsonPlans {
         return topics;
     }
 
-    /** The target replicas of each partition of a reassignment plan, in file order. */
-    public static Map<TopicPartition, List<Integer>> reassignment(Path file) {
+    /**
+     * The target replicas of each partition of a reassignment plan, in file order, and the log directory named for
+     * each replica where the plan names one rather than {@code "any"} (as Kafka's tool prints the current directories
+     * in a rollback plan).
+     */
+    public static ReassignmentPlan reassignment(Path file) {
         JsonNode root = read(file);
         Map<TopicPartition, List<Integer>> plan = new LinkedHashMap<>();
+        Map<TopicPartitionReplica, String> logDirs = new LinkedHashMap<>();
         for (JsonNode entry : array(field(root, "partitions", file), "partitions", file)) {
             TopicPartition partition = new TopicPartition(text(entry, "topic", file), integer(entry, "partition", file));
             List<Integer> replicas = new ArrayList<>();
@@ -77,13 +83,17 @@ public final class JsonPlans {
                 throw new PlanException("Partition " + partition + " in " + file + " has duplicate replicas "
                         + replicas);
             }
-            JsonNode logDirs = entry.get("log_dirs");
-            if (logDirs != null && logDirs.isArray()) {
-                for (JsonNode dir : logDirs) {
-                    if (!"any".equals(dir.asText())) {
-                        throw new PlanException("Partition " + partition + " in " + file + " names log directory "
-                                + dir.asText() + ": moving replicas between log directories is not supported;"
-                                + " use \"any\"");
+            JsonNode dirs = entry.get("log_dirs");
+            if (dirs != null && !dirs.isNull()) {
+                if (!dirs.isArray() || dirs.size() != replicas.size()) {
+                    throw new PlanException("\"log_dirs\" of " + partition + " in " + file
+                            + " must be an array with one entry per replica");
+                }
+                for (int i = 0; i < replicas.size(); i++) {
+                    String dir = dirs.get(i).asText();
+                    if (!"any".equals(dir)) {
+                        logDirs.put(new TopicPartitionReplica(partition.topic(), partition.partition(),
+                                replicas.get(i)), dir);
                     }
                 }
             }
@@ -94,11 +104,22 @@ public final class JsonPlans {
         if (plan.isEmpty()) {
             throw new PlanException("No partitions in the reassignment plan " + file);
         }
-        return plan;
+        return new ReassignmentPlan(plan, logDirs);
     }
 
-    /** A reassignment plan in Kafka's format, one line, partitions in the given order. */
+    /** A reassignment plan: target replicas per partition, and the log directories it names. */
+    public record ReassignmentPlan(Map<TopicPartition, List<Integer>> replicas,
+                                   Map<TopicPartitionReplica, String> logDirs) {
+    }
+
+    /** A reassignment plan in Kafka's format, one line, partitions in the given order, every log directory "any". */
     public static String reassignmentJson(Map<TopicPartition, List<Integer>> plan) {
+        return reassignmentJson(plan, Map.of());
+    }
+
+    /** A reassignment plan in Kafka's format, naming the given replicas' log directories and "any" for others. */
+    public static String reassignmentJson(Map<TopicPartition, List<Integer>> plan,
+                                          Map<TopicPartitionReplica, String> logDirs) {
         StringBuilder json = new StringBuilder("{\"version\":1,\"partitions\":[");
         boolean first = true;
         for (Map.Entry<TopicPartition, List<Integer>> entry : plan.entrySet()) {
@@ -106,11 +127,13 @@ public final class JsonPlans {
                 json.append(',');
             }
             first = false;
-            json.append("{\"topic\":").append(quote(entry.getKey().topic())).append(",\"partition\":")
-                    .append(entry.getKey().partition()).append(",\"replicas\":[");
+            TopicPartition partition = entry.getKey();
+            json.append("{\"topic\":").append(quote(partition.topic())).append(",\"partition\":")
+                    .append(partition.partition()).append(",\"replicas\":[");
             json.append(String.join(",", entry.getValue().stream().map(String::valueOf).toList()));
             json.append("],\"log_dirs\":[");
-            json.append(String.join(",", entry.getValue().stream().map(r -> "\"any\"").toList()));
+            json.append(String.join(",", entry.getValue().stream().map(replica -> quote(logDirs.getOrDefault(
+                    new TopicPartitionReplica(partition.topic(), partition.partition(), replica), "any"))).toList()));
             json.append("]}");
         }
         return json.append("]}").toString();
