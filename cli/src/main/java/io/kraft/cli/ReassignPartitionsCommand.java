@@ -1,7 +1,9 @@
 package io.kraft.cli;
 
 import io.kraft.cli.client.ClientFailures;
+import io.kraft.cli.partitions.CopyProgress;
 import io.kraft.cli.partitions.JsonPlans;
+import io.kraft.cli.partitions.LiveBrokers;
 import io.kraft.cli.partitions.PlanException;
 import io.kraft.cli.partitions.ReplicaAssignments;
 import java.io.PrintWriter;
@@ -12,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -220,13 +223,15 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         return alter(admin, targets, "Successfully started partition reassignment", " for ", "reassigning", out, err);
     }
 
-    /** The log directory of each current replica that its broker reports (DescribeLogDirs); others are left out. */
+    /** The log directory of each current replica that its broker, if up, reports (DescribeLogDirs). */
     private static Map<TopicPartitionReplica, String> currentLogDirs(Admin admin,
                                                                      Map<TopicPartition, List<Integer>> current)
             throws InterruptedException {
+        // Only replicas on brokers that are up: the Admin client would wait its whole timeout for one that is not.
+        Set<Integer> live = LiveBrokers.of(admin);
         List<TopicPartitionReplica> replicas = new ArrayList<>();
-        current.forEach((partition, brokers) -> brokers.forEach(broker -> replicas.add(
-                new TopicPartitionReplica(partition.topic(), partition.partition(), broker))));
+        current.forEach((partition, brokers) -> brokers.stream().filter(live::contains).forEach(broker ->
+                replicas.add(new TopicPartitionReplica(partition.topic(), partition.partition(), broker))));
         Map<TopicPartitionReplica, String> dirs = new LinkedHashMap<>();
         admin.describeReplicaLogDirs(replicas).values().forEach((replica, future) -> {
             try {
@@ -289,8 +294,15 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
                         + current.get(partition) + " rather than " + target + ".");
             }
         });
-        long moving = plan.keySet().stream().filter(ongoing::containsKey).count();
-        out.println((plan.size() - moving) + " of " + plan.size() + " partitions done.");
+        Map<TopicPartition, PartitionReassignment> moving = new LinkedHashMap<>(ongoing);
+        moving.keySet().retainAll(plan.keySet());
+        if (moving.isEmpty()) {
+            out.println(plan.size() + " of " + plan.size() + " partitions done.");
+        } else {
+            CopyProgress progress = CopyProgress.of(admin, moving);
+            out.println((plan.size() - moving.size()) + " of " + plan.size() + " partitions done; "
+                    + progress.copiedBytes() + " of " + progress.totalBytes() + " bytes copied to the new replicas.");
+        }
         return 0;
     }
 
