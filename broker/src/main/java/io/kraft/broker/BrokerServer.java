@@ -2,6 +2,7 @@ package io.kraft.broker;
 
 import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
+import io.kraft.broker.api.admin.DescribeLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeQuorumHandler;
 import io.kraft.broker.api.admin.QuorumDescriber;
 import io.kraft.broker.api.data.ApiVersionsHandler;
@@ -130,6 +131,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new WriteTxnMarkersHandler(replicaManager));
         handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
         handlers.add(new DescribeProducersHandler(replicaManager));
+        handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         handlers.addAll(groupCoordinator.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),

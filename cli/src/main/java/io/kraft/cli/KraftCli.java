@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
         subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
                 QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
                 TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
-                TransactionsCommand.class, CommandLine.HelpCommand.class})
+                TransactionsCommand.class, LeaderElectionCommand.class, ReassignPartitionsCommand.class,
+                LogDirsCommand.class, CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */
     public static final int EXIT_FAILURE = 1;

@@ -20,6 +20,7 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
 import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.file.MetadataLogRetention;
@@ -75,7 +76,7 @@ public final class NodeConfigs {
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
-                HttpListenerConfig.definition())) {
+                HttpListenerConfig.definition(), LeaderBalanceSettings.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);

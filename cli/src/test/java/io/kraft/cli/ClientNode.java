@@ -6,6 +6,7 @@ import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -18,12 +19,16 @@ final class ClientNode implements AutoCloseable {
     private static final long WAIT_MS = 30_000;
 
     private final CombinedNode node;
+    private final Path logDir;
+    private final Map<String, String> properties;
+    private final TopicConfigResolver topicConfigs;
 
     ClientNode(Path dir) throws Exception {
+        logDir = dir.resolve("logs");
         // No initial rebalance delay: a console consumer is the group's only member.
-        Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
+        properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
                 "log.dirs", dir.resolve("logs").toString(), "group.initial.rebalance.delay.ms", "0");
-        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+        topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of("log.dirs", dir.resolve("logs").toString()),
                         ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + freePort(),
@@ -40,6 +45,22 @@ final class ClientNode implements AutoCloseable {
     /** The --bootstrap-server value. */
     String bootstrap() {
         return "localhost:" + node.clientPort();
+    }
+
+    /** Starts a broker-only node {@code nodeId} in {@code dir} that joins this node's cluster; close it to stop it. */
+    BrokerNode startBroker(int nodeId, Path dir) throws Exception {
+        Map<String, String> brokerProperties = new java.util.HashMap<>(properties);
+        brokerProperties.put("log.dirs", dir.resolve("logs").toString());
+        BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("metadata"),
+                "PLAINTEXT://localhost:" + freePort(), brokerProperties, topicConfigs);
+        await("broker " + nodeId + " to be unfenced").atMost(Duration.ofMillis(WAIT_MS))
+                .pollInterval(Duration.ofMillis(20)).until(broker::isBrokerUnfenced);
+        return broker;
+    }
+
+    /** The node's one log directory. */
+    Path logDir() {
+        return logDir;
     }
 
     @Override

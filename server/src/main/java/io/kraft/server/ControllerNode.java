@@ -3,6 +3,7 @@ package io.kraft.server;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.ControllerSettings;
+import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
@@ -100,6 +101,7 @@ public final class ControllerNode implements AutoCloseable {
         QuorumController controller = QuorumController.builder(nodeId, settings)
                 .topicConfigs(topicConfigs)
                 .transactionSettings(TransactionSettings.fromProperties(properties))
+                .leaderBalance(LeaderBalanceSettings.fromProperties(properties))
                 .supportedFeatures(SUPPORTED_FEATURES)
                 .storage(new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE), snapshots))
                 .snapshotPolicy(snapshotPolicy)

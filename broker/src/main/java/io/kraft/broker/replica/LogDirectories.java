@@ -13,6 +13,8 @@ import io.kraft.storage.log.TopicPartition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,6 +26,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -267,6 +270,37 @@ final class LogDirectories implements AutoCloseable {
             manager.logs().forEach(all::putIfAbsent);
         }
         return all;
+    }
+
+    /**
+     * Every configured directory, in log.dirs order: an online one with its logs and free space (the offset lag of a
+     * log is how far its end is below {@code highWatermark}, which answers -1 for a partition with none), an offline
+     * one with nothing.
+     */
+    List<LogDirDescription> describe(ToLongFunction<TopicPartition> highWatermark) {
+        List<LogDirDescription> described = new ArrayList<>();
+        for (Path dir : directoryIds.keySet()) {
+            Optional<LogManager> manager = offline.containsKey(dir) ? Optional.empty()
+                    : managers.stream().filter(m -> m.logDir().equals(dir)).findFirst();
+            if (manager.isEmpty()) {
+                described.add(new LogDirDescription(dir, false, -1, -1, Map.of()));
+                continue;
+            }
+            Map<TopicPartition, LogDirDescription.Replica> replicas = new HashMap<>();
+            manager.get().logs().forEach((tp, log) -> replicas.put(tp, new LogDirDescription.Replica(
+                    log.sizeInBytes(), Math.max(0, highWatermark.applyAsLong(tp) - log.logEndOffset()))));
+            long total = -1;
+            long usable = -1;
+            try {
+                FileStore store = Files.getFileStore(dir);
+                total = store.getTotalSpace();
+                usable = store.getUsableSpace();
+            } catch (IOException e) {
+                LOG.debug("Cannot read the space of log directory {}: {}", dir, e.toString());
+            }
+            described.add(new LogDirDescription(dir, true, total, usable, replicas));
+        }
+        return described;
     }
 
     /** The high watermarks checkpointed in every directory; a corrupt file counts as empty. */

@@ -211,6 +211,14 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return brokerId;
     }
 
+    /** This broker's log directories and the replicas in each (DescribeLogDirs). */
+    public List<LogDirDescription> describeLogDirs() {
+        return logDirs.describe(tp -> {
+            Partition partition = partitions.get(tp);
+            return partition == null ? -1 : partition.highWatermark();
+        });
+    }
+
     /** How the previous run left the log directories, as opening them found (see {@link LogDirectories}). */
     public PreviousShutdown previousShutdown() {
         return logDirs.previousShutdown();

@@ -193,6 +193,10 @@ public final class MetadataTree {
         fields.put("leader", partition.leader());
         fields.put("leaderEpoch", partition.leaderEpoch());
         fields.put("partitionEpoch", partition.partitionEpoch());
+        if (partition.isReassigning()) {
+            fields.put("addingReplicas", partition.addingReplicas());
+            fields.put("removingReplicas", partition.removingReplicas());
+        }
         return Json.object(fields);
     }
 

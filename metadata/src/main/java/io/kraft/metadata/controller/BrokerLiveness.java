@@ -1,5 +1,6 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.metadata.image.PartitionRegistration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -23,4 +24,13 @@ public interface BrokerLiveness {
 
     /** Whether the registered broker has log directory {@code directoryId} online (KIP-858). */
     boolean isLogDirOnline(int brokerId, UUID directoryId);
+
+    /** Whether the broker may lead the partition: it is usable and its replica's log directory, if known, online. */
+    default boolean mayLead(PartitionRegistration partition, int brokerId) {
+        if (!isUsable(brokerId)) {
+            return false;
+        }
+        Optional<UUID> directory = partition.directoryOf(brokerId);
+        return directory.isEmpty() || isLogDirOnline(brokerId, directory.get());
+    }
 }

@@ -35,6 +35,8 @@ public final class ControlManagers {
     private final ProducerIdControlManager producerIds;
     private final FeatureControlManager features;
     private final TransactionControlManager transactions;
+    private final LeaderElectionControlManager elections;
+    private final ReassignmentControlManager reassignments;
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -58,6 +60,7 @@ public final class ControlManagers {
         public void partitionChanged(TopicIdPartition partition, PartitionRegistration before,
                                      PartitionRegistration after) {
             replication.partitionChanged(partition, before, after);
+            elections.partitionChanged(partition, before, after);
         }
 
         @Override
@@ -95,8 +98,12 @@ public final class ControlManagers {
         this.producerIds = new ProducerIdControlManager(metadata, cluster);
         this.features = new FeatureControlManager(supportedFeatures, metadata);
         this.transactions = new TransactionControlManager(transactionSettings, metadata);
+        this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
+        this.reassignments = new ReassignmentControlManager(metadata, cluster);
         cluster.index(committed);
         replication.index(committed);
+        committed.topics().topicsById().values().forEach(topic -> topic.partitions().forEach((partitionId, partition)
+                -> elections.partitionChanged(new TopicIdPartition(topic.id(), partitionId), null, partition)));
         transactions.index(committed);
     }
 
@@ -219,8 +226,42 @@ public final class ControlManagers {
         return replication.createPartitions(topicName, totalCount, newAssignments);
     }
 
+    /**
+     * A leader's ISR change; when it brings the last adding replica of a reassignment into the ISR, the reassignment
+     * completes in the same batch. The answer is the partition after both, unless the completion moved leadership
+     * away from the asking leader: then after the ISR change alone, the state that leader acted in.
+     */
     public ControllerResult<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
-        return replication.alterPartition(request);
+        ControllerResult<PartitionRegistration> result = replication.alterPartition(request);
+        if (!result.isSuccess() || result.records().isEmpty()) {
+            return result;
+        }
+        Optional<MetadataRecord> completion = reassignments.completion(request.topicId(), request.partitionId(),
+                result.response());
+        if (completion.isEmpty()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>(result.records());
+        records.add(completion.get());
+        PartitionRegistration after = result.response().merge(completion.get().getPartitionChange());
+        return ControllerResult.of(records, after.leader() == result.response().leader() ? after : result.response());
+    }
+
+    /** ElectLeaders: preferred or unclean elections of the named partitions, or of all that need one. */
+    public ControllerResult<Map<String, Map<Integer, ApiError>>> electLeaders(
+            ElectionType type, Optional<Map<String, Set<Integer>>> partitions) {
+        return elections.electLeaders(type, partitions);
+    }
+
+    /** One pass of the automatic move of leadership back to preferred replicas; answers the partitions moved. */
+    public ControllerResult<List<TopicIdPartition>> balanceLeaders(int imbalancePerBrokerPercent) {
+        return elections.balance(imbalancePerBrokerPercent);
+    }
+
+    /** AlterPartitionReassignments: a target per partition, or empty to cancel its reassignment. */
+    public ControllerResult<Map<String, Map<Integer, ApiError>>> alterPartitionReassignments(
+            Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange) {
+        return reassignments.alter(targets, allowReplicationFactorChange);
     }
 
     public ControllerResult<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {

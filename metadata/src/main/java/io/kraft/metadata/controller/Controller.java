@@ -6,6 +6,7 @@ import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -50,6 +51,21 @@ public interface Controller {
 
     /** A partition leader's ISR change, checked against the leader and partition epochs. */
     CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request);
+
+    /**
+     * ElectLeaders: a preferred or unclean election in each named partition (topic name to partition ids), or in
+     * every partition that needs one when {@code partitions} is empty; answers each partition's outcome by topic
+     * name (ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE, ...).
+     */
+    CompletableFuture<Map<String, Map<Integer, ApiError>>> electLeaders(ElectionType type,
+                                                                        Optional<Map<String, Set<Integer>>> partitions);
+
+    /**
+     * AlterPartitionReassignments: the target replicas of each named partition (topic name to partition id), or
+     * empty to cancel its reassignment; answers each partition's outcome once the change has committed.
+     */
+    CompletableFuture<Map<String, Map<Integer, ApiError>>> alterPartitionReassignments(
+            Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange);
 
     /** Sets (present value) or deletes (empty) config keys of one resource. */
     CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes);

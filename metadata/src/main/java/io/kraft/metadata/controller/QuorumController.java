@@ -8,6 +8,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.loader.MetadataLoader;
 import io.kraft.metadata.loader.MetadataStorage;
 import io.kraft.metadata.loader.PublisherQueue;
@@ -30,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -65,6 +67,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final int nodeId;
     private final ControllerSettings settings;
     private final TransactionSettings transactionSettings;
+    private final LeaderBalanceSettings leaderBalance;
     private final TopicConfigResolver topicConfigs;
     private final Map<String, SupportedRange> supportedFeatures;
     private final Random random;
@@ -95,16 +98,16 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
     /** Requests that wrote nothing, by the last offset of the view they read; they fail if this member stops. */
     private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
-    private EventLoop.Scheduled fencingTimer;
-    private long fencingDeadlineMs = Long.MAX_VALUE;
-    private EventLoop.Scheduled transactionTimer;
-    private long transactionDeadlineMs = Long.MAX_VALUE;
+    private final DeadlineTimer fencingTimer;
+    private final DeadlineTimer transactionTimer;
+    private final DeadlineTimer leaderBalanceTimer;
     private volatile boolean closed;
 
     private QuorumController(Builder builder) {
         this.nodeId = builder.nodeId;
         this.settings = builder.settings;
         this.transactionSettings = builder.transactionSettings;
+        this.leaderBalance = builder.leaderBalance;
         this.topicConfigs = Objects.requireNonNull(builder.topicConfigs, "topicConfigs");
         this.supportedFeatures = Map.copyOf(builder.supportedFeatures);
         this.random = new Random(builder.randomSeed);
@@ -112,6 +115,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.faultHandler = Objects.requireNonNull(builder.faultHandler, "faultHandler");
         this.loop = builder.eventLoop != null ? builder.eventLoop
                 : new SingleThreadEventLoop("quorum-controller-" + nodeId, faultHandler);
+        this.fencingTimer = new DeadlineTimer(loop, "fence stale brokers",
+                () -> runNow("fence stale brokers", this::fenceStaleBrokers));
+        this.transactionTimer = new DeadlineTimer(loop, "transaction deadlines",
+                () -> runNow("expire transactions", this::expireTransactions));
+        this.leaderBalanceTimer = new DeadlineTimer(loop, "leader balance check",
+                () -> runNow("leader balance check", this::balanceLeaders));
         this.publisherLoop = builder.publisherLoop != null ? builder.publisherLoop
                 : new SingleThreadEventLoop("metadata-publisher-" + nodeId, faultHandler);
         String owner = "Controller " + nodeId;
@@ -216,6 +225,19 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     @Override
     public CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request) {
         return submit("alterPartition", m -> m.alterPartition(request));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, ApiError>>> electLeaders(
+            ElectionType type, Optional<Map<String, Set<Integer>>> partitions) {
+        return submit("electLeaders " + type, m -> m.electLeaders(type, partitions));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, ApiError>>> alterPartitionReassignments(
+            Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange) {
+        return submit("alterPartitionReassignments", m -> m.alterPartitionReassignments(targets,
+                allowReplicationFactorChange));
     }
 
     /** Sets (present value) or deletes (empty) config keys of one resource. */
@@ -405,36 +427,17 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return new ControllerException(Errors.NOT_CONTROLLER, "Node " + nodeId + " is not the active controller" + known);
     }
 
-    // ---- fencing timer --------------------------------------------------------------------------------------
+    // ---- fencing and transaction timers ----------------------------------------------------------------------
 
     private void rescheduleFencing() {
         if (managers == null) {
-            cancelFencingTimer();
-            return;
-        }
-        long deadlineMs = managers.nextFencingDeadlineMs(time.monotonicMs());
-        if (deadlineMs == fencingDeadlineMs && fencingTimer != null) {
-            return;
-        }
-        cancelFencingTimer();
-        fencingDeadlineMs = deadlineMs;
-        if (deadlineMs != Long.MAX_VALUE) {
-            fencingTimer = loop.schedule("fence stale brokers", deadlineMs,
-                    () -> runNow("fence stale brokers", this::fenceStaleBrokers));
-        }
-    }
-
-    private void cancelFencingTimer() {
-        if (fencingTimer != null) {
             fencingTimer.cancel();
-            fencingTimer = null;
+        } else {
+            fencingTimer.set(managers.nextFencingDeadlineMs(time.monotonicMs()));
         }
-        fencingDeadlineMs = Long.MAX_VALUE;
     }
 
     private void fenceStaleBrokers() {
-        fencingTimer = null;
-        fencingDeadlineMs = Long.MAX_VALUE;
         if (managers == null) {
             return;
         }
@@ -446,38 +449,17 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         rescheduleFencing();
     }
 
-    // ---- transaction timer: timeouts and expiry ---------------------------------------------------------------
-
     private void rescheduleTransactionTimer() {
         if (managers == null) {
-            cancelTransactionTimer();
-            return;
-        }
-        long deadlineMs = managers.transactions().nextDeadlineMs();
-        if (deadlineMs == transactionDeadlineMs && transactionTimer != null) {
-            return;
-        }
-        cancelTransactionTimer();
-        transactionDeadlineMs = deadlineMs;
-        if (deadlineMs != Long.MAX_VALUE) {
-            // Transaction deadlines are wall-clock times (they are in the records); the loop's timers are monotonic.
-            long delayMs = Math.max(0, deadlineMs - time.wallClockMs());
-            transactionTimer = loop.schedule("transaction deadlines", time.monotonicMs() + delayMs,
-                    () -> runNow("expire transactions", this::expireTransactions));
-        }
-    }
-
-    private void cancelTransactionTimer() {
-        if (transactionTimer != null) {
             transactionTimer.cancel();
-            transactionTimer = null;
+            return;
         }
-        transactionDeadlineMs = Long.MAX_VALUE;
+        // Transaction deadlines are wall-clock times (they are in the records); the loop's timers are monotonic.
+        long deadlineMs = managers.transactions().nextDeadlineMs();
+        transactionTimer.set(deadlineMs, time.monotonicMs() + Math.max(0, deadlineMs - time.wallClockMs()));
     }
 
     private void expireTransactions() {
-        transactionTimer = null;
-        transactionDeadlineMs = Long.MAX_VALUE;
         if (managers == null) {
             return;
         }
@@ -567,6 +549,20 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 }));
     }
 
+    /** The periodic move of leadership back to preferred replicas, while this member is active. */
+    private void balanceLeaders() {
+        ControllerResult<List<TopicIdPartition>> result = managers == null ? null
+                : managers.balanceLeaders(leaderBalance.imbalancePerBrokerPercent());
+        if (result != null) {
+            leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());
+        }
+        if (result != null && !result.records().isEmpty()) {
+            LOG.info("Controller {} moves the leadership of {} partitions back to their preferred replicas", nodeId,
+                    result.response().size());
+            appendAndAnswer("balanceLeaders", result, new CompletableFuture<>());
+        }
+    }
+
     private void loadSnapshot(SnapshotId snapshotId) {
         boolean loaded;
         try {
@@ -633,6 +629,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 ready.epoch(), image.offset(), nextWriteOffset);
         rescheduleFencing();
         rescheduleTransactionTimer();
+        if (leaderBalance.enabled()) {
+            leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());
+        }
     }
 
     /** Stops serving the current epoch: requests answer NOT_CONTROLLER until a later epoch is ready. */
@@ -654,8 +653,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         }
         managers = null;
         activeEpoch = -1;
-        cancelFencingTimer();
-        cancelTransactionTimer();
+        fencingTimer.cancel();
+        transactionTimer.cancel();
+        leaderBalanceTimer.cancel();
         List<PendingRead> readers = awaitingCommit.values().stream().flatMap(List::stream).toList();
         awaitingCommit.clear();
         readers.forEach(reader -> reader.future().completeExceptionally(notController()));
@@ -711,6 +711,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         private final int nodeId;
         private final ControllerSettings settings;
         private TransactionSettings transactionSettings = TransactionSettings.DEFAULTS;
+        private LeaderBalanceSettings leaderBalance = LeaderBalanceSettings.DEFAULTS;
         private TopicConfigResolver topicConfigs;
         private Map<String, SupportedRange> supportedFeatures = Map.of();
         private long randomSeed;
@@ -736,6 +737,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         /** The transaction coordinator's settings (default: Kafka's). */
         public Builder transactionSettings(TransactionSettings transactions) {
             this.transactionSettings = Objects.requireNonNull(transactions, "transactionSettings");
+            return this;
+        }
+
+        /** How leadership moves back to preferred replicas by itself (default: Kafka's). */
+        public Builder leaderBalance(LeaderBalanceSettings settings) {
+            this.leaderBalance = Objects.requireNonNull(settings, "leaderBalance");
             return this;
         }
 

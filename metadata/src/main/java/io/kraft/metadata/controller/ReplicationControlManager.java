@@ -72,6 +72,11 @@ public final class ReplicationControlManager {
         this.uncleanElections = new UncleanElections(settings, metadata);
     }
 
+    /** Where unclean elections are decided, logged and counted (shared with operator-asked elections). */
+    UncleanElections uncleanElections() {
+        return uncleanElections;
+    }
+
     /** Unclean leader elections this controller generated since it started (for metrics). */
     public long uncleanLeaderElections() {
         return uncleanElections.count();

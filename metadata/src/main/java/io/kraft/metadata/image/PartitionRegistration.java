@@ -13,12 +13,14 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * One partition's replicas, in-sync replicas, leader and epochs, and the log directory of each replica where one is
+ * One partition's replicas, in-sync replicas, leader and epochs, the log directory of each replica where one is
  * known ({@code directories}: empty, or one per replica in replica order with {@link #UNKNOWN_DIRECTORY} where
- * unknown; KIP-858).
+ * unknown; KIP-858), and a running reassignment (KIP-455): {@code replicas} is then the target replicas followed by
+ * the {@code removingReplicas}, and {@code addingReplicas} are the target replicas that are catching up.
  */
 public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
-                                    int partitionEpoch, List<UUID> directories) {
+                                    int partitionEpoch, List<UUID> directories, List<Integer> addingReplicas,
+                                    List<Integer> removingReplicas) {
     /** The leader id of a partition without a leader. */
     public static final int NO_LEADER = -1;
     /** The directory of a replica whose directory is not known. */
@@ -28,13 +30,21 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
         replicas = List.copyOf(replicas);
         isr = List.copyOf(isr);
         directories = List.copyOf(directories);
+        addingReplicas = List.copyOf(addingReplicas);
+        removingReplicas = List.copyOf(removingReplicas);
         if (!directories.isEmpty() && directories.size() != replicas.size()) {
             throw new InvalidMetadataRecordException("Directories " + directories + " do not match replicas "
                     + replicas);
         }
     }
 
-    /** A partition whose replicas' directories are not known. */
+    /** A partition with no reassignment running. */
+    public PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
+                                 int partitionEpoch, List<UUID> directories) {
+        this(replicas, isr, leader, leaderEpoch, partitionEpoch, directories, List.of(), List.of());
+    }
+
+    /** A partition whose replicas' directories are not known, with no reassignment running. */
     public PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
                                  int partitionEpoch) {
         this(replicas, isr, leader, leaderEpoch, partitionEpoch, List.of());
@@ -43,7 +53,24 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
     public static PartitionRegistration fromRecord(PartitionRecord record) {
         return new PartitionRegistration(record.getReplicasList(), record.getIsrList(), record.getLeader(),
                 record.getLeaderEpoch(), record.getPartitionEpoch(),
-                record.getDirectoriesList().stream().map(Uuids::fromProto).toList());
+                record.getDirectoriesList().stream().map(Uuids::fromProto).toList(),
+                record.getAddingReplicasList(), record.getRemovingReplicasList());
+    }
+
+    /** Whether a reassignment is running (replicas are being added or removed). */
+    public boolean isReassigning() {
+        return !addingReplicas.isEmpty() || !removingReplicas.isEmpty();
+    }
+
+    /** The replicas the partition will have once its reassignment completes (its replicas when none runs). */
+    public List<Integer> targetReplicas() {
+        return removingReplicas.isEmpty() ? replicas
+                : replicas.stream().filter(r -> !removingReplicas.contains(r)).toList();
+    }
+
+    /** The preferred leader: the first replica (of the target replicas while a reassignment runs). */
+    public int preferredLeader() {
+        return replicas.get(0);
     }
 
     /** The log directory the broker's replica lives in, if known. */
@@ -87,7 +114,9 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
                 change.hasLeader() ? change.getLeader() : leader,
                 change.hasLeader() ? leaderEpoch + 1 : leaderEpoch,
                 partitionEpoch + 1,
-                newDirectories);
+                newDirectories,
+                change.hasAddingReplicas() ? change.getAddingReplicas().getBrokerIdsList() : addingReplicas,
+                change.hasRemovingReplicas() ? change.getRemovingReplicas().getBrokerIdsList() : removingReplicas);
     }
 
     public boolean hasLeader() {
@@ -105,6 +134,8 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
                 .setLeaderEpoch(leaderEpoch)
                 .setPartitionEpoch(partitionEpoch)
                 .addAllDirectories(directories.stream().map(Uuids::toProto).toList())
+                .addAllAddingReplicas(addingReplicas)
+                .addAllRemovingReplicas(removingReplicas)
                 .build());
     }
 }

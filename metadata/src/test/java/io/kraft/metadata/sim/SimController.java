@@ -6,6 +6,7 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.fault.FaultHandler;
@@ -24,6 +25,8 @@ final class SimController {
             400, false, 1, 1);
     /** Snapshots every few KiB of records, so that restarts and transfers load snapshots. */
     static final SnapshotPolicy SNAPSHOTS = new SnapshotPolicy(1024, 2_000);
+    /** Leadership moves back to preferred replicas every few simulated seconds. */
+    static final LeaderBalanceSettings LEADER_BALANCE = new LeaderBalanceSettings(true, 3_000, 10);
     static final Map<String, SupportedRange> FEATURES = Map.of("metadata.version", new SupportedRange(1, 3));
     private static final TopicConfigResolver TOPIC_CONFIGS = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
@@ -54,6 +57,7 @@ final class SimController {
         QuorumController controller = QuorumController.builder(id, SETTINGS)
                 .topicConfigs(TOPIC_CONFIGS)
                 .supportedFeatures(FEATURES)
+                .leaderBalance(LEADER_BALANCE)
                 .randomSeed(scheduler.random().nextLong())
                 .time(scheduler)
                 .eventLoop(loop)

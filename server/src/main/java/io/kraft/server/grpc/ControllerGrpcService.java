@@ -4,6 +4,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.ControllerException;
@@ -45,6 +46,8 @@ import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.InitTransactionalProducerRequest;
 import io.kraft.proto.controller.InitTransactionalProducerResponse;
+import io.kraft.proto.controller.NamedTopicPartitions;
+import io.kraft.proto.controller.PartitionOperationResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.controller.RegisterBrokerResponse;
 import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
@@ -406,6 +409,42 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
+    }
+
+    @Override
+    public void electLeaders(io.kraft.proto.controller.ElectLeadersRequest request,
+                             StreamObserver<PartitionOperationResponse> observer) {
+        if (tooMany(observer, "partitions", request.getPartitionsList().stream()
+                .mapToInt(NamedTopicPartitions::getPartitionsCount).sum())) {
+            return;
+        }
+        CompletableFuture<Map<String, Map<Integer, ApiError>>> answer;
+        try {
+            answer = controller.electLeaders(ElectionType.forValue((byte) request.getElectionType()),
+                    PartitionOperations.partitions(request));
+        } catch (IllegalArgumentException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        replyPartitions(observer, answer);
+    }
+
+    @Override
+    public void alterPartitionReassignments(io.kraft.proto.controller.AlterPartitionReassignmentsRequest request,
+                                            StreamObserver<PartitionOperationResponse> observer) {
+        if (tooMany(observer, "partitions", request.getTargetsCount())) {
+            return;
+        }
+        replyPartitions(observer, controller.alterPartitionReassignments(PartitionOperations.targets(request),
+                request.getAllowReplicationFactorChange()));
+    }
+
+    private void replyPartitions(StreamObserver<PartitionOperationResponse> observer,
+                                 CompletableFuture<Map<String, Map<Integer, ApiError>>> answer) {
+        reply(observer, answer, (results, error) -> {
+            PartitionOperationResponse.Builder response = PartitionOperations.response(results, error);
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     // ---- transactions ---------------------------------------------------------------------------------------

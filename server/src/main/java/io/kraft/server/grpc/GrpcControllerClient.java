@@ -12,7 +12,9 @@ import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
@@ -47,6 +49,7 @@ import io.kraft.proto.controller.EndTransactionRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.PartitionId;
+import io.kraft.proto.controller.PartitionOperationResponse;
 import io.kraft.proto.controller.InitTransactionalProducerRequest;
 import io.kraft.proto.controller.InitTransactionalProducerResponse;
 import io.kraft.proto.controller.RegisterBrokerRequest;
@@ -65,6 +68,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -279,6 +283,28 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                         response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> new PartitionRegistration(response.getReplicasList(), response.getIsrList(),
                                 response.getLeader(), response.getLeaderEpoch(), response.getPartitionEpoch())));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, ApiError>>> electLeaders(
+            ElectionType type, Optional<Map<String, Set<Integer>>> partitions) {
+        io.kraft.proto.controller.ElectLeadersRequest message = PartitionOperations.electLeaders(type, partitions);
+        return withRetries("ElectLeaders", requestDeadlineMs, (stub, observer) -> stub.electLeaders(message, observer),
+                this::decodePartitions);
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<Integer, ApiError>>> alterPartitionReassignments(
+            Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange) {
+        io.kraft.proto.controller.AlterPartitionReassignmentsRequest message =
+                PartitionOperations.alterReassignments(targets, allowReplicationFactorChange);
+        return withRetries("AlterPartitionReassignments", requestDeadlineMs,
+                (stub, observer) -> stub.alterPartitionReassignments(message, observer), this::decodePartitions);
+    }
+
+    private Attempt<Map<String, Map<Integer, ApiError>>> decodePartitions(PartitionOperationResponse response) {
+        return decode(response.getErrorCode(), response.getErrorMessage(), response.hasActiveControllerId(),
+                response.getActiveControllerId(), () -> PartitionOperations.results(response));
     }
 
     @Override

@@ -7,12 +7,14 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AlterPartitionReassignmentsRequest;
 import io.kraft.proto.controller.AlterPartitionRequest;
 import io.kraft.proto.controller.BrokerHeartbeatRequest;
 import io.kraft.proto.controller.ControllerServiceGrpc;
 import io.kraft.proto.controller.CreatePartitionsRequest;
 import io.kraft.proto.controller.CreateTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsRequest;
+import io.kraft.proto.controller.ElectLeadersRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.raft.BeginQuorumEpochRequest;
@@ -54,7 +56,7 @@ final class GrpcFuzzer implements AutoCloseable {
         RaftServiceGrpc.RaftServiceStub raft = RaftServiceGrpc.newStub(channel).withDeadlineAfter(1, TimeUnit.SECONDS);
         ControllerServiceGrpc.ControllerServiceStub controller = ControllerServiceGrpc.newStub(channel)
                 .withDeadlineAfter(1, TimeUnit.SECONDS);
-        switch (random.nextInt(14)) {
+        switch (random.nextInt(16)) {
             case 0 -> raft.vote(addressed(VoteRequest.newBuilder(), "voter_id"), done());
             case 1 -> raft.beginQuorumEpoch(addressed(BeginQuorumEpochRequest.newBuilder(), "voter_id"), done());
             case 2 -> raft.endQuorumEpoch(addressed(EndQuorumEpochRequest.newBuilder(), "voter_id"), done());
@@ -73,6 +75,10 @@ final class GrpcFuzzer implements AutoCloseable {
             case 10 -> controller.deleteTopics(notAsTheNode(DeleteTopicsRequest.newBuilder()), done());
             case 11 -> controller.createPartitions(notAsTheNode(CreatePartitionsRequest.newBuilder()), done());
             case 12 -> controller.alterPartition(notAsTheNode(AlterPartitionRequest.newBuilder()), done());
+            // Random topic names: they name no real topic, so these only reach the checks and the refusals.
+            case 13 -> controller.electLeaders(notAsTheNode(ElectLeadersRequest.newBuilder()), done());
+            case 14 -> controller.alterPartitionReassignments(
+                    notAsTheNode(AlterPartitionReassignmentsRequest.newBuilder()), done());
             default -> {
                 if (random.nextBoolean()) {
                     controller.incrementalAlterConfigs(notAsTheNode(IncrementalAlterConfigsRequest.newBuilder()),

@@ -270,8 +270,9 @@ class ReadmeCommandsProcessTest {
         if (text.startsWith("bin/kraft-cli metadata-shell ")) {
             return Phase.STOPPED;
         }
-        if (Pattern.compile("(^|\\| )bin/kraft-cli (topics|produce|consume|configs|groups|transactions|quorum) ").matcher(text)
-                .find()) {
+        if (Pattern.compile("(^|\\| )bin/kraft-cli "
+                + "(topics|produce|consume|configs|groups|transactions|quorum|leader-election|log-dirs) ")
+                .matcher(text).find()) {
             return Phase.RUNNING;
         }
         return null;
@@ -323,6 +324,11 @@ class ReadmeCommandsProcessTest {
         } else if (text.startsWith("bin/kraft-cli consume ")) {
             // two keys, two partitions: no order between them
             assertEquals(List.of("hello", "world"), result.stdout().lines().sorted().toList(), result.describe());
+        } else if (text.startsWith("bin/kraft-cli log-dirs ")) {
+            assertTrue(result.stdout().contains("\"partition\":\"demo-0\""), result.describe());
+        } else if (text.startsWith("bin/kraft-cli leader-election ")) {
+            assertTrue(result.stdout().startsWith("Valid replica already elected for partitions demo-0"),
+                    result.describe());
         } else if (text.contains(" describe --status")) {
             assertTrue(result.stdout().contains("LeaderId:               1"), result.describe());
         } else if (text.startsWith("bin/kraft-cli metadata-shell ") && text.contains("--dump-log")) {

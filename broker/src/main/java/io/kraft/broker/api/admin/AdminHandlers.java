@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The handlers of a broker's metadata and admin APIs (Metadata with auto-creation, CreateTopics,
- * CreatePartitions, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId),
+ * CreatePartitions, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId),
  * wired to one controller, one metadata source and the broker's properties.
  */
 public final class AdminHandlers {
@@ -43,6 +43,9 @@ public final class AdminHandlers {
                 new MetadataHandler(metadata::image, clusterId, autoCreator),
                 new CreateTopicsHandler(controller, metadata::image, configs),
                 new CreatePartitionsHandler(controller),
+                new ElectLeadersHandler(controller),
+                new AlterPartitionReassignmentsHandler(controller),
+                new ListPartitionReassignmentsHandler(metadata::image),
                 new DescribeClusterHandler(metadata::image, clusterId),
                 new DescribeConfigsHandler(metadata::image, configs),
                 new AlterConfigsHandler(controller, metadata::image, configs),

@@ -171,8 +171,9 @@ final class ConfigUpdates {
                     + "' is neither a broker id nor empty (the cluster-wide default)");
         }
         for (String key : changes.keySet()) {
-            boolean removingLeftover = changes.get(key).isEmpty() && current.containsKey(key);
-            if (removingLeftover) {
+            // A deletion only removes: a leftover key, or one never set (a no-op, as in Kafka). Kafka's
+            // kafka-reassign-partitions --verify deletes the replication throttle keys on every broker it touched.
+            if (changes.get(key).isEmpty()) {
                 continue;
             }
             if (!BrokerConfigs.definition().contains(key)) {

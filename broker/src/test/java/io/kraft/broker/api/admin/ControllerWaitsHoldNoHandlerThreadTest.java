@@ -18,7 +18,11 @@ import io.kraft.broker.protocol.message.AlterConfigsResponse;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiVersionsRequest;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
+import io.kraft.broker.protocol.message.AlterPartitionReassignmentsRequest;
+import io.kraft.broker.protocol.message.AlterPartitionReassignmentsResponse;
 import io.kraft.broker.protocol.message.CreatePartitionsRequest;
+import io.kraft.broker.protocol.message.ElectLeadersRequest;
+import io.kraft.broker.protocol.message.ElectLeadersResponse;
 import io.kraft.broker.protocol.message.CreatePartitionsResponse;
 import io.kraft.broker.protocol.message.CreateTopicsRequest;
 import io.kraft.broker.protocol.message.CreateTopicsResponse;
@@ -34,7 +38,9 @@ import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.Controller;
+import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
@@ -54,6 +60,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -154,7 +161,18 @@ class ControllerWaitsHoldNoHandlerThreadTest {
                                 new IncrementalAlterConfigsRequest.AlterableConfig().setName("retention.ms")
                                         .setConfigOperation((byte) 0).setValue("1000"))))))), (short) 1,
                 "incrementalAlterConfigs", null,
-                r -> ((IncrementalAlterConfigsResponse) r).responses().get(0).errorCode());
+                r -> ((IncrementalAlterConfigsResponse) r).responses().get(0).errorCode()),
+        ELECT_LEADERS(new ElectLeadersRequest().setTimeoutMs(30_000).setTopicPartitions(new ArrayList<>(List.of(
+                new ElectLeadersRequest.TopicPartitions().setTopic(ORDERS).setPartitions(new ArrayList<>(List.of(0)))))),
+                (short) 2, "electLeaders", Map.of(ORDERS, Map.of(0, ApiError.NONE)),
+                r -> ((ElectLeadersResponse) r).replicaElectionResults().get(0).partitionResult().get(0).errorCode()),
+        ALTER_PARTITION_REASSIGNMENTS(new AlterPartitionReassignmentsRequest().setTimeoutMs(30_000)
+                .setTopics(new ArrayList<>(List.of(new AlterPartitionReassignmentsRequest.ReassignableTopic()
+                        .setName(ORDERS).setPartitions(new ArrayList<>(List.of(
+                                new AlterPartitionReassignmentsRequest.ReassignablePartition().setPartitionIndex(0)
+                                        .setReplicas(new ArrayList<>(List.of(1))))))))), (short) 1,
+                "alterPartitionReassignments", Map.of(ORDERS, Map.of(0, ApiError.NONE)),
+                r -> ((AlterPartitionReassignmentsResponse) r).responses().get(0).partitions().get(0).errorCode());
 
         final ApiMessage request;
         final short version;
@@ -334,6 +352,18 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         public CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource,
                                                                Map<String, Optional<String>> changes) {
             return pending("incrementalAlterConfigs");
+        }
+
+        @Override
+        public CompletableFuture<Map<String, Map<Integer, ApiError>>> electLeaders(
+                ElectionType type, Optional<Map<String, Set<Integer>>> partitions) {
+            return pending("electLeaders");
+        }
+
+        @Override
+        public CompletableFuture<Map<String, Map<Integer, ApiError>>> alterPartitionReassignments(
+                Map<String, Map<Integer, Optional<List<Integer>>>> targets, boolean allowReplicationFactorChange) {
+            return pending("alterPartitionReassignments");
         }
 
         @Override
