@@ -1,7 +1,7 @@
 package io.kraft.systest;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +16,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,6 +26,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -46,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka Streams with {@code processing.guarantee=exactly_once_v2} on three combined nodes as real processes: a word
  * count (split, re-key through a repartition topic, count in a store backed by a changelog topic) reads its input
  * while one node is killed with kill -9 (the one coordinating the application's group) and later restarted. The
- * counts read back read_committed, the last value per word, are exact. The input size is {@code
+ * counts read back read_committed, the last value per word, become exact, and no committed count ever goes down or
+ * past the exact one. The input size is {@code
  * -Dkraft.streams.records} (100,000 by default), its words come from {@code -Dkraft.seed}.
  */
 class StreamsExactlyOnceProcessTest {
@@ -112,15 +116,13 @@ class StreamsExactlyOnceProcessTest {
                 cluster.restart(victim);
                 report("node " + victim + " restarted " + elapsedMs(killedAtNanos) + " ms after its kill");
                 awaitCommittedInput(admin, records);
-                report("all " + records + " input records processed and committed after " + elapsedMs(startedAtNanos)
+                report("all " + records + " input records consumed and committed after " + elapsedMs(startedAtNanos)
                         + " ms; " + replacedThreads.size() + " stream threads replaced");
+                // The counting tasks read the repartition topic behind the splitting ones: wait for their output.
+                Map<String, Long> counted = awaitExactCounts(admin, expected);
+                report(counted.size() + " word counts read read_committed, all exact (" + expected.values().stream()
+                        .mapToLong(Long::longValue).sum() + " words), after " + elapsedMs(startedAtNanos) + " ms");
             }
-
-            Map<String, Long> counted = readCounts();
-            assertEquals(expected.size(), counted.size(), "words counted");
-            assertEquals(expected, counted, "the word counts differ");
-            report(counted.size() + " word counts read read_committed, all exact (" + expected.values().stream()
-                    .mapToLong(Long::longValue).sum() + " words)");
         }
     }
 
@@ -191,8 +193,11 @@ class StreamsExactlyOnceProcessTest {
                 .until(() -> committedInput(admin) >= atLeast);
     }
 
-    /** The output read read_committed to its end, the last count of each word. */
-    private Map<String, Long> readCounts() {
+    /**
+     * Reads the output read_committed until the last count of each word is the expected one. A committed count never
+     * goes down and never passes the expected one: either would mean an input line counted twice or a count lost.
+     */
+    private Map<String, Long> awaitExactCounts(Admin admin, Map<String, Long> expected) throws Exception {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -203,18 +208,43 @@ class StreamsExactlyOnceProcessTest {
                     .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofMillis(ADMIN_WAIT_MS));
             long deadlineNanos = System.nanoTime() + WAIT.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+            while (!counts.equals(expected)) {
                 if (System.nanoTime() - deadlineNanos > 0) {
-                    throw new AssertionError("the consumer did not reach the end offsets " + end);
+                    throw new AssertionError("the word counts are not exact after " + WAIT + ": " + difference(expected,
+                            counts) + "; output last stable offsets " + offsets(admin, IsolationLevel.READ_COMMITTED)
+                            + ", high watermarks " + offsets(admin, IsolationLevel.READ_UNCOMMITTED));
                 }
                 for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
-                    counts.put(record.key(), record.value());
+                    Long before = counts.put(record.key(), record.value());
+                    long limit = expected.getOrDefault(record.key(), 0L);
+                    assertTrue(record.value() <= limit, "word " + record.key() + " counted " + record.value()
+                            + " times, more than its " + limit + " (offset " + record.offset() + ")");
+                    assertTrue(before == null || record.value() >= before, "the count of " + record.key()
+                            + " went down from " + before + " to " + record.value() + " (offset " + record.offset() + ")");
                 }
             }
         }
         return counts;
+    }
+
+    private static String difference(Map<String, Long> expected, Map<String, Long> counts) {
+        long missingWords = expected.keySet().stream().filter(word -> !counts.containsKey(word)).count();
+        long lowWords = expected.entrySet().stream()
+                .filter(e -> counts.containsKey(e.getKey()) && counts.get(e.getKey()) < e.getValue()).count();
+        long deficit = expected.entrySet().stream().mapToLong(e -> e.getValue() - counts.getOrDefault(e.getKey(), 0L))
+                .sum();
+        return missingWords + " words never counted, " + lowWords + " counted too few times, " + deficit
+                + " occurrences short in all";
+    }
+
+    private static Map<TopicPartition, Long> offsets(Admin admin, IsolationLevel isolation) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        IntStream.range(0, PARTITIONS).forEach(p -> latest.put(new TopicPartition(OUTPUT, p), OffsetSpec.latest()));
+        Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+        admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().get(ADMIN_WAIT_MS, TimeUnit.MILLISECONDS)
+                .forEach((tp, info) -> offsets.put(tp, info.offset()));
+        return offsets;
     }
 
     private static long elapsedMs(long sinceNanos) {
