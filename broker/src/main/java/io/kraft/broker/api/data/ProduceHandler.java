@@ -47,10 +47,12 @@ import java.util.concurrent.CompletableFuture;
  * <p>With a {@link TransactionVerifier}, a transactional batch is appended only to a partition in its producer's
  * open transaction (KIP-890 part 1: a late or stray batch cannot open a transaction nobody will end); one the
  * broker's image does not show yet waits for it, with its bytes copied out of the network buffer, and is refused
- * with INVALID_TXN_STATE if it does not come.
+ * with INVALID_TXN_STATE if it does not come. The producer's later requests append after it
+ * ({@link TransactionalAppendOrder}).
  */
 public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
+    private static final CompletableFuture<Boolean> VERIFIED = CompletableFuture.completedFuture(true);
     /**
      * The longest an acks=all produce waits for replication, whatever its timeout_ms says (producers send their
      * request.timeout.ms, 30 s by default); beyond it the answer is REQUEST_TIMED_OUT and the producer retries.
@@ -62,6 +64,7 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     /** Null where no transaction coordinator exists (transactional batches are then not checked). */
     private final TransactionVerifier verifier;
     private final BrokerTopicMetrics topicMetrics;
+    private final TransactionalAppendOrder appendOrder = new TransactionalAppendOrder();
 
     public ProduceHandler(ReplicaManager replicaManager) {
         this(replicaManager, null);
@@ -138,19 +141,18 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
 
     private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendVerified(
             String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries) {
+        // An earlier request of this producer still waiting: everything here waits for it too, or it would overtake.
+        CompletableFuture<Void> before = appendOrder.waitingFor(transactionalId);
         Map<TopicPartition, ByteBuffer> now = new LinkedHashMap<>();
         Map<TopicPartition, ByteBuffer> later = new LinkedHashMap<>();
         Map<TopicPartition, CompletableFuture<Boolean>> checks = new LinkedHashMap<>();
         entries.forEach((tp, records) -> {
             RecordBatch first = records.remaining() >= RecordBatch.HEADER_SIZE
                     ? new RecordBatch(records, records.position()) : null;
-            if (first == null || !first.isTransactional() || first.isControl()) {
-                now.put(tp, records);
-                return;
-            }
-            CompletableFuture<Boolean> check = verifier.verify(transactionalId, first.producerId(),
-                    first.producerEpoch(), tp.topic(), tp.partition());
-            if (check.isDone() && check.join()) {
+            CompletableFuture<Boolean> check = first == null || !first.isTransactional() || first.isControl()
+                    ? VERIFIED : verifier.verify(transactionalId, first.producerId(), first.producerEpoch(), tp.topic(),
+                            tp.partition());
+            if (before == null && check.isDone() && check.join()) {
                 now.put(tp, records);
             } else {
                 // The request's buffer is only valid until handle returns.
@@ -163,32 +165,51 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         if (later.isEmpty()) {
             return replicaManager.appendRecords(timeoutMs, acks, false, now);
         }
+        CompletableFuture<Void> handedOver = new CompletableFuture<>();
+        appendOrder.waits(transactionalId, handedOver);
+        List<CompletableFuture<?>> gates = new ArrayList<>(checks.values());
+        if (before != null) {
+            gates.add(before);
+        }
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> first = now.isEmpty()
                 ? CompletableFuture.completedFuture(Map.of()) : replicaManager.appendRecords(timeoutMs, acks, false, now);
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> second =
-                CompletableFuture.allOf(checks.values().toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
-                    Map<TopicPartition, ByteBuffer> verified = new LinkedHashMap<>();
-                    Map<TopicPartition, PartitionProduceResult> refused = new LinkedHashMap<>();
-                    later.forEach((tp, records) -> {
-                        if (checks.get(tp).join()) {
-                            verified.put(tp, records);
-                        } else {
-                            refused.put(tp, PartitionProduceResult.failed(Errors.INVALID_TXN_STATE, "partition " + tp
-                                    + " is not in the open transaction of transactional id " + transactionalId));
-                        }
-                    });
-                    if (verified.isEmpty()) {
-                        return CompletableFuture.completedFuture(refused);
+                CompletableFuture.allOf(gates.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
+                    try {
+                        return appendChecked(transactionalId, timeoutMs, acks, later, checks);
+                    } finally {
+                        // The records are in the log (or refused): the producer's next request may append.
+                        handedOver.complete(null);
                     }
-                    return replicaManager.appendRecords(timeoutMs, acks, false, verified).thenApply(results -> {
-                        Map<TopicPartition, PartitionProduceResult> all = new LinkedHashMap<>(results);
-                        all.putAll(refused);
-                        return all;
-                    });
                 });
+        second.whenComplete((results, error) -> handedOver.complete(null));
         return first.thenCombine(second, (a, b) -> {
             Map<TopicPartition, PartitionProduceResult> all = new LinkedHashMap<>(a);
             all.putAll(b);
+            return all;
+        });
+    }
+
+    /** Appends the partitions whose checks passed; the others are refused with INVALID_TXN_STATE. */
+    private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendChecked(
+            String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries,
+            Map<TopicPartition, CompletableFuture<Boolean>> checks) {
+        Map<TopicPartition, ByteBuffer> verified = new LinkedHashMap<>();
+        Map<TopicPartition, PartitionProduceResult> refused = new LinkedHashMap<>();
+        entries.forEach((tp, records) -> {
+            if (checks.get(tp).join()) {
+                verified.put(tp, records);
+            } else {
+                refused.put(tp, PartitionProduceResult.failed(Errors.INVALID_TXN_STATE, "partition " + tp
+                        + " is not in the open transaction of transactional id " + transactionalId));
+            }
+        });
+        if (verified.isEmpty()) {
+            return CompletableFuture.completedFuture(refused);
+        }
+        return replicaManager.appendRecords(timeoutMs, acks, false, verified).thenApply(results -> {
+            Map<TopicPartition, PartitionProduceResult> all = new LinkedHashMap<>(results);
+            all.putAll(refused);
             return all;
         });
     }

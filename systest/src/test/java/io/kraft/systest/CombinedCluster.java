@@ -1,0 +1,148 @@
+package io.kraft.systest;
+
+import io.kraft.storage.MetaProperties;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * A cluster of combined nodes (broker and controller in one process, every node a voter) launched as real
+ * {@code kraft-cli start} processes through a {@link ProcessRegistry}: formatted as {@code kraft-cli format} would,
+ * started, killed with kill -9 and restarted by node id. Node ids are 1..size.
+ */
+final class CombinedCluster {
+    private static final Pattern ACTIVE = Pattern.compile("Controller (\\d+) is active in epoch (\\d+)");
+
+    private final ProcessRegistry processes;
+    private final Duration wait;
+    private final Map<Integer, NodeConfigFile> nodes = new TreeMap<>();
+    private final Map<Integer, Path> configFiles = new TreeMap<>();
+    private final Map<Integer, JvmProcess> running = new TreeMap<>();
+    /** Every incarnation of each node, so the active-controller search can read the logs of the dead ones too. */
+    private final List<JvmProcess> launched = new ArrayList<>();
+    private int launches;
+
+    /**
+     * Configures and formats {@code size} combined nodes under {@code dataDir}; {@code adjust} may add keys to each
+     * node's file.
+     */
+    CombinedCluster(ProcessRegistry processes, Path dataDir, int size, Duration wait, UnaryOperator<NodeConfigFile> adjust) {
+        this.processes = processes;
+        this.wait = wait;
+        List<NodeConfigFile> voters = new ArrayList<>();
+        for (int id = 1; id <= size; id++) {
+            NodeConfigFile node = adjust.apply(NodeConfigFile.combined(id, dataDir.resolve("node-" + id)));
+            voters.add(node);
+            nodes.put(id, node);
+        }
+        voters.forEach(node -> node.voters(voters));
+        // What 'kraft-cli format' writes (its own tests cover the command), without more JVM launches.
+        String clusterId = MetaProperties.randomUuid();
+        nodes.forEach((id, node) -> {
+            configFiles.put(id, node.write());
+            node.directories().forEach(directory -> MetaProperties.forNewDirectory(clusterId, id).write(directory));
+        });
+    }
+
+    List<Integer> nodeIds() {
+        return List.copyOf(nodes.keySet());
+    }
+
+    /** Launches every node, then waits until each is ready and its broker unfenced. */
+    void startAll() {
+        nodes.keySet().forEach(this::launch);
+        nodes.keySet().forEach(this::awaitStarted);
+    }
+
+    /** Launches a (killed) node again and waits until it is ready and its broker unfenced. */
+    void restart(int nodeId) {
+        launch(nodeId);
+        awaitStarted(nodeId);
+    }
+
+    /** kill -9 of one node. */
+    void kill(int nodeId) {
+        running.get(nodeId).kill(wait);
+    }
+
+    JvmProcess process(int nodeId) {
+        return running.get(nodeId);
+    }
+
+    int brokerPort(int nodeId) {
+        return nodes.get(nodeId).brokerPort();
+    }
+
+    String bootstrap() {
+        return nodes.values().stream().map(node -> "127.0.0.1:" + node.brokerPort()).collect(Collectors.joining(","));
+    }
+
+    /** The live node that most recently became the active controller (the highest epoch any node logged). */
+    int activeController() {
+        long deadlineNanos = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() - deadlineNanos < 0) {
+            int best = -1;
+            long bestEpoch = -1;
+            for (JvmProcess process : launched) {
+                Matcher matcher = ACTIVE.matcher(process.stderr());
+                while (matcher.find()) {
+                    long epoch = Long.parseLong(matcher.group(2));
+                    if (epoch > bestEpoch) {
+                        bestEpoch = epoch;
+                        best = Integer.parseInt(matcher.group(1));
+                    }
+                }
+            }
+            if (best > 0 && running.get(best).isAlive()) {
+                return best;
+            }
+            sleep(100);
+        }
+        throw new AssertionError("no live node logged that its controller is active");
+    }
+
+    /** An Admin client with short timeouts and backoffs, so that it moves on from a killed node quickly. */
+    Admin admin() {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000",
+                AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "50",
+                AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "50",
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200"));
+    }
+
+    private void launch(int nodeId) {
+        launches++;
+        // Timestamps in the node logs, to tell where the time of each phase went.
+        JvmProcess process = processes.start(JvmSpec.kraftCli("node-" + nodeId + "-run-" + launches, "start",
+                "--config", configFiles.get(nodeId).toString()).withJvmFlags("-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        running.put(nodeId, process);
+        launched.add(process);
+    }
+
+    private void awaitStarted(int nodeId) {
+        JvmProcess process = running.get(nodeId);
+        process.waitForLogLine("kraft node " + nodeId + " ready", wait);
+        process.waitForLogLine("Broker " + nodeId + " is unfenced", wait);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
