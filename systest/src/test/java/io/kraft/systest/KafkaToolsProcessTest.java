@@ -104,6 +104,14 @@ class KafkaToolsProcessTest {
         assertTrue(verifiable.contains("\"name\":\"shutdown_complete\"") && verifiable.contains("\"acked\":100"),
                 verifiable);
 
+        String verifiedConsumer = tool("org.apache.kafka.tools.VerifiableConsumer", "--topic", "orders",
+                "--group-id", "verifiable", "--max-messages", "100");
+        assertTrue(verifiedConsumer.contains("\"name\":\"records_consumed\""), verifiedConsumer);
+        // positional arguments; it creates its one-partition topic
+        String latency = runTool(JvmSpec.kafkaTool(nextName("EndToEndLatency"),
+                "org.apache.kafka.tools.EndToEndLatency", bootstrap(), "latency", "200", "all", "100"));
+        assertTrue(latency.contains("Avg latency"), latency);
+
         // cluster-wide views
         String versions = tool("org.apache.kafka.tools.BrokerApiVersionsCommand");
         assertTrue(versions.contains("Produce(0)") && versions.contains("Fetch(1)"), versions);

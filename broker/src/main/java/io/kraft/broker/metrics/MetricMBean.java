@@ -23,11 +23,12 @@ final class MetricMBean implements DynamicMBean {
     private final Map<String, Supplier<Object>> attributes;
     private final MBeanInfo info;
 
-    private MetricMBean(String description, Map<String, Supplier<Object>> attributes) {
+    /** @param gauge whether the values are a gauge's, which must not be read before they are asked for */
+    private MetricMBean(String description, Map<String, Supplier<Object>> attributes, boolean gauge) {
         this.attributes = attributes;
         List<MBeanAttributeInfo> infos = new ArrayList<>();
-        attributes.forEach((name, value) -> infos.add(new MBeanAttributeInfo(name, typeOf(value), name, true,
-                false, false)));
+        attributes.forEach((name, value) -> infos.add(new MBeanAttributeInfo(name,
+                gauge ? Object.class.getName() : typeOf(value), name, true, false, false)));
         this.info = new MBeanInfo(MetricMBean.class.getName(), description,
                 infos.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[0], null);
     }
@@ -41,7 +42,7 @@ final class MetricMBean implements DynamicMBean {
         attributes.put("OneMinuteRate", () -> meter.rates().oneMinuteRate());
         attributes.put("FiveMinuteRate", () -> meter.rates().fiveMinuteRate());
         attributes.put("FifteenMinuteRate", () -> meter.rates().fifteenMinuteRate());
-        return new MetricMBean("meter", attributes);
+        return new MetricMBean("meter", attributes, false);
     }
 
     static MetricMBean timer(Timer timer) {
@@ -57,7 +58,7 @@ final class MetricMBean implements DynamicMBean {
         attributes.put("98thPercentile", () -> timer.percentile(0.98));
         attributes.put("99thPercentile", () -> timer.percentile(0.99));
         attributes.put("999thPercentile", () -> timer.percentile(0.999));
-        return new MetricMBean("histogram (ms)", attributes);
+        return new MetricMBean("histogram (ms)", attributes, false);
     }
 
     static MetricMBean gauge(DoubleSupplier value) {
@@ -66,16 +67,13 @@ final class MetricMBean implements DynamicMBean {
             double read = value.getAsDouble();
             return read == Math.rint(read) && Math.abs(read) < Long.MAX_VALUE ? (Object) (long) read : read;
         });
-        return new MetricMBean("gauge", attributes);
+        // A gauge may read a component that is not started yet (or cache what it reads): only read when asked.
+        return new MetricMBean("gauge", attributes, true);
     }
 
     private static String typeOf(Supplier<Object> value) {
-        try {
-            Object read = value.get();
-            return read == null ? Object.class.getName() : read.getClass().getName();
-        } catch (RuntimeException e) {
-            return Object.class.getName(); // a gauge whose component is not ready yet
-        }
+        Object read = value.get();
+        return read == null ? Object.class.getName() : read.getClass().getName();
     }
 
     @Override
