@@ -110,7 +110,9 @@ class ExactlyOnceProcessingTest {
             transform(producer, tail);
             producer.sendOffsetsToTransaction(nextOffsets(consumer, tail), consumer.groupMetadata());
             producer.abortTransaction();
-            assertEquals(beforeAbort, committedOffsets(true));
+            // The ABORT marker reaches __consumer_offsets after EndTxn is answered; until then a stable read has
+            // nothing to say about those partitions (UNSTABLE_OFFSET_COMMIT).
+            awaitStableOffsets(beforeAbort);
         }
         // A new consumer of the group resumes from the last committed transaction's offsets and finishes the input.
         try (KafkaConsumer<String, String> consumer = groupConsumer();
@@ -124,7 +126,7 @@ class ExactlyOnceProcessingTest {
             producer.sendOffsetsToTransaction(nextOffsets(consumer, rest), consumer.groupMetadata());
             producer.commitTransaction();
         }
-        assertEquals(endOffsets(), committedOffsets(true));
+        awaitStableOffsets(endOffsets());
         Map<String, Integer> outputs = readCommittedOutput(inputCount + 10);
         assertEquals(inputCount + 10, outputs.size(), "every input record has an output");
         assertTrue(outputs.values().stream().allMatch(count -> count == 1),
@@ -160,7 +162,7 @@ class ExactlyOnceProcessingTest {
         try (KafkaProducer<String, String> next = producer("eos-restart")) {
             next.initTransactions();
         }
-        assertEquals(Map.of(INPUT_PARTITIONS.get(0), 5L, INPUT_PARTITIONS.get(1), 7L), committedOffsets(true));
+        awaitStableOffsets(Map.of(INPUT_PARTITIONS.get(0), 5L, INPUT_PARTITIONS.get(1), 7L));
     }
 
     @Test
@@ -222,7 +224,7 @@ class ExactlyOnceProcessingTest {
                     txnOffsetCommit("eos-state", open.producerId(), open.producerEpoch() - 1, -1, ""));
             producer.commitTransaction();
         }
-        assertEquals(Map.of(INPUT_PARTITIONS.get(0), 3L), committedOffsets(true));
+        awaitStableOffsets(Map.of(INPUT_PARTITIONS.get(0), 3L));
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------
@@ -312,6 +314,15 @@ class ExactlyOnceProcessingTest {
 
     private boolean committedOffsetsReach(Map<TopicPartition, Long> end) throws Exception {
         return committedOffsets(false).equals(end);
+    }
+
+    /**
+     * Waits until a stable read of the group's offsets gives {@code expected}: a commit or abort is answered once the
+     * coordinator decided it, and its marker reaches __consumer_offsets a moment later (until then a stable read
+     * leaves those partitions out, as UNSTABLE_OFFSET_COMMIT).
+     */
+    private void awaitStableOffsets(Map<TopicPartition, Long> expected) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(expected, committedOffsets(true)));
     }
 
     /** The group's committed offsets through Admin; with {@code requireStable}, after pending transactions end. */
