@@ -28,6 +28,7 @@ public final class ConfigDef {
     private static final Logger log = LoggerFactory.getLogger(ConfigDef.class);
 
     private final Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    private final Set<String> prefixes = new LinkedHashSet<>();
 
     /**
      * Defines a key.
@@ -76,6 +77,15 @@ public final class ConfigDef {
             }
         }
         keys.put(key.name(), key);
+        return this;
+    }
+
+    /**
+     * Accepts keys starting with {@code prefix} without reporting them unknown: families of keys a component reads
+     * itself, such as per-listener overrides ({@code listener.name.<name>.ssl.*}).
+     */
+    public ConfigDef allowPrefix(String prefix) {
+        prefixes.add(prefix);
         return this;
     }
 
@@ -157,7 +167,7 @@ public final class ConfigDef {
         }
         Set<String> unknownKeys = new LinkedHashSet<>();
         for (String name : originals.keySet()) {
-            if (!keys.containsKey(name)) {
+            if (!keys.containsKey(name) && prefixes.stream().noneMatch(name::startsWith)) {
                 unknownKeys.add(name);
                 log.warn("Ignoring unknown configuration {}", name);
             }

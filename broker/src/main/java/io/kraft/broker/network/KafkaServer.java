@@ -11,6 +11,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,6 +39,8 @@ public final class KafkaServer implements AutoCloseable {
 
     private final RequestMetrics requestMetrics;
     private final KafkaMetrics ownMetrics;
+    /** The listener's TLS, or null on a plaintext listener. */
+    private final SslContext tls;
 
     /** A server whose request metrics are its own (not published in JMX): tests and tools. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
@@ -46,11 +49,26 @@ public final class KafkaServer implements AutoCloseable {
 
     /** A server recording its request metrics in the node's {@code metrics}. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics) {
-        this(config, registry, metrics, false);
+        this(config, registry, metrics, false, null);
+    }
+
+    /**
+     * A server recording its request metrics in the node's {@code metrics}, whose connections speak TLS with
+     * {@code tls} (an SSL listener), or plaintext when it is null.
+     */
+    public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                       SslContext tls) {
+        this(config, registry, metrics, false, tls);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
                         boolean ownsMetrics) {
+        this(config, registry, metrics, ownsMetrics, null);
+    }
+
+    private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                        boolean ownsMetrics, SslContext tls) {
+        this.tls = tls;
         this.config = config;
         this.registry = registry;
         this.requestMetrics = new RequestMetrics(metrics);
@@ -100,12 +118,16 @@ public final class KafkaServer implements AutoCloseable {
                         ReadGate gate = new ReadGate(channel);
                         RequestFrameDecoder frames = new RequestFrameDecoder(config.requestMaxBytes(), memory, gate);
                         channel.config().setRecvByteBufAllocator(new RequestMemoryRecvAllocator(frames));
+                        if (tls != null) {
+                            // Decrypts before framing; encrypts what the request channel writes.
+                            channel.pipeline().addLast("tls", tls.newHandler(channel.alloc()));
+                        }
                         channel.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
                                         TimeUnit.MILLISECONDS))
                                 .addLast("frames", frames)
                                 .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate,
-                                        requestMetrics));
+                                        requestMetrics, tls != null));
                     }
                 });
         InetSocketAddress address = config.host().isEmpty()
@@ -122,8 +144,8 @@ public final class KafkaServer implements AutoCloseable {
             String message = "cannot bind listener " + config.listenerName() + " on " + address + ": " + e.getMessage();
             throw new UncheckedIOException(message, new IOException(message, e));
         }
-        LOG.info("Bound {} for Kafka clients ({}), {} bytes of request memory", serverChannel.localAddress(),
-                config.listenerName(), memory.capacityBytes());
+        LOG.info("Bound {} for Kafka clients ({}, {}), {} bytes of request memory", serverChannel.localAddress(),
+                config.listenerName(), tls != null ? "TLS" : "plaintext", memory.capacityBytes());
     }
 
     /** Starts accepting the connections waiting in the backlog and those that follow; idempotent. */

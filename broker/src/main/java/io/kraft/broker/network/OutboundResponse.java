@@ -7,6 +7,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.ReferenceCountUtil;
+import io.kraft.storage.log.FileSlice;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +47,17 @@ final class OutboundResponse {
      */
     static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
                                   ApiMessage body) {
+        return frame(alloc, api, version, correlationId, body, false);
+    }
+
+    /**
+     * As {@link #frame(ByteBufAllocator, ApiKey, short, int, ApiMessage)}; with {@code copyRecords} (a TLS
+     * connection, whose bytes must pass through the encrypting handler) each slice is read from its file into a
+     * pooled buffer instead of being sent as a file region. This runs on the thread that completed the response,
+     * not on the event loop.
+     */
+    static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
+                                  ApiMessage body, boolean copyRecords) {
         int frameSize = ResponseFrame.frameSize(api, version, body);
         int inlineSize = Math.toIntExact(frameSize - body.externalRecordsBytes(version));
         ByteBuf buf = alloc.directBuffer(inlineSize, inlineSize);
@@ -60,7 +75,7 @@ final class OutboundResponse {
                         throw new IllegalStateException(api.apiName() + " response holds records of "
                                 + records.getClass().getName() + ", which the server cannot send");
                     }
-                    parts.add(new SliceFileRegion(file.slice()));
+                    parts.add(copyRecords ? read(alloc, file.slice()) : new SliceFileRegion(file.slice()));
                 }
             });
             if (out.position() != inlineSize) {
@@ -77,6 +92,28 @@ final class OutboundResponse {
             throw e;
         } finally {
             buf.release();
+        }
+    }
+
+    /** The slice's bytes in a pooled buffer; a slice reaching past its file's end cannot be sent. */
+    private static ByteBuf read(ByteBufAllocator alloc, FileSlice slice) {
+        ByteBuf bytes = alloc.directBuffer(slice.sizeBytes(), slice.sizeBytes());
+        try {
+            while (bytes.isWritable()) {
+                int read = bytes.writeBytes(slice.channel(), slice.position() + bytes.writerIndex(),
+                        bytes.writableBytes());
+                if (read < 0) {
+                    throw new EOFException("file slice at position " + slice.position() + " of " + slice.sizeBytes()
+                            + " bytes extends past the end of its file");
+                }
+            }
+            return bytes;
+        } catch (IOException e) {
+            bytes.release();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            bytes.release();
+            throw e;
         }
     }
 

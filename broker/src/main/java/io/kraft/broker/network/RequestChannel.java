@@ -66,8 +66,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private RequestContext context;
     private boolean closing;
 
+    /** Whether the connection is encrypted: record bytes then go through the TLS handler, not as file regions. */
+    private final boolean tls;
+
     RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate,
-                   RequestMetrics requestMetrics) {
+                   RequestMetrics requestMetrics, boolean tls) {
+        this.tls = tls;
         this.registry = registry;
         this.requestMetrics = requestMetrics;
         this.pool = pool;
@@ -270,7 +274,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
                         + body.apiKey());
             }
-            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body);
+            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body,
+                    tls);
         } catch (RuntimeException e) {
             LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"
                     + " written", context.clientAddress(), call.api().apiName(), call.version(),
@@ -419,7 +424,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
             closing = true;
-            if (cause instanceof java.io.IOException) {
+            Throwable tlsFailure = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+                    ? cause.getCause() : cause;
+            if (tlsFailure instanceof javax.net.ssl.SSLException) {
+                // A client that fails the handshake (plaintext on a TLS port, an untrusted or missing certificate):
+                // an authentication failure of that client, logged at info as Kafka does.
+                LOG.info("Closing connection from {} on listener {}: TLS failed: {}", ctx.channel().remoteAddress(),
+                        listenerName, tlsFailure.getMessage());
+            } else if (cause instanceof java.io.IOException) {
                 // The client went away (a reset, a broken pipe): its business, as in Kafka, which logs it at debug.
                 LOG.debug("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
             } else {
