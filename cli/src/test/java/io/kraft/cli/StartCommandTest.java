@@ -44,6 +44,22 @@ class StartCommandTest {
     }
 
     @Test
+    void refusesListenersItCannotServeWithOneLine() throws Exception {
+        Path config = config("broker,controller", 9092, 9093);
+        Files.writeString(config, Files.readString(config).replace("listeners=PLAINTEXT://", "listeners=SASL_SSL://"));
+        CliRun sasl = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, sasl.exitCode());
+        assertEquals("Error: Listener SASL_SSL: security protocol SASL_SSL is not supported yet; use PLAINTEXT or SSL in"
+                + " listener.security.protocol.map", sasl.err().strip());
+        Files.writeString(config, Files.readString(config).replace("listeners=SASL_SSL://", "listeners=SSL://")
+                + "ssl.keystore.location=" + root.resolve("missing.p12") + "\n");
+        CliRun ssl = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, ssl.exitCode());
+        assertEquals("Error: Invalid ssl.keystore.location for listener SSL: no such file: " + root.resolve("missing.p12"),
+                ssl.err().strip());
+    }
+
+    @Test
     void startsADedicatedControllerAndABrokerThatRegistersWithIt() throws Exception {
         int controllerPort = freePort();
         int clientPort = freePort();
