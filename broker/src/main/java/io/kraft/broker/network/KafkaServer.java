@@ -39,6 +39,8 @@ public final class KafkaServer implements AutoCloseable {
 
     private final RequestMetrics requestMetrics;
     private final KafkaMetrics ownMetrics;
+    /** The handler pool of the broker's listeners, or null when this server has its own. */
+    private final RequestHandlerPool sharedPool;
     /** The listener's TLS, or null on a plaintext listener. */
     private final SslContext tls;
 
@@ -49,26 +51,28 @@ public final class KafkaServer implements AutoCloseable {
 
     /** A server recording its request metrics in the node's {@code metrics}. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics) {
-        this(config, registry, metrics, false, null);
+        this(config, registry, metrics, false);
     }
 
     /**
-     * A server recording its request metrics in the node's {@code metrics}, whose connections speak TLS with
-     * {@code tls} (an SSL listener), or plaintext when it is null.
+     * One of a broker's listeners: it records its request metrics in the node's {@code metrics}, runs its handlers on
+     * {@code handlers} (shared by the broker's listeners, closed by its owner, not here), and its connections speak
+     * TLS with {@code tls} (an SSL listener), or plaintext when it is null.
      */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
-                       SslContext tls) {
-        this(config, registry, metrics, false, tls);
+                       SslContext tls, RequestHandlerPool handlers) {
+        this(config, registry, metrics, false, tls, handlers);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
                         boolean ownsMetrics) {
-        this(config, registry, metrics, ownsMetrics, null);
+        this(config, registry, metrics, ownsMetrics, null, null);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
-                        boolean ownsMetrics, SslContext tls) {
+                        boolean ownsMetrics, SslContext tls, RequestHandlerPool sharedPool) {
         this.tls = tls;
+        this.sharedPool = sharedPool;
         this.config = config;
         this.registry = registry;
         this.requestMetrics = new RequestMetrics(metrics);
@@ -92,7 +96,7 @@ public final class KafkaServer implements AutoCloseable {
         }
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
-        pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
+        pool = sharedPool != null ? sharedPool : new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
         memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
                 config.limits().queuedMaxRequestStallMs(), System::nanoTime);
         long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
@@ -198,7 +202,7 @@ public final class KafkaServer implements AutoCloseable {
         if (networkGroup != null) {
             networkGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        if (pool != null) {
+        if (pool != null && pool != sharedPool) {
             pool.close();
         }
         if (ownMetrics != null) {
