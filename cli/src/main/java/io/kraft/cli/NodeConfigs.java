@@ -86,7 +86,7 @@ public final class NodeConfigs {
             }
         }
         // Per-listener settings (listener.name.<name>.ssl.*) are read by the listener they name.
-        return definition.allowPrefix(SslSettings.LISTENER_PREFIX);
+        return definition.alsoKnown(SslSettings::isListenerKey);
     }
 
     /** The shared definition; parse with it, never define more keys in it. */

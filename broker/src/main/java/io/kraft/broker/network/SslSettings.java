@@ -120,6 +120,15 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
         return LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + ".";
     }
 
+    /** Whether {@code key} is one listener's {@code ssl.*} key: {@code listener.name.<name>.ssl.<known key>}. */
+    public static boolean isListenerKey(String key) {
+        if (!key.startsWith(LISTENER_PREFIX)) {
+            return false;
+        }
+        int nameEnd = key.indexOf('.', LISTENER_PREFIX.length());
+        return nameEnd > LISTENER_PREFIX.length() && DEFINITION.contains(key.substring(nameEnd + 1));
+    }
+
     /** The key as a user would set it for this listener, for error messages. */
     String describe(String key) {
         return key + " (or " + listenerPrefix(listenerName) + key + ")";
