@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -125,6 +126,8 @@ public final class KafkaServer implements AutoCloseable {
                         if (tls != null) {
                             // Decrypts before framing; encrypts what the request channel writes.
                             channel.pipeline().addLast("tls", tls.newHandler(channel.alloc()));
+                            // Fetched records reach it as chunked reads of their files, taken while writable.
+                            channel.pipeline().addLast("chunks", new ChunkedWriteHandler());
                         }
                         channel.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),

@@ -7,23 +7,20 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.ReferenceCountUtil;
-import io.kraft.storage.log.FileSlice;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One response ready for the socket: the frame's bytes in a pooled buffer with the file regions of its
- * record data spliced in between (zero copy), or nothing (acks=0), or a request to close the connection.
+ * record data spliced in between (zero copy; chunked reads on TLS connections), or nothing (acks=0), or a request
+ * to close the connection.
  */
 final class OutboundResponse {
     static final OutboundResponse NOTHING = new OutboundResponse(List.of(), false);
     static final OutboundResponse CLOSE = new OutboundResponse(List.of(), true);
 
-    /** ByteBufs and FileRegions in wire order; each owns one reference. */
+    /** ByteBufs and FileRegions (or SliceChunkedInputs) in wire order; each owns one reference. */
     private final List<Object> parts;
     private final boolean closeConnection;
 
@@ -52,9 +49,8 @@ final class OutboundResponse {
 
     /**
      * As {@link #frame(ByteBufAllocator, ApiKey, short, int, ApiMessage)}; with {@code copyRecords} (a TLS
-     * connection, whose bytes must pass through the encrypting handler) each slice is read from its file into a
-     * pooled buffer instead of being sent as a file region. This runs on the thread that completed the response,
-     * not on the event loop.
+     * connection, whose bytes must pass through the encrypting handler) each slice is a {@link SliceChunkedInput},
+     * read from its file in chunks as the connection takes them, instead of a file region.
      */
     static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
                                   ApiMessage body, boolean copyRecords) {
@@ -75,7 +71,7 @@ final class OutboundResponse {
                         throw new IllegalStateException(api.apiName() + " response holds records of "
                                 + records.getClass().getName() + ", which the server cannot send");
                     }
-                    parts.add(copyRecords ? read(alloc, file.slice()) : new SliceFileRegion(file.slice()));
+                    parts.add(copyRecords ? new SliceChunkedInput(file.slice()) : new SliceFileRegion(file.slice()));
                 }
             });
             if (out.position() != inlineSize) {
@@ -92,28 +88,6 @@ final class OutboundResponse {
             throw e;
         } finally {
             buf.release();
-        }
-    }
-
-    /** The slice's bytes in a pooled buffer; a slice reaching past its file's end cannot be sent. */
-    private static ByteBuf read(ByteBufAllocator alloc, FileSlice slice) {
-        ByteBuf bytes = alloc.directBuffer(slice.sizeBytes(), slice.sizeBytes());
-        try {
-            while (bytes.isWritable()) {
-                int read = bytes.writeBytes(slice.channel(), slice.position() + bytes.writerIndex(),
-                        bytes.writableBytes());
-                if (read < 0) {
-                    throw new EOFException("file slice at position " + slice.position() + " of " + slice.sizeBytes()
-                            + " bytes extends past the end of its file");
-                }
-            }
-            return bytes;
-        } catch (IOException e) {
-            bytes.release();
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            bytes.release();
-            throw e;
         }
     }
 
