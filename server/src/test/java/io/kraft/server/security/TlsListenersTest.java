@@ -216,6 +216,15 @@ class TlsListenersTest {
     }
 
     @Test
+    void aListenerIsBoundToItsOwnAddressOnly() throws Exception {
+        // MTLS is bound to 127.0.0.1: another loopback address of this machine does not reach it.
+        try (Socket reached = new Socket("127.0.0.1", node.listenerPort("MTLS"))) {
+            assertTrue(reached.isConnected());
+        }
+        assertThrows(java.net.ConnectException.class, () -> new Socket("127.0.0.2", node.listenerPort("MTLS")).close());
+    }
+
+    @Test
     void requiredClientAuthAdmitsOnlyClientsWithATrustedCertificate() throws Exception {
         try (Admin admin = admin("MTLS", true);
              KafkaProducer<byte[], byte[]> producer = producer("MTLS", true);
