@@ -11,6 +11,7 @@ import io.netty.handler.ssl.SslProvider;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -19,6 +20,8 @@ import java.security.KeyStore;
 import java.security.UnrecoverableKeyException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -34,6 +37,10 @@ import javax.net.ssl.TrustManagerFactory;
  * later.
  */
 public final class SslContextFactory {
+    /** One block of a PEM text: its label and its base64 body. */
+    private static final Pattern PEM_BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----(.*?)-----END \\1-----",
+            Pattern.DOTALL);
+
     private SslContextFactory() {
     }
 
@@ -63,20 +70,20 @@ public final class SslContextFactory {
      * @throws ConfigException naming the key at fault
      */
     public static SslContext server(SslSettings settings) {
-        String location = settings.keystoreLocation().orElseThrow(() -> new ConfigException("Listener "
-                + settings.listenerName() + " is SSL but " + settings.describe(SslSettings.KEYSTORE_LOCATION)
-                + " is not set"));
         SslContextBuilder builder;
-        if (settings.keystoreType().equals("PEM")) {
-            byte[] pem = read(settings, SslSettings.KEYSTORE_LOCATION, location);
+        Optional<PemKey> pem = pemKey(settings);
+        if (pem.isPresent()) {
             try {
-                builder = SslContextBuilder.forServer(new ByteArrayInputStream(pem), new ByteArrayInputStream(pem),
+                builder = SslContextBuilder.forServer(pem.get().chain(), pem.get().key(),
                         settings.keyPassword().map(Password::value).orElse(null));
             } catch (RuntimeException e) {
-                throw invalid(settings, SslSettings.KEYSTORE_LOCATION + " or " + SslSettings.KEY_PASSWORD,
-                        "cannot read a private key and certificate chain from PEM file " + location, e);
+                throw invalid(settings, pem.get().keys(), "cannot read a private key and certificate chain from "
+                        + pem.get().source(), e);
             }
         } else {
+            String location = settings.keystoreLocation().orElseThrow(() -> new ConfigException("Listener "
+                    + settings.listenerName() + " is SSL but " + settings.describe(SslSettings.KEYSTORE_LOCATION)
+                    + " is not set"));
             builder = SslContextBuilder.forServer(keyManagers(settings, location));
         }
         trustManagers(settings).ifPresent(builder::trustManager);
@@ -106,19 +113,17 @@ public final class SslContextFactory {
      */
     public static ClientTls client(SslSettings settings) {
         SslContextBuilder builder = SslContextBuilder.forClient();
-        if (settings.keystoreLocation().isPresent()) {
-            if (settings.keystoreType().equals("PEM")) {
-                byte[] pem = read(settings, SslSettings.KEYSTORE_LOCATION, settings.keystoreLocation().get());
-                try {
-                    builder.keyManager(new ByteArrayInputStream(pem), new ByteArrayInputStream(pem),
-                            settings.keyPassword().map(Password::value).orElse(null));
-                } catch (RuntimeException e) {
-                    throw invalid(settings, SslSettings.KEYSTORE_LOCATION + " or " + SslSettings.KEY_PASSWORD,
-                            "cannot read a private key and certificate chain from its PEM file", e);
-                }
-            } else {
-                builder.keyManager(keyManagers(settings, settings.keystoreLocation().get()));
+        Optional<PemKey> pem = pemKey(settings);
+        if (pem.isPresent()) {
+            try {
+                builder.keyManager(pem.get().chain(), pem.get().key(),
+                        settings.keyPassword().map(Password::value).orElse(null));
+            } catch (RuntimeException e) {
+                throw invalid(settings, pem.get().keys(), "cannot read a private key and certificate chain from "
+                        + pem.get().source(), e);
             }
+        } else if (settings.keystoreLocation().isPresent()) {
+            builder.keyManager(keyManagers(settings, settings.keystoreLocation().get()));
         }
         trustManagers(settings).ifPresent(builder::trustManager);
         SslContext netty = build(settings, builder);
@@ -176,29 +181,100 @@ public final class SslContextFactory {
         }
     }
 
+    /** A PEM private key and its chain, from one file or inline; {@code keys} and {@code source} name them. */
+    private record PemKey(byte[] chainBytes, byte[] keyBytes, String keys, String source) {
+        ByteArrayInputStream chain() {
+            return new ByteArrayInputStream(chainBytes);
+        }
+
+        ByteArrayInputStream key() {
+            return new ByteArrayInputStream(keyBytes);
+        }
+    }
+
+    /** The PEM key material of {@code ssl.keystore.type=PEM}: inline (key and chain), else the keystore file. */
+    private static Optional<PemKey> pemKey(SslSettings settings) {
+        boolean inline = settings.keystoreKey().isPresent() || settings.keystoreCertificateChain().isPresent();
+        if (!settings.keystoreType().equals("PEM")) {
+            if (inline) {
+                throw invalid(settings, SslSettings.KEYSTORE_KEY, "it needs " + SslSettings.KEYSTORE_TYPE + "=PEM",
+                        null);
+            }
+            return Optional.empty();
+        }
+        if (inline) {
+            if (settings.keystoreKey().isEmpty() || settings.keystoreCertificateChain().isEmpty()) {
+                throw invalid(settings, SslSettings.KEYSTORE_KEY + " and " + SslSettings.KEYSTORE_CERTIFICATE_CHAIN,
+                        "set both or neither", null);
+            }
+            if (settings.keystoreLocation().isPresent()) {
+                throw invalid(settings, SslSettings.KEYSTORE_LOCATION, "set either it or " + SslSettings.KEYSTORE_KEY
+                        + ", not both", null);
+            }
+            return Optional.of(new PemKey(ascii(settings.keystoreCertificateChain().get()),
+                    ascii(settings.keystoreKey().get()), SslSettings.KEYSTORE_KEY + " or "
+                    + SslSettings.KEYSTORE_CERTIFICATE_CHAIN + " or " + SslSettings.KEY_PASSWORD, "them"));
+        }
+        if (settings.keystoreLocation().isEmpty()) {
+            return Optional.empty();
+        }
+        String location = settings.keystoreLocation().get();
+        byte[] pem = read(settings, SslSettings.KEYSTORE_LOCATION, location);
+        return Optional.of(new PemKey(pem, pem, SslSettings.KEYSTORE_LOCATION + " or " + SslSettings.KEY_PASSWORD,
+                "PEM file " + location));
+    }
+
+    /**
+     * An inline PEM value with each block rebuilt on lines of its own: a value written over several lines of a
+     * properties file (continued with backslashes) arrives with its line breaks gone, which the PEM reader refuses.
+     */
+    private static byte[] ascii(Password value) {
+        Matcher block = PEM_BLOCK.matcher(value.value());
+        StringBuilder pem = new StringBuilder();
+        while (block.find()) {
+            pem.append("-----BEGIN ").append(block.group(1)).append("-----\n")
+                    .append(block.group(2).replaceAll("\\s", "")).append("\n-----END ").append(block.group(1))
+                    .append("-----\n");
+        }
+        return (pem.length() == 0 ? value.value() : pem.toString()).getBytes(StandardCharsets.US_ASCII);
+    }
+
+
     private static Optional<TrustManagerFactory> trustManagers(SslSettings settings) {
+        if (settings.truststoreCertificates().isPresent()) {
+            if (!settings.truststoreType().equals("PEM") || settings.truststoreLocation().isPresent()) {
+                throw invalid(settings, SslSettings.TRUSTSTORE_CERTIFICATES, "it needs " + SslSettings.TRUSTSTORE_TYPE
+                        + "=PEM and no " + SslSettings.TRUSTSTORE_LOCATION, null);
+            }
+            return Optional.of(trustManagers(settings, pemTrustStore(settings, SslSettings.TRUSTSTORE_CERTIFICATES,
+                    ascii(settings.truststoreCertificates().get()), "the inline certificates"), "them"));
+        }
         if (settings.truststoreLocation().isEmpty()) {
             return Optional.empty();
         }
         String location = settings.truststoreLocation().get();
         KeyStore store;
         if (settings.truststoreType().equals("PEM")) {
-            store = pemTrustStore(settings, location);
+            store = pemTrustStore(settings, SslSettings.TRUSTSTORE_LOCATION,
+                    read(settings, SslSettings.TRUSTSTORE_LOCATION, location), "PEM file " + location);
         } else {
             store = load(settings, settings.truststoreType(), SslSettings.TRUSTSTORE_LOCATION,
                     SslSettings.TRUSTSTORE_PASSWORD, location, settings.truststorePassword());
         }
+        return Optional.of(trustManagers(settings, store, location));
+    }
+
+    private static TrustManagerFactory trustManagers(SslSettings settings, KeyStore store, String source) {
         try {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
-            return Optional.of(factory);
+            return factory;
         } catch (GeneralSecurityException e) {
-            throw invalid(settings, SslSettings.TRUSTSTORE_LOCATION, "cannot use the certificates in " + location, e);
+            throw invalid(settings, SslSettings.TRUSTSTORE_LOCATION, "cannot use the certificates in " + source, e);
         }
     }
 
-    private static KeyStore pemTrustStore(SslSettings settings, String location) {
-        byte[] pem = read(settings, SslSettings.TRUSTSTORE_LOCATION, location);
+    private static KeyStore pemTrustStore(SslSettings settings, String key, byte[] pem, String source) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
@@ -208,13 +284,11 @@ public final class SslContextFactory {
                 store.setCertificateEntry("trusted-" + n++, certificate);
             }
             if (n == 0) {
-                throw invalid(settings, SslSettings.TRUSTSTORE_LOCATION, "PEM file " + location
-                        + " holds no certificate", null);
+                throw invalid(settings, key, source + " holds no certificate", null);
             }
             return store;
         } catch (GeneralSecurityException | IOException e) {
-            throw invalid(settings, SslSettings.TRUSTSTORE_LOCATION, "cannot read certificates from PEM file "
-                    + location, e);
+            throw invalid(settings, key, "cannot read certificates from " + source, e);
         }
     }
 

@@ -32,12 +32,16 @@ import java.util.Optional;
  * @param cipherSuites       {@code ssl.cipher.suites}; empty means the JDK's defaults
  * @param endpointIdentificationAlgorithm {@code ssl.endpoint.identification.algorithm} (https, or empty for none)
  *                           when this broker is the client: a follower fetching over TLS
+ * @param keystoreKey        {@code ssl.keystore.key}: a PEM private key given inline (type PEM)
+ * @param keystoreCertificateChain {@code ssl.keystore.certificate.chain}: its PEM certificate chain, inline
+ * @param truststoreCertificates {@code ssl.truststore.certificates}: PEM certificates to trust, inline (type PEM)
  */
 public record SslSettings(String listenerName, String keystoreType, Optional<String> keystoreLocation,
                           Optional<Password> keystorePassword, Optional<Password> keyPassword, String truststoreType,
                           Optional<String> truststoreLocation, Optional<Password> truststorePassword,
                           String clientAuth, List<String> enabledProtocols, List<String> cipherSuites,
-                          String endpointIdentificationAlgorithm) {
+                          String endpointIdentificationAlgorithm, Optional<Password> keystoreKey,
+                          Optional<Password> keystoreCertificateChain, Optional<Password> truststoreCertificates) {
     public static final String KEYSTORE_TYPE = "ssl.keystore.type";
     public static final String KEYSTORE_LOCATION = "ssl.keystore.location";
     public static final String KEYSTORE_PASSWORD = "ssl.keystore.password";
@@ -49,6 +53,9 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
     public static final String ENABLED_PROTOCOLS = "ssl.enabled.protocols";
     public static final String CIPHER_SUITES = "ssl.cipher.suites";
     public static final String ENDPOINT_IDENTIFICATION_ALGORITHM = "ssl.endpoint.identification.algorithm";
+    public static final String KEYSTORE_KEY = "ssl.keystore.key";
+    public static final String KEYSTORE_CERTIFICATE_CHAIN = "ssl.keystore.certificate.chain";
+    public static final String TRUSTSTORE_CERTIFICATES = "ssl.truststore.certificates";
     /** Per-listener settings start with this, then the listener's name in lower case and a dot. */
     public static final String LISTENER_PREFIX = "listener.name.";
 
@@ -77,7 +84,13 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
             .define(CIPHER_SUITES, LIST, "", LOW, "The cipher suites accepted; empty for the JDK's defaults.")
             .define(ENDPOINT_IDENTIFICATION_ALGORITHM, STRING, "https", LOW,
                     "How a follower checks its leader's certificate against the leader's host name: https, or empty"
-                            + " for no check.");
+                            + " for no check.")
+            .define(KEYSTORE_KEY, PASSWORD, null, HIGH,
+                    "The private key in PEM (PKCS#8) given inline, with ssl.keystore.type=PEM, instead of a file.")
+            .define(KEYSTORE_CERTIFICATE_CHAIN, PASSWORD, null, HIGH,
+                    "The certificate chain of ssl.keystore.key in PEM, inline.")
+            .define(TRUSTSTORE_CERTIFICATES, PASSWORD, null, HIGH,
+                    "Trusted certificates in PEM given inline, with ssl.truststore.type=PEM, instead of a file.");
 
     /** The {@code ssl.*} keys, so a node's configuration knows them (types, defaults, docs). */
     public static ConfigDef definition() {
@@ -112,7 +125,9 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
                 password(config, KEY_PASSWORD), config.getString(TRUSTSTORE_TYPE).toUpperCase(Locale.ROOT),
                 nonEmpty(config.getString(TRUSTSTORE_LOCATION)), password(config, TRUSTSTORE_PASSWORD),
                 config.getString(CLIENT_AUTH), config.getList(ENABLED_PROTOCOLS), config.getList(CIPHER_SUITES),
-                Optional.ofNullable(config.getString(ENDPOINT_IDENTIFICATION_ALGORITHM)).orElse("").trim());
+                Optional.ofNullable(config.getString(ENDPOINT_IDENTIFICATION_ALGORITHM)).orElse("").trim(),
+                password(config, KEYSTORE_KEY), password(config, KEYSTORE_CERTIFICATE_CHAIN),
+                password(config, TRUSTSTORE_CERTIFICATES));
     }
 
     /** {@code listener.name.<lowercase name>.}: the prefix of one listener's own settings. */

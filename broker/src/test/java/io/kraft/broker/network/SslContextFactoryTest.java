@@ -57,6 +57,40 @@ class SslContextFactoryTest {
     }
 
     @Test
+    void takesPemKeyMaterialInline() throws Exception {
+        String pem = Files.readString(certs.brokerPem(dir.resolve("inline.pem")));
+        int chainStart = pem.indexOf("-----BEGIN CERTIFICATE-----");
+        Map<String, String> props = new HashMap<>(Map.of(
+                "ssl.keystore.type", "PEM",
+                "ssl.keystore.key", pem.substring(0, chainStart),
+                "ssl.keystore.certificate.chain", pem.substring(chainStart),
+                "ssl.truststore.type", "PEM",
+                "ssl.truststore.certificates", Files.readString(certs.trustPem(dir.resolve("inline-trust.pem")))));
+        assertNotNull(SslContextFactory.server(SslSettings.forListener("SSL", props)));
+        assertNotNull(SslContextFactory.client(SslSettings.forListener("SSL", props)).context());
+        // Written over continued lines of a properties file, the value loses its line breaks.
+        Map<String, String> joined = new HashMap<>(props);
+        joined.replaceAll((key, value) -> key.startsWith("ssl.keystore.key") || key.endsWith("certificates")
+                || key.endsWith("chain") ? value.replace("\n", "") : value);
+        assertNotNull(SslContextFactory.server(SslSettings.forListener("SSL", joined)));
+        Map<String, String> both = new HashMap<>(props);
+        both.put("ssl.keystore.location", "/some/file.pem");
+        assertTrue(assertThrows(ConfigException.class, () -> SslContextFactory.server(SslSettings.forListener("SSL",
+                both))).getMessage().startsWith("Invalid ssl.keystore.location for listener SSL: set either it or"));
+        Map<String, String> keyOnly = new HashMap<>(props);
+        keyOnly.remove("ssl.keystore.certificate.chain");
+        assertTrue(assertThrows(ConfigException.class, () -> SslContextFactory.server(SslSettings.forListener("SSL",
+                keyOnly))).getMessage().contains("set both or neither"));
+        Map<String, String> garbled = new HashMap<>(props);
+        garbled.put("ssl.keystore.key", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> SslContextFactory.server(SslSettings.forListener("SSL", garbled)));
+        assertTrue(e.getMessage().startsWith("Invalid ssl.keystore.key or ssl.keystore.certificate.chain or"
+                + " ssl.key.password for listener SSL"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+
+    @Test
     void appliesProtocolsCipherSuitesAndClientAuthWithListenerOverrides() {
         Map<String, String> props = pkcs12();
         props.put("ssl.client.auth", "requested");
