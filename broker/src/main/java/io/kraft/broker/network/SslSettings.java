@@ -144,6 +144,15 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
         return nameEnd > LISTENER_PREFIX.length() && DEFINITION.contains(key.substring(nameEnd + 1));
     }
 
+    /** Whether {@code key} (plain or per listener) is an {@code ssl.*} key whose value must never be shown. */
+    public static boolean isSensitive(String key) {
+        String plain = key;
+        if (isListenerKey(key)) {
+            plain = key.substring(key.indexOf('.', LISTENER_PREFIX.length()) + 1);
+        }
+        return DEFINITION.contains(plain) && DEFINITION.key(plain).type() == io.kraft.config.ConfigType.PASSWORD;
+    }
+
     /** The key as a user would set it for this listener, for error messages. */
     String describe(String key) {
         return key + " (or " + listenerPrefix(listenerName) + key + ")";

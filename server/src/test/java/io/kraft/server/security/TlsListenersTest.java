@@ -34,6 +34,8 @@ import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -45,6 +47,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -81,6 +84,8 @@ class TlsListenersTest {
         props.put("ssl.truststore.location", certs.trustStore().toString());
         props.put("ssl.truststore.password", TestCertificates.PASSWORD);
         props.put("listener.name.mtls.ssl.client.auth", "required");
+        // Key material given inline for a listener this node does not have: read by nothing, shown to no one.
+        props.put("listener.name.other.ssl.keystore.key", "-----BEGIN PRIVATE KEY-----secret-----END PRIVATE KEY-----");
         props.put("offsets.topic.replication.factor", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
@@ -212,6 +217,21 @@ class TlsListenersTest {
                 assertEquals(node.listenerPort(listener), partitions.get(0).leader().port(), listener);
                 assertEquals(listener.equals("MTLS") ? "127.0.0.1" : "localhost", partitions.get(0).leader().host());
             }
+        }
+    }
+
+    @Test
+    void describeConfigsNeverShowsKeyMaterial() throws Exception {
+        try (Admin admin = admin("SSL", false)) {
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            Config config = admin.describeConfigs(List.of(broker)).all().get(WAIT_MS, TimeUnit.MILLISECONDS)
+                    .get(broker);
+            for (String key : List.of("ssl.keystore.password", "ssl.truststore.password",
+                    "listener.name.other.ssl.keystore.key")) {
+                ConfigEntry entry = config.get(key);
+                assertTrue(entry != null && entry.isSensitive() && entry.value() == null, key + ": " + entry);
+            }
+            assertEquals("required", config.get("listener.name.mtls.ssl.client.auth").value());
         }
     }
 
