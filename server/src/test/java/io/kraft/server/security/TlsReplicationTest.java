@@ -38,8 +38,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three dedicated brokers whose inter-broker listener is SSL while clients use PLAINTEXT: followers replicate over
- * TLS (acks=all with min.insync.replicas=3 needs every follower's fetch), and a new leader serves what they copied.
+ * Three dedicated brokers whose inter-broker listener is SSL (PEM key material, client certificates required) while
+ * clients use PLAINTEXT: followers replicate over TLS (acks=all with min.insync.replicas=3 needs every follower's
+ * fetch), and a new leader serves what they copied.
  */
 class TlsReplicationTest {
     private static final String CLUSTER_ID = "VGxzUmVwbGljYXRpb24xMQ";
@@ -69,13 +70,12 @@ class TlsReplicationTest {
                 ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100"));
         controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs);
         properties.put("inter.broker.listener.name", "SSL");
-        properties.put("ssl.keystore.type", "PKCS12");
-        properties.put("ssl.keystore.location", certs.brokerKeyStore().toString());
-        properties.put("ssl.keystore.password", TestCertificates.PASSWORD);
+        // PEM files here (the other tests use PKCS12): the follower's client side reads them too.
+        properties.put("ssl.keystore.type", "PEM");
+        properties.put("ssl.keystore.location", certs.brokerPem(dir.resolve("broker.pem")).toString());
         // Brokers verify each other: the SSL listener requires a certificate its trust store knows.
-        properties.put("ssl.truststore.type", "PKCS12");
-        properties.put("ssl.truststore.location", certs.trustStore().toString());
-        properties.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        properties.put("ssl.truststore.type", "PEM");
+        properties.put("ssl.truststore.location", certs.trustPem(dir.resolve("trust.pem")).toString());
         properties.put("listener.name.ssl.ssl.client.auth", "required");
         for (int id : List.of(2, 3, 4)) {
             Map<String, String> brokerProperties = new HashMap<>(properties);
