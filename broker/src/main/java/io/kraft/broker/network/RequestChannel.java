@@ -15,6 +15,7 @@ import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -424,9 +426,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
             closing = true;
-            Throwable tlsFailure = cause instanceof io.netty.handler.codec.DecoderException && cause.getCause() != null
+            Throwable tlsFailure = cause instanceof DecoderException && cause.getCause() != null
                     ? cause.getCause() : cause;
-            if (tlsFailure instanceof javax.net.ssl.SSLException) {
+            if (tlsFailure instanceof SSLException) {
                 // A client that fails the handshake (plaintext on a TLS port, an untrusted or missing certificate):
                 // an authentication failure of that client, logged at info as Kafka does.
                 LOG.info("Closing connection from {} on listener {}: TLS failed: {}", ctx.channel().remoteAddress(),

@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.UnrecoverableKeyException;
+import java.security.cert.CertificateFactory;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -138,7 +140,7 @@ public final class SslContextFactory {
             }
             if (!settings.endpointIdentificationAlgorithm().isEmpty()) {
                 parameters.setEndpointIdentificationAlgorithm(settings.endpointIdentificationAlgorithm().toUpperCase(
-                        java.util.Locale.ROOT));
+                        Locale.ROOT));
             }
             // Fails on protocols or suites the JDK does not know, as the server side does.
             context.createSSLEngine().setSSLParameters(parameters);
@@ -279,7 +281,7 @@ public final class SslContextFactory {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             int n = 0;
-            for (var certificate : java.security.cert.CertificateFactory.getInstance("X.509")
+            for (var certificate : CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(pem))) {
                 store.setCertificateEntry("trusted-" + n++, certificate);
             }

@@ -150,7 +150,7 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
         if (isListenerKey(key)) {
             plain = key.substring(key.indexOf('.', LISTENER_PREFIX.length()) + 1);
         }
-        return DEFINITION.contains(plain) && DEFINITION.key(plain).type() == io.kraft.config.ConfigType.PASSWORD;
+        return DEFINITION.contains(plain) && DEFINITION.key(plain).type() == PASSWORD;
     }
 
     /** The key as a user would set it for this listener, for error messages. */
