@@ -26,8 +26,8 @@ import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.network.SslSettings;
-import io.kraft.broker.network.RequestHandlerPool;
 import io.kraft.broker.network.RequestHandlerRegistry;
+import io.kraft.broker.network.SharedNetworkResources;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
@@ -72,7 +72,7 @@ public final class BrokerServer implements AutoCloseable {
     /** One wire server per broker listener, in the configured order; the first is the client listener. */
     private final Map<String, KafkaServer> servers = new LinkedHashMap<>();
     private final Map<String, SocketServerConfig> serverConfigs = new LinkedHashMap<>();
-    private final RequestHandlerPool handlerPool;
+    private final SharedNetworkResources network;
     private final Map<String, String> properties;
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
@@ -162,11 +162,10 @@ public final class BrokerServer implements AutoCloseable {
                 metadata::image));
         handlers.addAll(transactions.handlers());
         RequestHandlerRegistry registry = RequestHandlerRegistry.of(handlers);
-        SocketServerConfig first = serverConfigs.values().iterator().next();
-        // num.io.threads and queued.max.requests are the broker's, shared by its listeners as in Kafka.
-        this.handlerPool = new RequestHandlerPool(first.ioThreads(), first.queuedMaxRequests());
+        // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
+        this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
         serverConfigs.forEach((name, config) -> servers.put(name, new KafkaServer(config, registry, metrics,
-                serverTls.get(name), handlerPool)));
+                serverTls.get(name), network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
     }
@@ -308,7 +307,7 @@ public final class BrokerServer implements AutoCloseable {
             lifecycle.controlledShutdown();
         }
         servers.values().forEach(KafkaServer::close);
-        handlerPool.close();
+        network.close();
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {

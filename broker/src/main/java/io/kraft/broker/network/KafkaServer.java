@@ -40,8 +40,8 @@ public final class KafkaServer implements AutoCloseable {
 
     private final RequestMetrics requestMetrics;
     private final KafkaMetrics ownMetrics;
-    /** The handler pool of the broker's listeners, or null when this server has its own. */
-    private final RequestHandlerPool sharedPool;
+    /** What the broker's listeners share, or null when this server has its own. */
+    private final SharedNetworkResources shared;
     /** The listener's TLS, or null on a plaintext listener. */
     private final SslContext tls;
 
@@ -56,13 +56,14 @@ public final class KafkaServer implements AutoCloseable {
     }
 
     /**
-     * One of a broker's listeners: it records its request metrics in the node's {@code metrics}, runs its handlers on
-     * {@code handlers} (shared by the broker's listeners, closed by its owner, not here), and its connections speak
-     * TLS with {@code tls} (an SSL listener), or plaintext when it is null.
+     * One of a broker's listeners: it records its request metrics in the node's {@code metrics}, shares
+     * {@code shared} (handler threads, request memory, connection limits; closed by their owner, not here) with the
+     * broker's other listeners, and its connections speak TLS with {@code tls} (an SSL listener), or plaintext when
+     * it is null.
      */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
-                       SslContext tls, RequestHandlerPool handlers) {
-        this(config, registry, metrics, false, tls, handlers);
+                       SslContext tls, SharedNetworkResources shared) {
+        this(config, registry, metrics, false, tls, shared);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
@@ -71,9 +72,9 @@ public final class KafkaServer implements AutoCloseable {
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
-                        boolean ownsMetrics, SslContext tls, RequestHandlerPool sharedPool) {
+                        boolean ownsMetrics, SslContext tls, SharedNetworkResources shared) {
         this.tls = tls;
-        this.sharedPool = sharedPool;
+        this.shared = shared;
         this.config = config;
         this.registry = registry;
         this.requestMetrics = new RequestMetrics(metrics);
@@ -97,12 +98,20 @@ public final class KafkaServer implements AutoCloseable {
         }
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
-        pool = sharedPool != null ? sharedPool : new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
-        memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
-                config.limits().queuedMaxRequestStallMs(), System::nanoTime);
-        long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
-        networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
-        quotas = new ConnectionQuotas(config.limits());
+        if (shared != null) {
+            pool = shared.handlers;
+            memory = shared.memory;
+            quotas = shared.quotas;
+        } else {
+            pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
+            memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
+                    config.limits().queuedMaxRequestStallMs(), System::nanoTime);
+            quotas = new ConnectionQuotas(config.limits());
+        }
+        if (shared == null || shared.claimMemorySweep()) {
+            long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
+            networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+        }
         acceptor = new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(), config.listenerName(),
                 System::nanoTime);
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -205,7 +214,7 @@ public final class KafkaServer implements AutoCloseable {
         if (networkGroup != null) {
             networkGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        if (pool != null && pool != sharedPool) {
+        if (pool != null && shared == null) {
             pool.close();
         }
         if (ownMetrics != null) {

@@ -13,13 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The bounded pool that runs request handlers: {@code num.io.threads} threads and a queue of at most
  * {@code queued.max.requests}. A full pool refuses work instead of growing; callers that were refused
  * register a callback and are told when a slot frees up, so they can stop reading meanwhile. A broker's listeners
- * share one, as in Kafka, where these two settings are the broker's, not a listener's.
+ * share one ({@link SharedNetworkResources}).
  */
-public final class RequestHandlerPool implements AutoCloseable {
+final class RequestHandlerPool implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private final Queue<Runnable> spaceWaiters = new ConcurrentLinkedQueue<>();
 
-    public RequestHandlerPool(int ioThreads, int queuedMaxRequests) {
+    RequestHandlerPool(int ioThreads, int queuedMaxRequests) {
         AtomicInteger threadNumber = new AtomicInteger();
         ThreadFactory threads = task -> {
             Thread thread = new Thread(task, "kraft-request-handler-" + threadNumber.getAndIncrement());
