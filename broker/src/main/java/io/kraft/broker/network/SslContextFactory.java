@@ -5,9 +5,11 @@ import io.kraft.config.Password;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -94,14 +96,18 @@ public final class SslContextFactory {
             case SslSettings.CLIENT_AUTH_REQUESTED -> ClientAuth.OPTIONAL;
             default -> ClientAuth.NONE;
         });
-        SslContext context = build(settings, builder);
+        SslContext context = build(settings, builder, serverProvider(settings));
         // An engine applies the protocols and cipher suites: one now finds the unsupported ones.
+        SSLEngine engine = null;
         try {
-            SSLEngine engine = context.newEngine(ByteBufAllocator.DEFAULT);
+            engine = context.newEngine(ByteBufAllocator.DEFAULT);
             engine.closeOutbound();
         } catch (RuntimeException e) {
             throw invalid(settings, SslSettings.ENABLED_PROTOCOLS + " or " + SslSettings.CIPHER_SUITES,
-                    "the JDK refuses them", e);
+                    "the TLS provider refuses them", e);
+        } finally {
+            // An OpenSSL engine holds native memory until released.
+            ReferenceCountUtil.release(engine);
         }
         return context;
     }
@@ -128,7 +134,8 @@ public final class SslContextFactory {
             builder.keyManager(keyManagers(settings, settings.keystoreLocation().get()));
         }
         trustManagers(settings).ifPresent(builder::trustManager);
-        SslContext netty = build(settings, builder);
+        // The JDK's, whatever the listeners use: the follower's blocking socket needs a JDK SSLContext.
+        SslContext netty = build(settings, builder, SslProvider.JDK);
         SSLContext context = ((JdkSslContext) netty).context();
         SSLParameters parameters = context.getDefaultSSLParameters();
         try {
@@ -151,8 +158,8 @@ public final class SslContextFactory {
         return new ClientTls(context, parameters);
     }
 
-    private static SslContext build(SslSettings settings, SslContextBuilder builder) {
-        builder.sslProvider(SslProvider.JDK);
+    private static SslContext build(SslSettings settings, SslContextBuilder builder, SslProvider provider) {
+        builder.sslProvider(provider);
         if (!settings.enabledProtocols().isEmpty()) {
             builder.protocols(settings.enabledProtocols());
         }
@@ -164,6 +171,16 @@ public final class SslContextFactory {
         } catch (SSLException | RuntimeException e) {
             throw invalid(settings, SslSettings.KEYSTORE_LOCATION, "cannot build a TLS context", e);
         }
+    }
+
+    /**
+     * OpenSSL (BoringSSL through netty-tcnative) when its native library loads here and no cipher suites are
+     * configured, else the JDK's. OpenSSL cost the broker about a quarter less CPU per TLS megabyte on the TLS
+     * benchmark (README, Benchmarks); but BoringSSL always enables every TLSv1.3 suite, and given only TLSv1.3 suites
+     * it enabled all suites, so {@code ssl.cipher.suites} is honoured exactly only by the JDK.
+     */
+    static SslProvider serverProvider(SslSettings settings) {
+        return settings.cipherSuites().isEmpty() && OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
     }
 
     private static KeyManagerFactory keyManagers(SslSettings settings, String location) {

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.config.ConfigException;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,7 +102,9 @@ class SslContextFactoryTest {
         props.put("listener.name.internal.ssl.cipher.suites", "TLS_AES_128_GCM_SHA256");
         SSLEngine internal = SslContextFactory.server(SslSettings.forListener("INTERNAL", props))
                 .newEngine(ByteBufAllocator.DEFAULT);
-        assertEquals(List.of("TLSv1.3"), List.of(internal.getEnabledProtocols()));
+        // OpenSSL's engine also lists SSLv2Hello, the pseudo-protocol of hello formats, never negotiated.
+        assertEquals(List.of("TLSv1.3"), Stream.of(internal.getEnabledProtocols())
+                .filter(protocol -> !protocol.equals("SSLv2Hello")).toList());
         assertEquals(List.of("TLS_AES_128_GCM_SHA256"), List.of(internal.getEnabledCipherSuites()));
         assertTrue(internal.getNeedClientAuth());
         SSLEngine external = SslContextFactory.server(SslSettings.forListener("EXTERNAL", props))
@@ -107,6 +112,15 @@ class SslContextFactoryTest {
         assertTrue(external.getWantClientAuth());
         assertFalse(external.getNeedClientAuth());
         assertTrue(List.of(external.getEnabledProtocols()).contains("TLSv1.2"));
+    }
+
+    @Test
+    void usesOpenSslUnlessCipherSuitesAreConfigured() {
+        assertTrue(OpenSsl.isAvailable(), "netty-tcnative's BoringSSL loads on this platform");
+        assertEquals(SslProvider.OPENSSL, SslContextFactory.serverProvider(SslSettings.forListener("SSL", pkcs12())));
+        Map<String, String> suites = pkcs12();
+        suites.put("ssl.cipher.suites", "TLS_AES_128_GCM_SHA256");
+        assertEquals(SslProvider.JDK, SslContextFactory.serverProvider(SslSettings.forListener("SSL", suites)));
     }
 
     @Test
