@@ -26,7 +26,11 @@ import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
+import io.kraft.broker.network.Listeners;
+import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.network.RequestHandlerRegistry;
+import io.kraft.broker.network.SharedNetworkResources;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
@@ -34,6 +38,7 @@ import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
+import io.kraft.config.ConfigException;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.OfflineLogDir;
@@ -42,7 +47,9 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import io.netty.handler.ssl.SslContext;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,9 +71,12 @@ public final class BrokerServer implements AutoCloseable {
     private final String clusterId;
     private final Controller controller;
     private final MetadataSource metadata;
-    private final SocketServerConfig clientListener;
+    private final Listeners listeners;
+    /** One wire server per broker listener, in the configured order; the first is the client listener. */
+    private final Map<String, KafkaServer> servers = new LinkedHashMap<>();
+    private final Map<String, SocketServerConfig> serverConfigs = new LinkedHashMap<>();
+    private final SharedNetworkResources network;
     private final Map<String, String> properties;
-    private final KafkaServer server;
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
@@ -79,8 +89,10 @@ public final class BrokerServer implements AutoCloseable {
     private boolean closed;
 
     /**
-     * @param clientListener the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
-     * @param properties     the node's Kafka-named settings (socket.*, num.io.threads, log.*)
+     * @param clientListener the node's listeners, comma-separated (e.g. PLAINTEXT://localhost:9092); those named in
+     *                       controller.listener.names are the control plane's and skipped here
+     * @param properties     the node's Kafka-named settings (socket.*, num.io.threads, log.*, ssl.*,
+     *                       listener.security.protocol.map)
      */
     public BrokerServer(int nodeId, String clusterId, Controller controller, MetadataSource metadata,
                         String clientListener, Map<String, String> properties, TopicConfigResolver topicConfigs) {
@@ -101,9 +113,27 @@ public final class BrokerServer implements AutoCloseable {
         this.controller = Objects.requireNonNull(controller, "controller");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.properties = Map.copyOf(properties);
-        Map<String, String> serverProperties = new HashMap<>(properties);
-        serverProperties.put(SocketServerConfig.LISTENERS, clientListener);
-        this.clientListener = SocketServerConfig.fromProperties(serverProperties);
+        this.listeners = Listeners.parse(clientListener, properties);
+        if (listeners.brokerListeners().isEmpty()) {
+            throw new ConfigException("No listener for Kafka clients in '" + clientListener + "': every one is named"
+                    + " in " + Listeners.CONTROLLER_LISTENER_NAMES);
+        }
+        Map<String, SslContext> serverTls = new HashMap<>();
+        for (Listeners.Listener listener : listeners.brokerListeners()) {
+            Map<String, String> serverProperties = new HashMap<>(properties);
+            serverProperties.put(SocketServerConfig.LISTENERS, listener.toString());
+            serverConfigs.put(listener.name(), SocketServerConfig.fromProperties(serverProperties));
+            if (listener.protocol().tls()) {
+                serverTls.put(listener.name(), SslContextFactory.server(SslSettings.forListener(listener.name(),
+                        properties)));
+            }
+        }
+        Listeners.Listener interBroker = listeners.interBrokerListener().orElseThrow();
+        Optional<SslContextFactory.ClientTls> interBrokerTls = interBroker.protocol().tls()
+                ? Optional.of(SslContextFactory.client(SslSettings.forListener(interBroker.name(), properties)))
+                : Optional.empty();
+        ReplicationConfig replication = ReplicationConfig.fromProperties(properties)
+                .withInterBrokerListenerName(interBroker.name());
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
@@ -113,8 +143,8 @@ public final class BrokerServer implements AutoCloseable {
         // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
-                Optional.of(new ReplicaManager.Replication(ReplicationConfig.fromProperties(properties),
-                        controller::alterPartition, this::brokerEpoch)));
+                Optional.of(new ReplicaManager.Replication(replication, controller::alterPartition,
+                        this::brokerEpoch, interBrokerTls)));
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);
@@ -137,25 +167,34 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image));
         handlers.addAll(transactions.handlers());
-        this.server = new KafkaServer(this.clientListener, RequestHandlerRegistry.of(handlers), metrics);
+        RequestHandlerRegistry registry = RequestHandlerRegistry.of(handlers);
+        // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
+        this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
+        serverConfigs.forEach((name, config) -> servers.put(name, new KafkaServer(config, registry, metrics,
+                serverTls.get(name), network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
     }
 
     /**
-     * Binds the client listener, then registers the broker and starts heartbeating; the listener accepts clients once
-     * the broker is unfenced in its own metadata ({@link #ready()}).
+     * Binds the broker listeners, then registers the broker with an endpoint for each and starts heartbeating; the
+     * listeners accept clients once the broker is unfenced in its own metadata ({@link #ready()}).
      */
     public void start() throws InterruptedException {
         replicaManager.startup();
-        server.bind();
-        int clientPort = server.boundPort();
-        LOG.info("Broker {} bound {} port {}; it accepts clients once registered and unfenced", nodeId,
-                clientListener.listenerName(), clientPort);
-        Map.Entry<String, Integer> advertised = SocketServerConfig.advertisedAddress(properties,
-                clientListener.listenerName(), clientListener.host(), clientPort);
-        lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, List.of(new Endpoint(
-                clientListener.listenerName(), advertised.getKey(), advertised.getValue(), "PLAINTEXT")),
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (Listeners.Listener listener : listeners.brokerListeners()) {
+            KafkaServer server = servers.get(listener.name());
+            server.bind();
+            int port = server.boundPort();
+            LOG.info("Broker {} bound {} ({}) port {}; it accepts clients once registered and unfenced", nodeId,
+                    listener.name(), listener.protocol(), port);
+            Map.Entry<String, Integer> advertised = SocketServerConfig.advertisedAddress(properties,
+                    listener.name(), listener.host(), port);
+            endpoints.add(new Endpoint(listener.name(), advertised.getKey(), advertised.getValue(),
+                    listener.protocol().name()));
+        }
+        lifecycle = new BrokerLifecycle(controller, metadata, clusterId, nodeId, endpoints,
                 lifecycleConfig, offset -> {
                     replicaManager.deleteStrayLogsOnceAt(offset);
                     listenerGate.check(metadata.image());
@@ -176,9 +215,16 @@ public final class BrokerServer implements AutoCloseable {
     }
 
     private void openClientListener() {
-        server.startAccepting();
-        LOG.info("Broker {} is ready: accepting Kafka clients on {} port {}", nodeId, clientListener.listenerName(),
-                server.boundPort());
+        servers.values().forEach(KafkaServer::startAccepting);
+        LOG.info("Broker {} is ready: accepting Kafka clients on {}", nodeId, listening());
+    }
+
+    /** "NAME host:port" of each broker listener, comma-separated (the bound ports). */
+    public String listening() {
+        List<String> parts = new ArrayList<>();
+        serverConfigs.forEach((name, config) -> parts.add(name + " " + config.host() + ":"
+                + servers.get(name).boundPort()));
+        return String.join(", ", parts);
     }
 
     /** Completes once the client listener accepts connections: the broker is registered, caught up and unfenced. */
@@ -209,13 +255,28 @@ public final class BrokerServer implements AutoCloseable {
         return nodeId;
     }
 
-    /** The port Kafka clients connect to (the bound one when the configured port was 0). */
+    /** The port of the first broker listener (the bound one when the configured port was 0). */
     public int clientPort() {
+        return servers.values().iterator().next().boundPort();
+    }
+
+    /** The bound port of the broker listener {@code name}. */
+    public int listenerPort(String name) {
+        KafkaServer server = servers.get(name);
+        if (server == null) {
+            throw new IllegalArgumentException("No broker listener " + name + "; there are " + servers.keySet());
+        }
         return server.boundPort();
     }
 
+    /** The first broker listener's settings. */
     public SocketServerConfig clientListener() {
-        return clientListener;
+        return serverConfigs.values().iterator().next();
+    }
+
+    /** The node's listeners, as configured. */
+    public Listeners listeners() {
+        return listeners;
     }
 
     /** Sets who answers DescribeQuorum for this broker (the node assembly, which knows the quorum). */
@@ -256,7 +317,8 @@ public final class BrokerServer implements AutoCloseable {
             // Leaderships move while clients are still served here, as in Kafka's controlled shutdown.
             lifecycle.controlledShutdown();
         }
-        server.close();
+        servers.values().forEach(KafkaServer::close);
+        network.close();
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {

@@ -8,7 +8,10 @@ import static io.kraft.config.Importance.HIGH;
 import io.kraft.broker.config.BrokerConfigs;
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
+import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.SocketServerConfig;
+import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.BrokerLogSettings;
@@ -47,7 +50,7 @@ public final class NodeConfigs {
 
     public static final String ROLE_BROKER = "broker";
     public static final String ROLE_CONTROLLER = "controller";
-    /** The listener that carries the gRPC control plane (Raft and broker-to-controller RPCs). */
+    /** The default name of the listener that carries the gRPC control plane (controller.listener.names). */
     public static final String CONTROLLER_LISTENER = "CONTROLLER";
 
     private static final ConfigDef DEFINITION = withControllerKeys(LogConfigs.addTo(new ConfigDef()
@@ -76,14 +79,15 @@ public final class NodeConfigs {
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
-                HttpListenerConfig.definition(), LeaderBalanceSettings.definition())) {
+                HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
                 }
             }
         }
-        return definition;
+        // Per-listener settings (listener.name.<name>.ssl.*) are read by the listener they name.
+        return definition.alsoKnown(SslSettings::isListenerKey);
     }
 
     /** The shared definition; parse with it, never define more keys in it. */
@@ -132,14 +136,18 @@ public final class NodeConfigs {
                         "each listener name at most once, but " + name + " repeats");
             }
         }
+        // Protocols, ports, advertised and inter-broker names: the broker's own rules, checked before anything starts.
+        Listeners listeners = Listeners.parse(String.join(",", config.getList(LISTENERS)), config.originals());
+        String controllerListener = listeners.controllerNames().isEmpty() ? CONTROLLER_LISTENER
+                : listeners.controllerNames().get(0);
         if (roles.contains(ROLE_CONTROLLER)) {
             if (!voterIds.contains(nodeId)) {
                 throw new ConfigException("node.id " + nodeId + " is not among the controller.quorum.voters "
                         + voterIds + ", but process.roles includes controller: add " + nodeId + "@host:port to the voters");
             }
-            if (!listenerNames.contains(CONTROLLER_LISTENER)) {
-                throw new ConfigException("listeners " + listenerNames + " has no " + CONTROLLER_LISTENER
-                        + " listener, but process.roles includes controller: add " + CONTROLLER_LISTENER + "://host:port");
+            if (!listenerNames.contains(controllerListener)) {
+                throw new ConfigException("listeners " + listenerNames + " has no " + controllerListener
+                        + " listener, but process.roles includes controller: add " + controllerListener + "://host:port");
             }
         }
         if (!roles.contains(ROLE_CONTROLLER) && voterIds.contains(nodeId)) {
@@ -147,9 +155,12 @@ public final class NodeConfigs {
                     + ", but process.roles is " + String.join(",", roles) + ": a broker-only node needs an id of its own"
                     + " (or add the controller role)");
         }
-        if (roles.contains(ROLE_BROKER) && listenerNames.stream().allMatch(CONTROLLER_LISTENER::equals)) {
+        if (roles.contains(ROLE_BROKER) && listeners.brokerListeners().isEmpty()) {
             throw new ConfigException("listeners " + listenerNames + " has no listener for clients, but process.roles"
                     + " includes broker: add e.g. PLAINTEXT://host:9092");
+        }
+        if (roles.contains(ROLE_BROKER)) {
+            SslContextFactory.check(listeners, config.originals());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kraft.cli;
 
+import io.kraft.broker.network.Listeners;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
@@ -128,8 +129,7 @@ final class StartCommand implements Runnable {
             if (broker && controller) {
                 CombinedNode node = CombinedNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
                         config.originals(), topicConfigs);
-                return new RunningNode(nodeId, node.clientListener().listenerName() + " "
-                        + node.clientListener().host() + ":" + node.clientPort() + ", "
+                return new RunningNode(nodeId, node.listening() + ", "
                         + controllerListening(config, node.controllerPort()), node.previousShutdown(), node,
                         node.ready(), locks);
             }
@@ -142,8 +142,7 @@ final class StartCommand implements Runnable {
             }
             BrokerNode node = BrokerNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
                     config.originals(), topicConfigs);
-            return new RunningNode(nodeId, node.clientListener().listenerName() + " " + node.clientListener().host()
-                    + ":" + node.clientPort(), node.previousShutdown(), node, node.ready(), locks);
+            return new RunningNode(nodeId, node.listening(), node.previousShutdown(), node, node.ready(), locks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + nodeId, e);
@@ -155,20 +154,16 @@ final class StartCommand implements Runnable {
         return Path.of(dir != null ? dir : BrokerLogSettings.from(config).logDirs().get(0));
     }
 
-    /** The first listener that is not the CONTROLLER one: validation guarantees a broker has one. */
+    /** The node's listeners: the broker serves those not named in controller.listener.names. */
     private static String clientListener(ParsedConfig config) {
-        return config.getList(NodeConfigs.LISTENERS).stream()
-                .filter(l -> !ListenerListValidator.listenerName(l).equals(NodeConfigs.CONTROLLER_LISTENER))
-                .findFirst().orElseThrow();
+        return String.join(",", config.getList(NodeConfigs.LISTENERS));
     }
 
     /** "CONTROLLER host:port", as the start line prints it. */
     private static String controllerListening(ParsedConfig config, int controllerPort) {
-        String listener = config.getList(NodeConfigs.LISTENERS).stream()
-                .filter(l -> ListenerListValidator.listenerName(l).equals(NodeConfigs.CONTROLLER_LISTENER))
-                .findFirst().orElseThrow();
-        return NodeConfigs.CONTROLLER_LISTENER + " " + listener.substring(listener.indexOf("://") + 3,
-                listener.lastIndexOf(':')) + ":" + controllerPort;
+        Listeners.Listener listener = Listeners.parse(clientListener(config), config.originals())
+                .controllerListeners().get(0);
+        return listener.name() + " " + listener.host() + ":" + controllerPort;
     }
 
     /** ./data/server.properties, copied from the distribution's default the first time. */

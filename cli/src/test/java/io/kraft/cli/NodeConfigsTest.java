@@ -129,4 +129,39 @@ class NodeConfigsTest {
         assertEquals("node.id 1 is among the controller.quorum.voters [1, 2, 3], but process.roles is broker: a broker-only"
                 + " node needs an id of its own (or add the controller role)", error.getMessage());
     }
+
+    @Test
+    void listenersNeedAProtocolThatIsServed() {
+        assertTrue(rejection("listeners", "CLIENTS://:9092,CONTROLLER://:9093")
+                .startsWith("Listener CLIENTS has no security protocol"));
+        assertTrue(rejection("listeners", "SASL_SSL://:9092,CONTROLLER://:9093")
+                .contains("security protocol SASL_SSL is not supported yet"));
+        assertTrue(rejection("listeners", "PLAINTEXT://:9092,SSL://:9093,CONTROLLER://:9093")
+                .contains("both use port 9093"));
+        assertTrue(rejection("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:TLS")
+                .startsWith("Unknown security protocol 'TLS'"));
+        assertTrue(rejection("inter.broker.listener.name", "INTERNAL").startsWith("inter.broker.listener.name INTERNAL"));
+    }
+
+    @Test
+    void anSslListenerNeedsKeyMaterialThatOpens() {
+        assertEquals("Listener SSL is SSL but ssl.keystore.location (or listener.name.ssl.ssl.keystore.location) is not"
+                + " set", rejection("listeners", "PLAINTEXT://:9092,SSL://:9094,CONTROLLER://:9093"));
+        Map<String, String> ssl = combined();
+        ssl.put("listeners", "SSL://:9094,CONTROLLER://:9093");
+        ssl.put("listener.name.ssl.ssl.keystore.location", "/nonexistent/broker.p12");
+        ConfigException error = assertThrows(ConfigException.class, () -> parse(ssl));
+        assertEquals("Invalid ssl.keystore.location for listener SSL: no such file: /nonexistent/broker.p12",
+                error.getMessage());
+    }
+
+    @Test
+    void perListenerSslKeysAreKnown() {
+        Map<String, String> values = combined();
+        values.put("listener.name.internal.ssl.client.auth", "required");
+        values.put("ssl.keystore.type", "PKCS12");
+        values.put("listener.name.internal.max.connections", "10");
+        // Only the ssl.* keys are read per listener so far: another one is reported, not silently ignored.
+        assertEquals(java.util.Set.of("listener.name.internal.max.connections"), parse(values).unknownKeys());
+    }
 }

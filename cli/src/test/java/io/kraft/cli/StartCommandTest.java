@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.network.TestCertificates;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import io.kraft.storage.DirectoryLock;
@@ -13,7 +14,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +47,22 @@ class StartCommandTest {
         assertEquals(KraftCli.EXIT_FAILURE, run.exitCode());
         assertEquals(1, run.err().lines().count(), run.err());
         assertTrue(run.err().contains("is not formatted: run 'kraft-cli format --config " + config), run.err());
+    }
+
+    @Test
+    void refusesListenersItCannotServeWithOneLine() throws Exception {
+        Path config = config("broker,controller", 9092, 9093);
+        Files.writeString(config, Files.readString(config).replace("listeners=PLAINTEXT://", "listeners=SASL_SSL://"));
+        CliRun sasl = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, sasl.exitCode());
+        assertEquals("Error: Listener SASL_SSL: security protocol SASL_SSL is not supported yet; use PLAINTEXT or SSL in"
+                + " listener.security.protocol.map", sasl.err().strip());
+        Files.writeString(config, Files.readString(config).replace("listeners=SASL_SSL://", "listeners=SSL://")
+                + "ssl.keystore.location=" + root.resolve("missing.p12") + "\n");
+        CliRun ssl = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, ssl.exitCode());
+        assertEquals("Error: Invalid ssl.keystore.location for listener SSL: no such file: " + root.resolve("missing.p12"),
+                ssl.err().strip());
     }
 
     @Test
@@ -103,6 +125,36 @@ class StartCommandTest {
         }
         // Closed, the node released its directories: it starts again on them.
         StartCommand.startNode(NodeConfigs.load(config), config).close();
+    }
+
+    @Test
+    void startsANodeWithAPlaintextAndAnSslListener() throws Exception {
+        int clientPort = freePort();
+        int sslPort = freePort();
+        int controllerPort = freePort();
+        TestCertificates certs = TestCertificates.create(Files.createDirectories(root.resolve("certs")));
+        Path config = config("broker,controller", clientPort, controllerPort);
+        Files.writeString(config, Files.readString(config).replace(",CONTROLLER://", ",SSL://localhost:" + sslPort
+                + ",CONTROLLER://")
+                + "ssl.keystore.type=PKCS12\n"
+                + "ssl.keystore.location=" + certs.brokerKeyStore() + "\n"
+                + "ssl.keystore.password=" + TestCertificates.PASSWORD + "\n");
+        assertEquals(0, CliRun.of("format", "-c", config.toString(), "-t", MetaProperties.randomUuid()).exitCode());
+        StartCommand.RunningNode running = StartCommand.startNode(NodeConfigs.load(config), config);
+        try {
+            running.ready().get(30, TimeUnit.SECONDS);
+            assertEquals("PLAINTEXT localhost:" + clientPort + ", SSL localhost:" + sslPort + ", CONTROLLER localhost:"
+                    + controllerPort, running.listening());
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", "localhost:" + sslPort,
+                    "security.protocol", "SSL", "ssl.truststore.type", "PKCS12",
+                    "ssl.truststore.location", certs.trustStore().toString(),
+                    "ssl.truststore.password", TestCertificates.PASSWORD))) {
+                assertEquals(List.of(sslPort), admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+                        .map(Node::port).toList());
+            }
+        } finally {
+            running.close();
+        }
     }
 
     private static void awaitTrue(BooleanSupplier condition, String failure) {

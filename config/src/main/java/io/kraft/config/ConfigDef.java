@@ -1,5 +1,6 @@
 package io.kraft.config;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,7 @@ public final class ConfigDef {
     private static final Logger log = LoggerFactory.getLogger(ConfigDef.class);
 
     private final Map<String, ConfigKey> keys = new LinkedHashMap<>();
+    private final List<Predicate<String>> alsoKnown = new ArrayList<>();
 
     /**
      * Defines a key.
@@ -76,6 +79,15 @@ public final class ConfigDef {
             }
         }
         keys.put(key.name(), key);
+        return this;
+    }
+
+    /**
+     * Accepts the keys {@code known} matches without reporting them unknown: families of keys a component reads
+     * itself, such as per-listener overrides ({@code listener.name.<name>.ssl.*}).
+     */
+    public ConfigDef alsoKnown(Predicate<String> known) {
+        alsoKnown.add(known);
         return this;
     }
 
@@ -157,7 +169,7 @@ public final class ConfigDef {
         }
         Set<String> unknownKeys = new LinkedHashSet<>();
         for (String name : originals.keySet()) {
-            if (!keys.containsKey(name)) {
+            if (!keys.containsKey(name) && alsoKnown.stream().noneMatch(known -> known.test(name))) {
                 unknownKeys.add(name);
                 log.warn("Ignoring unknown configuration {}", name);
             }

@@ -63,7 +63,8 @@ public final class BrokerNode implements AutoCloseable {
      * Opens the metadata log in {@code metadataLogDir}, starts following the quorum, then binds the client listener
      * and registers with the active controller.
      *
-     * @param clientListener the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param clientListener the node's listeners, comma-separated (e.g. PLAINTEXT://localhost:9092,SSL://:9093); those
+     *                       named in controller.listener.names are skipped
      * @param properties     the node's Kafka-named settings (controller.quorum.*, metadata.log.*, socket.*)
      * @throws IllegalArgumentException if the node is one of the voters (a broker-only node is not), or a setting is
      *                                  invalid
@@ -148,6 +149,16 @@ public final class BrokerNode implements AutoCloseable {
 
     public SocketServerConfig clientListener() {
         return broker.clientListener();
+    }
+
+    /** "NAME host:port" of each broker listener (bound ports), for the start line. */
+    public String listening() {
+        return broker.listening();
+    }
+
+    /** The bound port of the broker listener {@code name}. */
+    public int listenerPort(String name) {
+        return broker.listenerPort(name);
     }
 
     /** Whether the broker has been unfenced by the active controller, so Metadata lists it. */

@@ -52,7 +52,8 @@ public final class CombinedNode implements AutoCloseable {
     /**
      * Opens the metadata log in {@code metadataLogDir}, starts Raft and the controller, then the client listener.
      *
-     * @param clientListener   the listener Kafka clients use (e.g. PLAINTEXT://localhost:9092)
+     * @param clientListener   the node's listeners, comma-separated (e.g. PLAINTEXT://localhost:9092,SSL://:9093);
+     *                         those named in controller.listener.names are skipped
      * @param properties       the node's Kafka-named settings (controller.quorum.*, metadata.log.*, socket.*)
      * @throws InterruptedException if interrupted while binding the client listener
      */
@@ -125,6 +126,16 @@ public final class CombinedNode implements AutoCloseable {
 
     public SocketServerConfig clientListener() {
         return broker.clientListener();
+    }
+
+    /** "NAME host:port" of each broker listener (bound ports), for the start line. */
+    public String listening() {
+        return broker.listening();
+    }
+
+    /** The bound port of the broker listener {@code name}. */
+    public int listenerPort(String name) {
+        return broker.listenerPort(name);
     }
 
     public int controllerPort() {

@@ -1,6 +1,7 @@
 package io.kraft.broker.config;
 
 import io.kraft.broker.config.DescribedConfig.Synonym;
+import io.kraft.broker.network.SslSettings;
 import io.kraft.config.ConfigKey;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.ConfigType;
@@ -125,6 +126,8 @@ public final class ConfigDescriber {
     /** Secrets in properties this broker has no definition for: hide them rather than guess. */
     private static boolean looksSensitive(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        return lower.contains("password") || lower.contains("secret") || lower.contains("jaas");
+        // The ssl.* keys that hold key material (ssl.keystore.key, certificates given inline), also per listener.
+        return lower.contains("password") || lower.contains("secret") || lower.contains("jaas")
+                || SslSettings.isSensitive(name);
     }
 }

@@ -12,6 +12,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +44,10 @@ public final class KafkaServer implements AutoCloseable {
     private final RequestMetrics requestMetrics;
     private final KafkaMetrics metrics;
     private final KafkaMetrics ownMetrics;
+    /** What the broker's listeners share, or null when this server has its own. */
+    private final SharedNetworkResources shared;
+    /** The listener's TLS, or null on a plaintext listener. */
+    private final SslContext tls;
 
     /** A server whose request metrics are its own (not published in JMX): tests and tools. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
@@ -53,8 +59,26 @@ public final class KafkaServer implements AutoCloseable {
         this(config, registry, metrics, false);
     }
 
+    /**
+     * One of a broker's listeners: it records its request metrics in the node's {@code metrics}, shares
+     * {@code shared} (handler threads, request memory, connection limits; closed by their owner, not here) with the
+     * broker's other listeners, and its connections speak TLS with {@code tls} (an SSL listener), or plaintext when
+     * it is null.
+     */
+    public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                       SslContext tls, SharedNetworkResources shared) {
+        this(config, registry, metrics, false, tls, shared);
+    }
+
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
                         boolean ownsMetrics) {
+        this(config, registry, metrics, ownsMetrics, null, null);
+    }
+
+    private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                        boolean ownsMetrics, SslContext tls, SharedNetworkResources shared) {
+        this.tls = tls;
+        this.shared = shared;
         this.config = config;
         this.registry = registry;
         this.metrics = metrics;
@@ -79,18 +103,27 @@ public final class KafkaServer implements AutoCloseable {
         }
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
-        pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
-        memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
-                config.limits().queuedMaxRequestStallMs(), System::nanoTime);
-        long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
-        networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
-        RequestHandlerPool handlers = pool;
-        networkGroup.scheduleAtFixedRate(handlers::sampleIdleRatio, IDLE_SAMPLE_MS, IDLE_SAMPLE_MS,
-                TimeUnit.MILLISECONDS);
-        // Kafka's name, untagged: one pool per node there; here one per listener, and the last bound is shown.
-        metrics.gauge(MetricName.of("kafka.server", "KafkaRequestHandlerPool", "RequestHandlerAvgIdlePercent"),
-                "Share of the request handler threads' time spent idle (0-1) over the last 5 s", handlers::idleRatio);
-        quotas = new ConnectionQuotas(config.limits());
+        if (shared != null) {
+            pool = shared.handlers;
+            memory = shared.memory;
+            quotas = shared.quotas;
+        } else {
+            pool = new RequestHandlerPool(config.ioThreads(), config.queuedMaxRequests());
+            memory = new RequestMemoryPool(config.limits().requestMemoryBytes(config.requestMaxBytes()),
+                    config.limits().queuedMaxRequestStallMs(), System::nanoTime);
+            quotas = new ConnectionQuotas(config.limits());
+        }
+        if (shared == null || shared.claimMemorySweep()) {
+            // Once per pool: the first listener of a node sweeps its memory and samples its handlers.
+            long sweepMs = Math.max(10, Math.min(1_000, memory.maxStallMs() / 4));
+            networkGroup.scheduleAtFixedRate(memory::closeStalledFrames, sweepMs, sweepMs, TimeUnit.MILLISECONDS);
+            RequestHandlerPool handlers = pool;
+            networkGroup.scheduleAtFixedRate(handlers::sampleIdleRatio, IDLE_SAMPLE_MS, IDLE_SAMPLE_MS,
+                    TimeUnit.MILLISECONDS);
+            metrics.gauge(MetricName.of("kafka.server", "KafkaRequestHandlerPool", "RequestHandlerAvgIdlePercent"),
+                    "Share of the request handler threads' time spent idle (0-1) over the last 5 s",
+                    handlers::idleRatio);
+        }
         acceptor = new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(), config.listenerName(),
                 System::nanoTime);
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -111,12 +144,18 @@ public final class KafkaServer implements AutoCloseable {
                         ReadGate gate = new ReadGate(channel);
                         RequestFrameDecoder frames = new RequestFrameDecoder(config.requestMaxBytes(), memory, gate);
                         channel.config().setRecvByteBufAllocator(new RequestMemoryRecvAllocator(frames));
+                        if (tls != null) {
+                            // Decrypts before framing; encrypts what the request channel writes.
+                            channel.pipeline().addLast("tls", tls.newHandler(channel.alloc()));
+                            // Fetched records reach it as chunked reads of their files, taken while writable.
+                            channel.pipeline().addLast("chunks", new ChunkedWriteHandler());
+                        }
                         channel.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0, config.connectionsMaxIdleMs(),
                                         TimeUnit.MILLISECONDS))
                                 .addLast("frames", frames)
                                 .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate,
-                                        requestMetrics));
+                                        requestMetrics, tls != null));
                     }
                 });
         InetSocketAddress address = config.host().isEmpty()
@@ -133,8 +172,8 @@ public final class KafkaServer implements AutoCloseable {
             String message = "cannot bind listener " + config.listenerName() + " on " + address + ": " + e.getMessage();
             throw new UncheckedIOException(message, new IOException(message, e));
         }
-        LOG.info("Bound {} for Kafka clients ({}), {} bytes of request memory", serverChannel.localAddress(),
-                config.listenerName(), memory.capacityBytes());
+        LOG.info("Bound {} for Kafka clients ({}, {}), {} bytes of request memory", serverChannel.localAddress(),
+                config.listenerName(), tls != null ? "TLS" : "plaintext", memory.capacityBytes());
     }
 
     /** Starts accepting the connections waiting in the backlog and those that follow; idempotent. */
@@ -187,7 +226,7 @@ public final class KafkaServer implements AutoCloseable {
         if (networkGroup != null) {
             networkGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        if (pool != null) {
+        if (pool != null && shared == null) {
             pool.close();
         }
         if (ownMetrics != null) {

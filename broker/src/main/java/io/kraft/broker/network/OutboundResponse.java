@@ -13,13 +13,14 @@ import java.util.List;
 
 /**
  * One response ready for the socket: the frame's bytes in a pooled buffer with the file regions of its
- * record data spliced in between (zero copy), or nothing (acks=0), or a request to close the connection.
+ * record data spliced in between (zero copy; chunked reads on TLS connections), or nothing (acks=0), or a request
+ * to close the connection.
  */
 final class OutboundResponse {
     static final OutboundResponse NOTHING = new OutboundResponse(List.of(), false);
     static final OutboundResponse CLOSE = new OutboundResponse(List.of(), true);
 
-    /** ByteBufs and FileRegions in wire order; each owns one reference. */
+    /** ByteBufs and FileRegions (or SliceChunkedInputs) in wire order; each owns one reference. */
     private final List<Object> parts;
     private final boolean closeConnection;
 
@@ -43,6 +44,16 @@ final class OutboundResponse {
      */
     static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
                                   ApiMessage body) {
+        return frame(alloc, api, version, correlationId, body, false);
+    }
+
+    /**
+     * As {@link #frame(ByteBufAllocator, ApiKey, short, int, ApiMessage)}; with {@code copyRecords} (a TLS
+     * connection, whose bytes must pass through the encrypting handler) each slice is a {@link SliceChunkedInput},
+     * read from its file in chunks as the connection takes them, instead of a file region.
+     */
+    static OutboundResponse frame(ByteBufAllocator alloc, ApiKey api, short version, int correlationId,
+                                  ApiMessage body, boolean copyRecords) {
         int frameSize = ResponseFrame.frameSize(api, version, body);
         int inlineSize = Math.toIntExact(frameSize - body.externalRecordsBytes(version));
         ByteBuf buf = alloc.directBuffer(inlineSize, inlineSize);
@@ -60,7 +71,7 @@ final class OutboundResponse {
                         throw new IllegalStateException(api.apiName() + " response holds records of "
                                 + records.getClass().getName() + ", which the server cannot send");
                     }
-                    parts.add(new SliceFileRegion(file.slice()));
+                    parts.add(copyRecords ? new SliceChunkedInput(file.slice()) : new SliceFileRegion(file.slice()));
                 }
             });
             if (out.position() != inlineSize) {

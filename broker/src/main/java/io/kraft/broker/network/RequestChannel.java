@@ -15,6 +15,7 @@ import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,8 +68,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private RequestContext context;
     private boolean closing;
 
+    /** Whether the connection is encrypted: record bytes then go through the TLS handler, not as file regions. */
+    private final boolean tls;
+
     RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate,
-                   RequestMetrics requestMetrics) {
+                   RequestMetrics requestMetrics, boolean tls) {
+        this.tls = tls;
         this.registry = registry;
         this.requestMetrics = requestMetrics;
         this.pool = pool;
@@ -270,7 +276,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
                         + body.apiKey());
             }
-            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body);
+            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body,
+                    tls);
         } catch (RuntimeException e) {
             LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"
                     + " written", context.clientAddress(), call.api().apiName(), call.version(),
@@ -419,7 +426,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (!closing) {
             closing = true;
-            if (cause instanceof java.io.IOException) {
+            Throwable tlsFailure = cause instanceof DecoderException && cause.getCause() != null
+                    ? cause.getCause() : cause;
+            if (tlsFailure instanceof SSLException) {
+                // A client that fails the handshake (plaintext on a TLS port, an untrusted or missing certificate):
+                // an authentication failure of that client, logged at info as Kafka does.
+                LOG.info("Closing connection from {} on listener {}: TLS failed: {}", ctx.channel().remoteAddress(),
+                        listenerName, tlsFailure.getMessage());
+            } else if (cause instanceof java.io.IOException) {
                 // The client went away (a reset, a broken pipe): its business, as in Kafka, which logs it at debug.
                 LOG.debug("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
             } else {

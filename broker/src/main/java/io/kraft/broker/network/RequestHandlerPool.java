@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The bounded pool that runs request handlers: {@code num.io.threads} threads and a queue of at most
  * {@code queued.max.requests}. A full pool refuses work instead of growing; callers that were refused
- * register a callback and are told when a slot frees up, so they can stop reading meanwhile.
+ * register a callback and are told when a slot frees up, so they can stop reading meanwhile. A broker's listeners
+ * share one ({@link SharedNetworkResources}).
  */
 final class RequestHandlerPool implements AutoCloseable {
     private final ThreadPoolExecutor executor;

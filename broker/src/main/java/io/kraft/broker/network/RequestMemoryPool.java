@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bytes of received request frames a listener holds at once ({@code queued.max.request.bytes}). Bytes are
+ * The bytes of received request frames a broker's listeners hold at once ({@code queued.max.request.bytes}). Bytes are
  * taken as they arrive, while anything is left (so usage exceeds the capacity by at most one read per event
  * loop); a connection that is refused stops reading and is resumed, on its own event loop, once memory is given
  * back. Since frames take memory as they arrive, a full pool could hold nothing but frames that are still

@@ -84,13 +84,15 @@ public record SocketServerConfig(String listenerName, String host, int port, int
     public static ConfigDef definition() {
         ConfigDef def = new ConfigDef()
                 .define(LISTENERS, LIST, DEFAULT_LISTENERS, HIGH,
-                        "The listeners to bind, NAME://host:port; the first non-controller one serves Kafka clients.")
+                        "The listeners to bind, NAME://host:port; each not named in controller.listener.names serves"
+                                + " Kafka clients, bound to its host (every interface when empty or 0.0.0.0).")
                 .define(ADVERTISED_LISTENERS, LIST, null, HIGH,
                         "The addresses registered for clients, NAME://host:port, when they differ from the bound ones.")
                 .define(CONTROLLER_LISTENER_NAMES, LIST, "CONTROLLER", HIGH,
-                        "The listener names of the control plane (gRPC); this node serves CONTROLLER.")
-                .define(LISTENER_SECURITY_PROTOCOL_MAP, STRING, null, MEDIUM,
-                        "Listener name to security protocol; only PLAINTEXT is served so far.")
+                        "The listener names of the control plane (gRPC, plaintext); the first is the one used.")
+                .define(LISTENER_SECURITY_PROTOCOL_MAP, STRING, Listeners.DEFAULT_SECURITY_PROTOCOL_MAP, MEDIUM,
+                        "Listener name to security protocol, NAME:PROTOCOL; PLAINTEXT and SSL are served. When unset,"
+                                + " the controller listeners are PLAINTEXT.")
                 .define(SOCKET_REQUEST_MAX_BYTES, INT, DEFAULT_SOCKET_REQUEST_MAX_BYTES, HIGH,
                         "The largest request a client may send; a larger length prefix closes the connection.")
                 .define(NUM_NETWORK_THREADS, INT, DEFAULT_NUM_NETWORK_THREADS, HIGH,

@@ -66,7 +66,8 @@ public record ReplicationConfig(int numReplicaFetchers, int fetchMaxBytes, int f
                 .define(REPLICA_SOCKET_TIMEOUT_MS, INT, 30_000, atLeast(1), MEDIUM,
                         "How long a follower waits to connect to its leader and for each fetch answer.")
                 .define(INTER_BROKER_LISTENER_NAME, STRING, null, MEDIUM,
-                        "The listener brokers use to reach each other; by default a broker's first listener.");
+                        "The listener brokers use to reach each other; by default the first listener not named in"
+                                + " controller.listener.names.");
     }
 
     /**
@@ -83,6 +84,12 @@ public record ReplicationConfig(int numReplicaFetchers, int fetchMaxBytes, int f
                 config.getInt(REPLICA_FETCH_RESPONSE_MAX_BYTES), config.getLong(REPLICA_FETCH_BACKOFF_MS),
                 config.getLong(REPLICA_LAG_TIME_MAX_MS), config.getInt(REPLICA_SOCKET_TIMEOUT_MS),
                 Optional.ofNullable(listener).filter(name -> !name.isBlank()));
+    }
+
+    /** These settings with followers fetching on the listener {@code name}. */
+    public ReplicationConfig withInterBrokerListenerName(String name) {
+        return new ReplicationConfig(numReplicaFetchers, fetchMaxBytes, fetchWaitMaxMs, fetchMinBytes,
+                fetchResponseMaxBytes, fetchBackoffMs, lagTimeMaxMs, socketTimeoutMs, Optional.of(name));
     }
 
     /** Kafka's defaults. */

@@ -28,7 +28,10 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A fetch response leaves the broker as header and struct bytes with the segment file's bytes as file regions. */
+/**
+ * A fetch response leaves the broker as header and struct bytes with the segment file's bytes as file regions, or,
+ * on a TLS connection, as chunked reads of the file.
+ */
 class ZeroCopyFetchResponseTest {
     @TempDir
     Path dir;
@@ -76,6 +79,32 @@ class ZeroCopyFetchResponseTest {
     }
 
     @Test
+    void onTlsConnectionsRecordDataIsReadFromItsFileInChunks() throws Exception {
+        byte[] large = new byte[40_000];
+        new java.util.Random(7).nextBytes(large);
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("k".getBytes(), large));
+        Path segment = dir.resolve("00000000000000000000.log");
+        Files.write(segment, concat(new byte[3], bytes(records)));
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+            FetchResponse body = new FetchResponse();
+            FetchResponse.FetchableTopicResponse topic = new FetchResponse.FetchableTopicResponse().setTopic("t")
+                    .setTopicId(new UUID(1, 2));
+            body.responses().add(topic);
+            topic.partitions().add(partition(0).setExternalRecords(new FileSliceRecords(
+                    new FileSlice(channel, 3, records.sizeInBytes()))));
+            OutboundResponse response = OutboundResponse.frame(UnpooledByteBufAllocator.DEFAULT, ApiKey.FETCH,
+                    (short) 17, 4, body, true);
+            assertInstanceOf(SliceChunkedInput.class, response.parts().get(1));
+            ByteBuffer wire = ByteBuffer.wrap(drain(response));
+            assertEquals(wire.remaining() - 4, wire.getInt());
+            assertEquals(4, wire.getInt());
+            wire.get();
+            FetchResponseData parsed = new FetchResponseData(new ByteBufferAccessor(wire), (short) 17);
+            assertEquals(records, parsed.responses().get(0).partitions().get(0).records());
+        }
+    }
+
+    @Test
     void recordsThatAreNotFileSlicesCannotBeSent() {
         FetchResponse body = new FetchResponse();
         FetchResponse.FetchableTopicResponse topic = new FetchResponse.FetchableTopicResponse();
@@ -99,6 +128,19 @@ class ZeroCopyFetchResponseTest {
                 buf.readBytes(chunk);
                 out.write(chunk);
                 buf.release();
+            } else if (part instanceof SliceChunkedInput input) {
+                int chunks = 0;
+                while (!input.isEndOfInput()) {
+                    ByteBuf chunk = input.readChunk(UnpooledByteBufAllocator.DEFAULT);
+                    assertTrue(chunk.readableBytes() <= SliceChunkedInput.CHUNK_BYTES);
+                    byte[] bytes = new byte[chunk.readableBytes()];
+                    chunk.readBytes(bytes);
+                    out.write(bytes);
+                    chunk.release();
+                    chunks++;
+                }
+                assertEquals((input.length() + SliceChunkedInput.CHUNK_BYTES - 1) / SliceChunkedInput.CHUNK_BYTES, chunks);
+                input.close();
             } else {
                 FileRegion region = (FileRegion) part;
                 while (region.transferred() < region.count()) {

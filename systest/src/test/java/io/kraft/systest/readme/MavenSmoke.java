@@ -67,6 +67,10 @@ record MavenSmoke(String command, List<String> appended, String expectedOutput) 
         if (command.contains(" -Ptxn-bench ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dbench.seconds=1"), "committed transactions/s"));
         }
+        if (command.contains(" -Ptls-bench ")) {
+            return Optional.of(new MavenSmoke(command, List.of("-Dbench.records=2000", "-Dbench.rounds=1"),
+                    "broker CPU ms/MB"));
+        }
         if (command.contains(" -Dtest=RandomizedSimulationTest ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dkraft.seeds=2"), "simulated "));
         }

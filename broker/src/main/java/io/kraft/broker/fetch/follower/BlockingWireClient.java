@@ -1,5 +1,6 @@
 package io.kraft.broker.fetch.follower;
 
+import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.ResponseHeader;
@@ -11,9 +12,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.Optional;
+import javax.net.ssl.SSLSocket;
 
 /**
- * A Kafka protocol client over one blocking socket, for broker-to-broker calls: writes a typed request and reads
+ * A Kafka protocol client over one blocking socket (plain or TLS), for broker-to-broker calls: writes a typed request and reads
  * its typed response, one call at a time. Bytes and records of a response are slices of that response's own
  * read buffer (no copy), valid until the caller drops them. Any failure leaves the client closed; the caller
  * connects again.
@@ -41,14 +44,32 @@ final class BlockingWireClient implements AutoCloseable {
      */
     static BlockingWireClient connect(InetSocketAddress address, int timeoutMs, String clientId, int maxResponseBytes)
             throws IOException {
-        Socket socket = new Socket();
+        return connect(address, Optional.empty(), timeoutMs, clientId, maxResponseBytes);
+    }
+
+    /**
+     * As the other {@code connect}, over TLS with {@code tls} when present: the handshake (and the check of the
+     * broker's certificate) completes within {@code timeoutMs} before the client is returned.
+     */
+    static BlockingWireClient connect(InetSocketAddress address, Optional<SslContextFactory.ClientTls> tls,
+                                      int timeoutMs, String clientId, int maxResponseBytes) throws IOException {
+        Socket plain = new Socket();
+        Socket socket = plain;
         try {
-            socket.setTcpNoDelay(true);
-            socket.connect(address, timeoutMs);
-            socket.setSoTimeout(timeoutMs);
+            plain.setTcpNoDelay(true);
+            plain.connect(address, timeoutMs);
+            plain.setSoTimeout(timeoutMs);
+            if (tls.isPresent()) {
+                SSLSocket secure = (SSLSocket) tls.get().context().getSocketFactory().createSocket(plain,
+                        address.getHostString(), address.getPort(), true);
+                socket = secure;
+                secure.setSSLParameters(tls.get().parameters());
+                secure.startHandshake();
+            }
             return new BlockingWireClient(socket, clientId, maxResponseBytes);
         } catch (IOException e) {
             socket.close();
+            plain.close();
             throw e;
         }
     }

@@ -14,6 +14,7 @@ import io.kraft.storage.log.UnexpectedAppendOffsetException;
 import io.kraft.storage.log.UnexpectedLeaderEpochException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
+import io.kraft.broker.network.SslContextFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Collection;
@@ -56,11 +57,20 @@ final class ReplicaFetcherThread extends Thread {
     private final Map<TopicPartition, FollowerPartition> partitions = new LinkedHashMap<>();
     private volatile boolean running = true;
     private volatile BlockingWireClient client;
+    private final Optional<SslContextFactory.ClientTls> tls;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
                          LongSupplier clockMs) {
+        this(name, sourceBrokerId, localBrokerId, config, endpoints, Optional.empty(), brokerEpoch, clockMs);
+    }
+
+    /** @param tls how to reach leaders over TLS (an SSL inter-broker listener), or empty for plaintext */
+    ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
+                         IntFunction<Optional<InetSocketAddress>> endpoints,
+                         Optional<SslContextFactory.ClientTls> tls, LongSupplier brokerEpoch, LongSupplier clockMs) {
         super(name);
+        this.tls = tls;
         setDaemon(true);
         this.sourceBrokerId = sourceBrokerId;
         this.localBrokerId = localBrokerId;
@@ -182,7 +192,7 @@ final class ReplicaFetcherThread extends Thread {
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
-            client = BlockingWireClient.connect(address, config.socketTimeoutMs(),
+            client = BlockingWireClient.connect(address, tls, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
         return client.send(request(batch, fetchOffsets), FETCH_VERSION);
