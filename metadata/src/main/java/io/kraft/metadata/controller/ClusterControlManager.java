@@ -148,9 +148,21 @@ public final class ClusterControlManager implements BrokerLiveness {
         return ControllerResult.of(records, new BrokerHeartbeatReply(caughtUp, fenced, shouldShutDown));
     }
 
-    /** Forgets every session: a controller starting a term gives each broker a full session from its first look. */
-    void resetSessions() {
+    /**
+     * Starts every session afresh for a controller starting its term at {@code nowMs}: each unfenced broker must be
+     * heard from within {@link ControllerSettings#takeoverGraceMs()}. A live broker reconnects to the new leader
+     * within a heartbeat or two; one that died with the previous controller never does, and waiting a whole
+     * session timeout for it would keep its partitions leaderless that long.
+     */
+    void resetSessions(long nowMs) {
         sessions.clear();
+        for (BrokerRegistration broker : brokers()) {
+            if (!broker.fenced()) {
+                BrokerSession session = new BrokerSession(nowMs);
+                session.connectionClosed(nowMs, settings.takeoverGraceMs());
+                sessions.put(broker.id(), session);
+            }
+        }
     }
 
     /**

@@ -329,11 +329,11 @@ public final class ControlManagers {
     }
 
     /**
-     * This controller starts serving: broker sessions start afresh (a session a previous term left behind would
-     * otherwise look expired at once).
+     * This controller starts serving at {@code nowMs}: broker sessions start afresh (a session a previous term left
+     * behind would otherwise look expired at once), each broker due to be heard from within the takeover grace.
      */
-    public void activate() {
-        cluster.resetSessions();
+    public void activate(long nowMs) {
+        cluster.resetSessions(nowMs);
     }
 
     /** The view the managers read: committed image plus this controller's uncommitted records. */

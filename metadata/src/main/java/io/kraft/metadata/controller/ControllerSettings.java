@@ -65,6 +65,18 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
         }
     }
 
+    /** How long a broker reconnecting to a new leader may take: a heartbeat or two, on top of the connection grace. */
+    static final long TAKEOVER_RECONNECT_MS = 2_000L;
+
+    /**
+     * How long a controller that just took over waits to hear from an unfenced broker before fencing it: the
+     * connection-loss grace plus {@value #TAKEOVER_RECONNECT_MS} ms to find the new leader and reconnect, never more
+     * than a session (3 s with the defaults, against a 9 s session).
+     */
+    public long takeoverGraceMs() {
+        return Math.min(sessionTimeoutMs, connectionLossGraceMs + TAKEOVER_RECONNECT_MS);
+    }
+
     /** Kafka's defaults: 9 s sessions, 1 s connection-loss grace, clean elections only, 1 partition, 1 replica. */
     public static ControllerSettings defaults(String clusterId) {
         return new ControllerSettings(clusterId, DEFAULT_SESSION_TIMEOUT_MS, DEFAULT_CONNECTION_LOSS_GRACE_MS,

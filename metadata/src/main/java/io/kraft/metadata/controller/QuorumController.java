@@ -623,7 +623,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             standby = newManagers(image);
         }
         managers = standby;
-        managers.activate();
+        managers.activate(time.monotonicMs());
         activeEpoch = ready.epoch();
         LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
                 ready.epoch(), image.offset(), nextWriteOffset);

@@ -115,6 +115,24 @@ class ClusterControlManagerTest {
     }
 
     @Test
+    void aControllerTakingOverFencesTheBrokersItDoesNotHearFromWithinTheTakeoverGrace() {
+        long epoch1 = env.startBroker(1, null);
+        env.startBroker(2, null);
+        long graceMs = env.settings.takeoverGraceMs();
+        assertTrue(graceMs < env.settings.sessionTimeoutMs(), "shorter than a session with these settings");
+        env.nowMs += 500;
+        cluster.resetSessions(env.nowMs); // this controller becomes active; broker 2 died with the previous one
+        assertEquals(env.nowMs + graceMs, cluster.nextFencingDeadlineMs(env.nowMs));
+        env.nowMs += graceMs / 2;
+        heartbeat(1, epoch1, false, false);
+
+        assertTrue(cluster.fenceStaleBrokers(env.nowMs + graceMs / 2 - 1).records().isEmpty());
+        ControllerResult<List<Integer>> fenced = env.commit(cluster.fenceStaleBrokers(env.nowMs + graceMs / 2));
+        assertEquals(List.of(2), fenced.response(), "broker 2 never reached the new controller");
+        assertFalse(env.image.cluster().broker(1).fenced(), "broker 1 heartbeated in time");
+    }
+
+    @Test
     void brokerCanAskToBeFencedAndStayFenced() {
         long epoch = env.startBroker(1, null);
         ControllerResult<BrokerHeartbeatReply> fence = heartbeat(1, epoch, true, false);
