@@ -19,6 +19,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -125,23 +126,26 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         startNext();
     }
 
-    /** An answer waiting for its turn to be written, with its request's times (none for a refused version). */
-    private record Answer(OutboundResponse response, RequestTimes times) {
+    /**
+     * An answer waiting for its turn to be written, with its request (for the request log) and when the request
+     * arrived, started, returned from its handler and was answered; a refused version's answer has no request.
+     */
+    private record Answer(OutboundResponse response, Call call, int sizeBytes, long receivedNanos, long startedNanos,
+                          long returnedNanos, long completedNanos) {
+        static Answer withoutRequest(OutboundResponse response) {
+            return new Answer(response, null, 0, 0, 0, 0, 0);
+        }
+
         void discard() {
             response.discard();
         }
 
+        /** Records the request's metrics and request-log line now that its answer is written. */
         void recordSent(RequestMetrics metrics, RequestContext context) {
-            if (times != null) {
-                times.recordSent(metrics, context, System.nanoTime());
+            if (call == null) {
+                return;
             }
-        }
-    }
-
-    /** A request's identity for the request log, and when it arrived, started, returned and was answered. */
-    private record RequestTimes(Call call, int sizeBytes, long receivedNanos, long startedNanos, long returnedNanos,
-                                long completedNanos) {
-        void recordSent(RequestMetrics metrics, RequestContext context, long sentNanos) {
+            long sentNanos = System.nanoTime();
             metrics.record(call.api(), receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
             if (REQUEST_LOG.isDebugEnabled()) {
                 REQUEST_LOG.debug("Completed {} v{} correlation {} from client {} at {}, {} bytes: total {} ms (queue {}, "
@@ -154,7 +158,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
 
         private static String millis(long fromNanos, long toNanos) {
-            return String.format(java.util.Locale.ROOT, "%.3f", (toNanos - fromNanos) / 1e6);
+            return String.format(Locale.ROOT, "%.3f", (toNanos - fromNanos) / 1e6);
         }
     }
 
@@ -219,8 +223,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            Answer outbound = new Answer(safeOutbound(call, response, failure),
-                    new RequestTimes(call, sizeBytes, receivedNanos, startedNanos, returnedNanos, System.nanoTime()));
+            Answer outbound = new Answer(safeOutbound(call, response, failure), call, sizeBytes, receivedNanos,
+                    startedNanos, returnedNanos, System.nanoTime());
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -301,7 +305,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return;
         }
         long sequence = sequencer.nextSequence();
-        release(sequence, new Answer(OutboundResponse.of(answer, ctx.alloc()), null));
+        release(sequence, Answer.withoutRequest(OutboundResponse.of(answer, ctx.alloc())));
     }
 
     /**
