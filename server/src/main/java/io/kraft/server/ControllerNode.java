@@ -119,7 +119,13 @@ public final class ControllerNode implements AutoCloseable {
     /** Builds and starts a dedicated controller; see {@link #create}. */
     public static ControllerNode start(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
                                        TopicConfigResolver topicConfigs) {
-        ControllerNode node = create(nodeId, clusterId, metadataLogDir, properties, topicConfigs);
+        return start(nodeId, clusterId, metadataLogDir, properties, topicConfigs, new ProcessStoppingFaultHandler());
+    }
+
+    /** Like the other {@code start}, with the handler that hears the metadata's faults. */
+    public static ControllerNode start(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
+                                       TopicConfigResolver topicConfigs, FaultHandler faultHandler) {
+        ControllerNode node = create(nodeId, clusterId, metadataLogDir, properties, topicConfigs, faultHandler);
         node.start();
         try {
             // A controller serves from the start: it can vote at once.

@@ -32,6 +32,7 @@ public final class TestNode implements AutoCloseable {
     private final int clientPort;
     private CombinedNode node;
     private Admin admin;
+    private final TestFaultHandler faults = new TestFaultHandler();
 
     /** @param extraProperties node properties besides the quorum (e.g. log.retention.hours) */
     public TestNode(Path dir, Map<String, String> extraProperties) throws IOException {
@@ -47,7 +48,7 @@ public final class TestNode implements AutoCloseable {
                 LogConfigs.definition().parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG)));
         Path metadataLogDir = Path.of(properties.getOrDefault("metadata.log.dir", dir.resolve("metadata").toString()));
         node = CombinedNode.start(1, CLUSTER_ID, metadataLogDir, "PLAINTEXT://localhost:" + clientPort, properties,
-                topicConfigs);
+                topicConfigs, faults);
         node.ready().get(WAIT_MS, TimeUnit.MILLISECONDS);
         admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
@@ -106,5 +107,6 @@ public final class TestNode implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        faults.assertNone();
     }
 }

@@ -187,7 +187,7 @@ final class LogDirectories implements AutoCloseable {
 
     /** Reports an I/O error on files of {@code log}'s directory written outside the log (the cleaner's segments). */
     void reportIoError(Log log, LogStorageException e) {
-        if (e.getCause() instanceof IOException) {
+        if (e.isDeviceFailure()) {
             failures.logDirFailed(directoryOf(log), e.getMessage());
         }
     }

@@ -696,8 +696,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                     LOG.debug("Read of {} at offset {} failed with {}: {}", tp, request.fetchOffset(), error,
                             e.getMessage());
                 }
-                read = PartitionRead.failed(error == Errors.UNKNOWN_SERVER_ERROR && !partitions.containsKey(tp)
-                        ? Errors.NOT_LEADER_OR_FOLLOWER : error);
+                // A partition that left this broker during the read (its log closed under it) moved away.
+                boolean movedAway = !partitions.containsKey(tp) && (error == Errors.UNKNOWN_SERVER_ERROR
+                        || error == Errors.KAFKA_STORAGE_ERROR && !logDirFailures.isOffline(tp));
+                read = PartitionRead.failed(movedAway ? Errors.NOT_LEADER_OR_FOLLOWER : error);
             }
             if (read.sizeBytes() > 0) {
                 minOneBatch = false;

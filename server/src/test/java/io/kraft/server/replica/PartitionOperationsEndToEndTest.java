@@ -14,6 +14,7 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.ControllerNode;
+import io.kraft.server.TestFaultHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -73,6 +74,7 @@ class PartitionOperationsEndToEndTest {
     private final TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
     private final Map<Integer, BrokerNode> brokers = new HashMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
     private final Map<Integer, Integer> brokerPorts = new HashMap<>();
     private final List<AutoCloseable> clients = new ArrayList<>();
     private ControllerNode controller;
@@ -88,6 +90,7 @@ class PartitionOperationsEndToEndTest {
         if (controller != null) {
             controller.close();
         }
+        faults.assertNone();
     }
 
     private void startCluster(boolean autoRebalance) throws Exception {
@@ -96,7 +99,7 @@ class PartitionOperationsEndToEndTest {
                 ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100",
                 LeaderBalanceSettings.AUTO_LEADER_REBALANCE_ENABLE, String.valueOf(autoRebalance),
                 LeaderBalanceSettings.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, "1");
-        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs);
+        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs, faults);
         for (int id : BROKER_IDS) {
             startBroker(id);
         }
@@ -111,7 +114,7 @@ class PartitionOperationsEndToEndTest {
         Map<String, String> brokerProperties = new HashMap<>(properties);
         brokerProperties.put("log.dirs", dir.resolve("broker-" + nodeId).resolve("logs").toString());
         BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId).resolve("metadata"),
-                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs);
+                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs, faults);
         brokers.put(nodeId, broker);
         awaitTrue(broker::isBrokerUnfenced, "broker " + nodeId + " to be unfenced");
     }

@@ -18,6 +18,7 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.ControllerNode;
+import io.kraft.server.TestFaultHandler;
 import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.Log;
 import java.io.ByteArrayOutputStream;
@@ -81,6 +82,7 @@ class ReplicationEndToEndTest {
     private final TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
     private final Map<Integer, BrokerNode> brokers = new HashMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
     private final Map<Integer, Integer> brokerPorts = new HashMap<>();
     private final List<AutoCloseable> clients = new ArrayList<>();
     private ControllerNode controller;
@@ -96,6 +98,7 @@ class ReplicationEndToEndTest {
         if (controller != null) {
             controller.close();
         }
+        faults.assertNone();
     }
 
     private void startCluster(long lagTimeMaxMs) throws Exception {
@@ -103,7 +106,7 @@ class ReplicationEndToEndTest {
                 "controller.quorum.election.timeout.ms", "300", "controller.quorum.fetch.timeout.ms", "600",
                 ReplicationConfig.REPLICA_LAG_TIME_MAX_MS, String.valueOf(lagTimeMaxMs),
                 ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100");
-        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs);
+        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs, faults);
         for (int id : BROKER_IDS) {
             startBroker(id);
         }
@@ -123,7 +126,7 @@ class ReplicationEndToEndTest {
         brokerProperties.put("log.dirs", logDir(nodeId).toString());
         brokerProperties.putAll(overrides);
         BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId).resolve("metadata"),
-                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs);
+                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs, faults);
         brokers.put(nodeId, broker);
         awaitTrue(broker::isBrokerUnfenced, "broker " + nodeId + " to be unfenced");
     }

@@ -142,9 +142,9 @@ public final class Log implements AutoCloseable {
         return new Log(dir, config, loaded, rollFlushExecutor, ioErrors);
     }
 
-    /** Reports an I/O error (not a mere size limit) to the listener and returns it for the caller to throw. */
+    /** Reports a device failure (not a size limit or a racing close) to the listener; returns it to be thrown. */
     private LogStorageException ioFailed(LogStorageException e) {
-        if (e.getCause() instanceof IOException) {
+        if (e.isDeviceFailure()) {
             ioErrors.accept(e);
         }
         return e;

@@ -209,7 +209,7 @@ public final class LogManager implements AutoCloseable {
 
     /** Marks the directory failed on an I/O error and tells the listener, once; does not block. */
     private void ioFailed(LogStorageException e) {
-        if (e.getCause() instanceof IOException && failed.compareAndSet(false, true)) {
+        if (e.isDeviceFailure() && failed.compareAndSet(false, true)) {
             failureListener.logDirFailed(logDir, e.getMessage());
         }
     }

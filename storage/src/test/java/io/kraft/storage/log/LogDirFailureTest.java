@@ -122,6 +122,52 @@ class LogDirFailureTest {
         }
     }
 
+    @Test
+    void aLogClosedUnderAReaderIsNotADiskFailure() throws Exception {
+        // A partition moving off the broker closes its log while fetches may still read it: the reader sees a
+        // closed channel, which says nothing about the disk and must not take the directory offline.
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG,
+                (dir, reason) -> failures.add(reason))) {
+            int raced = 0;
+            for (int round = 0; round < 200; round++) {
+                TopicPartition tp = new TopicPartition("moving", round);
+                Log log = manager.getOrCreateLog(tp);
+                for (int i = 0; i < 50; i++) {
+                    log.append(batch(3, i), 0, 1);
+                }
+                java.util.concurrent.atomic.AtomicReference<RuntimeException> seen =
+                        new java.util.concurrent.atomic.AtomicReference<>();
+                Thread reader = new Thread(() -> {
+                    try {
+                        for (int i = 0; ; i++) {
+                            log.read((i * 3L) % 150, 1024, true).records().readFully();
+                        }
+                    } catch (RuntimeException e) {
+                        seen.set(e);
+                    } catch (java.nio.channels.ClosedChannelException e) {
+                        // The slice read after the log handed it out: what a network send of it meets.
+                        seen.set(new IllegalStateException(e));
+                    } catch (Exception e) {
+                        seen.set(new RuntimeException(e));
+                    }
+                });
+                reader.start();
+                Thread.sleep(0, 200_000);
+                log.close();
+                reader.join(10_000);
+                RuntimeException error = seen.get();
+                assertTrue(error instanceof IllegalStateException || error instanceof LogStorageException,
+                        "a read of a closed log fails cleanly, not with " + error);
+                if (error instanceof LogStorageException storage) {
+                    raced++;
+                    assertFalse(storage.isDeviceFailure(), storage.getMessage());
+                }
+            }
+            assertEquals(List.of(), failures, "raced a close " + raced + " times");
+            assertFalse(manager.isFailed());
+        }
+    }
+
     private void arm(String fault) throws Exception {
         Files.writeString(logDir.resolve(FaultInjection.TRIGGER_FILE), fault);
     }
