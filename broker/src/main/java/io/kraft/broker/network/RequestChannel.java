@@ -16,6 +16,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -85,7 +87,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
-        this.context = new RequestContext(listenerName, ctx.channel().remoteAddress(), registry.apiVersions());
+        this.context = new RequestContext(listenerName, ctx.channel().remoteAddress(), registry.apiVersions(),
+                new ConnectionSession(tls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT));
         super.channelActive(ctx);
     }
 
@@ -422,6 +425,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                     SocketServerConfig.CONNECTIONS_MAX_IDLE_MS);
             ctx.close();
             return;
+        }
+        if (event instanceof SslHandshakeCompletionEvent handshake && handshake.isSuccess()) {
+            TlsPrincipals.ofPeer(ctx.pipeline().get(SslHandler.class)).ifPresent(context.session()::authenticated);
         }
         super.userEventTriggered(ctx, event);
     }
