@@ -3,6 +3,7 @@ package io.kraft.cli;
 import io.kraft.cli.client.ConfigAssignments;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -23,12 +24,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers --entity-name X
- * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers,
- * with the options and output of Kafka's {@code kafka-configs.sh}.
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers --entity-name X
+ * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers, and a
+ * node's log levels, with the options and output of Kafka's {@code kafka-configs.sh}.
  */
 @Command(name = "configs", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Describes and alters the dynamic configs of topics and brokers (like kafka-configs.sh).")
+        description = "Describes and alters the dynamic configs of topics and brokers, and a node's log levels "
+                + "(like kafka-configs.sh).")
 final class ConfigsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -37,7 +39,7 @@ final class ConfigsCommand implements Callable<Integer> {
     private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
-            description = "topics or brokers.")
+            description = "topics, brokers, or broker-loggers (a node's log levels, changed at run time).")
     private String entityType;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -117,7 +119,14 @@ final class ConfigsCommand implements Callable<Integer> {
                 }
                 return new ConfigResource(ConfigResource.Type.BROKER, name);
             }
-            default -> throw usage("--entity-type must be topics or brokers, not '" + entityType + "'");
+            case "broker-loggers" -> {
+                if (entity.clusterDefault || !entity.name.chars().allMatch(Character::isDigit)) {
+                    throw usage("--entity-name of broker-loggers must be a broker id");
+                }
+                return new ConfigResource(ConfigResource.Type.BROKER_LOGGER, entity.name);
+            }
+            default -> throw usage("--entity-type must be topics, brokers or broker-loggers, not '" + entityType
+                    + "'");
         }
     }
 
@@ -148,6 +157,7 @@ final class ConfigsCommand implements Callable<Integer> {
                 .all().get().get(resource);
         ConfigEntry.ConfigSource dynamicSource = switch (resource.type()) {
             case TOPIC -> ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG;
+            case BROKER_LOGGER -> ConfigEntry.ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG;
             default -> resource.name().isEmpty() ? ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
                     : ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG;
         };
@@ -157,7 +167,11 @@ final class ConfigsCommand implements Callable<Integer> {
             out.println((all ? "All" : "Dynamic") + " configs for " + entityNoun(resource) + " " + resource.name()
                     + " are:");
         }
-        for (ConfigEntry entry : config.entries()) {
+        List<ConfigEntry> entries = new ArrayList<>(config.entries());
+        if (resource.type() == ConfigResource.Type.BROKER_LOGGER) {
+            entries.sort(Comparator.comparing(ConfigEntry::name));
+        }
+        for (ConfigEntry entry : entries) {
             if (all || entry.source() == dynamicSource) {
                 String synonyms = entry.synonyms().stream()
                         .map(s -> s.source() + ":" + s.name() + "=" + s.value())
@@ -169,7 +183,11 @@ final class ConfigsCommand implements Callable<Integer> {
     }
 
     private static String entityNoun(ConfigResource resource) {
-        return resource.type() == ConfigResource.Type.TOPIC ? "topic" : "broker";
+        return switch (resource.type()) {
+            case TOPIC -> "topic";
+            case BROKER_LOGGER -> "broker-logger";
+            default -> "broker";
+        };
     }
 
     private ParameterException usage(String message) {

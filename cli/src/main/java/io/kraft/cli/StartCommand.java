@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.apache.logging.log4j.LogManager;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,6 +64,8 @@ final class StartCommand implements Runnable {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
+            // Log4j's own hook is off: it would stop logging before the node had logged how it stopped.
+            LogManager.shutdown();
             stopped.countDown();
         }, "kraft-shutdown"));
         try {

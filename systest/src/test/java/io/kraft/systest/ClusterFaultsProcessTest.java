@@ -286,10 +286,9 @@ class ClusterFaultsProcessTest {
 
     private void start(int nodeId) {
         launches++;
-        // Timestamps in the node logs, to tell where the time of each phase went.
+        // The node logs carry timestamps, to tell where the time of each phase went.
         running.put(nodeId, processes.start(JvmSpec.kraftCli("node-" + nodeId + "-run-" + launches, "start",
-                "--config", configFiles.get(nodeId).toString()).withJvmFlags("-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS")));
+                "--config", configFiles.get(nodeId).toString())));
     }
 
     private void awaitStarted(int nodeId) {

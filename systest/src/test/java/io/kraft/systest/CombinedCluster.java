@@ -123,10 +123,9 @@ final class CombinedCluster {
 
     private void launch(int nodeId) {
         launches++;
-        // Timestamps in the node logs, to tell where the time of each phase went.
+        // The node logs carry timestamps, to tell where the time of each phase went.
         JvmProcess process = processes.start(JvmSpec.kraftCli("node-" + nodeId + "-run-" + launches, "start",
-                "--config", configFiles.get(nodeId).toString()).withJvmFlags("-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+                "--config", configFiles.get(nodeId).toString()));
         running.put(nodeId, process);
         launched.add(process);
     }

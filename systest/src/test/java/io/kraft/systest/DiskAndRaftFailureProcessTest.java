@@ -307,8 +307,7 @@ class DiskAndRaftFailureProcessTest {
         running.put(nodeId, processes.start(JvmSpec.kraftCli("node-" + nodeId + "-run-" + launches, "start",
                 "--config", configFiles.get(nodeId).toString()).withJvmFlags(
                 "-D" + FaultInjection.ENABLE_PROPERTY + "=true",
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=" + LOG_TIME_FORMAT)));
+                "-Dkraft.log.pattern=%d{" + LOG_TIME_FORMAT + "} %p %m (%c)%n")));
     }
 
     private void awaitStarted(int nodeId) {

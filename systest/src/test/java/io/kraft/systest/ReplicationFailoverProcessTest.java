@@ -181,8 +181,7 @@ class ReplicationFailoverProcessTest {
 
     private void start(int nodeId) {
         running.put(nodeId, processes.start(JvmSpec.kraftCli("node-" + nodeId, "start", "--config",
-                configFiles.get(nodeId).toString()).withJvmFlags("-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS")));
+                configFiles.get(nodeId).toString())));
     }
 
     private void awaitStarted(int nodeId) {

@@ -151,9 +151,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             long sentNanos = System.nanoTime();
             metrics.record(call.api(), receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
             if (REQUEST_LOG.isDebugEnabled()) {
-                REQUEST_LOG.debug("Completed {} v{} correlation {} from client {} at {}, {} bytes: total {} ms (queue {}, "
-                                + "local {}, remote {}, send {})", call.api().apiName(), call.version(),
-                        call.correlationId(), call.clientId(), context.clientAddress(), sizeBytes,
+                REQUEST_LOG.debug("Completed {} v{} correlation {} from client {} at {} as {}, {} bytes: total {} ms "
+                                + "(queue {}, local {}, remote {}, send {})", call.api().apiName(), call.version(),
+                        call.correlationId(), call.clientId(), context.clientAddress(), context.principal(), sizeBytes,
                         millis(receivedNanos, sentNanos), millis(receivedNanos, startedNanos),
                         millis(startedNanos, returnedNanos), millis(returnedNanos, completedNanos),
                         millis(completedNanos, sentNanos));

@@ -77,6 +77,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaManager.class);
+    /** Kafka's logger for replica role changes, which operators route to state-change.log. */
+    private static final Logger STATE_CHANGE_LOG = LoggerFactory.getLogger("state.change.logger");
     /** Topics clients may not produce to; their coordinators append with internal topics allowed. */
     public static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state");
 
@@ -388,15 +390,15 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
             if (lead) {
                 partition.makeLeader(registration, clock.getAsLong());
-                LOG.info("Broker {} leads {} in epoch {} from offset {} (high watermark {})", brokerId, tp,
-                        registration.leaderEpoch(), partition.logEndOffset(), partition.highWatermark());
+                STATE_CHANGE_LOG.info("Broker {} leads {} in epoch {} from offset {} (high watermark {})", brokerId,
+                        tp, registration.leaderEpoch(), partition.logEndOffset(), partition.highWatermark());
                 for (PartitionLeadershipListener listener : leadershipListeners) {
                     notifyListener(() -> listener.onBecomeLeader(tp, registration.leaderEpoch()), tp);
                 }
             } else {
                 partition.makeFollower(registration);
-                LOG.info("Broker {} follows leader {} of {} in epoch {}", brokerId, registration.leader(), tp,
-                        registration.leaderEpoch());
+                STATE_CHANGE_LOG.info("Broker {} follows leader {} of {} in epoch {}", brokerId,
+                        registration.leader(), tp, registration.leaderEpoch());
                 if (currentFetchers != null && registration.hasLeader() && registration.leader() != brokerId) {
                     currentFetchers.addPartition(partition, registration.leader(), registration.leaderEpoch());
                 }

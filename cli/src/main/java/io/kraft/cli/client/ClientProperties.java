@@ -10,14 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 
 /**
  * The properties a client command hands to kafka-clients: an optional properties file (Kafka's
  * {@code --command-config}), then {@code key=value} overrides, then the bootstrap servers.
  */
 public final class ClientProperties {
-    /** slf4j-simple's per-logger level key for the kafka-clients packages. */
-    private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
+    /** Where a user names their own Log4j 2 configuration, whose levels then stand. */
+    private static final String LOG4J_CONFIGURATION = "log4j2.configurationFile";
 
     private ClientProperties() {
     }
@@ -68,12 +70,12 @@ public final class ClientProperties {
     }
 
     /**
-     * Silences kafka-clients' own logging, so a command's output is only what it prints. Takes effect for
-     * loggers created afterwards; a level set by the user (system property) is kept.
+     * Silences kafka-clients' own logging, so a command's output is only what it prints; a logging configuration
+     * the user gave (-Dlog4j2.configurationFile) is kept as it is.
      */
     public static void quietClientLogging() {
-        if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
-            System.setProperty(KAFKA_LOG_LEVEL, "off");
+        if (System.getProperty(LOG4J_CONFIGURATION) == null) {
+            Configurator.setLevel("org.apache.kafka", Level.OFF);
         }
     }
 }

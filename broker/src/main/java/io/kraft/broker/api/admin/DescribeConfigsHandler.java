@@ -1,5 +1,6 @@
 package io.kraft.broker.api.admin;
 
+import io.kraft.broker.config.BrokerLoggers;
 import io.kraft.broker.config.ConfigDescriber;
 import io.kraft.broker.config.DescribedConfig;
 import io.kraft.broker.config.EffectiveConfigs;
@@ -27,7 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * Answers DescribeConfigs (v1-4) from the metadata image: a topic's every setting with its source and
- * synonyms, this broker's settings, or (broker resource "") the cluster-wide dynamic defaults. Keys the
+ * synonyms, this broker's settings, or (broker resource "") the cluster-wide dynamic defaults; and this node's
+ * log levels (BROKER_LOGGER). Keys the
  * request names that do not exist are simply absent, as in Kafka.
  */
 public final class DescribeConfigsHandler implements RequestHandler<DescribeConfigsRequest, DescribeConfigsResponse> {
@@ -38,10 +40,17 @@ public final class DescribeConfigsHandler implements RequestHandler<DescribeConf
     private final EffectiveConfigs configs;
     private final ConfigDescriber describer;
 
+    private final BrokerLoggerConfigs loggers;
+
     public DescribeConfigsHandler(Supplier<MetadataImage> images, EffectiveConfigs configs) {
+        this(images, configs, BrokerLoggers.load());
+    }
+
+    public DescribeConfigsHandler(Supplier<MetadataImage> images, EffectiveConfigs configs, BrokerLoggers loggers) {
         this.images = Objects.requireNonNull(images, "images");
         this.configs = Objects.requireNonNull(configs, "configs");
         this.describer = new ConfigDescriber(configs);
+        this.loggers = new BrokerLoggerConfigs(configs.brokerId(), loggers);
     }
 
     @Override
@@ -62,6 +71,14 @@ public final class DescribeConfigsHandler implements RequestHandler<DescribeConf
             List<String> keys = resource.configurationKeys();
             DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(type).setResourceName(name);
             response.results().add(out);
+            if (type == BrokerLoggerConfigs.RESOURCE_TYPE) {
+                BrokerLoggerConfigs.Result<List<DescribeConfigsResourceResult>> levels = loggers.describe(name, keys);
+                setError(out, levels.error());
+                if (levels.value() != null) {
+                    out.configs().addAll(levels.value());
+                }
+                continue;
+            }
             List<DescribedConfig> described;
             try {
                 described = describe(image, ConfigUpdates.resource(type, name));

@@ -1,6 +1,7 @@
 package io.kraft.broker.api.admin;
 
 import io.kraft.broker.api.admin.ControllerErrors.Outcome;
+import io.kraft.broker.config.BrokerLoggers;
 import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.HandlerResponse;
@@ -14,12 +15,14 @@ import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse;
 import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse.AlterConfigsResourceResponse;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigType;
+import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +34,7 @@ import java.util.function.Supplier;
 /**
  * Answers IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, and for list-typed keys APPEND and SUBTRACT,
  * applied to the resource's current value, checked here and persisted through the controller; validate_only
- * only checks. The answer comes when the controller has answered every resource; no handler thread waits
+ * only checks. This node's log levels (BROKER_LOGGER) are changed here, at once and not persisted. The answer comes when the controller has answered every resource; no handler thread waits
  * meanwhile.
  */
 public final class IncrementalAlterConfigsHandler
@@ -44,10 +47,18 @@ public final class IncrementalAlterConfigsHandler
     private final Supplier<MetadataImage> images;
     private final ConfigUpdates updates;
 
+    private final BrokerLoggerConfigs loggers;
+
     public IncrementalAlterConfigsHandler(Controller controller, Supplier<MetadataImage> images,
                                           EffectiveConfigs configs) {
+        this(controller, images, configs, BrokerLoggers.load());
+    }
+
+    public IncrementalAlterConfigsHandler(Controller controller, Supplier<MetadataImage> images,
+                                          EffectiveConfigs configs, BrokerLoggers loggers) {
         this.images = Objects.requireNonNull(images, "images");
         this.updates = new ConfigUpdates(controller, configs);
+        this.loggers = new BrokerLoggerConfigs(configs.brokerId(), loggers);
     }
 
     @Override
@@ -58,25 +69,41 @@ public final class IncrementalAlterConfigsHandler
     @Override
     public CompletableFuture<HandlerResponse> handle(RequestContext context,
                                                      ApiRequest<IncrementalAlterConfigsRequest> request) {
+        boolean validateOnly = request.body().validateOnly();
         List<ConfigUpdates.Resource> resources = new ArrayList<>(request.body().resources().size());
-        for (AlterConfigsResource resource : request.body().resources()) {
+        // Log levels are this node's own: answered here, never sent to the controller.
+        Map<Integer, ApiError> loggerAnswers = new HashMap<>();
+        List<AlterConfigsResource> requested = request.body().resources();
+        for (int i = 0; i < requested.size(); i++) {
+            AlterConfigsResource resource = requested.get(i);
+            if (resource.resourceType() == BrokerLoggerConfigs.RESOURCE_TYPE) {
+                loggerAnswers.put(i, loggers.alter(resource.resourceName(), resource.configs(), validateOnly));
+                continue;
+            }
             resources.add(new ConfigUpdates.Resource(resource.resourceType(), resource.resourceName(),
                     (image, target) -> changes(image, target, resource)));
         }
-        return updates.apply(resources, request.body().validateOnly(), images.get(),
-                        AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
-                .thenApply(outcomes -> HandlerResponse.of(response(resources, outcomes)));
+        return updates.apply(resources, validateOnly, images.get(), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
+                .thenApply(outcomes -> HandlerResponse.of(response(requested, loggerAnswers, outcomes)));
     }
 
-    private static IncrementalAlterConfigsResponse response(List<ConfigUpdates.Resource> resources,
+    private static IncrementalAlterConfigsResponse response(List<AlterConfigsResource> requested,
+                                                            Map<Integer, ApiError> loggerAnswers,
                                                             List<Outcome<Void>> outcomes) {
         IncrementalAlterConfigsResponse response = new IncrementalAlterConfigsResponse();
-        for (int i = 0; i < outcomes.size(); i++) {
-            response.responses().add(new AlterConfigsResourceResponse()
-                    .setErrorCode(outcomes.get(i).errorCode())
-                    .setErrorMessage(outcomes.get(i).errorMessage())
-                    .setResourceType(resources.get(i).type())
-                    .setResourceName(resources.get(i).name()));
+        int next = 0;
+        for (int i = 0; i < requested.size(); i++) {
+            AlterConfigsResourceResponse answer = new AlterConfigsResourceResponse()
+                    .setResourceType(requested.get(i).resourceType())
+                    .setResourceName(requested.get(i).resourceName());
+            ApiError local = loggerAnswers.get(i);
+            if (local != null) {
+                answer.setErrorCode(local.error().code()).setErrorMessage(local.message());
+            } else {
+                Outcome<Void> outcome = outcomes.get(next++);
+                answer.setErrorCode(outcome.errorCode()).setErrorMessage(outcome.errorMessage());
+            }
+            response.responses().add(answer);
         }
         return response;
     }
