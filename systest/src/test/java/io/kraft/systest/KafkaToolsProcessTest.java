@@ -57,6 +57,12 @@ class KafkaToolsProcessTest {
                 "--add-config", "log.retention.ms=604800000");
         assertTrue(tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "brokers", "--entity-default",
                 "--describe").contains("log.retention.ms=604800000"));
+        // and a node's log levels, changed at run time
+        int loggerNode = NODES.get(0);
+        tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "broker-loggers", "--entity-name",
+                String.valueOf(loggerNode), "--alter", "--add-config", "kafka.request.logger=DEBUG");
+        assertTrue(tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "broker-loggers", "--entity-name",
+                String.valueOf(loggerNode), "--describe").contains("kafka.request.logger=DEBUG"));
 
         // kafka-console-producer and -consumer
         Path input = Files.writeString(dataDir.resolve("input.txt"),
