@@ -53,7 +53,8 @@ public enum ApiKey {
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", "0", "0", "0+"),
     LIST_TRANSACTIONS(66, "ListTransactions", "0-2", "0-2", "0+"),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),
-    CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+");
+    CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+"),
+    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+");
 
     private static final ApiKey[] BY_ID = new ApiKey[128];
 

@@ -47,6 +47,7 @@ public final class AdminHandlers {
                 new AlterPartitionReassignmentsHandler(controller),
                 new ListPartitionReassignmentsHandler(metadata::image),
                 new DescribeClusterHandler(metadata::image, clusterId),
+                new DescribeTopicPartitionsHandler(metadata::image),
                 new DescribeConfigsHandler(metadata::image, configs),
                 new AlterConfigsHandler(controller, metadata::image, configs),
                 new IncrementalAlterConfigsHandler(controller, metadata::image, configs),
