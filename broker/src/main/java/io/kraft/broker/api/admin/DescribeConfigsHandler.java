@@ -18,6 +18,7 @@ import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.authorizer.AclOperation;
 import io.kraft.storage.errors.Errors;
 import java.util.HashSet;
 import java.util.List;
@@ -64,7 +65,9 @@ public final class DescribeConfigsHandler implements RequestHandler<DescribeConf
             response.results().add(out);
             List<DescribedConfig> described;
             try {
-                described = describe(image, ConfigUpdates.resource(type, name));
+                ConfigResource target = ConfigUpdates.resource(type, name);
+                ConfigUpdates.authorize(context, target, AclOperation.DESCRIBE_CONFIGS);
+                described = describe(image, target);
             } catch (ControllerException e) {
                 setError(out, e.apiError());
                 continue;

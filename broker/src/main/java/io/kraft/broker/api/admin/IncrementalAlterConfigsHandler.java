@@ -63,7 +63,7 @@ public final class IncrementalAlterConfigsHandler
             resources.add(new ConfigUpdates.Resource(resource.resourceType(), resource.resourceName(),
                     (image, target) -> changes(image, target, resource)));
         }
-        return updates.apply(resources, request.body().validateOnly(), images.get(),
+        return updates.apply(context, resources, request.body().validateOnly(), images.get(),
                         AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
                 .thenApply(outcomes -> HandlerResponse.of(response(resources, outcomes)));
     }
