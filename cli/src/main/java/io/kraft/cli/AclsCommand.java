@@ -96,7 +96,7 @@ final class AclsCommand implements Callable<Integer> {
             byResource.computeIfAbsent(binding.pattern().toString(), k -> new ArrayList<>()).add(binding.entry());
             patterns.put(binding.pattern().toString(), binding.pattern());
         }
-        byResource.forEach((pattern, entries) -> print(out, "Adding ACLs for resource `" + pattern + "`: ", entries));
+        byResource.forEach((pattern, entries) -> print(out, "Adding ACLs for resource `" + pattern + "`:", entries));
         admin.createAcls(bindings).all().get();
         List<AclBindingFilter> current = patterns.values().stream()
                 .map(pattern -> new AclBindingFilter(pattern.toFilter(),
@@ -108,7 +108,7 @@ final class AclsCommand implements Callable<Integer> {
             throws ExecutionException, InterruptedException {
         Collection<AclBinding> removed = admin.deleteAcls(filters).all().get();
         Map<String, List<AccessControlEntry>> byResource = group(removed);
-        byResource.forEach((pattern, entries) -> print(out, "Removed ACLs for resource `" + pattern + "`: ", entries));
+        byResource.forEach((pattern, entries) -> print(out, "Removed ACLs for resource `" + pattern + "`:", entries));
         if (removed.isEmpty()) {
             out.println("No ACLs matched.");
         }
@@ -121,7 +121,7 @@ final class AclsCommand implements Callable<Integer> {
         for (AclBindingFilter filter : filters) {
             found.addAll(admin.describeAcls(filter).values().get());
         }
-        group(found).forEach((pattern, entries) -> print(out, "Current ACLs for resource `" + pattern + "`: ",
+        group(found).forEach((pattern, entries) -> print(out, "Current ACLs for resource `" + pattern + "`:",
                 entries));
         return 0;
     }
@@ -141,7 +141,7 @@ final class AclsCommand implements Callable<Integer> {
     private static void print(PrintWriter out, String heading, List<AccessControlEntry> entries) {
         out.println(heading);
         for (AccessControlEntry entry : entries) {
-            out.println(" \t" + entry);
+            out.println("\t" + entry);
         }
         out.println();
     }

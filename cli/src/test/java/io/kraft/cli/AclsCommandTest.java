@@ -96,6 +96,23 @@ class AclsCommandTest {
     }
 
     @Test
+    void kafkasAclCommandWorksAgainstThisBrokerAndPrintsWhatOursPrints() throws Exception {
+        String tool = "org.apache.kafka.tools.AclCommand";
+        String[] add = {"--add", "--allow-principal", "User:dave", "--operation", "Read", "--topic", "ledger"};
+        KafkaTool.Ran kafkaAdd = KafkaTool.run(tool, node.bootstrap(), add);
+        assertEquals(0, kafkaAdd.exitCode(), kafkaAdd.out());
+        assertTrue(kafkaAdd.out().contains("(principal=User:dave, host=*, operation=READ, permissionType=ALLOW)"),
+                kafkaAdd.out());
+        String[] list = {"--list", "--topic", "ledger"};
+        KafkaTool.Ran kafkaList = KafkaTool.run(tool, node.bootstrap(), list);
+        assertEquals(0, kafkaList.exitCode(), kafkaList.out());
+        assertEquals(kafkaList.lines(), succeeded(acls(list)).out().lines().toList());
+        KafkaTool.Ran kafkaRemove = KafkaTool.run(tool, node.bootstrap(), "--remove", "--force", "--topic", "ledger");
+        assertEquals(0, kafkaRemove.exitCode(), kafkaRemove.out());
+        assertEquals("", succeeded(acls(list)).out());
+    }
+
+    @Test
     void badOptionsAreRefusedWithOneLine() {
         CliRun noPrincipal = acls("--add", "--operation", "Read", "--topic", "t");
         assertEquals(2, noPrincipal.exitCode());
