@@ -8,6 +8,7 @@ import io.kraft.metadata.image.AclsImage;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.EnumSet;
@@ -61,30 +62,28 @@ public final class RequestAuthorizer implements MetadataPublisher {
     /** Whether the principal may do {@code operation} on the resource; a denial is logged. */
     public boolean authorize(KafkaPrincipal principal, SocketAddress client, AclOperation operation,
                              ResourceType type, String name) {
-        String host = host(client);
-        if (authorizer.authorize(principal.type(), principal.name(), host, operation, type, name)) {
+        if (authorizer.authorize(principal.type(), principal.name(), address(client), operation, type, name)) {
             return true;
         }
         AUTHORIZER_LOG.info("Principal = {} is Denied operation = {} from host = {} on resource = {}:{}", principal,
-                operation, host, type.displayName(), name);
+                operation, host(client), type.displayName(), name);
         return false;
     }
 
     /** As {@link #authorize}, without logging a denial: for lists that just leave out what may not be seen. */
     public boolean authorizeQuietly(KafkaPrincipal principal, SocketAddress client, AclOperation operation,
                                     ResourceType type, String name) {
-        return authorizer.authorize(principal.type(), principal.name(), host(client), operation, type, name);
+        return authorizer.authorize(principal.type(), principal.name(), address(client), operation, type, name);
     }
 
     /** Whether the principal may do {@code operation} on some resource of {@code type} (KIP-679); logs a denial. */
     public boolean authorizeAny(KafkaPrincipal principal, SocketAddress client, AclOperation operation,
                                 ResourceType type) {
-        String host = host(client);
-        if (authorizer.authorizeAny(principal.type(), principal.name(), host, operation, type)) {
+        if (authorizer.authorizeAny(principal.type(), principal.name(), address(client), operation, type)) {
             return true;
         }
         AUTHORIZER_LOG.info("Principal = {} is Denied operation = {} from host = {} on any resource of type {}",
-                principal, operation, host, type.displayName());
+                principal, operation, host(client), type.displayName());
         return false;
     }
 
@@ -109,9 +108,13 @@ public final class RequestAuthorizer implements MetadataPublisher {
         return bits;
     }
 
+    private static InetAddress address(SocketAddress client) {
+        return client instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
     private static String host(SocketAddress client) {
-        return client instanceof InetSocketAddress inet && inet.getAddress() != null
-                ? inet.getAddress().getHostAddress() : null;
+        InetAddress address = address(client);
+        return address == null ? null : address.getHostAddress();
     }
 
     @Override

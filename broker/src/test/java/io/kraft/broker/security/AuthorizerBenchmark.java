@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 @Fork(1)
-@Threads(2)
+@Threads(1)
 public class AuthorizerBenchmark {
     @Param({"1000", "100000"})
     public int acls;

@@ -1,5 +1,6 @@
 package io.kraft.metadata.authorizer;
 
+import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
@@ -92,8 +93,17 @@ public final class AclIndex {
      */
     public Verdict decide(String principalType, String principalName, String host, AclOperation operation,
                           ResourceType type, String name) {
+        return decide(new Scan(principalType, principalName, host, null, operation), type, name);
+    }
+
+    /** As the other {@code decide}, with the client's address: its text form is made only if an ACL names a host. */
+    public Verdict decide(String principalType, String principalName, InetAddress client, AclOperation operation,
+                          ResourceType type, String name) {
+        return decide(new Scan(principalType, principalName, null, client, operation), type, name);
+    }
+
+    private Verdict decide(Scan scan, ResourceType type, String name) {
         ByType patterns = byType[type.code()];
-        Scan scan = new Scan(principalType, principalName, host, operation);
         if (scan.denied(patterns.literal.get(name))
                 || (!name.equals(StandardAcl.WILDCARD) && scan.denied(patterns.literal.get(StandardAcl.WILDCARD)))
                 || deniedByPrefixes(patterns.prefixed, name, scan)) {
@@ -143,9 +153,9 @@ public final class AclIndex {
      * the principal covers. Walks the type's ACLs; callers use it for rare requests only.
      */
     public boolean allowedOnSomeResource(String principalType, String principalName, String host,
-                                         AclOperation operation, ResourceType type) {
+                                         InetAddress client, AclOperation operation, ResourceType type) {
         ByType patterns = byType[type.code()];
-        Scan scan = new Scan(principalType, principalName, host, operation);
+        Scan scan = new Scan(principalType, principalName, host, client, operation);
         if (scan.denied(patterns.literal.get(StandardAcl.WILDCARD))) {
             return false;
         }
@@ -179,20 +189,32 @@ public final class AclIndex {
     private static final class Scan {
         final String principalType;
         final String principalName;
-        final String host;
+        final InetAddress client;
         final AclOperation operation;
+        /** The client's address as text; made from {@link #client} the first time an ACL names a host. */
+        String host;
         boolean found;
         boolean allowed;
 
-        Scan(String principalType, String principalName, String host, AclOperation operation) {
+        Scan(String principalType, String principalName, String host, InetAddress client, AclOperation operation) {
             this.principalType = principalType;
             this.principalName = principalName;
             this.host = host;
+            this.client = client;
             this.operation = operation;
         }
 
         boolean applies(StandardAcl acl) {
-            return acl.matchesPrincipal(principalType, principalName) && acl.matchesHost(host);
+            if (!acl.matchesPrincipal(principalType, principalName)) {
+                return false;
+            }
+            if (acl.host().equals(StandardAcl.WILDCARD)) {
+                return true;
+            }
+            if (host == null && client != null) {
+                host = client.getHostAddress();
+            }
+            return acl.host().equals(host);
         }
 
         /** Notes what {@code acls} allow; true as soon as one denies. */

@@ -74,11 +74,6 @@ public record StandardAcl(ResourceType resourceType, String resourceName, Patter
                 && principal.endsWith(principalName);
     }
 
-    /** Whether this ACL applies to connections from {@code host} (an IP address in text form; null if unknown). */
-    boolean matchesHost(String clientHost) {
-        return host.equals(WILDCARD) || host.equals(clientHost);
-    }
-
     public AccessControlEntryRecord toRecord(UUID id) {
         return AccessControlEntryRecord.newBuilder()
                 .setId(Uuids.toProto(id))

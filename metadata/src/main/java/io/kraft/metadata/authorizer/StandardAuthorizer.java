@@ -2,6 +2,7 @@ package io.kraft.metadata.authorizer;
 
 import io.kraft.metadata.image.AclsDelta;
 import io.kraft.metadata.image.AclsImage;
+import java.net.InetAddress;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -26,13 +27,25 @@ public final class StandardAuthorizer {
         return config;
     }
 
-    /** Whether {@code principalType:principalName} from {@code host} may do {@code operation} on the resource. */
+    /**
+     * Whether {@code principalType:principalName} from {@code host} (an IP address in text form) may do
+     * {@code operation} on the resource.
+     */
     public boolean authorize(String principalType, String principalName, String host, AclOperation operation,
                              ResourceType type, String name) {
-        if (isSuperUser(principalType, principalName)) {
-            return true;
-        }
-        return switch (index.decide(principalType, principalName, host, operation, type, name)) {
+        return isSuperUser(principalType, principalName)
+                || allowed(index.decide(principalType, principalName, host, operation, type, name));
+    }
+
+    /** As the other {@code authorize}, from the client's address (turned into text only if an ACL names a host). */
+    public boolean authorize(String principalType, String principalName, InetAddress client, AclOperation operation,
+                             ResourceType type, String name) {
+        return isSuperUser(principalType, principalName)
+                || allowed(index.decide(principalType, principalName, client, operation, type, name));
+    }
+
+    private boolean allowed(AclIndex.Verdict verdict) {
+        return switch (verdict) {
             case ALLOW -> true;
             case DENY -> false;
             case NO_MATCHING_ACL -> config.allowEveryoneIfNoAclFound();
@@ -43,7 +56,14 @@ public final class StandardAuthorizer {
     public boolean authorizeAny(String principalType, String principalName, String host, AclOperation operation,
                                 ResourceType type) {
         return isSuperUser(principalType, principalName)
-                || index.allowedOnSomeResource(principalType, principalName, host, operation, type);
+                || index.allowedOnSomeResource(principalType, principalName, host, null, operation, type);
+    }
+
+    /** As the other {@code authorizeAny}, from the client's address. */
+    public boolean authorizeAny(String principalType, String principalName, InetAddress client,
+                                AclOperation operation, ResourceType type) {
+        return isSuperUser(principalType, principalName)
+                || index.allowedOnSomeResource(principalType, principalName, null, client, operation, type);
     }
 
     private boolean isSuperUser(String principalType, String principalName) {

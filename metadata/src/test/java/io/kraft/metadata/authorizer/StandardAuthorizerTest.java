@@ -123,12 +123,16 @@ class StandardAuthorizerTest {
     }
 
     @Test
-    void hostsMatchExactlyOrByWildcard() {
+    void hostsMatchExactlyOrByWildcard() throws Exception {
         StandardAuthorizer authorizer = authorizer(false);
         add(authorizer, acl(ResourceType.GROUP, "g", PatternType.LITERAL, "User:alice", HOST, AclOperation.READ,
                 AclPermissionType.ALLOW));
         assertTrue(authorizer.authorize("User", "alice", HOST, AclOperation.READ, ResourceType.GROUP, "g"));
         assertFalse(authorizer.authorize("User", "alice", "10.0.0.2", AclOperation.READ, ResourceType.GROUP, "g"));
+        assertTrue(authorizer.authorize("User", "alice", java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 1}),
+                AclOperation.READ, ResourceType.GROUP, "g"), "a client address is compared in its text form");
+        assertFalse(authorizer.authorize("User", "alice", java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 2}),
+                AclOperation.READ, ResourceType.GROUP, "g"));
     }
 
     @Test

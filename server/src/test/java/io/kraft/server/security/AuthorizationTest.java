@@ -270,6 +270,29 @@ class AuthorizationTest {
     }
 
     @Test
+    void authorizedOperationsAreThePrincipalsOwn() throws Exception {
+        createTopics("ops-topic");
+        createAcls(acl(ResourceType.TOPIC, "ops-topic", PatternType.LITERAL, "alice", AclOperation.READ,
+                        AclPermissionType.ALLOW),
+                acl(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, "alice", AclOperation.DESCRIBE,
+                        AclPermissionType.ALLOW));
+        try (Admin alice = Admin.create(config("alice"))) {
+            Set<AclOperation> cluster = alice.describeCluster(new org.apache.kafka.clients.admin.DescribeClusterOptions()
+                    .includeAuthorizedOperations(true)).authorizedOperations().get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertEquals(Set.of(AclOperation.DESCRIBE), cluster);
+            Set<AclOperation> topic = alice.describeTopics(List.of("ops-topic"),
+                    new org.apache.kafka.clients.admin.DescribeTopicsOptions().includeAuthorizedOperations(true))
+                    .allTopicNames().get(WAIT_MS, TimeUnit.MILLISECONDS).get("ops-topic").authorizedOperations();
+            assertEquals(Set.of(AclOperation.READ, AclOperation.DESCRIBE), topic);
+        }
+        Set<AclOperation> superUser = admin.describeCluster(new org.apache.kafka.clients.admin.DescribeClusterOptions()
+                .includeAuthorizedOperations(true)).authorizedOperations().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertTrue(superUser.contains(AclOperation.ALTER) && superUser.contains(AclOperation.CLUSTER_ACTION),
+                superUser.toString());
+        admin.deleteAcls(List.of(principalFilter("alice"))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
     void aclsSurviveARestart() throws Exception {
         createTopics("durable-1");
         AclBinding write = acl(ResourceType.TOPIC, "durable-", PatternType.PREFIXED, "bob", AclOperation.WRITE,
