@@ -31,11 +31,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Fetch that sets a replica id moves the leader's view of that follower, and so the high watermark: with an
- * authorizer, only a principal with ClusterAction on the cluster may send one. Anyone else is answered
+ * Checks a broker with an authorizer makes on the wire, against ACL records the test publishes (the plaintext client
+ * is {@code User:ANONYMOUS}). A Fetch that sets a replica id moves the leader's view of that follower, and so the high
+ * watermark: only a principal with ClusterAction on the cluster may send one; anyone else is answered
  * TOPIC_AUTHORIZATION_FAILED (as Kafka answers) and the high watermark stays where it was.
  */
-class ReplicaFetchAuthorizationTest {
+class AuthorizationWireTest {
     private static final int FOLLOWER = 2;
     private static final String ANONYMOUS = KafkaPrincipal.ANONYMOUS.toString();
 
@@ -64,6 +65,18 @@ class ReplicaFetchAuthorizationTest {
         FetchResponse response = client.send(FetchRequest.Builder.forReplica((short) 17, FOLLOWER, 1, 0, 1,
                 partitions).build((short) 17));
         return Errors.forCode(response.data().responses().get(0).partitions().get(0).errorCode());
+    }
+
+    @Test
+    void wholeRequestGatesAnswerTheApisOwnErrorResponse() throws Exception {
+        broker = new StandaloneBroker(logDir, Map.of(AuthorizerConfig.AUTHORIZER_CLASS_NAME,
+                AuthorizerConfig.STANDARD_AUTHORIZER));
+        broker.createTopic("t", 2, Map.of());
+        try (io.kraft.broker.TxnWire wire = new io.kraft.broker.TxnWire(broker.port())) {
+            assertEquals(List.of(Errors.CLUSTER_AUTHORIZATION_FAILED, Errors.CLUSTER_AUTHORIZATION_FAILED),
+                    wire.writeMarkers(7, (short) 0, 0, true, "t", 0, 1),
+                    "WriteTxnMarkers needs ClusterAction on the cluster");
+        }
     }
 
     private long highWatermark() {
