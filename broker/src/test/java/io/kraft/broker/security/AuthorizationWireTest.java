@@ -79,6 +79,26 @@ class AuthorizationWireTest {
         }
     }
 
+    @Test
+    void allowEveryoneIfNoAclFoundOpensOnlyTopicsNoAclNames() throws Exception {
+        broker = new StandaloneBroker(logDir, Map.of(AuthorizerConfig.AUTHORIZER_CLASS_NAME,
+                AuthorizerConfig.STANDARD_AUTHORIZER, AuthorizerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND, "true"));
+        broker.createTopic("open", 1, Map.of());
+        broker.createTopic("guarded", 1, Map.of());
+        broker.publish(List.of(MetadataRecords.of(new StandardAcl(ResourceType.TOPIC, "guarded", PatternType.LITERAL,
+                "User:someone-else", "*", AclOperation.WRITE, AclPermissionType.ALLOW).toRecord(UUID.randomUUID()))));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "1",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000"), new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>("open", new byte[] {1})).get();
+            java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
+                    () -> producer.send(new ProducerRecord<>("guarded", new byte[] {1})).get());
+            org.junit.jupiter.api.Assertions.assertInstanceOf(
+                    org.apache.kafka.common.errors.TopicAuthorizationException.class, refused.getCause());
+        }
+    }
+
     private long highWatermark() {
         return broker.replicaManager().partition(new TopicPartition("t", 0)).orElseThrow().highWatermark();
     }
