@@ -1,5 +1,6 @@
 package io.kraft.broker;
 
+import io.kraft.broker.api.AuthorizationGates;
 import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
 import io.kraft.broker.api.admin.DescribeLogDirsHandler;
@@ -33,6 +34,7 @@ import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.replica.LogDirListener;
+import io.kraft.broker.security.RequestAuthorizer;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
@@ -167,7 +169,12 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image));
         handlers.addAll(transactions.handlers());
-        RequestHandlerRegistry registry = RequestHandlerRegistry.of(handlers);
+        // ACLs only on a broker with an authorizer: without one, no handler is wrapped and every check is a null test.
+        Optional<RequestAuthorizer> authorizer = RequestAuthorizer.fromProperties(properties);
+        authorizer.ifPresent(metadata::register);
+        RequestHandlerRegistry registry = authorizer.isPresent()
+                ? RequestHandlerRegistry.of(AuthorizationGates.wrap(handlers), authorizer.get())
+                : RequestHandlerRegistry.of(handlers);
         // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
         this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
         serverConfigs.forEach((name, config) -> servers.put(name, new KafkaServer(config, registry, metrics,

@@ -15,6 +15,8 @@ import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.RequestHandlerRegistry;
+import io.kraft.broker.security.RequestAuthorizer;
+import io.kraft.broker.api.AuthorizationGates;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.producer.ProducerIdManager;
 import io.kraft.broker.replica.ReplicaManager;
@@ -60,6 +62,7 @@ public final class StandaloneBroker implements AutoCloseable {
     private final KafkaServer server;
     private final AtomicLong nextOffset = new AtomicLong();
     private volatile MetadataImage image = MetadataImage.EMPTY;
+    private final RequestAuthorizer authorizer;
 
     /** Starts on an ephemeral port and advertises it. */
     public StandaloneBroker(Path logDir, Map<String, String> extraProperties) throws InterruptedException {
@@ -91,8 +94,11 @@ public final class StandaloneBroker implements AutoCloseable {
                         replicaManager.config().fetchSessionCacheSlots())));
         Map<String, String> socketProperties = new HashMap<>(properties);
         socketProperties.put(SocketServerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
-        server = new KafkaServer(SocketServerConfig.fromProperties(socketProperties),
-                RequestHandlerRegistry.of(handlers));
+        // With authorizer.class.name set, requests are checked against the ACLs the test publishes.
+        authorizer = RequestAuthorizer.fromProperties(properties).orElse(null);
+        server = new KafkaServer(SocketServerConfig.fromProperties(socketProperties), authorizer == null
+                ? RequestHandlerRegistry.of(handlers)
+                : RequestHandlerRegistry.of(AuthorizationGates.wrap(handlers), authorizer));
         server.start();
         publish(List.of(MetadataRecords.of(RegisterBrokerRecord.newBuilder()
                 .setBrokerId(BROKER_ID)
@@ -210,6 +216,9 @@ public final class StandaloneBroker implements AutoCloseable {
         }
         MetadataImage next = delta.apply();
         replicaManager.publish(delta, next);
+        if (authorizer != null) {
+            authorizer.publish(delta, next);
+        }
         image = next;
     }
 

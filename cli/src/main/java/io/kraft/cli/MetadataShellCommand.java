@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "metadata-shell", mixinStandardHelpOptions = true,
         description = {"Inspects a stopped node's metadata offline: its newest snapshot plus the committed metadata "
-                + "log after it, as a tree (/brokers, /topics, /topicIds, /configs, /features, /producerIds, /transactions, "
+                + "log after it, as a tree (/brokers, /topics, /topicIds, /configs, /features, /producerIds, /transactions, /acls, "
                 + "/image, /quorum).",
                 "With COMMAND it runs that one command and exits; without, it reads commands from stdin "
                         + "(try 'help')."})

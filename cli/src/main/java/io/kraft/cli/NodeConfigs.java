@@ -22,6 +22,7 @@ import io.kraft.config.ConfigLoader;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.Validator;
+import io.kraft.metadata.authorizer.AuthorizerConfig;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.TransactionSettings;
@@ -79,7 +80,8 @@ public final class NodeConfigs {
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
-                HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition())) {
+                HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
+                AuthorizerConfig.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
@@ -161,6 +163,8 @@ public final class NodeConfigs {
         }
         if (roles.contains(ROLE_BROKER)) {
             SslContextFactory.check(listeners, config.originals());
+            // authorizer.class.name names a class this broker has (only Kafka's StandardAuthorizer), super.users parses.
+            AuthorizerConfig.fromProperties(config.originals());
         }
     }
 

@@ -24,10 +24,18 @@ final class ClientNode implements AutoCloseable {
     private final TopicConfigResolver topicConfigs;
 
     ClientNode(Path dir) throws Exception {
+        this(dir, Map.of());
+    }
+
+    /** @param extraProperties node properties besides the quorum and log directory (e.g. authorizer.class.name) */
+    ClientNode(Path dir, Map<String, String> extraProperties) throws Exception {
         logDir = dir.resolve("logs");
         // No initial rebalance delay: a console consumer is the group's only member.
-        properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
-                "log.dirs", dir.resolve("logs").toString(), "group.initial.rebalance.delay.ms", "0");
+        Map<String, String> all = new java.util.HashMap<>(extraProperties);
+        all.put("controller.quorum.voters", "1@localhost:" + freePort());
+        all.put("log.dirs", dir.resolve("logs").toString());
+        all.put("group.initial.rebalance.delay.ms", "0");
+        properties = Map.copyOf(all);
         topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of("log.dirs", dir.resolve("logs").toString()),
                         ConfigSource.STATIC_BROKER_CONFIG)));

@@ -5,15 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.kafka.common.utils.internals.Exit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Apache Kafka's own {@code kafka-leader-election}, {@code kafka-reassign-partitions} and {@code kafka-log-dirs}
- * (their main classes from kafka-tools 4.4) against a node, beside ours with the same arguments: the same
+ * (their main classes from kafka-tools 4.4, run by {@link KafkaTool}) against a node, beside ours with the same arguments: the same
  * outcome and the same lines.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -31,81 +25,41 @@ class KafkaToolsParityTest {
     private ClientNode node;
     private Path dir;
 
-    /** What a tool printed and how it ended. */
-    private record Ran(int exitCode, String out) {
-        List<String> lines() {
-            return out.lines().toList();
-        }
-    }
-
-    /** Thrown by Kafka's exit procedure instead of ending the JVM. */
-    private static final class Exited extends RuntimeException {
-        final int code;
-
-        Exited(int code) {
-            super("exit " + code);
-            this.code = code;
-        }
-    }
-
     @BeforeAll
     void start(@TempDir Path tempDir) throws Exception {
         dir = tempDir;
         node = new ClientNode(tempDir.resolve("node"));
         assertEquals(0, ours("topics", "--create", "--topic", "parity", "--partitions", "2").exitCode());
-        Exit.setExitProcedure((code, message) -> {
-            throw new Exited(code);
-        });
     }
 
     @AfterAll
     void stop() {
-        Exit.resetExitProcedure();
         if (node != null) {
             node.close();
         }
     }
 
-    private Ran ours(String command, String... args) {
+    private KafkaTool.Ran ours(String command, String... args) {
         String[] full = new String[args.length + 3];
         full[0] = command;
         full[1] = "--bootstrap-server";
         full[2] = node.bootstrap();
         System.arraycopy(args, 0, full, 3, args.length);
         CliRun run = CliRun.of(full);
-        return new Ran(run.exitCode(), run.out());
+        return new KafkaTool.Ran(run.exitCode(), run.out());
     }
 
     /** Runs Kafka's tool's main class in this JVM, its standard output captured. */
-    private Ran kafka(String mainClass, String... args) throws Exception {
-        String[] full = new String[args.length + 2];
-        full[0] = "--bootstrap-server";
-        full[1] = node.bootstrap();
-        System.arraycopy(args, 0, full, 2, args.length);
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        int exitCode = 0;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            Method main = Class.forName(mainClass).getMethod("main", String[].class);
-            main.invoke(null, (Object) full);
-        } catch (InvocationTargetException e) {
-            if (!(e.getCause() instanceof Exited exited)) {
-                throw e;
-            }
-            exitCode = exited.code;
-        } finally {
-            System.setOut(original);
-        }
-        return new Ran(exitCode, captured.toString(StandardCharsets.UTF_8));
+    private KafkaTool.Ran kafka(String mainClass, String... args) throws Exception {
+        return KafkaTool.run(mainClass, node.bootstrap(), args);
     }
 
     @Test
     void leaderElectionPrintsWhatKafkasToolPrints() throws Exception {
         String tool = "org.apache.kafka.tools.LeaderElectionCommand";
         String[] notNeeded = {"--election-type", "preferred", "--topic", "parity", "--partition", "0"};
-        Ran kafka = kafka(tool, notNeeded);
-        Ran ours = ours("leader-election", notNeeded);
+        KafkaTool.Ran kafka = kafka(tool, notNeeded);
+        KafkaTool.Ran ours = ours("leader-election", notNeeded);
         assertEquals(kafka, ours);
         assertEquals(List.of("Valid replica already elected for partitions parity-0"), ours.lines());
 
@@ -113,8 +67,8 @@ class KafkaToolsParityTest {
         assertEquals(kafka(tool, all), ours("leader-election", all));
 
         String[] missing = {"--election-type", "preferred", "--topic", "parity", "--partition", "9"};
-        Ran kafkaMissing = kafka(tool, missing);
-        Ran ourMissing = ours("leader-election", missing);
+        KafkaTool.Ran kafkaMissing = kafka(tool, missing);
+        KafkaTool.Ran ourMissing = ours("leader-election", missing);
         assertEquals(kafkaMissing.exitCode(), ourMissing.exitCode());
         String prefix = "Error completing leader election (PREFERRED) for partition: parity-9: ";
         assertTrue(kafkaMissing.out().startsWith(prefix), kafkaMissing.out());
@@ -124,8 +78,8 @@ class KafkaToolsParityTest {
     @Test
     void logDirsPrintsTheJsonKafkasToolPrints() throws Exception {
         String[] args = {"--describe", "--topic-list", "parity"};
-        Ran kafka = kafka("org.apache.kafka.tools.LogDirsCommand", args);
-        Ran ours = ours("log-dirs", args);
+        KafkaTool.Ran kafka = kafka("org.apache.kafka.tools.LogDirsCommand", args);
+        KafkaTool.Ran ours = ours("log-dirs", args);
         assertEquals(0, kafka.exitCode(), kafka.out());
         assertEquals(kafka.exitCode(), ours.exitCode());
         assertEquals(kafka.lines().subList(0, 2), ours.lines().subList(0, 2));
@@ -142,15 +96,15 @@ class KafkaToolsParityTest {
                 + "{\"topic\":\"parity\",\"partition\":0,\"replicas\":[1],\"log_dirs\":[\"any\"]},"
                 + "{\"topic\":\"parity\",\"partition\":1,\"replicas\":[1],\"log_dirs\":[\"any\"]}]}");
         String[] execute = {"--execute", "--reassignment-json-file", plan.toString()};
-        Ran kafkaExecute = kafka(tool, execute);
-        Ran ourExecute = ours("reassign-partitions", execute);
+        KafkaTool.Ran kafkaExecute = kafka(tool, execute);
+        KafkaTool.Ran ourExecute = ours("reassign-partitions", execute);
         assertEquals(0, kafkaExecute.exitCode(), kafkaExecute.out());
         assertEquals(0, ourExecute.exitCode(), ourExecute.out());
         assertEquals(withJsonParsed(kafkaExecute.lines()), withJsonParsed(ourExecute.lines()));
 
         String[] verify = {"--verify", "--reassignment-json-file", plan.toString()};
-        Ran kafkaVerify = kafka(tool, verify);
-        Ran ourVerify = ours("reassign-partitions", verify);
+        KafkaTool.Ran kafkaVerify = kafka(tool, verify);
+        KafkaTool.Ran ourVerify = ours("reassign-partitions", verify);
         assertEquals(0, kafkaVerify.exitCode(), kafkaVerify.out());
         assertEquals(kafkaVerify.exitCode(), ourVerify.exitCode());
         // Kafka's tool then clears the replication throttles it may have set (deleting keys a broker accepts even
@@ -159,8 +113,8 @@ class KafkaToolsParityTest {
         assertTrue(kafkaVerify.out().contains("Clearing broker-level throttles on broker 1"), kafkaVerify.out());
 
         String[] cancel = {"--cancel", "--reassignment-json-file", plan.toString()};
-        Ran kafkaCancel = kafka(tool, cancel);
-        Ran ourCancel = ours("reassign-partitions", cancel);
+        KafkaTool.Ran kafkaCancel = kafka(tool, cancel);
+        KafkaTool.Ran ourCancel = ours("reassign-partitions", cancel);
         assertEquals(kafkaCancel.exitCode(), ourCancel.exitCode());
         // Kafka's tool goes on about moves between log directories and throttles, which ours does not make.
         assertEquals(kafkaCancel.lines().get(0), ourCancel.lines().get(0));

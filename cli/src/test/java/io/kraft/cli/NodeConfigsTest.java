@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,6 +119,18 @@ class NodeConfigsTest {
         broker.put("node.id", "9");
         broker.put("listeners", "PLAINTEXT://:9092");
         assertEquals(9, parse(broker).getInt(NodeConfigs.NODE_ID), "a broker need not be a voter");
+    }
+
+    @Test
+    void onlyKafkasStandardAuthorizerIsAnAuthorizerClass() {
+        Map<String, String> values = combined();
+        values.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        values.put("super.users", "User:admin;User:CN=broker");
+        values.put("allow.everyone.if.no.acl.found", "true");
+        parse(values);
+        String refused = rejection("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer");
+        assertTrue(refused.contains("authorizer.class.name") && refused.contains("StandardAuthorizer"), refused);
+        assertFalse(refused.contains("\n"), refused);
     }
 
     @Test

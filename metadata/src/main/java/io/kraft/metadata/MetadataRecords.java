@@ -1,5 +1,6 @@
 package io.kraft.metadata;
 
+import io.kraft.proto.metadata.AccessControlEntryRecord;
 import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.FeatureLevelRecord;
@@ -9,6 +10,7 @@ import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.PartitionRecord;
 import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
+import io.kraft.proto.metadata.RemoveAccessControlEntryRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.RemoveTransactionRecord;
 import io.kraft.proto.metadata.TopicRecord;
@@ -93,5 +95,13 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(RemoveTransactionRecord record) {
         return envelope().setRemoveTransaction(record).build();
+    }
+
+    public static MetadataRecord of(AccessControlEntryRecord record) {
+        return envelope().setAccessControlEntry(record).build();
+    }
+
+    public static MetadataRecord of(RemoveAccessControlEntryRecord record) {
+        return envelope().setRemoveAccessControlEntry(record).build();
     }
 }

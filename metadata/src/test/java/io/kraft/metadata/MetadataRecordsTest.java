@@ -66,7 +66,12 @@ class MetadataRecordsTest {
                                 .setTopicId(Uuids.toProto(TOPIC_ID)).addPartitions(0).addPartitions(3))
                         .addAddedGroups("g").setStartTimeMs(1_000).setUpdateTimeMs(1_500).build()),
                 MetadataRecords.of(io.kraft.proto.metadata.RemoveTransactionRecord.newBuilder()
-                        .setTransactionalId("t").build()));
+                        .setTransactionalId("t").build()),
+                MetadataRecords.of(io.kraft.proto.metadata.AccessControlEntryRecord.newBuilder()
+                        .setId(Uuids.toProto(TOPIC_ID)).setResourceType(2).setResourceName("orders").setPatternType(3)
+                        .setPrincipal("User:alice").setHost("*").setOperation(3).setPermissionType(3).build()),
+                MetadataRecords.of(io.kraft.proto.metadata.RemoveAccessControlEntryRecord.newBuilder()
+                        .setId(Uuids.toProto(TOPIC_ID)).build()));
     }
 
     @Test

@@ -18,12 +18,15 @@ import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +87,14 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
                                 partition.lastFetchedEpoch(), partition.partitionMaxBytes()));
             }
         }
+        if (replicaId >= 0 && !context.authorizeCluster(AclOperation.CLUSTER_ACTION)) {
+            // A fetch that claims to be a follower's moves the high watermark and ISR: only a principal with
+            // ClusterAction may make one. It gets no session and reads nothing.
+            LinkedHashMap<FetchPartitionKey, PartitionRead> refused = new LinkedHashMap<>();
+            requested.keySet().forEach(key -> refused.put(key, PartitionRead.failed(Errors.TOPIC_AUTHORIZATION_FAILED)));
+            return CompletableFuture.completedFuture(HandlerResponse.of(response(FetchSessionCache.INVALID_SESSION_ID,
+                    refused, Map.of(), false, image, context.listenerName())));
+        }
         List<FetchPartitionKey> forgotten = new ArrayList<>();
         if (version >= 7) {
             for (FetchRequest.ForgottenTopic topic : body.forgottenTopicsData()) {
@@ -103,9 +114,14 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
 
         LinkedHashMap<TopicPartition, FetchPartitionRequest> reads = new LinkedHashMap<>();
         Map<FetchPartitionKey, TopicPartition> resolved = new HashMap<>();
+        Map<String, Boolean> readable = context.authorizationEnabled() && replicaId < 0 ? new HashMap<>() : null;
+        Set<FetchPartitionKey> denied = readable == null ? Set.of() : new HashSet<>();
         for (Map.Entry<FetchPartitionKey, FetchPartitionRequest> entry : fetchContext.partitionsToRead().entrySet()) {
             Optional<TopicPartition> tp = resolve(image, entry.getKey());
-            if (tp.isPresent()) {
+            if (tp.isPresent() && readable != null && !readable.computeIfAbsent(tp.get().topic(),
+                    topic -> context.authorize(AclOperation.READ, ResourceType.TOPIC, topic))) {
+                denied.add(entry.getKey());
+            } else if (tp.isPresent()) {
                 resolved.put(entry.getKey(), tp.get());
                 reads.putIfAbsent(tp.get(), entry.getValue());
             }
@@ -118,6 +134,10 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
             LinkedHashMap<FetchPartitionKey, PartitionRead> byKey = new LinkedHashMap<>();
             for (FetchPartitionKey key : fetchContext.partitionsToRead().keySet()) {
                 TopicPartition tp = resolved.get(key);
+                if (denied.contains(key)) {
+                    byKey.put(key, PartitionRead.failed(Errors.TOPIC_AUTHORIZATION_FAILED));
+                    continue;
+                }
                 byKey.put(key, tp != null ? results.get(tp) : PartitionRead.failed(key.usesTopicId()
                         ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION));
             }

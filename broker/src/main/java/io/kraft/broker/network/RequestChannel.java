@@ -88,7 +88,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
         this.context = new RequestContext(listenerName, ctx.channel().remoteAddress(), registry.apiVersions(),
-                new ConnectionSession(tls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT));
+                new ConnectionSession(tls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT), registry.authorizer());
         super.channelActive(ctx);
     }
 

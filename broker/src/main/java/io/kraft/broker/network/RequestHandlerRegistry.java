@@ -2,6 +2,7 @@ package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiVersionsTable;
+import io.kraft.broker.security.RequestAuthorizer;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
@@ -11,10 +12,12 @@ import java.util.Map;
 public final class RequestHandlerRegistry {
     private final Map<ApiKey, AsyncRequestHandler<?, ?>> handlers;
     private final ApiVersionsTable apiVersions;
+    private final RequestAuthorizer authorizer;
 
-    private RequestHandlerRegistry(Map<ApiKey, AsyncRequestHandler<?, ?>> handlers) {
+    private RequestHandlerRegistry(Map<ApiKey, AsyncRequestHandler<?, ?>> handlers, RequestAuthorizer authorizer) {
         this.handlers = handlers;
         this.apiVersions = ApiVersionsTable.of(handlers.keySet());
+        this.authorizer = authorizer;
     }
 
     public static RequestHandlerRegistry of(ApiHandler... handlers) {
@@ -23,6 +26,11 @@ public final class RequestHandlerRegistry {
 
     /** Synchronous and asynchronous handlers together; each API may be served by one handler only. */
     public static RequestHandlerRegistry of(Collection<? extends ApiHandler> handlers) {
+        return of(handlers, null);
+    }
+
+    /** As {@link #of(Collection)}, with the authorizer the handlers check requests with (null: none). */
+    public static RequestHandlerRegistry of(Collection<? extends ApiHandler> handlers, RequestAuthorizer authorizer) {
         Map<ApiKey, AsyncRequestHandler<?, ?>> byApi = new EnumMap<>(ApiKey.class);
         for (ApiHandler handler : handlers) {
             AsyncRequestHandler<?, ?> async = handler instanceof RequestHandler<?, ?> sync
@@ -33,12 +41,17 @@ public final class RequestHandlerRegistry {
                         + ": " + previous + " and " + handler);
             }
         }
-        return new RequestHandlerRegistry(byApi);
+        return new RequestHandlerRegistry(byApi, authorizer);
     }
 
     /** The handler for {@code api}, or null when the API is not served. */
     public AsyncRequestHandler<?, ?> handler(ApiKey api) {
         return handlers.get(api);
+    }
+
+    /** The authorizer of the broker, or null if it checks nothing. */
+    public RequestAuthorizer authorizer() {
+        return authorizer;
     }
 
     /** The APIs served, with the versions advertised for each. */

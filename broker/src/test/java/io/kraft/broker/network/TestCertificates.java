@@ -33,7 +33,25 @@ public final class TestCertificates {
 
     /** Generates the key stores (PKCS12) in {@code dir}. */
     public static TestCertificates create(Path dir) throws IOException, InterruptedException {
+        return create(dir, List.of());
+    }
+
+    /**
+     * As {@link #create(Path)}, plus one more client key store per name ({@code <name>.p12}, subject {@code CN=<name>},
+     * so the principal {@code User:CN=<name>}), trusted like the first: for tests with several principals.
+     */
+    public static TestCertificates create(Path dir, List<String> clientNames) throws IOException, InterruptedException {
         TestCertificates certs = new TestCertificates(dir);
+        for (String name : clientNames) {
+            keytool("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                    "-dname", "CN=" + name, "-storetype", "PKCS12", "-keystore", dir.resolve(name + ".p12").toString(),
+                    "-storepass", PASSWORD, "-keypass", PASSWORD);
+            Path cert = dir.resolve(name + ".crt");
+            keytool("-exportcert", "-alias", name, "-keystore", dir.resolve(name + ".p12").toString(),
+                    "-storepass", PASSWORD, "-rfc", "-file", cert.toString());
+            keytool("-importcert", "-noprompt", "-alias", name, "-file", cert.toString(), "-storetype", "PKCS12",
+                    "-keystore", certs.trustStore.toString(), "-storepass", PASSWORD);
+        }
         keytool("-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
                 "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
                 "-keystore", certs.brokerKeyStore.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
@@ -56,6 +74,11 @@ public final class TestCertificates {
 
     public Path clientKeyStore() {
         return clientKeyStore;
+    }
+
+    /** The key store of a client named at {@link #create(Path, List)}. */
+    public Path clientKeyStore(String name) {
+        return brokerKeyStore.resolveSibling(name + ".p12");
     }
 
     public Path trustStore() {

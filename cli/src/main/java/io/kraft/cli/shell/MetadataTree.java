@@ -6,6 +6,7 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.TransactionMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * /configs/topic|broker/&lt;name&gt;/&lt;key&gt;               (a broker's name is its id; &lt;default&gt; for the cluster)
  * /features/&lt;name&gt;                                 (the finalized level)
  * /producerIds/nextProducerId
+ * /acls/&lt;ACL id&gt;                               (one ACL, one JSON object)
  * /transactions/&lt;transactional id&gt;                (the coordinator's state of the id, one JSON object)
  * /image/offset, epoch                               (the log position the image reflects)
  * /quorum/...                                        (Raft state of the node, when loaded from its directory)
@@ -72,6 +74,11 @@ public final class MetadataTree {
             TransactionMetadata txn = image.transactions().transaction(id);
             return txn == null ? null : new ShellNode.File(transaction(image, txn));
         }));
+        top.put("acls", new ShellNode.Directory(
+                () -> image.acls().acls().keySet().stream().map(KafkaIds::text).toList(), text -> {
+                    StandardAcl acl = KafkaIds.parse(text).map(id -> image.acls().acls().get(id)).orElse(null);
+                    return acl == null ? null : new ShellNode.File(acl(acl));
+                }));
         top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
                 file(image.epoch()))));
         if (!quorumFacts.isEmpty()) {
@@ -164,6 +171,18 @@ public final class MetadataTree {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    private static String acl(StandardAcl acl) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("resourceType", acl.resourceType().name());
+        fields.put("resourceName", acl.resourceName());
+        fields.put("patternType", acl.patternType().name());
+        fields.put("principal", acl.principal());
+        fields.put("host", acl.host());
+        fields.put("operation", acl.operation().name());
+        fields.put("permissionType", acl.permissionType().name());
+        return Json.object(fields);
     }
 
     private static String transaction(MetadataImage image, TransactionMetadata txn) {

@@ -49,8 +49,8 @@ class ShellSessionTest {
 
     @Test
     void lsListsTheRootAndDirectoriesInNumericThenNameOrder() {
-        assertEquals(lines("brokers", "configs", "features", "image", "producerIds", "quorum", "topicIds", "topics",
-                "transactions"), run("ls"));
+        assertEquals(lines("acls", "brokers", "configs", "features", "image", "producerIds", "quorum", "topicIds",
+                "topics", "transactions"), run("ls"));
         assertEquals(lines("1", "2", "10"), run("ls /brokers"));
         assertEquals(lines("orders", "payments"), run("ls /topics"));
         assertEquals(lines("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "id", "name"),
@@ -58,6 +58,25 @@ class ShellSessionTest {
         assertEquals(lines("/topics/orders/id"), run("ls /topics/orders/id"));
         assertEquals(lines("/brokers:", "1", "2", "10", "", "/features:", "metadata.version"),
                 run("ls /brokers /features"));
+    }
+
+    @Test
+    void aclsShowEachAclByItsId() {
+        io.kraft.metadata.image.MetadataDelta delta = new io.kraft.metadata.image.MetadataDelta(SampleMetadata.image());
+        java.util.UUID id = new java.util.UUID(7, 9);
+        delta.replay(io.kraft.metadata.MetadataRecords.of(new io.kraft.metadata.authorizer.StandardAcl(
+                io.kraft.metadata.authorizer.ResourceType.TOPIC, "pay-",
+                io.kraft.metadata.authorizer.PatternType.PREFIXED, "User:alice", "*",
+                io.kraft.metadata.authorizer.AclOperation.WRITE,
+                io.kraft.metadata.authorizer.AclPermissionType.ALLOW).toRecord(id)),
+                SampleMetadata.image().offset() + 1, 6);
+        session = new ShellSession(MetadataTree.of(delta.apply(), Map.of()), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        String name = KafkaIds.text(id);
+        assertEquals(lines(name), run("ls /acls"));
+        assertEquals(lines("{\"resourceType\": \"TOPIC\", \"resourceName\": \"pay-\", \"patternType\": \"PREFIXED\", "
+                + "\"principal\": \"User:alice\", \"host\": \"*\", \"operation\": \"WRITE\", "
+                + "\"permissionType\": \"ALLOW\"}"), run("cat /acls/" + name));
     }
 
     @Test
@@ -136,7 +155,7 @@ class ShellSessionTest {
                 "  name: payments"), run("tree /topics/payments"));
         assertEquals(lines("features/", "  metadata.version: 3"), run("tree features"));
         assertEquals(lines("id: " + KafkaIds.text(SampleMetadata.ORDERS_ID)), run("tree /topics/orders/id"));
-        assertTrue(run("tree").startsWith(lines("/", "  brokers/", "    1/")), out.toString());
+        assertTrue(run("tree").startsWith(lines("/", "  acls/", "  brokers/", "    1/")), out.toString());
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.authorizer.AclFilter;
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataChangeListener;
@@ -37,6 +39,7 @@ public final class ControlManagers {
     private final TransactionControlManager transactions;
     private final LeaderElectionControlManager elections;
     private final ReassignmentControlManager reassignments;
+    private final AclControlManager acls;
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -66,6 +69,11 @@ public final class ControlManagers {
         @Override
         public void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
             transactions.transactionChanged(before, after);
+        }
+
+        @Override
+        public void aclChanged(UUID id, StandardAcl before, StandardAcl after) {
+            acls.aclChanged(id, before, after);
         }
     }
 
@@ -100,11 +108,13 @@ public final class ControlManagers {
         this.transactions = new TransactionControlManager(transactionSettings, metadata);
         this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
         this.reassignments = new ReassignmentControlManager(metadata, cluster);
+        this.acls = new AclControlManager(random);
         cluster.index(committed);
         replication.index(committed);
         committed.topics().topicsById().values().forEach(topic -> topic.partitions().forEach((partitionId, partition)
                 -> elections.partitionChanged(new TopicIdPartition(topic.id(), partitionId), null, partition)));
         transactions.index(committed);
+        acls.index(committed);
     }
 
     /** Managers over a committed image (a new active controller starts here, once every earlier record applied). */
@@ -279,6 +289,16 @@ public final class ControlManagers {
 
     public ControllerResult<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
         return producerIds.allocateBlock(brokerId, brokerEpoch);
+    }
+
+    /** CreateAcls: one result per ACL (INVALID_REQUEST with the reason, or NONE: created or present already). */
+    public ControllerResult<List<ApiError>> createAcls(List<StandardAcl> newAcls) {
+        return acls.createAcls(newAcls);
+    }
+
+    /** DeleteAcls: per filter, the ACLs it deleted. */
+    public ControllerResult<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
+        return acls.deleteAcls(filters);
     }
 
     public TransactionControlManager transactions() {

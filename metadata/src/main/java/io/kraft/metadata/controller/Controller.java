@@ -1,5 +1,7 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.metadata.authorizer.AclFilter;
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
@@ -71,6 +73,12 @@ public interface Controller {
     CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes);
 
     CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch);
+
+    /** CreateAcls: one result per ACL, in order, once the new ones have committed. */
+    CompletableFuture<List<ApiError>> createAcls(List<StandardAcl> acls);
+
+    /** DeleteAcls: per filter, in order, the ACLs it deleted, once the deletions have committed. */
+    CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters);
 
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 

@@ -3,6 +3,8 @@ package io.kraft.metadata.controller;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.fault.FaultHandler;
+import io.kraft.metadata.authorizer.AclFilter;
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
@@ -244,6 +246,16 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     @Override
     public CompletableFuture<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
         return submit("incrementalAlterConfigs", m -> m.incrementalAlterConfigs(resource, changes));
+    }
+
+    @Override
+    public CompletableFuture<List<ApiError>> createAcls(List<StandardAcl> acls) {
+        return submit("createAcls", m -> m.createAcls(acls));
+    }
+
+    @Override
+    public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
+        return submit("deleteAcls", m -> m.deleteAcls(filters));
     }
 
     @Override

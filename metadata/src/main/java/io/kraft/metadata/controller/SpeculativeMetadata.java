@@ -1,5 +1,6 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataChangeListener;
@@ -80,6 +81,13 @@ public final class SpeculativeMetadata {
         public void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
             if (!muted) {
                 indexes.transactionChanged(before, after);
+            }
+        }
+
+        @Override
+        public void aclChanged(UUID id, StandardAcl before, StandardAcl after) {
+            if (!muted) {
+                indexes.aclChanged(id, before, after);
             }
         }
     }

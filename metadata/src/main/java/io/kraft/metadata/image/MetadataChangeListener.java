@@ -36,4 +36,9 @@ public interface MetadataChangeListener {
     /** A transactional id's state changed ({@code before} null: a new id; {@code after} null: the id was removed). */
     default void transactionChanged(TransactionMetadata before, TransactionMetadata after) {
     }
+
+    /** An ACL was created ({@code before} null) or deleted ({@code after} null). */
+    default void aclChanged(java.util.UUID id, io.kraft.metadata.authorizer.StandardAcl before,
+                            io.kraft.metadata.authorizer.StandardAcl after) {
+    }
 }

@@ -27,6 +27,7 @@ public final class MetadataDelta {
     private ProducerIdsDelta producerIdsDelta;
     private FeaturesDelta featuresDelta;
     private TransactionsDelta transactionsDelta;
+    private AclsDelta aclsDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -63,6 +64,8 @@ public final class MetadataDelta {
             case FEATURE_LEVEL -> featuresDelta().replay(record.getFeatureLevel());
             case TRANSACTION -> transactionsDelta().replay(record.getTransaction(), recordEpoch);
             case REMOVE_TRANSACTION -> transactionsDelta().replay(record.getRemoveTransaction());
+            case ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getAccessControlEntry());
+            case REMOVE_ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getRemoveAccessControlEntry());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -197,6 +200,18 @@ public final class MetadataDelta {
         return transactionsDelta;
     }
 
+    public AclsDelta aclsDelta() {
+        if (aclsDelta == null) {
+            aclsDelta = new AclsDelta(image.acls(), listener);
+        }
+        return aclsDelta;
+    }
+
+    /** Whether any record created or deleted an ACL. */
+    public boolean hasAclChanges() {
+        return aclsDelta != null;
+    }
+
     /** Whether any record touched the transactional ids. */
     public boolean hasTransactionChanges() {
         return transactionsDelta != null;
@@ -259,6 +274,7 @@ public final class MetadataDelta {
                 configsDelta == null ? image.configs() : configsDelta.apply(),
                 producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
                 featuresDelta == null ? image.features() : featuresDelta.apply(),
-                transactionsDelta == null ? image.transactions() : transactionsDelta.apply());
+                transactionsDelta == null ? image.transactions() : transactionsDelta.apply(),
+                aclsDelta == null ? image.acls() : aclsDelta.apply());
     }
 }

@@ -10,6 +10,7 @@ import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicsDelta;
+import io.kraft.proto.metadata.AccessControlEntryRecord;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -39,7 +40,7 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The committed metadata state in RocksDB: one column family per kind of state (brokers, topics,
- * partitions, configs, producer ids, features, transactional ids) holding each entity's current state, plus the log
+ * partitions, configs, producer ids, features, transactional ids, ACLs) holding each entity's current state, plus the log
  * position (offset and epoch of the last applied record). A committed batch and its position are written
  * in one atomic write, so the store never reflects half a batch. {@link #checkpoint} copies the store as
  * a snapshot tagged with its position; a restart opens the latest checkpoint and replays the log after
@@ -51,7 +52,7 @@ public final class MetadataStateStore implements AutoCloseable {
     }
 
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",
-        "transactions"};
+        "transactions", "acls"};
 
     private final Path directory;
     private final boolean readOnly;
@@ -68,6 +69,8 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyHandle features;
     /** Null in a read-only store written before transactions existed (it has none). */
     private final ColumnFamilyHandle transactions;
+    /** Null in a read-only store written before ACLs existed (it has none). */
+    private final ColumnFamilyHandle acls;
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
@@ -86,6 +89,7 @@ public final class MetadataStateStore implements AutoCloseable {
         this.configs = handles.get(5);
         this.features = handles.get(6);
         this.transactions = handles.size() > 7 ? handles.get(7) : null;
+        this.acls = handles.size() > 8 ? handles.get(8) : null;
         byte[] position = get(meta, StoreKeys.APPLIED_POSITION);
         this.appliedPosition = position == null ? MetadataProvenance.EMPTY
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
@@ -224,6 +228,16 @@ public final class MetadataStateStore implements AutoCloseable {
                     }
                 }
             }
+            if (delta.hasAclChanges()) {
+                for (var change : delta.aclsDelta().changes().entrySet()) {
+                    byte[] key = StoreKeys.utf8(change.getKey().toString());
+                    if (change.getValue() == null) {
+                        batch.delete(acls, key);
+                    } else {
+                        batch.put(acls, key, change.getValue().toRecord(change.getKey()).toByteArray());
+                    }
+                }
+            }
             batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
@@ -325,6 +339,9 @@ public final class MetadataStateStore implements AutoCloseable {
         }
         if (transactions != null) {
             forEach(transactions, (key, value) -> records.add(MetadataRecords.of(TransactionRecord.parseFrom(value))));
+        }
+        if (acls != null) {
+            forEach(acls, (key, value) -> records.add(MetadataRecords.of(AccessControlEntryRecord.parseFrom(value))));
         }
         return records;
     }

@@ -123,6 +123,18 @@ class MetadataStateStoreTest {
             commit(managers.transactions().endTransaction("open", open.producerId(), open.producerEpoch(), true, now));
             commit(managers.transactions().initProducerId("gone", 60_000, -1, (short) -1, now));
             commit(managers.transactions().expire(now + TransactionSettings.DEFAULTS.idExpirationMs()));
+            // ACLs: two created, one of them deleted again.
+            commit(managers.createAcls(List.of(acl("orders"), acl("clicks"))));
+            commit(managers.deleteAcls(List.of(new io.kraft.metadata.authorizer.AclFilter(
+                    io.kraft.metadata.authorizer.ResourceType.TOPIC, "clicks",
+                    io.kraft.metadata.authorizer.PatternType.LITERAL, null, null,
+                    io.kraft.metadata.authorizer.AclOperation.ANY, io.kraft.metadata.authorizer.AclPermissionType.ANY))));
+        }
+
+        private static io.kraft.metadata.authorizer.StandardAcl acl(String topic) {
+            return new io.kraft.metadata.authorizer.StandardAcl(io.kraft.metadata.authorizer.ResourceType.TOPIC, topic,
+                    io.kraft.metadata.authorizer.PatternType.LITERAL, "User:alice", "*",
+                    io.kraft.metadata.authorizer.AclOperation.READ, io.kraft.metadata.authorizer.AclPermissionType.ALLOW);
         }
     }
 
@@ -143,6 +155,8 @@ class MetadataStateStoreTest {
             assertEquals(3, loaded.transactions().transaction("open").partitions().size());
             assertEquals(EPOCH, loaded.transactions().transaction("open").coordinatorEpoch());
             assertTrue(loaded.transactions().transaction("gone") == null);
+            assertEquals(List.of("orders"), loaded.acls().acls().values().stream()
+                    .map(io.kraft.metadata.authorizer.StandardAcl::resourceName).toList());
         }
     }
 

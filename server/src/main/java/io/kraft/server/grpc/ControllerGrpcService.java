@@ -390,6 +390,42 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     }
 
     @Override
+    public void createAcls(io.kraft.proto.controller.CreateAclsRequest request,
+                           StreamObserver<io.kraft.proto.controller.CreateAclsResponse> observer) {
+        if (tooMany(observer, "ACLs", request.getAclsCount())) {
+            return;
+        }
+        reply(observer, controller.createAcls(request.getAclsList().stream().map(AclMessages::acl).toList()),
+                (results, error) -> {
+                    var response = io.kraft.proto.controller.CreateAclsResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (results != null) {
+                        results.forEach(result -> response.addResults(AclMessages.result(result)));
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    @Override
+    public void deleteAcls(io.kraft.proto.controller.DeleteAclsRequest request,
+                           StreamObserver<io.kraft.proto.controller.DeleteAclsResponse> observer) {
+        if (tooMany(observer, "ACL filters", request.getFiltersCount())) {
+            return;
+        }
+        reply(observer, controller.deleteAcls(request.getFiltersList().stream().map(AclMessages::filter).toList()),
+                (results, error) -> {
+                    var response = io.kraft.proto.controller.DeleteAclsResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (results != null) {
+                        results.forEach(result -> response.addResults(AclMessages.deleteResult(result)));
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    @Override
     public void allocateProducerIds(AllocateProducerIdsRequest request,
                                     StreamObserver<AllocateProducerIdsResponse> observer) {
         CompletableFuture<io.kraft.metadata.controller.ProducerIdBlock> answer;

@@ -12,6 +12,9 @@ import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
+import io.kraft.metadata.authorizer.AclFilter;
+import io.kraft.metadata.authorizer.StandardAcl;
+import io.kraft.metadata.controller.AclDeleteResult;
 import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ElectionType;
@@ -324,6 +327,26 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                     return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
                             response.getActiveControllerId(), () -> null);
                 });
+    }
+
+    @Override
+    public CompletableFuture<List<ApiError>> createAcls(List<StandardAcl> acls) {
+        var message = io.kraft.proto.controller.CreateAclsRequest.newBuilder()
+                .addAllAcls(acls.stream().map(AclMessages::acl).toList()).build();
+        return withRetries("CreateAcls", requestDeadlineMs, (stub, observer) -> stub.createAcls(message, observer),
+                (io.kraft.proto.controller.CreateAclsResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> response.getResultsList().stream().map(AclMessages::result).toList()));
+    }
+
+    @Override
+    public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
+        var message = io.kraft.proto.controller.DeleteAclsRequest.newBuilder()
+                .addAllFilters(filters.stream().map(AclMessages::filter).toList()).build();
+        return withRetries("DeleteAcls", requestDeadlineMs, (stub, observer) -> stub.deleteAcls(message, observer),
+                (io.kraft.proto.controller.DeleteAclsResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> response.getResultsList().stream().map(AclMessages::deleteResult).toList()));
     }
 
     @Override

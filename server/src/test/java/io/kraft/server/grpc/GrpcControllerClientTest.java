@@ -236,6 +236,23 @@ class GrpcControllerClientTest {
 
         assertEquals(created.topicId(), get(client.deleteTopic("orders")));
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, errorOf(client.deleteTopic("orders")));
+
+        // ACLs: per-ACL results (an invalid one refused, the others created once), then a filter's deletions.
+        io.kraft.metadata.authorizer.StandardAcl read = new io.kraft.metadata.authorizer.StandardAcl(
+                io.kraft.metadata.authorizer.ResourceType.TOPIC, "orders", io.kraft.metadata.authorizer.PatternType.LITERAL,
+                "User:alice", "*", io.kraft.metadata.authorizer.AclOperation.READ,
+                io.kraft.metadata.authorizer.AclPermissionType.ALLOW);
+        io.kraft.metadata.authorizer.StandardAcl unnamed = new io.kraft.metadata.authorizer.StandardAcl(
+                io.kraft.metadata.authorizer.ResourceType.TOPIC, "orders", io.kraft.metadata.authorizer.PatternType.LITERAL,
+                "alice", "*", io.kraft.metadata.authorizer.AclOperation.READ,
+                io.kraft.metadata.authorizer.AclPermissionType.ALLOW);
+        assertEquals(List.of(Errors.NONE, Errors.INVALID_REQUEST), get(client.createAcls(List.of(read, unnamed)))
+                .stream().map(io.kraft.metadata.controller.ApiError::error).toList());
+        await().atMost(WAIT).until(() -> latestImage().acls().acls().containsValue(read));
+        List<io.kraft.metadata.controller.AclDeleteResult> deleted = get(client.deleteAcls(List.of(
+                io.kraft.metadata.authorizer.AclFilter.ANY)));
+        assertEquals(List.of(read), deleted.get(0).deleted());
+        await().atMost(WAIT).until(() -> latestImage().acls().acls().isEmpty());
         assertEquals(Errors.INCONSISTENT_CLUSTER_ID, errorOf(client.registerBroker(new BrokerRegistrationRequest(
                 "other-cluster", 7, UUID.randomUUID(), List.of(), Optional.empty()))));
     }

@@ -14,7 +14,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The handlers of a broker's metadata and admin APIs (Metadata with auto-creation, CreateTopics,
- * CreatePartitions, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId),
+ * CreatePartitions, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId, DescribeAcls, CreateAcls, DeleteAcls),
  * wired to one controller, one metadata source and the broker's properties.
  */
 public final class AdminHandlers {
@@ -51,6 +51,9 @@ public final class AdminHandlers {
                 new DescribeConfigsHandler(metadata::image, configs),
                 new AlterConfigsHandler(controller, metadata::image, configs),
                 new IncrementalAlterConfigsHandler(controller, metadata::image, configs),
-                new InitProducerIdHandler(producerIds, metadata::image, controller::initTransactionalProducer));
+                new InitProducerIdHandler(producerIds, metadata::image, controller::initTransactionalProducer),
+                new DescribeAclsHandler(metadata::image),
+                new CreateAclsHandler(controller),
+                new DeleteAclsHandler(controller));
     }
 }

@@ -57,7 +57,7 @@ public final class AlterConfigsHandler implements AsyncRequestHandler<AlterConfi
             resources.add(new ConfigUpdates.Resource(resource.resourceType(), resource.resourceName(),
                     (image, target) -> replacement(image, target, resource)));
         }
-        return updates.apply(resources, request.body().validateOnly(), images.get(), CONTROLLER_TIMEOUT_MS)
+        return updates.apply(context, resources, request.body().validateOnly(), images.get(), CONTROLLER_TIMEOUT_MS)
                 .thenApply(outcomes -> HandlerResponse.of(response(resources, outcomes)));
     }
 

@@ -80,4 +80,10 @@ public final class AlterPartitionReassignmentsHandler
         }
         return response;
     }
+
+    @Override
+    public Optional<AlterPartitionReassignmentsResponse> errorResponse(
+            ApiRequest<AlterPartitionReassignmentsRequest> request, Errors error) {
+        return Optional.of(new AlterPartitionReassignmentsResponse().setErrorCode(error.code()));
+    }
 }

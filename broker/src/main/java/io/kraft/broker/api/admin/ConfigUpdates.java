@@ -11,6 +11,9 @@ import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.broker.network.RequestContext;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -97,8 +100,8 @@ final class ConfigUpdates {
      * {@code handle}); the answer holds one outcome per resource, in order, once the controller has answered
      * them all or {@code timeoutMs} has passed.
      */
-    CompletableFuture<List<Outcome<Void>>> apply(List<Resource> resources, boolean validateOnly, MetadataImage image,
-                                                 long timeoutMs) {
+    CompletableFuture<List<Outcome<Void>>> apply(RequestContext context, List<Resource> resources,
+                                                 boolean validateOnly, MetadataImage image, long timeoutMs) {
         Set<String> duplicates = ConfigResourceKeys.duplicates(resources);
         List<CompletableFuture<Outcome<Void>>> outcomes = new ArrayList<>(resources.size());
         for (Resource resource : resources) {
@@ -109,6 +112,7 @@ final class ConfigUpdates {
             } else {
                 try {
                     ConfigResource target = resource(resource.type(), resource.name());
+                    authorize(context, target, AclOperation.ALTER_CONFIGS);
                     answer = submit(image, target, resource.changes().read(image, target), validateOnly);
                 } catch (ControllerException e) {
                     answer = CompletableFuture.failedFuture(e);
@@ -117,6 +121,22 @@ final class ConfigUpdates {
             outcomes.add(ControllerErrors.outcome(answer, timeoutMs));
         }
         return ControllerErrors.all(outcomes);
+    }
+
+    /**
+     * Checks {@code operation} (ALTER_CONFIGS or DESCRIBE_CONFIGS) on the resource: a topic's own ACLs, the cluster's
+     * for broker configs, as Kafka does.
+     *
+     * @throws ControllerException TOPIC_AUTHORIZATION_FAILED or CLUSTER_AUTHORIZATION_FAILED when denied
+     */
+    static void authorize(RequestContext context, ConfigResource resource, AclOperation operation) {
+        if (resource.type() == ConfigResource.Type.TOPIC) {
+            if (!context.authorize(operation, ResourceType.TOPIC, resource.name())) {
+                throw new ControllerException(Errors.TOPIC_AUTHORIZATION_FAILED, null);
+            }
+        } else if (!context.authorizeCluster(operation)) {
+            throw new ControllerException(Errors.CLUSTER_AUTHORIZATION_FAILED, null);
+        }
     }
 
     /**

@@ -13,6 +13,8 @@ import io.kraft.broker.protocol.message.CreatePartitionsResponse;
 import io.kraft.broker.protocol.message.CreatePartitionsResponse.CreatePartitionsTopicResult;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,6 +66,9 @@ public final class CreatePartitionsHandler
             if (duplicates.contains(name)) {
                 answer = CompletableFuture.failedFuture(new ControllerException(Errors.INVALID_REQUEST,
                         "Topic " + name + " appears more than once in the request"));
+            } else if (!context.authorize(AclOperation.ALTER, ResourceType.TOPIC, name)) {
+                answer = CompletableFuture.failedFuture(new ControllerException(Errors.TOPIC_AUTHORIZATION_FAILED,
+                        "not authorized to alter topic '" + name + "'"));
             } else {
                 List<List<Integer>> assignments = assignments(topic);
                 answer = validateOnly ? controller.validateCreatePartitions(name, topic.count(), assignments)

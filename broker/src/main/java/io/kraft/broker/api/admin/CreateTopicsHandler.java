@@ -22,6 +22,8 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,13 +76,18 @@ public final class CreateTopicsHandler implements AsyncRequestHandler<CreateTopi
                 duplicates.add(topic.name());
             }
         }
+        // CREATE on the cluster covers every topic; otherwise each topic needs its own (Kafka's rule).
+        boolean clusterCreate = !context.authorizationEnabled() || context.authorizeCluster(AclOperation.CREATE);
         List<CreateTopicRequest> creations = new ArrayList<>(topics.size());
         List<CompletableFuture<Outcome<CreateTopicResult>>> outcomes = new ArrayList<>(topics.size());
         for (CreatableTopic topic : topics) {
             CreateTopicRequest creation = toControllerRequest(topic);
             creations.add(creation);
             CompletableFuture<CreateTopicResult> answer;
-            if (duplicates.contains(creation.name())) {
+            if (!clusterCreate && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, creation.name())) {
+                answer = CompletableFuture.failedFuture(new ControllerException(Errors.TOPIC_AUTHORIZATION_FAILED,
+                        "not authorized to create topic '" + creation.name() + "'"));
+            } else if (duplicates.contains(creation.name())) {
                 // Kafka creates none of a name given twice: which of the two was meant is unknown.
                 answer = CompletableFuture.failedFuture(new ControllerException(
                         Errors.INVALID_REQUEST, "topic '" + creation.name() + "' appears more than once in the request"));

@@ -14,6 +14,8 @@ import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +79,11 @@ public final class DeleteTopicsHandler implements AsyncRequestHandler<DeleteTopi
                 name = topic.name();
             }
             names.add(name);
+            if (!context.authorize(AclOperation.DELETE, ResourceType.TOPIC, name)) {
+                outcomes.add(ControllerErrors.outcome(CompletableFuture.failedFuture(new ControllerException(
+                        Errors.TOPIC_AUTHORIZATION_FAILED, "not authorized to delete topic '" + name + "'")), timeoutMs));
+                continue;
+            }
             outcomes.add(ControllerErrors.outcome(controller.deleteTopic(name), timeoutMs));
         }
         return ControllerErrors.all(outcomes).thenApply(answers -> HandlerResponse.of(response(targets, names,

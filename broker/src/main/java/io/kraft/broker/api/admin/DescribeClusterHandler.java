@@ -10,6 +10,8 @@ import io.kraft.broker.protocol.message.DescribeClusterResponse.DescribeClusterB
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.authorizer.StandardAcl;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.Comparator;
 import java.util.List;
@@ -47,7 +49,9 @@ public final class DescribeClusterHandler implements RequestHandler<DescribeClus
         DescribeClusterResponse response = new DescribeClusterResponse()
                 .setEndpointType(endpointType)
                 .setClusterId(clusterId)
-                .setClusterAuthorizedOperations(Integer.MIN_VALUE);
+                .setClusterAuthorizedOperations(body.includeClusterAuthorizedOperations()
+                        ? context.authorizedOperations(ResourceType.CLUSTER, StandardAcl.CLUSTER_NAME)
+                        : Integer.MIN_VALUE);
         if (endpointType != ENDPOINT_TYPE_BROKERS) {
             return response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("Endpoint type " + endpointType

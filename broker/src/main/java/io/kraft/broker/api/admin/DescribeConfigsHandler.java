@@ -19,6 +19,7 @@ import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.authorizer.AclOperation;
 import io.kraft.storage.errors.Errors;
 import java.util.HashSet;
 import java.util.List;
@@ -72,6 +73,11 @@ public final class DescribeConfigsHandler implements RequestHandler<DescribeConf
             DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(type).setResourceName(name);
             response.results().add(out);
             if (type == BrokerLoggerConfigs.RESOURCE_TYPE) {
+                // A node's log levels are the cluster's configs as far as ACLs go, as in Kafka.
+                if (!context.authorizeCluster(AclOperation.DESCRIBE_CONFIGS)) {
+                    setError(out, ApiError.of(Errors.CLUSTER_AUTHORIZATION_FAILED, null));
+                    continue;
+                }
                 BrokerLoggerConfigs.Result<List<DescribeConfigsResourceResult>> levels = loggers.describe(name, keys);
                 setError(out, levels.error());
                 if (levels.value() != null) {
@@ -81,7 +87,9 @@ public final class DescribeConfigsHandler implements RequestHandler<DescribeConf
             }
             List<DescribedConfig> described;
             try {
-                described = describe(image, ConfigUpdates.resource(type, name));
+                ConfigResource target = ConfigUpdates.resource(type, name);
+                ConfigUpdates.authorize(context, target, AclOperation.DESCRIBE_CONFIGS);
+                described = describe(image, target);
             } catch (ControllerException e) {
                 setError(out, e.apiError());
                 continue;

@@ -76,4 +76,10 @@ public final class DescribeLogDirsHandler implements RequestHandler<DescribeLogD
         }
         return response;
     }
+
+    @Override
+    public java.util.Optional<DescribeLogDirsResponse> errorResponse(ApiRequest<DescribeLogDirsRequest> request,
+                                                                     Errors error) {
+        return java.util.Optional.of(new DescribeLogDirsResponse().setErrorCode(error.code()));
+    }
 }

@@ -9,6 +9,8 @@ import io.kraft.broker.protocol.message.DescribeTopicPartitionsRequest.TopicRequ
 import io.kraft.broker.protocol.message.DescribeTopicPartitionsResponse;
 import io.kraft.broker.protocol.message.DescribeTopicPartitionsResponse.DescribeTopicPartitionsResponsePartition;
 import io.kraft.broker.protocol.message.DescribeTopicPartitionsResponse.DescribeTopicPartitionsResponseTopic;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
@@ -27,7 +29,8 @@ import java.util.function.Supplier;
 /**
  * Answers DescribeTopicPartitions (v0, KIP-966) from the metadata image: the named topics, or every topic, in name
  * order, their partitions paged by the request's partition limit (at most {@link #MAX_PARTITIONS}) with a cursor to
- * the next page. Kafka 3.8+ Admin clients (and so kafka-topics.sh --describe) describe topics by name with it.
+ * the next page; with an authorizer, only topics the client may DESCRIBE. Kafka 3.8+ Admin clients (and so
+ * kafka-topics.sh --describe) describe topics by name with it.
  */
 public final class DescribeTopicPartitionsHandler
         implements RequestHandler<DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse> {
@@ -54,7 +57,10 @@ public final class DescribeTopicPartitionsHandler
         DescribeTopicPartitionsRequest body = request.body();
         TreeSet<String> names = new TreeSet<>();
         if (body.topics().isEmpty()) {
-            names.addAll(image.topics().topicsByName().keySet());
+            // Every topic the client may see; the others are left out, as Metadata does.
+            image.topics().topicsByName().keySet().stream()
+                    .filter(name -> context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.TOPIC, name))
+                    .forEach(names::add);
         } else {
             body.topics().stream().map(TopicRequest::name).filter(Objects::nonNull).forEach(names::add);
         }
@@ -75,6 +81,10 @@ public final class DescribeTopicPartitionsHandler
         Set<Integer> live = liveBrokers(image);
         int remaining = limit;
         for (String name : names) {
+            if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
+                response.topics().add(unknown(name, Errors.TOPIC_AUTHORIZATION_FAILED));
+                continue;
+            }
             TopicImage topic = image.topics().topic(name);
             if (topic == null) {
                 response.topics().add(unknown(name, Errors.UNKNOWN_TOPIC_OR_PARTITION));
@@ -91,7 +101,8 @@ public final class DescribeTopicPartitionsHandler
                     .setErrorCode(Errors.NONE.code())
                     .setName(name)
                     .setTopicId(topic.id())
-                    .setIsInternal(INTERNAL_TOPICS.contains(name));
+                    .setIsInternal(INTERNAL_TOPICS.contains(name))
+                    .setTopicAuthorizedOperations(context.authorizedOperations(ResourceType.TOPIC, name));
             response.topics().add(out);
             for (var entry : partitions.tailMap(first, true).entrySet()) {
                 if (remaining == 0) {

@@ -45,14 +45,7 @@ public final class ElectLeadersHandler implements AsyncRequestHandler<ElectLeade
     @Override
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<ElectLeadersRequest> request) {
         ElectLeadersRequest body = request.body();
-        Optional<Map<String, Set<Integer>>> partitions = Optional.empty();
-        if (body.topicPartitions() != null) {
-            Map<String, Set<Integer>> named = new LinkedHashMap<>();
-            for (TopicPartitions topic : body.topicPartitions()) {
-                named.computeIfAbsent(topic.topic(), t -> new TreeSet<>()).addAll(topic.partitions());
-            }
-            partitions = Optional.of(named);
-        }
+        Optional<Map<String, Set<Integer>>> partitions = named(body);
         ElectionType type;
         try {
             type = request.version() >= 1 ? ElectionType.forValue(body.electionType()) : ElectionType.PREFERRED;
@@ -84,5 +77,23 @@ public final class ElectLeadersHandler implements AsyncRequestHandler<ElectLeade
             response.replicaElectionResults().add(topicResult);
         });
         return response;
+    }
+
+    /** Every named partition failed with {@code error} (v0 has no top-level error); none named: the top level only. */
+    @Override
+    public Optional<ElectLeadersResponse> errorResponse(ApiRequest<ElectLeadersRequest> request, Errors error) {
+        return Optional.of(answer(named(request.body()), new Outcome<>(null, error.code(), null)));
+    }
+
+    /** The partitions the request names by topic, or empty when it names none (every partition). */
+    private static Optional<Map<String, Set<Integer>>> named(ElectLeadersRequest body) {
+        if (body.topicPartitions() == null) {
+            return Optional.empty();
+        }
+        Map<String, Set<Integer>> named = new LinkedHashMap<>();
+        for (TopicPartitions topic : body.topicPartitions()) {
+            named.computeIfAbsent(topic.topic(), t -> new TreeSet<>()).addAll(topic.partitions());
+        }
+        return Optional.of(named);
     }
 }

@@ -15,6 +15,7 @@ import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse;
 import io.kraft.broker.protocol.message.IncrementalAlterConfigsResponse.AlterConfigsResourceResponse;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ConfigType;
+import io.kraft.metadata.authorizer.AclOperation;
 import io.kraft.metadata.controller.ApiError;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ControllerException;
@@ -77,13 +78,15 @@ public final class IncrementalAlterConfigsHandler
         for (int i = 0; i < requested.size(); i++) {
             AlterConfigsResource resource = requested.get(i);
             if (resource.resourceType() == BrokerLoggerConfigs.RESOURCE_TYPE) {
-                loggerAnswers.put(i, loggers.alter(resource.resourceName(), resource.configs(), validateOnly));
+                loggerAnswers.put(i, context.authorizeCluster(AclOperation.ALTER_CONFIGS)
+                        ? loggers.alter(resource.resourceName(), resource.configs(), validateOnly)
+                        : ApiError.of(Errors.CLUSTER_AUTHORIZATION_FAILED, null));
                 continue;
             }
             resources.add(new ConfigUpdates.Resource(resource.resourceType(), resource.resourceName(),
                     (image, target) -> changes(image, target, resource)));
         }
-        return updates.apply(resources, validateOnly, images.get(), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
+        return updates.apply(context, resources, validateOnly, images.get(), AlterConfigsHandler.CONTROLLER_TIMEOUT_MS)
                 .thenApply(outcomes -> HandlerResponse.of(response(requested, loggerAnswers, outcomes)));
     }
 

@@ -71,4 +71,10 @@ public final class ListPartitionReassignmentsHandler
             response.topics().add(new OngoingTopicReassignment().setName(topic.name()).setPartitions(ongoing));
         }
     }
+
+    @Override
+    public java.util.Optional<ListPartitionReassignmentsResponse> errorResponse(
+            ApiRequest<ListPartitionReassignmentsRequest> request, io.kraft.storage.errors.Errors error) {
+        return java.util.Optional.of(new ListPartitionReassignmentsResponse().setErrorCode(error.code()));
+    }
 }

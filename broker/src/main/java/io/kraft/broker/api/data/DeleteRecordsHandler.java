@@ -11,6 +11,8 @@ import io.kraft.broker.protocol.message.DeleteRecordsResponse;
 import io.kraft.broker.protocol.message.DeleteRecordsResponse.DeleteRecordsPartitionResult;
 import io.kraft.broker.protocol.message.DeleteRecordsResponse.DeleteRecordsTopicResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,6 +47,7 @@ public final class DeleteRecordsHandler implements RequestHandler<DeleteRecordsR
     @Override
     public DeleteRecordsResponse handle(RequestContext context, ApiRequest<DeleteRecordsRequest> request) {
         return new DeleteRecordsResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                topic -> context.authorize(AclOperation.DELETE, ResourceType.TOPIC, topic),
                 (tp, partition, out) -> out.setLowWatermark(replicaManager.deleteRecords(tp, partition.offset())),
                 DeleteRecordsHandler::failed, LOG));
     }

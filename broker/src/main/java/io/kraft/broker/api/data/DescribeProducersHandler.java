@@ -13,6 +13,8 @@ import io.kraft.broker.protocol.message.DescribeProducersResponse.TopicResponse;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.producer.ProducerStateEntry;
 import java.util.Comparator;
@@ -50,6 +52,7 @@ public final class DescribeProducersHandler implements RequestHandler<DescribePr
     @Override
     public DescribeProducersResponse handle(RequestContext context, ApiRequest<DescribeProducersRequest> request) {
         return new DescribeProducersResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                topic -> context.authorize(AclOperation.READ, ResourceType.TOPIC, topic),
                 (tp, index, out) -> {
                     Partition partition = replicaManager.partitionOrError(tp);
                     if (!partition.isLeader()) {

@@ -14,6 +14,8 @@ import io.kraft.broker.protocol.message.InitProducerIdResponse;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +74,9 @@ public final class InitProducerIdHandler implements AsyncRequestHandler<InitProd
         long producerId = request.version() >= 3 ? body.producerId() : -1L;
         short producerEpoch = request.version() >= 3 ? body.producerEpoch() : -1;
         if (transactionalId != null) {
+            if (!context.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+                return answered(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1L, (short) -1);
+            }
             return transactions.init(transactionalId, body.transactionTimeoutMs(), producerId,
                     producerEpoch).handle((producer, failure) -> {
                         Errors error = failure != null ? TransactionErrors.of(failure) : producer.error();
@@ -83,6 +88,11 @@ public final class InitProducerIdHandler implements AsyncRequestHandler<InitProd
                         }
                         return answer(Errors.NONE, producer.producerId(), producer.producerEpoch());
                     });
+        }
+        // An idempotent producer needs IdempotentWrite on the cluster, or WRITE on some topic (KIP-679).
+        if (context.authorizationEnabled() && !context.authorizeCluster(AclOperation.IDEMPOTENT_WRITE)
+                && !context.authorizeAnyResource(AclOperation.WRITE, ResourceType.TOPIC)) {
+            return answered(Errors.CLUSTER_AUTHORIZATION_FAILED, -1L, (short) -1);
         }
         if ((producerId < 0) != (producerEpoch < 0)) {
             return answered(Errors.INVALID_REQUEST, -1L, (short) -1);

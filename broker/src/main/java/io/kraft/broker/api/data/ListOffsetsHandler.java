@@ -15,6 +15,8 @@ import io.kraft.broker.protocol.message.ListOffsetsResponse.ListOffsetsTopicResp
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.TimestampAndOffset;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.HashSet;
@@ -57,6 +59,7 @@ public final class ListOffsetsHandler implements RequestHandler<ListOffsetsReque
         boolean fetchOnlyFromLeader = replicaId != FetchParams.DEBUGGING_REPLICA_ID;
         Set<TopicPartition> seen = new HashSet<>();
         return new ListOffsetsResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                topic -> context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic),
                 (tp, partition, out) -> {
                     if (!seen.add(tp)) {
                         throw new ReplicaException(Errors.INVALID_REQUEST, tp + " is named twice");

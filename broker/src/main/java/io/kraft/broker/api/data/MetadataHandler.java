@@ -16,6 +16,9 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
+import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.storage.errors.Errors;
 import java.util.Comparator;
 import java.util.List;
@@ -85,20 +88,41 @@ public final class MetadataHandler implements RequestHandler<MetadataRequest, Me
         List<MetadataRequestTopic> requested = body.topics();
         boolean allTopics = requested == null || (version == 0 && requested.isEmpty());
         boolean autoCreate = autoCreator != null && (version < 4 || body.allowAutoTopicCreation());
+        Described described = new Described(context, version >= 8 && body.includeTopicAuthorizedOperations());
         if (allTopics) {
+            // Topics the principal may not describe are left out, as Kafka does.
             image.topics().topicsByName().values().stream()
+                    .filter(topic -> context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name()))
                     .sorted(Comparator.comparing(TopicImage::name))
-                    .forEach(topic -> addTopic(response, topic, liveEndpoints.keySet()));
+                    .forEach(topic -> addTopic(response, topic, liveEndpoints.keySet(), described));
         } else {
             for (MetadataRequestTopic wanted : requested) {
-                addRequestedTopic(response, image, wanted, version, liveEndpoints.keySet(), autoCreate);
+                addRequestedTopic(context, response, image, wanted, version, liveEndpoints.keySet(), autoCreate,
+                        described);
             }
+        }
+        if (version >= 8 && version <= 10 && body.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(context.authorizedOperations(ResourceType.CLUSTER,
+                    StandardAcl.CLUSTER_NAME));
         }
         return response;
     }
 
-    private void addRequestedTopic(MetadataResponse response, MetadataImage image, MetadataRequestTopic wanted,
-                                   short version, Set<Integer> liveBrokers, boolean autoCreate) {
+    /** The authorized-operations field of each topic: computed only when the client asks for it. */
+    private record Described(RequestContext context, boolean included) {
+        int operations(String topic) {
+            return included ? context.authorizedOperations(ResourceType.TOPIC, topic) : AUTHORIZED_OPERATIONS_OMITTED;
+        }
+    }
+
+    private static MetadataResponseTopic unauthorized(String name, UUID topicId) {
+        return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setName(name)
+                .setTopicId(topicId).setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+    }
+
+    private void addRequestedTopic(RequestContext context, MetadataResponse response, MetadataImage image,
+                                   MetadataRequestTopic wanted, short version, Set<Integer> liveBrokers,
+                                   boolean autoCreate, Described described) {
         String name = wanted.name();
         UUID topicId = version >= 10 ? wanted.topicId() : ZERO_UUID;
         // A request by id leaves the name null (or, from some clients, empty).
@@ -113,11 +137,24 @@ public final class MetadataHandler implements RequestHandler<MetadataRequest, Me
                         .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
                 return;
             }
-            addTopic(response, topic, liveBrokers);
+            if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name())) {
+                response.topics().add(unauthorized(version >= 12 ? null : "", topicId));
+                return;
+            }
+            addTopic(response, topic, liveBrokers, described);
+            return;
+        }
+        if (name != null && !context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
+            response.topics().add(unauthorized(name, ZERO_UUID));
             return;
         }
         TopicImage topic = name == null ? null : image.topics().topic(name);
         if (topic == null) {
+            if (autoCreate && name != null && !context.authorizeCluster(AclOperation.CREATE)
+                    && !context.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)) {
+                response.topics().add(unauthorized(name, ZERO_UUID));
+                return;
+            }
             response.topics().add(new MetadataResponseTopic()
                     .setErrorCode(autoCreate && name != null ? autoCreate(name) : Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                     .setName(name == null ? "" : name)
@@ -125,7 +162,7 @@ public final class MetadataHandler implements RequestHandler<MetadataRequest, Me
                     .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED));
             return;
         }
-        addTopic(response, topic, liveBrokers);
+        addTopic(response, topic, liveBrokers, described);
     }
 
     /** Starts creating an unknown topic; answers the error code the client gets meanwhile. */
@@ -140,13 +177,14 @@ public final class MetadataHandler implements RequestHandler<MetadataRequest, Me
         return Errors.LEADER_NOT_AVAILABLE.code();
     }
 
-    private static void addTopic(MetadataResponse response, TopicImage topic, Set<Integer> liveBrokers) {
+    private static void addTopic(MetadataResponse response, TopicImage topic, Set<Integer> liveBrokers,
+                                 Described described) {
         MetadataResponseTopic out = new MetadataResponseTopic()
                 .setErrorCode(Errors.NONE.code())
                 .setName(topic.name())
                 .setTopicId(topic.id())
                 .setIsInternal(INTERNAL_TOPICS.contains(topic.name()))
-                .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
+                .setTopicAuthorizedOperations(described.operations(topic.name()));
         new TreeMap<>(topic.partitions()).forEach((partitionId, partition) ->
                 out.partitions().add(partition(partitionId, partition, liveBrokers)));
         response.topics().add(out);

@@ -10,6 +10,8 @@ import io.kraft.broker.protocol.message.OffsetForLeaderEpochRequest.OffsetForLea
 import io.kraft.broker.protocol.message.OffsetForLeaderEpochResponse;
 import io.kraft.broker.protocol.message.OffsetForLeaderEpochResponse.OffsetForLeaderTopicResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
 import java.util.Objects;
@@ -45,6 +47,9 @@ public final class OffsetForLeaderEpochHandler
     @Override
     public OffsetForLeaderEpochResponse handle(RequestContext context, ApiRequest<OffsetForLeaderEpochRequest> request) {
         return new OffsetForLeaderEpochResponse().setTopics(PARTITIONS.respond(request.body().topics(),
+                // A follower (replica id set) needs ClusterAction; a consumer DESCRIBE on each topic.
+                request.body().replicaId() >= 0 ? topic -> context.authorizeCluster(AclOperation.CLUSTER_ACTION)
+                        : topic -> context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic),
                 (tp, partition, out) -> {
                     EpochEndOffset answer = replicaManager.partitionOrError(tp).endOffsetForEpoch(
                             partition.currentLeaderEpoch(), partition.leaderEpoch(), true);

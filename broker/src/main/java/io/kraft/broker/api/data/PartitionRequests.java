@@ -1,6 +1,8 @@
 package io.kraft.broker.api.data;
 
 import io.kraft.broker.api.TopicPartitions;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -42,12 +45,26 @@ record PartitionRequests<T, P, U, R>(String api, Function<T, String> topicName, 
         void write(R out, short errorCode);
     }
 
-    /** One response topic per requested topic, each with one answer per requested partition, in request order. */
-    List<U> respond(List<T> requestTopics, Answer<P, R> answer, Failure<R> failure, Logger log) {
+    /**
+     * One response topic per requested topic, each with one answer per requested partition, in request order; the
+     * partitions of a topic {@code authorized} refuses are TOPIC_AUTHORIZATION_FAILED.
+     */
+    List<U> respond(List<T> requestTopics, Predicate<String> authorized, Answer<P, R> answer, Failure<R> failure,
+                    Logger log) {
         List<U> topicsOut = new ArrayList<>(requestTopics.size());
         for (T topic : requestTopics) {
             String name = topicName.apply(topic);
             List<P> requested = partitions.apply(topic);
+            if (name != null && !authorized.test(name)) {
+                List<R> denied = new ArrayList<>(requested.size());
+                for (P partition : requested) {
+                    R out = newPartition.apply(partitionIndex.applyAsInt(partition));
+                    failure.write(out, Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                    denied.add(out);
+                }
+                topicsOut.add(newTopic.apply(name, denied));
+                continue;
+            }
             List<R> partitionsOut = new ArrayList<>(requested.size());
             for (P partition : requested) {
                 int index = partitionIndex.applyAsInt(partition);

@@ -21,6 +21,8 @@ import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.txn.TransactionVerifier;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
@@ -91,17 +93,27 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<ProduceRequest> request) {
         ProduceRequest body = request.body();
         short acks = body.acks();
+        if (body.transactionalId() != null
+                && !context.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, body.transactionalId())) {
+            return CompletableFuture.completedFuture(HandlerResponse.of(allFailed(request,
+                    Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, "not authorized to write with this transactional id")));
+        }
         Map<TopicPartition, ByteBuffer> entries = new LinkedHashMap<>();
         Map<RequestedPartition, PartitionProduceResult> early = new HashMap<>();
         List<RequestedPartition> order = new ArrayList<>();
         for (TopicProduceData topic : body.topicData()) {
             String name = topic.name();
+            // Idempotent or not, a producer needs WRITE on the topic (Kafka 3.0+, KIP-679).
+            boolean authorized = name == null || context.authorize(AclOperation.WRITE, ResourceType.TOPIC, name);
             for (PartitionProduceData partition : topic.partitionData()) {
                 RequestedPartition requested = new RequestedPartition(name, partition.index());
                 order.add(requested);
                 Optional<TopicPartition> tp = requested.toTopicPartition();
                 ByteBuffer records = partition.records();
-                if (tp.isEmpty()) {
+                if (!authorized) {
+                    early.put(requested, PartitionProduceResult.failed(Errors.TOPIC_AUTHORIZATION_FAILED,
+                            "not authorized to write to topic " + name));
+                } else if (tp.isEmpty()) {
                     early.put(requested, PartitionProduceResult.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION,
                             "no topic partition " + name + "-" + requested.partition()));
                 } else if (entries.containsKey(tp.get())) {
@@ -216,14 +228,18 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
 
     @Override
     public Optional<ProduceResponse> errorResponse(ApiRequest<ProduceRequest> request, Errors error) {
+        return Optional.of(allFailed(request, error, "the broker failed to handle the produce request"));
+    }
+
+    private ProduceResponse allFailed(ApiRequest<ProduceRequest> request, Errors error, String message) {
         Map<RequestedPartition, PartitionProduceResult> all = new LinkedHashMap<>();
         for (TopicProduceData topic : request.body().topicData()) {
             for (PartitionProduceData partition : topic.partitionData()) {
                 all.put(new RequestedPartition(topic.name(), partition.index()),
-                        PartitionProduceResult.failed(error, "the broker failed to handle the produce request"));
+                        PartitionProduceResult.failed(error, message));
             }
         }
-        return Optional.of(response(all, null));
+        return response(all, null);
     }
 
     private ProduceResponse response(Map<RequestedPartition, PartitionProduceResult> results, String listenerName) {

@@ -9,6 +9,8 @@ import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.DeleteGroupsRequest;
 import io.kraft.broker.protocol.message.DeleteGroupsResponse;
 import io.kraft.broker.protocol.message.DeleteGroupsResponse.DeletableGroupResult;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +36,8 @@ public final class DeleteGroupsHandler implements AsyncRequestHandler<DeleteGrou
         List<String> groupIds = request.body().groupsNames();
         List<CompletableFuture<Errors>> answers = new ArrayList<>();
         for (String groupId : groupIds) {
-            answers.add(coordinator.deleteGroup(groupId));
+            answers.add(context.authorize(AclOperation.DELETE, ResourceType.GROUP, groupId)
+                    ? coordinator.deleteGroup(groupId) : CompletableFuture.completedFuture(Errors.GROUP_AUTHORIZATION_FAILED));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             DeleteGroupsResponse response = new DeleteGroupsResponse();

@@ -11,6 +11,8 @@ import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.DescribeGroupsRequest;
 import io.kraft.broker.protocol.message.DescribeGroupsResponse;
 import io.kraft.broker.protocol.message.DescribeGroupsResponse.DescribedGroupMember;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -40,14 +42,28 @@ public final class DescribeGroupsHandler implements AsyncRequestHandler<Describe
     public CompletableFuture<HandlerResponse> handle(RequestContext context,
                                                      ApiRequest<DescribeGroupsRequest> request) {
         short version = request.version();
+        boolean includeOperations = version >= 3 && request.body().includeAuthorizedOperations();
+        List<String> groupIds = request.body().groups();
         List<CompletableFuture<DescribedGroup>> answers = new ArrayList<>();
-        for (String groupId : request.body().groups()) {
-            answers.add(coordinator.describeGroup(groupId));
+        for (String groupId : groupIds) {
+            // A group the principal may not describe is answered GROUP_AUTHORIZATION_FAILED, unlooked-up.
+            answers.add(context.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)
+                    ? coordinator.describeGroup(groupId) : CompletableFuture.completedFuture(null));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             DescribeGroupsResponse response = new DescribeGroupsResponse();
-            for (CompletableFuture<DescribedGroup> answer : answers) {
-                response.groups().add(toGroup(answer.join(), version));
+            for (int i = 0; i < answers.size(); i++) {
+                DescribedGroup group = answers.get(i).join();
+                if (group == null) {
+                    response.groups().add(new DescribeGroupsResponse.DescribedGroup().setGroupId(groupIds.get(i))
+                            .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
+                    continue;
+                }
+                DescribeGroupsResponse.DescribedGroup out = toGroup(group, version);
+                if (includeOperations) {
+                    out.setAuthorizedOperations(context.authorizedOperations(ResourceType.GROUP, group.groupId()));
+                }
+                response.groups().add(out);
             }
             return HandlerResponse.of(response);
         });

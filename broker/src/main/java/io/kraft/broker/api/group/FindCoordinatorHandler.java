@@ -13,6 +13,8 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Objects;
@@ -64,7 +66,7 @@ public final class FindCoordinatorHandler
         MetadataImage image = images.get();
         if (version >= 4) {
             for (String key : body.coordinatorKeys()) {
-                Lookup found = find(image, key, keyType, context.listenerName());
+                Lookup found = find(context, image, key, keyType);
                 response.coordinators().add(new FindCoordinatorResponse.Coordinator()
                         .setKey(key)
                         .setNodeId(found.nodeId())
@@ -75,13 +77,26 @@ public final class FindCoordinatorHandler
             }
             return response;
         }
-        Lookup found = find(image, body.key(), keyType, context.listenerName());
+        Lookup found = find(context, image, body.key(), keyType);
         return response
                 .setErrorCode(found.error().code())
                 .setErrorMessage(found.message())
                 .setNodeId(found.nodeId())
                 .setHost(found.host())
                 .setPort(found.port());
+    }
+
+    private Lookup find(RequestContext context, MetadataImage image, String key, byte keyType) {
+        // DESCRIBE on the group or transactional id, as Kafka checks before it looks anything up.
+        if (keyType == GROUP_KEY_TYPE && key != null
+                && !context.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key)) {
+            return Lookup.failed(Errors.GROUP_AUTHORIZATION_FAILED, null);
+        }
+        if (keyType == TRANSACTION_KEY_TYPE && key != null
+                && !context.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+            return Lookup.failed(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, null);
+        }
+        return find(image, key, keyType, context.listenerName());
     }
 
     private Lookup find(MetadataImage image, String key, byte keyType, String listenerName) {

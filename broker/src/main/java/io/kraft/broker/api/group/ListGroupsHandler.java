@@ -11,6 +11,8 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ListGroupsRequest;
 import io.kraft.broker.protocol.message.ListGroupsResponse;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.EnumSet;
 import java.util.List;
@@ -49,15 +51,22 @@ public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRe
         Set<GroupState> states = EnumSet.noneOf(GroupState.class);
         stateNames.forEach(name -> GroupState.fromWireName(name).ifPresent(states::add));
         boolean nothingMatches = !classicWanted || (!stateNames.isEmpty() && states.isEmpty());
-        return Requests.respond(coordinator.listGroups(states), result -> toResponse(result, nothingMatches));
+        // DESCRIBE on the cluster lists every group; otherwise those the principal may describe (as Kafka does).
+        boolean everyGroup = !context.authorizationEnabled() || context.authorizeCluster(AclOperation.DESCRIBE);
+        return Requests.respond(coordinator.listGroups(states), result -> toResponse(context, result, nothingMatches,
+                everyGroup));
     }
 
-    private static ListGroupsResponse toResponse(ListGroupsResult result, boolean nothingMatches) {
+    private static ListGroupsResponse toResponse(RequestContext context, ListGroupsResult result,
+                                                 boolean nothingMatches, boolean everyGroup) {
         ListGroupsResponse response = new ListGroupsResponse().setErrorCode(result.error().code());
         if (nothingMatches) {
             return response;
         }
         for (ListedGroup group : result.groups()) {
+            if (!everyGroup && !context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.GROUP, group.groupId())) {
+                continue;
+            }
             response.groups().add(new ListGroupsResponse.ListedGroup()
                     .setGroupId(group.groupId())
                     .setProtocolType(group.protocolType())

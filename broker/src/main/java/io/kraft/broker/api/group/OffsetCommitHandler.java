@@ -15,8 +15,11 @@ import io.kraft.broker.protocol.message.OffsetCommitRequest.OffsetCommitRequestT
 import io.kraft.broker.protocol.message.OffsetCommitResponse;
 import io.kraft.broker.protocol.message.OffsetCommitResponse.OffsetCommitResponsePartition;
 import io.kraft.broker.protocol.message.OffsetCommitResponse.OffsetCommitResponseTopic;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,10 +47,20 @@ public final class OffsetCommitHandler implements AsyncRequestHandler<OffsetComm
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<OffsetCommitRequest> request) {
         OffsetCommitRequest body = request.body();
         short version = request.version();
+        if (!context.authorize(AclOperation.READ, ResourceType.GROUP, body.groupId())) {
+            return CompletableFuture.completedFuture(HandlerResponse.of(
+                    errorResponse(request, Errors.GROUP_AUTHORIZATION_FAILED).orElseThrow()));
+        }
         List<PartitionCommit> partitions = new ArrayList<>();
+        Map<OffsetKey, Errors> denied = new HashMap<>();
         for (OffsetCommitRequestTopic topic : body.topics()) {
             String name = topic.name();
+            boolean authorized = context.authorize(AclOperation.READ, ResourceType.TOPIC, name);
             for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                if (!authorized) {
+                    denied.put(new OffsetKey(name, partition.partitionIndex()), Errors.TOPIC_AUTHORIZATION_FAILED);
+                    continue;
+                }
                 partitions.add(new PartitionCommit(new OffsetKey(name, partition.partitionIndex()),
                         partition.committedOffset(),
                         version >= 6 ? partition.committedLeaderEpoch() : -1,
@@ -57,7 +70,14 @@ public final class OffsetCommitHandler implements AsyncRequestHandler<OffsetComm
         CommitRequest commit = new CommitRequest(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId(),
                 version >= 7 ? body.groupInstanceId() : null,
                 version <= 4 ? body.retentionTimeMs() : -1L, partitions);
-        return Requests.respond(coordinator.commitOffsets(commit), errors -> toResponse(body, errors));
+        return Requests.respond(coordinator.commitOffsets(commit), errors -> {
+            if (denied.isEmpty()) {
+                return toResponse(body, errors);
+            }
+            Map<OffsetKey, Errors> all = new HashMap<>(errors);
+            all.putAll(denied);
+            return toResponse(body, all);
+        });
     }
 
     private static OffsetCommitResponse toResponse(OffsetCommitRequest body, Map<OffsetKey, Errors> errors) {

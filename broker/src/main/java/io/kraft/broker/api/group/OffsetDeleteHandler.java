@@ -14,6 +14,8 @@ import io.kraft.broker.protocol.message.OffsetDeleteRequest.OffsetDeleteRequestT
 import io.kraft.broker.protocol.message.OffsetDeleteResponse;
 import io.kraft.broker.protocol.message.OffsetDeleteResponse.OffsetDeleteResponsePartition;
 import io.kraft.broker.protocol.message.OffsetDeleteResponse.OffsetDeleteResponseTopic;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +42,10 @@ public final class OffsetDeleteHandler implements AsyncRequestHandler<OffsetDele
     @Override
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<OffsetDeleteRequest> request) {
         OffsetDeleteRequest body = request.body();
+        if (!context.authorize(AclOperation.DELETE, ResourceType.GROUP, body.groupId())) {
+            return CompletableFuture.completedFuture(HandlerResponse.of(new OffsetDeleteResponse()
+                    .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())));
+        }
         List<OffsetKey> partitions = new ArrayList<>();
         for (OffsetDeleteRequestTopic topic : body.topics()) {
             for (OffsetDeleteRequestPartition partition : topic.partitions()) {

@@ -19,8 +19,11 @@ import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseP
 import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponsePartitions;
 import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseTopic;
 import io.kraft.broker.protocol.message.OffsetFetchResponse.OffsetFetchResponseTopics;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +55,10 @@ public final class OffsetFetchHandler implements AsyncRequestHandler<OffsetFetch
         short version = request.version();
         boolean requireStable = version >= 7 && body.requireStable();
         if (version < 8) {
+            if (!context.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, body.groupId())) {
+                return CompletableFuture.completedFuture(HandlerResponse.of(
+                        errorResponse(request, Errors.GROUP_AUTHORIZATION_FAILED).orElseThrow()));
+            }
             List<OffsetKey> partitions = null;
             if (body.topics() != null) {
                 partitions = new ArrayList<>();
@@ -61,11 +68,16 @@ public final class OffsetFetchHandler implements AsyncRequestHandler<OffsetFetch
             }
             List<OffsetKey> requested = partitions;
             return Requests.respond(coordinator.fetchOffsets(body.groupId(), requested, requireStable),
-                    result -> singleGroupResponse(result, requested, version));
+                    result -> singleGroupResponse(visible(context, result, requested != null), requested, version));
         }
         List<OffsetFetchRequestGroup> groups = body.groups();
         List<CompletableFuture<OffsetFetchResult>> answers = new ArrayList<>();
         for (OffsetFetchRequestGroup group : groups) {
+            if (!context.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group.groupId())) {
+                answers.add(CompletableFuture.completedFuture(new OffsetFetchResult(Errors.GROUP_AUTHORIZATION_FAILED,
+                        List.of())));
+                continue;
+            }
             List<OffsetKey> partitions = null;
             if (group.topics() != null) {
                 partitions = new ArrayList<>();
@@ -73,7 +85,9 @@ public final class OffsetFetchHandler implements AsyncRequestHandler<OffsetFetch
                     addPartitions(partitions, topic.name(), topic.partitionIndexes());
                 }
             }
-            answers.add(coordinator.fetchOffsets(group.groupId(), partitions, requireStable));
+            boolean explicit = partitions != null;
+            answers.add(coordinator.fetchOffsets(group.groupId(), partitions, requireStable)
+                    .thenApply(result -> visible(context, result, explicit)));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             OffsetFetchResponse response = new OffsetFetchResponse();
@@ -89,6 +103,29 @@ public final class OffsetFetchHandler implements AsyncRequestHandler<OffsetFetch
             }
             return HandlerResponse.of(response);
         });
+    }
+
+    /**
+     * The offsets the principal may see (DESCRIBE on the topic): a partition it named of a topic it may not describe
+     * is TOPIC_AUTHORIZATION_FAILED; when it asked for every partition such topics are left out.
+     */
+    private static OffsetFetchResult visible(RequestContext context, OffsetFetchResult result, boolean explicit) {
+        if (!context.authorizationEnabled() || result.error() != Errors.NONE) {
+            return result;
+        }
+        Map<String, Boolean> describable = new HashMap<>();
+        List<FetchedOffset> offsets = new ArrayList<>(result.offsets().size());
+        for (FetchedOffset offset : result.offsets()) {
+            String topic = offset.partition().topic();
+            if (describable.computeIfAbsent(topic, t -> explicit
+                    ? context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, t)
+                    : context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.TOPIC, t))) {
+                offsets.add(offset);
+            } else if (explicit) {
+                offsets.add(new FetchedOffset(offset.partition(), -1, -1, "", Errors.TOPIC_AUTHORIZATION_FAILED));
+            }
+        }
+        return new OffsetFetchResult(result.error(), offsets);
     }
 
     private static void addPartitions(List<OffsetKey> partitions, String topic, List<Integer> indexes) {

@@ -21,6 +21,8 @@ import io.kraft.broker.protocol.message.TxnOffsetCommitResponse.TxnOffsetCommitR
 import io.kraft.broker.txn.TransactionVerifier;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TopicImage;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +83,12 @@ public final class TxnOffsetCommitHandler
             return answer(body, all(partitions, commit.groupId() == null || commit.groupId().isEmpty()
                     ? Errors.INVALID_GROUP_ID : Errors.INVALID_REQUEST));
         }
+        if (context.authorizationEnabled()) {
+            Map<OffsetKey, Errors> denied = denied(context, commit, partitions);
+            if (denied != null) {
+                return answer(body, denied);
+            }
+        }
         TopicImage offsets = images.get().topics().topic(OffsetsTopic.NAME);
         if (offsets == null || offsets.partitions().isEmpty()) {
             return answer(body, all(partitions, Errors.COORDINATOR_NOT_AVAILABLE));
@@ -103,6 +111,33 @@ public final class TxnOffsetCommitHandler
                     return CompletableFuture.completedFuture(all(partitions, refusal));
                 });
         return results.thenApply(errors -> HandlerResponse.of(toResponse(body, errors)));
+    }
+
+    /**
+     * Null when the principal may write with the transactional id, read the group and read every topic; otherwise
+     * the answer: the failed check's error for every partition, or for a topic check TOPIC_AUTHORIZATION_FAILED on
+     * that topic's partitions and OPERATION_NOT_ATTEMPTED on the others (nothing is committed).
+     */
+    private static Map<OffsetKey, Errors> denied(RequestContext context, TxnCommitRequest commit,
+                                                 List<PartitionCommit> partitions) {
+        if (!context.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, commit.transactionalId())) {
+            return all(partitions, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        }
+        if (!context.authorize(AclOperation.READ, ResourceType.GROUP, commit.groupId())) {
+            return all(partitions, Errors.GROUP_AUTHORIZATION_FAILED);
+        }
+        Map<String, Boolean> readable = new java.util.HashMap<>();
+        for (PartitionCommit partition : partitions) {
+            readable.computeIfAbsent(partition.partition().topic(),
+                    topic -> context.authorize(AclOperation.READ, ResourceType.TOPIC, topic));
+        }
+        if (!readable.containsValue(false)) {
+            return null;
+        }
+        Map<OffsetKey, Errors> errors = new LinkedHashMap<>();
+        partitions.forEach(p -> errors.put(p.partition(), readable.get(p.partition().topic())
+                ? Errors.OPERATION_NOT_ATTEMPTED : Errors.TOPIC_AUTHORIZATION_FAILED));
+        return errors;
     }
 
     private static Map<OffsetKey, Errors> all(List<PartitionCommit> partitions, Errors error) {

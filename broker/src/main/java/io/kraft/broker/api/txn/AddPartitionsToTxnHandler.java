@@ -13,9 +13,13 @@ import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.metadata.image.TransactionState;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,9 +57,20 @@ public final class AddPartitionsToTxnHandler
         short version = request.version();
         if (version <= 3) {
             Map<String, List<Integer>> partitions = partitions(body.v3AndBelowTopics());
+            Optional<List<AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult>> denied =
+                    denied(context, body.v3AndBelowTransactionalId(), partitions);
+            if (denied.isPresent()) {
+                return CompletableFuture.completedFuture(HandlerResponse.of(new AddPartitionsToTxnResponse()
+                        .setResultsByTopicV3AndBelow(denied.get())));
+            }
             return add(body.v3AndBelowTransactionalId(), body.v3AndBelowProducerId(), body.v3AndBelowProducerEpoch(),
                     partitions, version).thenApply(results -> HandlerResponse.of(new AddPartitionsToTxnResponse()
                     .setResultsByTopicV3AndBelow(results)));
+        }
+        // v4+ is the brokers' own form (KIP-890): only a principal with ClusterAction may send it.
+        if (!context.authorizeCluster(AclOperation.CLUSTER_ACTION)) {
+            return CompletableFuture.completedFuture(HandlerResponse.of(new AddPartitionsToTxnResponse()
+                    .setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code())));
         }
         List<CompletableFuture<AddPartitionsToTxnResponse.AddPartitionsToTxnResult>> answers = new ArrayList<>();
         for (AddPartitionsToTxnRequest.AddPartitionsToTxnTransaction txn : body.transactions()) {
@@ -70,6 +85,29 @@ public final class AddPartitionsToTxnHandler
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored ->
                 HandlerResponse.of(new AddPartitionsToTxnResponse()
                         .setResultsByTransaction(answers.stream().map(CompletableFuture::join).toList())));
+    }
+
+    /**
+     * The answer to a client that may not write with the transactional id (every partition
+     * TRANSACTIONAL_ID_AUTHORIZATION_FAILED) or to some of the topics (those TOPIC_AUTHORIZATION_FAILED, the others
+     * OPERATION_NOT_ATTEMPTED), as Kafka answers; empty when everything is allowed.
+     */
+    private static Optional<List<AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult>> denied(
+            RequestContext context, String transactionalId, Map<String, List<Integer>> partitions) {
+        if (!context.authorizationEnabled()) {
+            return Optional.empty();
+        }
+        if (!context.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+            return Optional.of(results(partitions, (topic, partition) -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+        }
+        Map<String, Boolean> writable = new HashMap<>();
+        partitions.keySet().forEach(topic -> writable.put(topic,
+                context.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic)));
+        if (!writable.containsValue(false)) {
+            return Optional.empty();
+        }
+        return Optional.of(results(partitions, (topic, partition) -> writable.get(topic)
+                ? Errors.OPERATION_NOT_ATTEMPTED : Errors.TOPIC_AUTHORIZATION_FAILED));
     }
 
     private CompletableFuture<List<AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult>> add(

@@ -8,6 +8,8 @@ import io.kraft.broker.protocol.message.DescribeTransactionsRequest;
 import io.kraft.broker.protocol.message.DescribeTransactionsResponse;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TransactionMetadata;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -37,7 +39,10 @@ public final class DescribeTransactionsHandler
             TransactionMetadata txn = image.transactions().transaction(id);
             DescribeTransactionsResponse.TransactionState state = new DescribeTransactionsResponse.TransactionState()
                     .setTransactionalId(id);
-            if (txn == null) {
+            if (!context.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id)) {
+                state.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()).setTransactionState("")
+                        .setProducerId(-1L).setProducerEpoch((short) -1).setTransactionStartTimeMs(-1L);
+            } else if (txn == null) {
                 state.setErrorCode(Errors.TRANSACTIONAL_ID_NOT_FOUND.code()).setTransactionState("")
                         .setProducerId(-1L).setProducerEpoch((short) -1).setTransactionStartTimeMs(-1L);
             } else {

@@ -9,6 +9,8 @@ import io.kraft.broker.protocol.message.ListTransactionsResponse;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.metadata.image.TransactionState;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -80,6 +82,8 @@ public final class ListTransactionsHandler
                 .filter(txn -> producerIds.isEmpty() || producerIds.contains(txn.producerId()))
                 .filter(txn -> minDurationMs < 0 || (txn.startTimeMs() >= 0 && nowMs - txn.startTimeMs() > minDurationMs))
                 .filter(txn -> idFilter == null || idFilter.matcher(txn.transactionalId()).matches())
+                .filter(txn -> context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID,
+                        txn.transactionalId()))
                 .sorted(Comparator.comparing(TransactionMetadata::transactionalId))
                 .forEach(txn -> response.transactionStates().add(new ListTransactionsResponse.TransactionState()
                         .setTransactionalId(txn.transactionalId())

@@ -387,6 +387,18 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<List<io.kraft.metadata.controller.ApiError>> createAcls(
+                List<io.kraft.metadata.authorizer.StandardAcl> acls) {
+            throw new UnsupportedOperationException("not an ACL test");
+        }
+
+        @Override
+        public CompletableFuture<List<io.kraft.metadata.controller.AclDeleteResult>> deleteAcls(
+                List<io.kraft.metadata.authorizer.AclFilter> filters) {
+            throw new UnsupportedOperationException("not an ACL test");
+        }
+
+        @Override
         public CompletableFuture<io.kraft.metadata.controller.TransactionalProducer> initTransactionalProducer(
                 String transactionalId, int timeoutMs, long producerId, short producerEpoch) {
             throw new UnsupportedOperationException("not a transaction test");
