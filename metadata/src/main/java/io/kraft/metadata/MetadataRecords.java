@@ -11,9 +11,11 @@ import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.RemoveTransactionRecord;
+import io.kraft.proto.metadata.RemoveUserScramCredentialRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.proto.metadata.UserScramCredentialRecord;
 
 /** Wraps record types in the versioned {@link MetadataRecord} envelope and checks versions on replay. */
 public final class MetadataRecords {
@@ -93,5 +95,13 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(RemoveTransactionRecord record) {
         return envelope().setRemoveTransaction(record).build();
+    }
+
+    public static MetadataRecord of(UserScramCredentialRecord record) {
+        return envelope().setUserScramCredential(record).build();
+    }
+
+    public static MetadataRecord of(RemoveUserScramCredentialRecord record) {
+        return envelope().setRemoveUserScramCredential(record).build();
     }
 }

@@ -37,6 +37,7 @@ public final class ControlManagers {
     private final TransactionControlManager transactions;
     private final LeaderElectionControlManager elections;
     private final ReassignmentControlManager reassignments;
+    private final ScramControlManager scram;
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -100,6 +101,7 @@ public final class ControlManagers {
         this.transactions = new TransactionControlManager(transactionSettings, metadata);
         this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
         this.reassignments = new ReassignmentControlManager(metadata, cluster);
+        this.scram = new ScramControlManager(metadata);
         cluster.index(committed);
         replication.index(committed);
         committed.topics().topicsById().values().forEach(topic -> topic.partitions().forEach((partitionId, partition)
@@ -279,6 +281,11 @@ public final class ControlManagers {
 
     public ControllerResult<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
         return producerIds.allocateBlock(brokerId, brokerEpoch);
+    }
+
+    /** AlterUserScramCredentials: each user's outcome, and the records of those that succeed. */
+    public ControllerResult<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
+        return scram.alter(alterations);
     }
 
     public TransactionControlManager transactions() {

@@ -72,6 +72,13 @@ public interface Controller {
 
     CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch);
 
+    /**
+     * AlterUserScramCredentials (KIP-554): answers each user named, in the order first named, with its outcome
+     * (UNACCEPTABLE_CREDENTIAL, RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE, UNSUPPORTED_SASL_MECHANISM or NONE) once the
+     * successful users' credentials have committed.
+     */
+    CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */

@@ -243,6 +243,12 @@ public final class SpeculativeMetadata {
         return pending.transaction(transactionalId);
     }
 
+    /** The user's SCRAM credential for the mechanism, or null. */
+    public io.kraft.metadata.image.ScramCredential scramCredential(String user,
+                                                                    io.kraft.metadata.image.ScramMechanism mechanism) {
+        return pending.scramCredential(user, mechanism);
+    }
+
     /** The whole view as an image (a copy of everything: for comparisons and inspection, not for hot paths). */
     public MetadataImage image(MetadataProvenance provenance) {
         return pending.apply(provenance);

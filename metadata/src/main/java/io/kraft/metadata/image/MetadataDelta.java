@@ -27,6 +27,7 @@ public final class MetadataDelta {
     private ProducerIdsDelta producerIdsDelta;
     private FeaturesDelta featuresDelta;
     private TransactionsDelta transactionsDelta;
+    private ScramDelta scramDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -63,6 +64,8 @@ public final class MetadataDelta {
             case FEATURE_LEVEL -> featuresDelta().replay(record.getFeatureLevel());
             case TRANSACTION -> transactionsDelta().replay(record.getTransaction(), recordEpoch);
             case REMOVE_TRANSACTION -> transactionsDelta().replay(record.getRemoveTransaction());
+            case USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getUserScramCredential());
+            case REMOVE_USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getRemoveUserScramCredential());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -153,6 +156,11 @@ public final class MetadataDelta {
                 : transactionsDelta.transaction(transactionalId);
     }
 
+    /** The user's SCRAM credential for the mechanism, or null. */
+    public ScramCredential scramCredential(String user, ScramMechanism mechanism) {
+        return scramDelta == null ? image.scram().credential(user, mechanism) : scramDelta.credential(user, mechanism);
+    }
+
     // ---- per-area deltas -------------------------------------------------------------------------------------
 
     public ClusterDelta clusterDelta() {
@@ -195,6 +203,18 @@ public final class MetadataDelta {
             transactionsDelta = new TransactionsDelta(image.transactions(), listener);
         }
         return transactionsDelta;
+    }
+
+    public ScramDelta scramDelta() {
+        if (scramDelta == null) {
+            scramDelta = new ScramDelta(image.scram());
+        }
+        return scramDelta;
+    }
+
+    /** Whether any record touched the SCRAM credentials. */
+    public boolean hasScramChanges() {
+        return scramDelta != null;
     }
 
     /** Whether any record touched the transactional ids. */
@@ -259,6 +279,7 @@ public final class MetadataDelta {
                 configsDelta == null ? image.configs() : configsDelta.apply(),
                 producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
                 featuresDelta == null ? image.features() : featuresDelta.apply(),
-                transactionsDelta == null ? image.transactions() : transactionsDelta.apply());
+                transactionsDelta == null ? image.transactions() : transactionsDelta.apply(),
+                scramDelta == null ? image.scram() : scramDelta.apply());
     }
 }

@@ -9,10 +9,10 @@ import java.util.Objects;
 /** The whole cluster metadata as of one log position; immutable, shared freely between threads. */
 public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster, TopicsImage topics,
                             ConfigurationsImage configs, ProducerIdsImage producerIds, FeaturesImage features,
-                            TransactionsImage transactions) {
+                            TransactionsImage transactions, ScramImage scram) {
     public static final MetadataImage EMPTY = new MetadataImage(MetadataProvenance.EMPTY, ClusterImage.EMPTY,
             TopicsImage.EMPTY, ConfigurationsImage.EMPTY, ProducerIdsImage.EMPTY, FeaturesImage.EMPTY,
-            TransactionsImage.EMPTY);
+            TransactionsImage.EMPTY, ScramImage.EMPTY);
 
     public MetadataImage {
         Objects.requireNonNull(provenance, "provenance");
@@ -22,6 +22,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         Objects.requireNonNull(producerIds, "producerIds");
         Objects.requireNonNull(features, "features");
         Objects.requireNonNull(transactions, "transactions");
+        Objects.requireNonNull(scram, "scram");
     }
 
     public long offset() {
@@ -34,7 +35,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
 
     /**
      * Records that rebuild this image when replayed onto {@link #EMPTY} (the snapshot form), in a stable
-     * order: features, brokers, topics with their partitions, configs, producer ids, transactions.
+     * order: features, brokers, topics with their partitions, configs, producer ids, transactions, SCRAM credentials.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>(features.toRecords());
@@ -47,6 +48,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         records.addAll(configs.toRecords());
         records.addAll(producerIds.toRecords());
         records.addAll(transactions.toRecords());
+        records.addAll(scram.toRecords());
         return records;
     }
 }

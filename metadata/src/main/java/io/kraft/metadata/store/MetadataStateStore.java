@@ -18,6 +18,7 @@ import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.proto.metadata.TransactionRecord;
+import io.kraft.proto.metadata.UserScramCredentialRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The committed metadata state in RocksDB: one column family per kind of state (brokers, topics,
- * partitions, configs, producer ids, features, transactional ids) holding each entity's current state, plus the log
+ * partitions, configs, producer ids, features, transactional ids, SCRAM credentials) holding each entity's current state, plus the log
  * position (offset and epoch of the last applied record). A committed batch and its position are written
  * in one atomic write, so the store never reflects half a batch. {@link #checkpoint} copies the store as
  * a snapshot tagged with its position; a restart opens the latest checkpoint and replays the log after
@@ -51,7 +52,7 @@ public final class MetadataStateStore implements AutoCloseable {
     }
 
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",
-        "transactions"};
+        "transactions", "scram"};
 
     private final Path directory;
     private final boolean readOnly;
@@ -68,6 +69,8 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyHandle features;
     /** Null in a read-only store written before transactions existed (it has none). */
     private final ColumnFamilyHandle transactions;
+    /** Null in a read-only store written before SCRAM credentials existed (it has none). */
+    private final ColumnFamilyHandle scram;
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
@@ -86,6 +89,7 @@ public final class MetadataStateStore implements AutoCloseable {
         this.configs = handles.get(5);
         this.features = handles.get(6);
         this.transactions = handles.size() > 7 ? handles.get(7) : null;
+        this.scram = handles.size() > 8 ? handles.get(8) : null;
         byte[] position = get(meta, StoreKeys.APPLIED_POSITION);
         this.appliedPosition = position == null ? MetadataProvenance.EMPTY
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
@@ -224,6 +228,17 @@ public final class MetadataStateStore implements AutoCloseable {
                     }
                 }
             }
+            if (delta.hasScramChanges()) {
+                for (var change : delta.scramDelta().changes().entrySet()) {
+                    // Key: mechanism byte, then the user name; the value is the record (its name is the key's).
+                    byte[] key = StoreKeys.scram(change.getKey().mechanism().type(), change.getKey().user());
+                    if (change.getValue() == null) {
+                        batch.delete(scram, key);
+                    } else {
+                        batch.put(scram, key, change.getValue().toProto().toByteArray());
+                    }
+                }
+            }
             batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
@@ -325,6 +340,9 @@ public final class MetadataStateStore implements AutoCloseable {
         }
         if (transactions != null) {
             forEach(transactions, (key, value) -> records.add(MetadataRecords.of(TransactionRecord.parseFrom(value))));
+        }
+        if (scram != null) {
+            forEach(scram, (key, value) -> records.add(MetadataRecords.of(UserScramCredentialRecord.parseFrom(value))));
         }
         return records;
     }

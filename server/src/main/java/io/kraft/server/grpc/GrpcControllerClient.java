@@ -6,6 +6,7 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import com.google.protobuf.ByteString;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
@@ -19,6 +20,7 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
+import io.kraft.metadata.controller.ScramAlteration;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.ConfigResource;
@@ -27,6 +29,10 @@ import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
+import io.kraft.proto.controller.ScramCredentialAlteration;
+import io.kraft.proto.controller.UserScramCredentialsResult;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
@@ -323,6 +329,29 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                     AlterConfigsResourceResult result = single(response.getResourcesList(), "IncrementalAlterConfigs");
                     return decode(result.getErrorCode(), result.getErrorMessage(), response.hasActiveControllerId(),
                             response.getActiveControllerId(), () -> null);
+                });
+    }
+
+    @Override
+    public CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
+        AlterUserScramCredentialsRequest.Builder message = AlterUserScramCredentialsRequest.newBuilder();
+        alterations.forEach(a -> message.addAlterations(ScramCredentialAlteration.newBuilder().setUser(a.user())
+                .setMechanism(a.mechanism()).setDeletion(a.deletion()).setIterations(a.iterations())
+                .setSalt(ByteString.copyFrom(a.salt())).setSaltedPassword(ByteString.copyFrom(a.saltedPassword()))));
+        AlterUserScramCredentialsRequest request = message.build();
+        return withRetries("AlterUserScramCredentials", requestDeadlineMs,
+                (stub, observer) -> stub.alterUserScramCredentials(request, observer),
+                (AlterUserScramCredentialsResponse response) -> {
+                    Map<String, ApiError> outcomes = new LinkedHashMap<>();
+                    for (UserScramCredentialsResult result : response.getResultsList()) {
+                        if (result.getErrorCode() == Errors.NOT_CONTROLLER.code()) {
+                            return decode(result.getErrorCode(), result.getErrorMessage(),
+                                    response.hasActiveControllerId(), response.getActiveControllerId(), () -> null);
+                        }
+                        outcomes.put(result.getUser(), ApiError.of(errorFor(result.getErrorCode()),
+                                result.getErrorMessage().isEmpty() ? null : result.getErrorMessage()));
+                    }
+                    return new Answered<>(outcomes);
                 });
     }
 
