@@ -5,6 +5,10 @@ import io.kraft.broker.api.admin.DeleteTopicsHandler;
 import io.kraft.broker.api.admin.DescribeLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeQuorumHandler;
 import io.kraft.broker.api.admin.QuorumDescriber;
+import io.kraft.broker.api.auth.AlterUserScramCredentialsHandler;
+import io.kraft.broker.api.auth.DescribeUserScramCredentialsHandler;
+import io.kraft.broker.api.auth.SaslAuthenticateHandler;
+import io.kraft.broker.api.auth.SaslHandshakeHandler;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
 import io.kraft.broker.api.data.DescribeProducersHandler;
@@ -31,6 +35,8 @@ import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SharedNetworkResources;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.SaslSettings;
+import io.kraft.broker.network.ScramCredentials;
 import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.replica.ReplicaManager;
@@ -119,7 +125,11 @@ public final class BrokerServer implements AutoCloseable {
                     + " in " + Listeners.CONTROLLER_LISTENER_NAMES);
         }
         Map<String, SslContext> serverTls = new HashMap<>();
+        Map<String, SaslSettings> serverSasl = new HashMap<>();
         for (Listeners.Listener listener : listeners.brokerListeners()) {
+            if (listener.protocol().sasl()) {
+                serverSasl.put(listener.name(), SaslSettings.forListener(listener.name(), properties));
+            }
             Map<String, String> serverProperties = new HashMap<>(properties);
             serverProperties.put(SocketServerConfig.LISTENERS, listener.toString());
             serverConfigs.put(listener.name(), SocketServerConfig.fromProperties(serverProperties));
@@ -139,6 +149,10 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
+        handlers.add(new SaslHandshakeHandler());
+        handlers.add(new SaslAuthenticateHandler());
+        handlers.add(new DescribeUserScramCredentialsHandler(metadata::image));
+        handlers.add(new AlterUserScramCredentialsHandler(controller));
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
         // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
@@ -170,8 +184,9 @@ public final class BrokerServer implements AutoCloseable {
         RequestHandlerRegistry registry = RequestHandlerRegistry.of(handlers);
         // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
         this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
+        ScramCredentials scram = (user, mechanism) -> metadata.image().scram().credential(user, mechanism);
         serverConfigs.forEach((name, config) -> servers.put(name, new KafkaServer(config, registry, metrics,
-                serverTls.get(name), network)));
+                serverTls.get(name), serverSasl.get(name), scram, network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
     }

@@ -10,9 +10,20 @@ import java.util.Objects;
 public final class ConnectionSession {
     private final SecurityProtocol protocol;
     private volatile KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    /** The SASL exchange's state on a SASL listener, else null. */
+    private volatile SaslAuthenticator sasl;
 
     public ConnectionSession(SecurityProtocol protocol) {
         this.protocol = Objects.requireNonNull(protocol, "protocol");
+    }
+
+    /** The connection's SASL authentication, empty on a listener without SASL. */
+    public java.util.Optional<SaslAuthenticator> sasl() {
+        return java.util.Optional.ofNullable(sasl);
+    }
+
+    void sasl(SaslAuthenticator authenticator) {
+        this.sasl = authenticator;
     }
 
     public SecurityProtocol protocol() {
