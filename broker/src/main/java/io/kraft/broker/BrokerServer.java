@@ -29,6 +29,7 @@ import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.network.ApiHandler;
+import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.RequestHandlerRegistry;
@@ -139,9 +140,7 @@ public final class BrokerServer implements AutoCloseable {
             }
         }
         Listeners.Listener interBroker = listeners.interBrokerListener().orElseThrow();
-        Optional<SslContextFactory.ClientTls> interBrokerTls = interBroker.protocol().tls()
-                ? Optional.of(SslContextFactory.client(SslSettings.forListener(interBroker.name(), properties)))
-                : Optional.empty();
+        InterBrokerSecurity interBrokerSecurity = InterBrokerSecurity.forListener(interBroker, properties);
         ReplicationConfig replication = ReplicationConfig.fromProperties(properties)
                 .withInterBrokerListenerName(interBroker.name());
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
@@ -158,7 +157,7 @@ public final class BrokerServer implements AutoCloseable {
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
                 Optional.of(new ReplicaManager.Replication(replication, controller::alterPartition,
-                        this::brokerEpoch, interBrokerTls)));
+                        this::brokerEpoch, interBrokerSecurity)));
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);

@@ -9,6 +9,7 @@ import static io.kraft.config.Importance.MEDIUM;
 
 import io.kraft.broker.security.JaasConfig;
 import io.kraft.broker.security.PlainSaslServer;
+import io.kraft.broker.security.SaslClientLogin;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigException;
 import io.kraft.config.Validator;
@@ -157,8 +158,31 @@ public record SaslSettings(String listenerName, List<String> enabledMechanisms, 
         return mechanismEnd > 0 && rest.substring(mechanismEnd + 1).equals(SASL_JAAS_CONFIG);
     }
 
-    /** Whether the mechanism is a SCRAM one. */
-    static Optional<ScramMechanism> scram(String mechanism) {
-        return ScramMechanism.forMechanismName(mechanism);
+    /**
+     * This broker's own login on the SASL inter-broker listener {@code listenerName}: the mechanism
+     * ({@code sasl.mechanism.inter.broker.protocol}, by default the first the listener enables; it must be enabled
+     * there) and the {@code username} and {@code password} options of the listener's JAAS entry for it.
+     *
+     * @throws ConfigException naming what is missing
+     */
+    public static SaslClientLogin interBrokerLogin(String listenerName, Map<String, String> props) {
+        List<String> enabled = enabledMechanisms(listenerName, props);
+        String configured = props.get(SASL_MECHANISM_INTER_BROKER_PROTOCOL);
+        String mechanism = configured == null || configured.isBlank() ? enabled.get(0)
+                : configured.trim().toUpperCase(Locale.ROOT);
+        if (!enabled.contains(mechanism)) {
+            throw new ConfigException(SASL_MECHANISM_INTER_BROKER_PROTOCOL + " " + mechanism + " is not enabled on"
+                    + " the inter-broker listener " + listenerName + " (it enables " + String.join(", ", enabled) + ")");
+        }
+        String key = SslSettings.listenerPrefix(listenerName) + mechanism.toLowerCase(Locale.ROOT) + "."
+                + SASL_JAAS_CONFIG;
+        JaasConfig jaas = jaas(listenerName, mechanism, props).orElseThrow(() -> new ConfigException(
+                "The inter-broker listener " + listenerName + " uses SASL " + mechanism + " but " + key + " (or "
+                        + SASL_JAAS_CONFIG + ") is not set: give it username=\"...\" password=\"...\""));
+        if (jaas.option("username") == null || jaas.option("password") == null) {
+            throw new ConfigException(key + " (or " + SASL_JAAS_CONFIG + ") needs username and password options: this"
+                    + " broker logs in with them on the inter-broker listener " + listenerName);
+        }
+        return new SaslClientLogin(mechanism, jaas.option("username"), jaas.option("password"));
     }
 }
