@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.common.config.ConfigResource;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -23,12 +24,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers --entity-name X
- * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers,
- * with the options and output of Kafka's {@code kafka-configs.sh}.
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|users --entity-name X
+ * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers, and
+ * users' SCRAM credentials, with the options and output of Kafka's {@code kafka-configs.sh}.
  */
 @Command(name = "configs", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Describes and alters the dynamic configs of topics and brokers (like kafka-configs.sh).")
+        description = "Describes and alters the dynamic configs of topics and brokers, and users' SCRAM credentials"
+                + " (like kafka-configs.sh).")
 final class ConfigsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -37,7 +39,7 @@ final class ConfigsCommand implements Callable<Integer> {
     private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
-            description = "topics or brokers.")
+            description = "topics, brokers or users (a user's SCRAM credentials).")
     private String entityType;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -60,7 +62,7 @@ final class ConfigsCommand implements Callable<Integer> {
     /** A named entity or, for brokers, the cluster-wide default. */
     static final class Entity {
         @Option(names = "--entity-name", required = true, paramLabel = "NAME",
-                description = "The topic name or broker id.")
+                description = "The topic name, broker id or user name.")
         String name;
         @Option(names = "--entity-default", required = true,
                 description = "The cluster-wide default of all brokers.")
@@ -77,6 +79,9 @@ final class ConfigsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (entityType.equals("users")) {
+            return users();
+        }
         ConfigResource resource = resource();
         if (action.alter && addConfig == null && deleteConfig == null) {
             throw usage("--alter needs --add-config and/or --delete-config");
@@ -97,6 +102,33 @@ final class ConfigsCommand implements Callable<Integer> {
                 admin.incrementalAlterConfigs(Map.of(resource, operations)).all().get();
                 out.println("Completed updating " + (resource.name().isEmpty() ? "default config for brokers in the"
                         + " cluster." : "config for " + entityNoun(resource) + " " + resource.name() + "."));
+            }
+            return 0;
+        });
+    }
+
+    /** {@code --entity-type users}: SCRAM credentials, with kafka-configs.sh's syntax and output. */
+    private Integer users() {
+        if (entity.clusterDefault || all) {
+            throw usage((all ? "--all" : "--entity-default") + " is not valid with --entity-type users");
+        }
+        List<UserScramCredentialAlteration> alterations = List.of();
+        if (action.alter) {
+            try {
+                alterations = UserScramConfigs.alterations(entity.name, addConfig, deleteConfig);
+            } catch (IllegalArgumentException e) {
+                throw usage("Invalid SCRAM config: " + e.getMessage());
+            }
+        } else if (addConfig != null || deleteConfig != null) {
+            throw usage("--add-config and --delete-config are only valid with --alter");
+        }
+        List<UserScramCredentialAlteration> changes = alterations;
+        PrintWriter out = spec.commandLine().getOut();
+        return AdminConnectionOptions.run(connection.adminProperties(), out, spec.commandLine().getErr(), admin -> {
+            if (action.describe) {
+                UserScramConfigs.describe(admin, entity.name, out);
+            } else {
+                UserScramConfigs.alter(admin, entity.name, changes, out);
             }
             return 0;
         });
