@@ -66,7 +66,13 @@ class MetadataRecordsTest {
                                 .setTopicId(Uuids.toProto(TOPIC_ID)).addPartitions(0).addPartitions(3))
                         .addAddedGroups("g").setStartTimeMs(1_000).setUpdateTimeMs(1_500).build()),
                 MetadataRecords.of(io.kraft.proto.metadata.RemoveTransactionRecord.newBuilder()
-                        .setTransactionalId("t").build()));
+                        .setTransactionalId("t").build()),
+                io.kraft.metadata.image.ScramFunctions.credentialForPassword("alice",
+                        io.kraft.metadata.image.ScramMechanism.SCRAM_SHA_512, "pw", 4096).toRecord(),
+                MetadataRecords.of(io.kraft.proto.metadata.RemoveUserScramCredentialRecord.newBuilder()
+                        .setName("alice")
+                        .setMechanism(io.kraft.proto.metadata.ScramMechanismType.SCRAM_MECHANISM_TYPE_SCRAM_SHA_512)
+                        .build()));
     }
 
     @Test
