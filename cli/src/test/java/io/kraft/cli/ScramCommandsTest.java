@@ -168,6 +168,8 @@ class ScramCommandsTest {
         assertTrue(dump.out().contains("REMOVE_USER_SCRAM_CREDENTIAL name=\"alice\" mechanism=SCRAM_SHA_256"),
                 dump.out());
         assertFalse(dump.out().contains("secret"), "no password, salted or not, in the log");
+        assertEquals(2, dump.out().lines().filter(line -> line.contains("USER_SCRAM_CREDENTIAL name=\"admin\""))
+                .count(), "the bootstrap records are appended once, not again after the restart");
     }
 
     private static int freePort() throws Exception {

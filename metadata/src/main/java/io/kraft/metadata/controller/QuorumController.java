@@ -646,7 +646,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             // appended them but failed before they committed left nothing, and this one appends them again).
             LOG.info("Controller {} appends {} bootstrap metadata records to the new cluster's log", nodeId,
                     bootstrapRecords.size());
-            submit("bootstrap metadata", m -> ControllerResult.of(bootstrapRecords, null));
+            submit("bootstrap metadata", m -> ControllerResult.of(bootstrapRecords, null)).whenComplete((ok, e) -> {
+                if (e != null) {
+                    // The next active controller finds the log still empty and appends them again.
+                    LOG.warn("Controller {} could not append the bootstrap metadata records: {}", nodeId, e.toString());
+                }
+            });
         }
     }
 
