@@ -67,6 +67,13 @@ public record SaslSettings(String listenerName, List<String> enabledMechanisms, 
         return DEFINITION;
     }
 
+    /** Never PLAIN's passwords: the user names only. */
+    @Override
+    public String toString() {
+        return "SaslSettings[listener=" + listenerName + ", mechanisms=" + enabledMechanisms + ", plainUsers="
+                + plainPasswords.keySet() + ", reauthMs=" + reauthMs + "]";
+    }
+
     /**
      * The settings of the SASL listener {@code listenerName}.
      *

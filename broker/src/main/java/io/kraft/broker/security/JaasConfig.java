@@ -42,6 +42,12 @@ public record JaasConfig(String loginModule, Map<String, String> options) {
         return new JaasConfig(module, options);
     }
 
+    /** The module and its option names; never their values (passwords). */
+    @Override
+    public String toString() {
+        return loginModule + " " + options.keySet();
+    }
+
     /** The value of {@code name}, or null. */
     public String option(String name) {
         return options.get(name);

@@ -33,6 +33,7 @@ class SaslSettingsTest {
         assertEquals(List.of("PLAIN", "SCRAM-SHA-256"), settings.enabledMechanisms());
         assertEquals(Map.of("alice", "a"), settings.plainPasswords());
         assertEquals(5000, settings.reauthMs());
+        assertFalse(settings.toString().contains("\"a\"") || settings.toString().contains("=a"), settings.toString());
         assertTrue(SaslSettings.isListenerKey("listener.name.external.plain.sasl.jaas.config"));
         assertTrue(SaslSettings.isListenerKey("listener.name.external.sasl.enabled.mechanisms"));
         assertFalse(SaslSettings.isListenerKey("listener.name.external.ssl.keystore.location"));
