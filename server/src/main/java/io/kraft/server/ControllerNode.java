@@ -2,10 +2,10 @@ package io.kraft.server;
 
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
-import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.controller.TransactionSettings;

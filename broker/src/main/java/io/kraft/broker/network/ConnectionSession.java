@@ -2,6 +2,7 @@ package io.kraft.broker.network;
 
 import io.kraft.broker.security.KafkaPrincipal;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The security state of one client connection: its listener's protocol and who it has authenticated as. Starts
@@ -18,8 +19,8 @@ public final class ConnectionSession {
     }
 
     /** The connection's SASL authentication, empty on a listener without SASL. */
-    public java.util.Optional<SaslAuthenticator> sasl() {
-        return java.util.Optional.ofNullable(sasl);
+    public Optional<SaslAuthenticator> sasl() {
+        return Optional.ofNullable(sasl);
     }
 
     void sasl(SaslAuthenticator authenticator) {

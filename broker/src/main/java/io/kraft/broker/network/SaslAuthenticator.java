@@ -1,6 +1,7 @@
 package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.LogText;
 import io.kraft.broker.security.KafkaPrincipal;
 import io.kraft.broker.security.PlainSaslServer;
 import io.kraft.broker.security.SaslAuthenticationFailure;
@@ -183,6 +184,6 @@ public final class SaslAuthenticator {
     /** One line per failed attempt, with the client's address; never a password. */
     private void logFailure(String mechanismName, String user, String why) {
         LOG.info("Failed authentication with {} on listener {} ({}{}): {}", client, settings.listenerName(),
-                mechanismName, user == null ? "" : ", user " + io.kraft.broker.protocol.LogText.of(user), why);
+                mechanismName, user == null ? "" : ", user " + LogText.of(user), why);
     }
 }

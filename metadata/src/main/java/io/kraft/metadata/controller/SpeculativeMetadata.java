@@ -7,6 +7,8 @@ import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.ScramCredential;
+import io.kraft.metadata.image.ScramMechanism;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -244,8 +246,7 @@ public final class SpeculativeMetadata {
     }
 
     /** The user's SCRAM credential for the mechanism, or null. */
-    public io.kraft.metadata.image.ScramCredential scramCredential(String user,
-                                                                    io.kraft.metadata.image.ScramMechanism mechanism) {
+    public ScramCredential scramCredential(String user, ScramMechanism mechanism) {
         return pending.scramCredential(user, mechanism);
     }
 

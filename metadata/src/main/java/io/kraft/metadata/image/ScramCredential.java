@@ -1,9 +1,9 @@
 package io.kraft.metadata.image;
 
+import com.google.protobuf.ByteString;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.UserScramCredentialRecord;
-import com.google.protobuf.ByteString;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -1,6 +1,7 @@
 package io.kraft.metadata.image;
 
 import io.kraft.proto.metadata.MetadataRecord;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public record ScramImage(Map<Key, ScramCredential> credentials) {
     public Map<String, List<ScramCredential>> byUser() {
         Map<String, List<ScramCredential>> users = new TreeMap<>();
         credentials.values().stream().sorted(ORDER).forEach(credential -> users
-                .computeIfAbsent(credential.user(), user -> new java.util.ArrayList<>()).add(credential));
+                .computeIfAbsent(credential.user(), user -> new ArrayList<>()).add(credential));
         return users;
     }
 

@@ -1,12 +1,12 @@
 package io.kraft.server.grpc;
 
+import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import com.google.protobuf.ByteString;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
