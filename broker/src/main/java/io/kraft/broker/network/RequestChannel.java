@@ -337,6 +337,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             ApiVersionsResponse body = registry.apiVersions().toApiVersionsResponse(Errors.UNSUPPORTED_VERSION);
             answer = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(), body);
         } else if (api == ApiKey.PRODUCE && api.advertisedVersions().contains(e.apiVersion())) {
+            if (authenticator != null && authenticator.refusal(api, System.nanoTime()).isPresent()) {
+                closeUnauthenticated("Produce v" + e.apiVersion() + " before SASL authentication");
+                return;
+            }
             answer = LegacyProduceRejection.responseFrame(frame, e.apiVersion());
         }
         if (answer == null) {
