@@ -72,16 +72,12 @@ public final class TlsBenchmark {
         TestCertificates certs = TestCertificates.create(dir);
         CombinedNode node = start(dir, certs);
         int serveSeconds = Integer.getInteger("bench.serveSeconds", 0);
-        if (serveSeconds > 0) {
-            try {
-                serve(node, certs, dir, serveSeconds);
-            } finally {
-                node.close();
-            }
-            return;
-        }
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + node.listenerPort("PLAINTEXT")))) {
+            if (serveSeconds > 0) {
+                serve(node, certs, dir, serveSeconds);
+                return;
+            }
             System.out.printf("%d records of %d B, acks=1, %d partitions, %d round(s); broker CPU excludes the"
                     + " clients' threads%n", records, RECORD_BYTES, PARTITIONS, rounds);
             System.out.printf("%-11s %-9s %-7s %10s %16s%n", "round", "listener", "phase", "MB/s", "broker CPU ms/MB");
