@@ -6,6 +6,10 @@ import io.kraft.broker.api.admin.DeleteTopicsHandler;
 import io.kraft.broker.api.admin.DescribeLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeQuorumHandler;
 import io.kraft.broker.api.admin.QuorumDescriber;
+import io.kraft.broker.api.auth.AlterUserScramCredentialsHandler;
+import io.kraft.broker.api.auth.DescribeUserScramCredentialsHandler;
+import io.kraft.broker.api.auth.SaslAuthenticateHandler;
+import io.kraft.broker.api.auth.SaslHandshakeHandler;
 import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.DeleteRecordsHandler;
 import io.kraft.broker.api.data.DescribeProducersHandler;
@@ -26,12 +30,15 @@ import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.network.ApiHandler;
+import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.network.KafkaServer;
 import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.RequestHandlerRegistry;
 import io.kraft.broker.network.SharedNetworkResources;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.SaslSettings;
+import io.kraft.broker.network.ScramCredentials;
 import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.security.RequestAuthorizer;
@@ -121,7 +128,11 @@ public final class BrokerServer implements AutoCloseable {
                     + " in " + Listeners.CONTROLLER_LISTENER_NAMES);
         }
         Map<String, SslContext> serverTls = new HashMap<>();
+        Map<String, SaslSettings> serverSasl = new HashMap<>();
         for (Listeners.Listener listener : listeners.brokerListeners()) {
+            if (listener.protocol().sasl()) {
+                serverSasl.put(listener.name(), SaslSettings.forListener(listener.name(), properties));
+            }
             Map<String, String> serverProperties = new HashMap<>(properties);
             serverProperties.put(SocketServerConfig.LISTENERS, listener.toString());
             serverConfigs.put(listener.name(), SocketServerConfig.fromProperties(serverProperties));
@@ -131,9 +142,7 @@ public final class BrokerServer implements AutoCloseable {
             }
         }
         Listeners.Listener interBroker = listeners.interBrokerListener().orElseThrow();
-        Optional<SslContextFactory.ClientTls> interBrokerTls = interBroker.protocol().tls()
-                ? Optional.of(SslContextFactory.client(SslSettings.forListener(interBroker.name(), properties)))
-                : Optional.empty();
+        InterBrokerSecurity interBrokerSecurity = InterBrokerSecurity.forListener(interBroker, properties);
         ReplicationConfig replication = ReplicationConfig.fromProperties(properties)
                 .withInterBrokerListenerName(interBroker.name());
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
@@ -141,12 +150,16 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
+        handlers.add(new SaslHandshakeHandler());
+        handlers.add(new SaslAuthenticateHandler());
+        handlers.add(new DescribeUserScramCredentialsHandler(metadata::image));
+        handlers.add(new AlterUserScramCredentialsHandler(controller));
         // Registered before the metadata log is replayed, so the replica manager sees every partition.
         // Topic settings follow dynamic broker defaults (IncrementalAlterConfigs on the broker) as well as overrides.
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
                 Optional.of(new ReplicaManager.Replication(replication, controller::alterPartition,
-                        this::brokerEpoch, interBrokerTls)));
+                        this::brokerEpoch, interBrokerSecurity)));
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);
@@ -177,8 +190,9 @@ public final class BrokerServer implements AutoCloseable {
                 : RequestHandlerRegistry.of(handlers);
         // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
         this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
+        ScramCredentials scram = (user, mechanism) -> metadata.image().scram().credential(user, mechanism);
         serverConfigs.forEach((name, config) -> servers.put(name, new KafkaServer(config, registry, metrics,
-                serverTls.get(name), network)));
+                serverTls.get(name), serverSasl.get(name), scram, network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
     }

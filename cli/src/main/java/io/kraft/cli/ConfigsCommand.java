@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.common.config.ConfigResource;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -24,13 +25,14 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers --entity-name X
- * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers, and a
- * node's log levels, with the options and output of Kafka's {@code kafka-configs.sh}.
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers|users
+ * --entity-name X (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and
+ * brokers, a node's log levels, and users' SCRAM credentials, with the options and output of Kafka's
+ * {@code kafka-configs.sh}.
  */
 @Command(name = "configs", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Describes and alters the dynamic configs of topics and brokers, and a node's log levels "
-                + "(like kafka-configs.sh).")
+        description = "Describes and alters the dynamic configs of topics and brokers, a node's log levels, and users'"
+                + " SCRAM credentials (like kafka-configs.sh).")
 final class ConfigsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -39,7 +41,8 @@ final class ConfigsCommand implements Callable<Integer> {
     private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
-            description = "topics, brokers, or broker-loggers (a node's log levels, changed at run time).")
+            description = "topics, brokers, broker-loggers (a node's log levels, changed at run time) or users (a"
+                    + " user's SCRAM credentials).")
     private String entityType;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -62,7 +65,7 @@ final class ConfigsCommand implements Callable<Integer> {
     /** A named entity or, for brokers, the cluster-wide default. */
     static final class Entity {
         @Option(names = "--entity-name", required = true, paramLabel = "NAME",
-                description = "The topic name or broker id.")
+                description = "The topic name, broker id or user name.")
         String name;
         @Option(names = "--entity-default", required = true,
                 description = "The cluster-wide default of all brokers.")
@@ -79,6 +82,9 @@ final class ConfigsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (entityType.equals("users")) {
+            return users();
+        }
         ConfigResource resource = resource();
         if (action.alter && addConfig == null && deleteConfig == null) {
             throw usage("--alter needs --add-config and/or --delete-config");
@@ -99,6 +105,33 @@ final class ConfigsCommand implements Callable<Integer> {
                 admin.incrementalAlterConfigs(Map.of(resource, operations)).all().get();
                 out.println("Completed updating " + (resource.name().isEmpty() ? "default config for brokers in the"
                         + " cluster." : "config for " + entityNoun(resource) + " " + resource.name() + "."));
+            }
+            return 0;
+        });
+    }
+
+    /** {@code --entity-type users}: SCRAM credentials, with kafka-configs.sh's syntax and output. */
+    private Integer users() {
+        if (entity.clusterDefault || all) {
+            throw usage((all ? "--all" : "--entity-default") + " is not valid with --entity-type users");
+        }
+        List<UserScramCredentialAlteration> alterations = List.of();
+        if (action.alter) {
+            try {
+                alterations = UserScramConfigs.alterations(entity.name, addConfig, deleteConfig);
+            } catch (IllegalArgumentException e) {
+                throw usage("Invalid SCRAM config: " + e.getMessage());
+            }
+        } else if (addConfig != null || deleteConfig != null) {
+            throw usage("--add-config and --delete-config are only valid with --alter");
+        }
+        List<UserScramCredentialAlteration> changes = alterations;
+        PrintWriter out = spec.commandLine().getOut();
+        return AdminConnectionOptions.run(connection.adminProperties(), out, spec.commandLine().getErr(), admin -> {
+            if (action.describe) {
+                UserScramConfigs.describe(admin, entity.name, out);
+            } else {
+                UserScramConfigs.alter(admin, entity.name, changes, out);
             }
             return 0;
         });
@@ -125,8 +158,8 @@ final class ConfigsCommand implements Callable<Integer> {
                 }
                 return new ConfigResource(ConfigResource.Type.BROKER_LOGGER, entity.name);
             }
-            default -> throw usage("--entity-type must be topics, brokers or broker-loggers, not '" + entityType
-                    + "'");
+            default -> throw usage("--entity-type must be topics, brokers, broker-loggers or users, not '"
+                    + entityType + "'");
         }
     }
 

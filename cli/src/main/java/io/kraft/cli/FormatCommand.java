@@ -1,8 +1,13 @@
 package io.kraft.cli;
 
 import io.kraft.config.ParsedConfig;
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.image.ScramFunctions;
+import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +16,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
- * every log directory and the metadata log directory of a node, so that the node can start.
+ * every log directory and the metadata log directory of a node, so that the node can start; with
+ * {@code --add-scram}, the SCRAM credentials a new cluster starts with (as {@code kafka-storage.sh format}).
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Formats the log directories and the metadata log directory of a node.")
@@ -36,9 +43,16 @@ final class FormatCommand implements Runnable {
             description = "Skip directories that are already formatted instead of failing.")
     private boolean ignoreFormatted;
 
+    @Option(names = {"-S", "--add-scram"}, paramLabel = "MECHANISM=[name=USER,password=PASSWORD]",
+            description = "A SCRAM credential the new cluster starts with, e.g. SCRAM-SHA-256=[name=admin,"
+                    + "password=admin-secret] (optionally iterations=4096..16384); repeatable. Written into the"
+                    + " metadata log directory's bootstrap records, so the first admin can log in.")
+    private List<String> scramCredentials = new ArrayList<>();
+
     @Override
     public void run() {
         ParsedConfig config = NodeConfigs.load(configFile);
+        List<MetadataRecord> bootstrap = bootstrapRecords();
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
         List<Path> unformatted = new ArrayList<>();
@@ -58,11 +72,42 @@ final class FormatCommand implements Runnable {
         if (unformatted.isEmpty()) {
             out.println("All of the log directories are already formatted.");
         }
+        Path metadataLogDir = NodeConfigs.metadataLogDir(config);
         for (Path dir : unformatted) {
             MetaProperties.forNewDirectory(clusterId, nodeId).write(dir);
             out.println("Formatted " + dir + " with cluster.id " + clusterId + " and node.id " + nodeId);
         }
+        if (!bootstrap.isEmpty() && unformatted.contains(metadataLogDir)) {
+            try {
+                BootstrapMetadata.write(metadataLogDir, bootstrap);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
+                        + e.getMessage(), e);
+            }
+            out.println("Wrote " + bootstrap.size() + " SCRAM credential(s) into the bootstrap records of "
+                    + metadataLogDir);
+        }
         out.flush();
+    }
+
+    /** The credentials of {@code --add-scram} as records; the passwords are not kept. */
+    private List<MetadataRecord> bootstrapRecords() {
+        List<MetadataRecord> records = new ArrayList<>();
+        for (String argument : scramCredentials) {
+            List<ScramCredentialArgument> credentials;
+            try {
+                credentials = ScramCredentialArgument.parseAll(argument);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid --add-scram: " + e.getMessage());
+            }
+            for (ScramCredentialArgument credential : credentials) {
+                String name = credential.name().filter(n -> !n.isEmpty()).orElseThrow(() -> new ParameterException(
+                        spec.commandLine(), "Invalid --add-scram: " + credential.mechanism() + "=[...] needs name=..."));
+                records.add(ScramFunctions.credentialForPassword(name, credential.mechanism(), credential.password(),
+                        credential.iterations()).toRecord());
+            }
+        }
+        return records;
     }
 
     /** Rejects a --cluster-id that is not a Kafka-style uuid, before any file is read. */

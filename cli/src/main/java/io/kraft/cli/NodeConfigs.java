@@ -9,6 +9,7 @@ import io.kraft.broker.config.BrokerConfigs;
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.network.Listeners;
+import io.kraft.broker.network.SaslSettings;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.network.SslSettings;
@@ -81,15 +82,15 @@ public final class NodeConfigs {
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
-                AuthorizerConfig.definition())) {
+                AuthorizerConfig.definition(), SaslSettings.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
                 }
             }
         }
-        // Per-listener settings (listener.name.<name>.ssl.*) are read by the listener they name.
-        return definition.alsoKnown(SslSettings::isListenerKey);
+        // Per-listener settings (listener.name.<name>.ssl.*, .sasl.*) are read by the listener they name.
+        return definition.alsoKnown(key -> SslSettings.isListenerKey(key) || SaslSettings.isListenerKey(key));
     }
 
     /** The shared definition; parse with it, never define more keys in it. */
@@ -165,7 +166,21 @@ public final class NodeConfigs {
             SslContextFactory.check(listeners, config.originals());
             // authorizer.class.name names a class this broker has (only Kafka's StandardAuthorizer), super.users parses.
             AuthorizerConfig.fromProperties(config.originals());
+            // Mechanisms served, PLAIN's users, the inter-broker login: refused here rather than at the first client.
+            for (Listeners.Listener listener : listeners.brokerListeners()) {
+                if (listener.protocol().sasl()) {
+                    SaslSettings.forListener(listener.name(), config.originals());
+                }
+            }
+            listeners.interBrokerListener().filter(l -> l.protocol().sasl())
+                    .ifPresent(l -> SaslSettings.interBrokerLogin(l.name(), config.originals()));
         }
+    }
+
+    /** The metadata log's directory: {@code metadata.log.dir}, else the first log directory. */
+    public static Path metadataLogDir(ParsedConfig config) {
+        String dir = config.getString(METADATA_LOG_DIR);
+        return Path.of(dir != null ? dir : BrokerLogSettings.from(config).logDirs().get(0));
     }
 
     /**

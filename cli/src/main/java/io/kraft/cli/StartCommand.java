@@ -153,8 +153,7 @@ final class StartCommand implements Runnable {
     }
 
     private static Path metadataLogDir(ParsedConfig config) {
-        String dir = config.getString(NodeConfigs.METADATA_LOG_DIR);
-        return Path.of(dir != null ? dir : BrokerLogSettings.from(config).logDirs().get(0));
+        return NodeConfigs.metadataLogDir(config);
     }
 
     /** The node's listeners: the broker serves those not named in controller.listener.names. */

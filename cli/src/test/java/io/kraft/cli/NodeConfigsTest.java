@@ -147,8 +147,9 @@ class NodeConfigsTest {
     void listenersNeedAProtocolThatIsServed() {
         assertTrue(rejection("listeners", "CLIENTS://:9092,CONTROLLER://:9093")
                 .startsWith("Listener CLIENTS has no security protocol"));
-        assertTrue(rejection("listeners", "SASL_SSL://:9092,CONTROLLER://:9093")
-                .contains("security protocol SASL_SSL is not supported yet"));
+        assertTrue(rejection("listeners", "SASL_PLAINTEXT://:9092,CONTROLLER://:9093")
+                .contains("The inter-broker listener SASL_PLAINTEXT uses SASL SCRAM-SHA-256 but"
+                        + " listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config (or sasl.jaas.config) is not set"));
         assertTrue(rejection("listeners", "PLAINTEXT://:9092,SSL://:9093,CONTROLLER://:9093")
                 .contains("both use port 9093"));
         assertTrue(rejection("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:TLS")

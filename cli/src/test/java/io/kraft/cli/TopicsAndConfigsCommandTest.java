@@ -119,7 +119,7 @@ class TopicsAndConfigsCommandTest {
         assertUsage(topics("--alter", "--topic", "x"), "--alter needs --partitions");
         assertUsage(topics("--create", "--topic", "x", "--config", "novalue"), "expected key=value");
         assertUsage(CliRun.of("topics", "--list"), "--bootstrap-server");
-        assertUsage(configs("--entity-type", "groups", "--entity-name", "g", "--describe"), "topics, brokers or broker-loggers");
+        assertUsage(configs("--entity-type", "groups", "--entity-name", "g", "--describe"), "topics, brokers, broker-loggers or users");
         assertUsage(configs("--entity-type", "topics", "--entity-name", "t", "--alter"), "--add-config");
         assertUsage(configs("--entity-type", "topics", "--entity-default", "--describe"), "--entity-default");
     }

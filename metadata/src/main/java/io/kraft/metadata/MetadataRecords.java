@@ -13,9 +13,11 @@ import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.RemoveAccessControlEntryRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
 import io.kraft.proto.metadata.RemoveTransactionRecord;
+import io.kraft.proto.metadata.RemoveUserScramCredentialRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.proto.metadata.UserScramCredentialRecord;
 
 /** Wraps record types in the versioned {@link MetadataRecord} envelope and checks versions on replay. */
 public final class MetadataRecords {
@@ -103,5 +105,13 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(RemoveAccessControlEntryRecord record) {
         return envelope().setRemoveAccessControlEntry(record).build();
+    }
+
+    public static MetadataRecord of(UserScramCredentialRecord record) {
+        return envelope().setUserScramCredential(record).build();
+    }
+
+    public static MetadataRecord of(RemoveUserScramCredentialRecord record) {
+        return envelope().setRemoveUserScramCredential(record).build();
     }
 }

@@ -71,7 +71,13 @@ class MetadataRecordsTest {
                         .setId(Uuids.toProto(TOPIC_ID)).setResourceType(2).setResourceName("orders").setPatternType(3)
                         .setPrincipal("User:alice").setHost("*").setOperation(3).setPermissionType(3).build()),
                 MetadataRecords.of(io.kraft.proto.metadata.RemoveAccessControlEntryRecord.newBuilder()
-                        .setId(Uuids.toProto(TOPIC_ID)).build()));
+                        .setId(Uuids.toProto(TOPIC_ID)).build()),
+                io.kraft.metadata.image.ScramFunctions.credentialForPassword("alice",
+                        io.kraft.metadata.image.ScramMechanism.SCRAM_SHA_512, "pw", 4096).toRecord(),
+                MetadataRecords.of(io.kraft.proto.metadata.RemoveUserScramCredentialRecord.newBuilder()
+                        .setName("alice")
+                        .setMechanism(io.kraft.proto.metadata.ScramMechanismType.SCRAM_MECHANISM_TYPE_SCRAM_SHA_512)
+                        .build()));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.kraft.server;
 
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
@@ -106,6 +107,7 @@ public final class ControllerNode implements AutoCloseable {
                 .storage(new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE), snapshots))
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
+                .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));

@@ -2,6 +2,7 @@ package io.kraft.broker.network;
 
 import io.kraft.broker.security.KafkaPrincipal;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The security state of one client connection: its listener's protocol and who it has authenticated as. Starts
@@ -10,9 +11,20 @@ import java.util.Objects;
 public final class ConnectionSession {
     private final SecurityProtocol protocol;
     private volatile KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    /** The SASL exchange's state on a SASL listener, else null. */
+    private volatile SaslAuthenticator sasl;
 
     public ConnectionSession(SecurityProtocol protocol) {
         this.protocol = Objects.requireNonNull(protocol, "protocol");
+    }
+
+    /** The connection's SASL authentication, empty on a listener without SASL. */
+    public Optional<SaslAuthenticator> sasl() {
+        return Optional.ofNullable(sasl);
+    }
+
+    void sasl(SaslAuthenticator authenticator) {
+        this.sasl = authenticator;
     }
 
     public SecurityProtocol protocol() {

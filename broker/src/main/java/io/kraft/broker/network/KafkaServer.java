@@ -48,6 +48,9 @@ public final class KafkaServer implements AutoCloseable {
     private final SharedNetworkResources shared;
     /** The listener's TLS, or null on a plaintext listener. */
     private final SslContext tls;
+    /** The listener's SASL settings, or null on a listener without SASL. */
+    private final SaslSettings sasl;
+    private final ScramCredentials scramCredentials;
 
     /** A server whose request metrics are its own (not published in JMX): tests and tools. */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry) {
@@ -67,17 +70,30 @@ public final class KafkaServer implements AutoCloseable {
      */
     public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
                        SslContext tls, SharedNetworkResources shared) {
-        this(config, registry, metrics, false, tls, shared);
+        this(config, registry, metrics, false, tls, null, ScramCredentials.NONE, shared);
+    }
+
+    /**
+     * As the constructor above, on a SASL listener ({@code sasl} not null): clients authenticate with one of its
+     * mechanisms, SCRAM ones against {@code scramCredentials}, before any other request.
+     */
+    public KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
+                       SslContext tls, SaslSettings sasl, ScramCredentials scramCredentials,
+                       SharedNetworkResources shared) {
+        this(config, registry, metrics, false, tls, sasl, scramCredentials, shared);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
                         boolean ownsMetrics) {
-        this(config, registry, metrics, ownsMetrics, null, null);
+        this(config, registry, metrics, ownsMetrics, null, null, ScramCredentials.NONE, null);
     }
 
     private KafkaServer(SocketServerConfig config, RequestHandlerRegistry registry, KafkaMetrics metrics,
-                        boolean ownsMetrics, SslContext tls, SharedNetworkResources shared) {
+                        boolean ownsMetrics, SslContext tls, SaslSettings sasl, ScramCredentials scramCredentials,
+                        SharedNetworkResources shared) {
         this.tls = tls;
+        this.sasl = sasl;
+        this.scramCredentials = scramCredentials;
         this.shared = shared;
         this.config = config;
         this.registry = registry;
@@ -155,7 +171,7 @@ public final class KafkaServer implements AutoCloseable {
                                         TimeUnit.MILLISECONDS))
                                 .addLast("frames", frames)
                                 .addLast("requests", new RequestChannel(registry, pool, config.listenerName(), gate,
-                                        requestMetrics, tls != null));
+                                        requestMetrics, tls != null, sasl, scramCredentials));
                     }
                 });
         InetSocketAddress address = config.host().isEmpty()
@@ -173,7 +189,8 @@ public final class KafkaServer implements AutoCloseable {
             throw new UncheckedIOException(message, new IOException(message, e));
         }
         LOG.info("Bound {} for Kafka clients ({}, {}), {} bytes of request memory", serverChannel.localAddress(),
-                config.listenerName(), tls != null ? "TLS" : "plaintext", memory.capacityBytes());
+                config.listenerName(), (tls != null ? "TLS" : "plaintext") + (sasl == null ? ""
+                        : ", SASL " + String.join("/", sasl.enabledMechanisms())), memory.capacityBytes());
     }
 
     /** Starts accepting the connections waiting in the backlog and those that follow; idempotent. */

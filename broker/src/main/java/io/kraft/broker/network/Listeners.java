@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * A node's named listeners under Kafka's keys ({@code listeners}, {@code listener.security.protocol.map},
  * {@code advertised.listeners}, {@code controller.listener.names}, {@code inter.broker.listener.name}), checked
  * together: every name is mapped to a known protocol, names and fixed ports are unique, advertised and
- * inter-broker names are listeners of this node. Protocols not served yet (SASL, and anything but PLAINTEXT on the
- * control plane) are refused here rather than served as plaintext.
+ * inter-broker names are listeners of this node. Protocols not served yet (anything but PLAINTEXT on the control
+ * plane) are refused here rather than served as plaintext.
  */
 public final class Listeners {
     public static final String LISTENERS = SocketServerConfig.LISTENERS;
@@ -89,10 +89,6 @@ public final class Listeners {
                 }
             }
             boolean controller = controllerNames.contains(name);
-            if (protocol.sasl()) {
-                throw new ConfigException("Listener " + name + ": security protocol " + protocol
-                        + " is not supported yet; use PLAINTEXT or SSL in " + LISTENER_SECURITY_PROTOCOL_MAP);
-            }
             if (controller && protocol != SecurityProtocol.PLAINTEXT) {
                 throw new ConfigException("Controller listener " + name + ": security protocol " + protocol
                         + " is not supported yet on the control plane; map it to PLAINTEXT in "

@@ -91,6 +91,11 @@ final class OutboundResponse {
         }
     }
 
+    /** This response, after which the connection closes (a failed authentication's answer). */
+    OutboundResponse thenClose() {
+        return new OutboundResponse(parts, true);
+    }
+
     /** The ByteBufs and FileRegions to write, in wire order. */
     List<Object> parts() {
         return parts;

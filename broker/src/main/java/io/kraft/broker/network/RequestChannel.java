@@ -74,9 +74,22 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     /** Whether the connection is encrypted: record bytes then go through the TLS handler, not as file regions. */
     private final boolean tls;
 
+    /** The listener's SASL settings, or null when it has no SASL (then no request is checked: the fast path). */
+    private final SaslSettings sasl;
+    private final ScramCredentials scramCredentials;
+    /** This connection's SASL state, or null on a listener without SASL. */
+    private SaslAuthenticator authenticator;
+
     RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate,
                    RequestMetrics requestMetrics, boolean tls) {
+        this(registry, pool, listenerName, gate, requestMetrics, tls, null, ScramCredentials.NONE);
+    }
+
+    RequestChannel(RequestHandlerRegistry registry, RequestHandlerPool pool, String listenerName, ReadGate gate,
+                   RequestMetrics requestMetrics, boolean tls, SaslSettings sasl, ScramCredentials scramCredentials) {
         this.tls = tls;
+        this.sasl = sasl;
+        this.scramCredentials = scramCredentials;
         this.registry = registry;
         this.requestMetrics = requestMetrics;
         this.pool = pool;
@@ -87,8 +100,16 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         this.ctx = ctx;
+        SecurityProtocol protocol = sasl == null ? (tls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT)
+                : (tls ? SecurityProtocol.SASL_SSL : SecurityProtocol.SASL_PLAINTEXT);
+        ConnectionSession session = new ConnectionSession(protocol);
+        if (sasl != null) {
+            authenticator = new SaslAuthenticator(sasl, scramCredentials, session, ctx.channel().remoteAddress(),
+                    System::nanoTime);
+            session.sasl(authenticator);
+        }
         this.context = new RequestContext(listenerName, ctx.channel().remoteAddress(), registry.apiVersions(),
-                new ConnectionSession(tls ? SecurityProtocol.SSL : SecurityProtocol.PLAINTEXT), registry.authorizer());
+                session, registry.authorizer());
         super.channelActive(ctx);
     }
 
@@ -113,6 +134,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         Call call;
         try {
             ApiRequest<ApiMessage> request = RequestFrame.parse(bytes, table);
+            if (authenticator != null) {
+                Optional<String> refusal = authenticator.refusal(request.api(), receivedNanos);
+                if (refusal.isPresent()) {
+                    frame.release();
+                    closeUnauthenticated(refusal.get());
+                    return;
+                }
+            }
             call = new Call(registry.handler(request.api()), request);
         } catch (UnsupportedApiVersionException e) {
             answerUnsupportedVersion(e, bytes);
@@ -277,14 +306,21 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                     call.clientId(), call.api().apiName(), call.version(), close.reason());
             return OutboundResponse.CLOSE;
         }
+        boolean thenClose = response instanceof HandlerResponse.BodyThenClose;
+        if (response instanceof HandlerResponse.BodyThenClose last) {
+            LOG.debug("Closing connection from {} (client {}) after answering {} v{}: {}", context.clientAddress(),
+                    call.clientId(), call.api().apiName(), call.version(), last.reason());
+        }
         try {
-            ApiMessage body = ((HandlerResponse.Body) response).body();
+            ApiMessage body = thenClose ? ((HandlerResponse.BodyThenClose) response).body()
+                    : ((HandlerResponse.Body) response).body();
             if (body.apiKey() != call.api().id()) {
                 throw new IllegalStateException(call.api().apiName() + " handler answered a body of API key "
                         + body.apiKey());
             }
-            return OutboundResponse.frame(ctx.alloc(), call.api(), call.version(), call.correlationId(), body,
-                    tls);
+            OutboundResponse framed = OutboundResponse.frame(ctx.alloc(), call.api(), call.version(),
+                    call.correlationId(), body, tls);
+            return thenClose ? framed.thenClose() : framed;
         } catch (RuntimeException e) {
             LOG.error("Closing connection from {}: {} v{} response for correlation id {} from client {} could not be"
                     + " written", context.clientAddress(), call.api().apiName(), call.version(),
@@ -301,6 +337,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             ApiVersionsResponse body = registry.apiVersions().toApiVersionsResponse(Errors.UNSUPPORTED_VERSION);
             answer = ResponseFrame.toBuffer(ApiKey.API_VERSIONS, (short) 0, e.correlationId(), body);
         } else if (api == ApiKey.PRODUCE && api.advertisedVersions().contains(e.apiVersion())) {
+            if (authenticator != null && authenticator.refusal(api, System.nanoTime()).isPresent()) {
+                closeUnauthenticated("Produce v" + e.apiVersion() + " before SASL authentication");
+                return;
+            }
             answer = LegacyProduceRejection.responseFrame(frame, e.apiVersion());
         }
         if (answer == null) {
@@ -370,15 +410,17 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 continue;
             }
             OutboundResponse response = ready.response();
-            if (response.closesConnection()) {
-                closing = true;
-                continue;
-            }
             if (!response.isEmpty()) {
                 response.write(ctx);
                 wrote = true;
+                ready.recordSent(requestMetrics, context);
+            } else if (!response.closesConnection()) {
+                ready.recordSent(requestMetrics, context);
             }
-            ready.recordSent(requestMetrics, context);
+            if (response.closesConnection()) {
+                // Whatever was written (a failed authentication's answer) is flushed before the close below.
+                closing = true;
+            }
         }
         if (closing) {
             ctx.flush();
@@ -389,6 +431,13 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             ctx.flush();
         }
         updateAutoRead();
+    }
+
+    /** Kafka's answer to a request a SASL connection may not make yet (or no longer): the connection closes. */
+    private void closeUnauthenticated(String why) {
+        closing = true;
+        LOG.info("Closing connection from {} on listener {}: {}", ctx.channel().remoteAddress(), listenerName, why);
+        ctx.close();
     }
 
     private void closeOnBadRequest(RequestParseException e) {

@@ -10,7 +10,7 @@ import io.kraft.config.TopicLogSettings;
 import io.kraft.metadata.controller.AlterPartitionRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.BrokerRegistration;
-import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.LocalReplicaChanges;
 import io.kraft.metadata.image.MetadataDelta;
@@ -120,23 +120,23 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      *
      * @param alterPartition sends an ISR change to the active controller, answering the partition as committed
      * @param brokerEpoch    this broker's registration epoch, -1 before it registered
-     * @param interBrokerTls how followers reach leaders over TLS (an SSL inter-broker listener), else empty
+     * @param interBroker    how followers reach leaders (TLS, a SASL login), as the inter-broker listener needs
      */
     public record Replication(ReplicationConfig config,
                               Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
-                              LongSupplier brokerEpoch, Optional<SslContextFactory.ClientTls> interBrokerTls) {
+                              LongSupplier brokerEpoch, InterBrokerSecurity interBroker) {
         public Replication {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(alterPartition, "alterPartition");
             Objects.requireNonNull(brokerEpoch, "brokerEpoch");
-            Objects.requireNonNull(interBrokerTls, "interBrokerTls");
+            Objects.requireNonNull(interBroker, "interBroker");
         }
 
         /** Replication over plaintext. */
         public Replication(ReplicationConfig config,
                            Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
                            LongSupplier brokerEpoch) {
-            this(config, alterPartition, brokerEpoch, Optional.empty());
+            this(config, alterPartition, brokerEpoch, InterBrokerSecurity.PLAINTEXT);
         }
     }
 
@@ -165,7 +165,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         this.followerFetches = new FollowerFetches(brokerId, () -> image, partitions::get, isrProposals,
                 this::completeWaitingOn, clock);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
-                r.interBrokerTls(), r.brokerEpoch(), clock)).orElse(null);
+                r.interBroker(), r.brokerEpoch(), clock)).orElse(null);
         LogDirFailures failures = new LogDirFailures(brokerId);
         this.logDirFailures = failures;
         this.logDirs = LogDirectories.open(config.logDirs(), tp -> this.topicConfigs.logConfig(tp.topic()),

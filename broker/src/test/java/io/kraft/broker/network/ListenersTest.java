@@ -38,6 +38,13 @@ class ListenersTest {
     }
 
     @Test
+    void servesSaslListeners() {
+        Listeners listeners = Listeners.parse("SASL_SSL://:9092,SASL_PLAINTEXT://:9093", Map.of());
+        assertEquals(List.of(SecurityProtocol.SASL_SSL, SecurityProtocol.SASL_PLAINTEXT),
+                listeners.all().stream().map(Listeners.Listener::protocol).toList());
+    }
+
+    @Test
     void refusesWhatItCannotServeInOneLine() {
         assertRefused("PLAINTEXT://:9092,CLIENTS://:9093", Map.of(), "Listener CLIENTS has no security protocol");
         assertRefused("PLAINTEXT://:9092", Map.of("listener.security.protocol.map", "PLAINTEXT:TLS"),
@@ -46,8 +53,6 @@ class ListenersTest {
                 "is not of the form NAME:PROTOCOL");
         assertRefused("PLAINTEXT://:9092,PLAINTEXT://:9093", Map.of(), "appears more than once");
         assertRefused("PLAINTEXT://:9092,SSL://localhost:9092", Map.of(), "both use port 9092");
-        assertRefused("SASL_SSL://:9092", Map.of(), "SASL_SSL is not supported yet");
-        assertRefused("SASL_PLAINTEXT://:9092", Map.of(), "SASL_PLAINTEXT is not supported yet");
         assertRefused("PLAINTEXT://:9092,CONTROLLER://:9093",
                 Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL"),
                 "not supported yet on the control plane");

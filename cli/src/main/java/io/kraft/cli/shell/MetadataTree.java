@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * /producerIds/nextProducerId
  * /acls/&lt;ACL id&gt;                               (one ACL, one JSON object)
  * /transactions/&lt;transactional id&gt;                (the coordinator's state of the id, one JSON object)
+ * /scram/&lt;mechanism&gt;/&lt;user&gt;                      (a SCRAM credential's iterations; never its salt or keys)
  * /image/offset, epoch                               (the log position the image reflects)
  * /quorum/...                                        (Raft state of the node, when loaded from its directory)
  * </pre>
@@ -79,6 +80,7 @@ public final class MetadataTree {
                     StandardAcl acl = KafkaIds.parse(text).map(id -> image.acls().acls().get(id)).orElse(null);
                     return acl == null ? null : new ShellNode.File(acl(acl));
                 }));
+        top.put("scram", scram(image));
         top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
                 file(image.epoch()))));
         if (!quorumFacts.isEmpty()) {
@@ -109,6 +111,16 @@ public final class MetadataTree {
             node = child;
         }
         return Optional.of(node);
+    }
+
+    private static ShellNode.Directory scram(MetadataImage image) {
+        Map<String, Map<String, ShellNode>> byMechanism = new HashMap<>();
+        image.scram().credentials().values().forEach(credential -> byMechanism
+                .computeIfAbsent(credential.mechanism().mechanismName(), m -> new HashMap<>())
+                .put(credential.user(), new ShellNode.File(Json.object(Map.of("iterations", credential.iterations())))));
+        Map<String, ShellNode> mechanisms = new HashMap<>();
+        byMechanism.forEach((mechanism, users) -> mechanisms.put(mechanism, new ShellNode.Directory(users)));
+        return new ShellNode.Directory(mechanisms);
     }
 
     private static ShellNode.Directory brokers(MetadataImage image) {

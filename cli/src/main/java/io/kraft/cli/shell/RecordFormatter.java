@@ -65,6 +65,8 @@ public final class RecordFormatter {
             case STRING -> Json.string((String) value);
             case ENUM -> enumName((EnumValueDescriptor) value);
             case MESSAGE -> message((Message) value);
+            // Bytes (a SCRAM credential's salt and keys) are secret-derived: their size, never their content.
+            case BYTE_STRING -> "<" + ((com.google.protobuf.ByteString) value).size() + " bytes>";
             default -> String.valueOf(value);
         };
     }

@@ -49,8 +49,8 @@ class ShellSessionTest {
 
     @Test
     void lsListsTheRootAndDirectoriesInNumericThenNameOrder() {
-        assertEquals(lines("acls", "brokers", "configs", "features", "image", "producerIds", "quorum", "topicIds",
-                "topics", "transactions"), run("ls"));
+        assertEquals(lines("acls", "brokers", "configs", "features", "image", "producerIds", "quorum", "scram",
+                "topicIds", "topics", "transactions"), run("ls"));
         assertEquals(lines("1", "2", "10"), run("ls /brokers"));
         assertEquals(lines("orders", "payments"), run("ls /topics"));
         assertEquals(lines("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "id", "name"),

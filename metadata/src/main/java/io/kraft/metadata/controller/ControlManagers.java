@@ -40,6 +40,7 @@ public final class ControlManagers {
     private final LeaderElectionControlManager elections;
     private final ReassignmentControlManager reassignments;
     private final AclControlManager acls;
+    private final ScramControlManager scram;
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -109,6 +110,7 @@ public final class ControlManagers {
         this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
         this.reassignments = new ReassignmentControlManager(metadata, cluster);
         this.acls = new AclControlManager(random);
+        this.scram = new ScramControlManager(metadata);
         cluster.index(committed);
         replication.index(committed);
         committed.topics().topicsById().values().forEach(topic -> topic.partitions().forEach((partitionId, partition)
@@ -299,6 +301,11 @@ public final class ControlManagers {
     /** DeleteAcls: per filter, the ACLs it deleted. */
     public ControllerResult<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
         return acls.deleteAcls(filters);
+    }
+
+    /** AlterUserScramCredentials: each user's outcome, and the records of those that succeed. */
+    public ControllerResult<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
+        return scram.alter(alterations);
     }
 
     public TransactionControlManager transactions() {

@@ -80,6 +80,13 @@ public interface Controller {
     /** DeleteAcls: per filter, in order, the ACLs it deleted, once the deletions have committed. */
     CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters);
 
+    /**
+     * AlterUserScramCredentials (KIP-554): answers each user named, in the order first named, with its outcome
+     * (UNACCEPTABLE_CREDENTIAL, RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE, UNSUPPORTED_SASL_MECHANISM or NONE) once the
+     * successful users' credentials have committed.
+     */
+    CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */

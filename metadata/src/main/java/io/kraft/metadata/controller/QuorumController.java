@@ -1,18 +1,18 @@
 package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
-import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
-import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.loader.MetadataLoader;
-import io.kraft.metadata.loader.MetadataStorage;
 import io.kraft.metadata.loader.PublisherQueue;
 import io.kraft.metadata.loop.EventLoop;
 import io.kraft.metadata.loop.SingleThreadEventLoop;
@@ -105,8 +105,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final DeadlineTimer leaderBalanceTimer;
     private volatile boolean closed;
 
-    private QuorumController(Builder builder) {
+    /** Appended by the first active controller of an empty log. */
+    private final List<MetadataRecord> bootstrapRecords;
+
+    QuorumController(QuorumControllerBuilder builder) {
         this.nodeId = builder.nodeId;
+        this.bootstrapRecords = builder.bootstrapRecords;
         this.settings = builder.settings;
         this.transactionSettings = builder.transactionSettings;
         this.leaderBalance = builder.leaderBalance;
@@ -137,8 +141,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     /** Starts building the controller of quorum member {@code nodeId}. */
-    public static Builder builder(int nodeId, ControllerSettings settings) {
-        return new Builder(nodeId, settings);
+    public static QuorumControllerBuilder builder(int nodeId, ControllerSettings settings) {
+        return new QuorumControllerBuilder(nodeId, settings);
     }
 
     /**
@@ -256,6 +260,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     @Override
     public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
         return submit("deleteAcls", m -> m.deleteAcls(filters));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
+        return submit("alterUserScramCredentials", m -> m.alterUserScramCredentials(alterations));
     }
 
     @Override
@@ -644,6 +653,18 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (leaderBalance.enabled()) {
             leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());
         }
+        if (image.offset() == MetadataProvenance.EMPTY.offset() && !bootstrapRecords.isEmpty()) {
+            // A new cluster: nothing was ever committed, so format's bootstrap records come first (a leader that
+            // appended them but failed before they committed left nothing, and this one appends them again).
+            LOG.info("Controller {} appends {} bootstrap metadata records to the new cluster's log", nodeId,
+                    bootstrapRecords.size());
+            submit("bootstrap metadata", m -> ControllerResult.of(bootstrapRecords, null)).whenComplete((ok, e) -> {
+                if (e != null) {
+                    // The next active controller finds the log still empty and appends them again.
+                    LOG.warn("Controller {} could not append the bootstrap metadata records: {}", nodeId, e.toString());
+                }
+            });
+        }
     }
 
     /** Stops serving the current epoch: requests answer NOT_CONTROLLER until a later epoch is ready. */
@@ -716,96 +737,5 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         });
         loop.close();
         publisherLoop.close();
-    }
-
-    /** What a controller is built from; the loops, clock and random seed default to real ones. */
-    public static final class Builder {
-        private final int nodeId;
-        private final ControllerSettings settings;
-        private TransactionSettings transactionSettings = TransactionSettings.DEFAULTS;
-        private LeaderBalanceSettings leaderBalance = LeaderBalanceSettings.DEFAULTS;
-        private TopicConfigResolver topicConfigs;
-        private Map<String, SupportedRange> supportedFeatures = Map.of();
-        private long randomSeed;
-        private Time time = Time.SYSTEM;
-        private EventLoop eventLoop;
-        private EventLoop publisherLoop;
-        private MetadataStorage storage;
-        private SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(Map.of());
-        private FaultHandler faultHandler;
-
-        private Builder(int nodeId, ControllerSettings settings) {
-            this.nodeId = nodeId;
-            this.settings = Objects.requireNonNull(settings, "settings");
-            this.randomSeed = nodeId;
-        }
-
-        /** Validates topic config overrides (required). */
-        public Builder topicConfigs(TopicConfigResolver resolver) {
-            this.topicConfigs = resolver;
-            return this;
-        }
-
-        /** The transaction coordinator's settings (default: Kafka's). */
-        public Builder transactionSettings(TransactionSettings transactions) {
-            this.transactionSettings = Objects.requireNonNull(transactions, "transactionSettings");
-            return this;
-        }
-
-        /** How leadership moves back to preferred replicas by itself (default: Kafka's). */
-        public Builder leaderBalance(LeaderBalanceSettings settings) {
-            this.leaderBalance = Objects.requireNonNull(settings, "leaderBalance");
-            return this;
-        }
-
-        /** The feature levels this controller supports. */
-        public Builder supportedFeatures(Map<String, SupportedRange> features) {
-            this.supportedFeatures = features;
-            return this;
-        }
-
-        /** Seeds topic ids and placement tie-breaks (default: the node id). */
-        public Builder randomSeed(long seed) {
-            this.randomSeed = seed;
-            return this;
-        }
-
-        public Builder time(Time clock) {
-            this.time = Objects.requireNonNull(clock, "time");
-            return this;
-        }
-
-        /** The controller's own loop (default: a thread {@code quorum-controller-<id>}). */
-        public Builder eventLoop(EventLoop controllerLoop) {
-            this.eventLoop = controllerLoop;
-            return this;
-        }
-
-        /** The loop publishers run on (default: a thread {@code metadata-publisher-<id>}). */
-        public Builder publisherLoop(EventLoop loopForPublishers) {
-            this.publisherLoop = loopForPublishers;
-            return this;
-        }
-
-        /** Where the committed state and its snapshots are kept (required). */
-        public Builder storage(MetadataStorage metadataStorage) {
-            this.storage = metadataStorage;
-            return this;
-        }
-
-        public Builder snapshotPolicy(SnapshotPolicy policy) {
-            this.snapshotPolicy = Objects.requireNonNull(policy, "snapshotPolicy");
-            return this;
-        }
-
-        /** Hears faults: publishers that fail, committed records that do not apply (required). */
-        public Builder faultHandler(FaultHandler handler) {
-            this.faultHandler = handler;
-            return this;
-        }
-
-        public QuorumController build() {
-            return new QuorumController(this);
-        }
     }
 }

@@ -8,6 +8,8 @@ import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.ScramCredential;
+import io.kraft.metadata.image.ScramMechanism;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -249,6 +251,11 @@ public final class SpeculativeMetadata {
     /** The transactional id's state, or null if it is unknown. */
     public TransactionMetadata transaction(String transactionalId) {
         return pending.transaction(transactionalId);
+    }
+
+    /** The user's SCRAM credential for the mechanism, or null. */
+    public ScramCredential scramCredential(String user, ScramMechanism mechanism) {
+        return pending.scramCredential(user, mechanism);
     }
 
     /** The whole view as an image (a copy of everything: for comparisons and inspection, not for hot paths). */

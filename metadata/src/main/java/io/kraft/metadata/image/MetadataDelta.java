@@ -28,6 +28,7 @@ public final class MetadataDelta {
     private FeaturesDelta featuresDelta;
     private TransactionsDelta transactionsDelta;
     private AclsDelta aclsDelta;
+    private ScramDelta scramDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -66,6 +67,8 @@ public final class MetadataDelta {
             case REMOVE_TRANSACTION -> transactionsDelta().replay(record.getRemoveTransaction());
             case ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getAccessControlEntry());
             case REMOVE_ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getRemoveAccessControlEntry());
+            case USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getUserScramCredential());
+            case REMOVE_USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getRemoveUserScramCredential());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -156,6 +159,11 @@ public final class MetadataDelta {
                 : transactionsDelta.transaction(transactionalId);
     }
 
+    /** The user's SCRAM credential for the mechanism, or null. */
+    public ScramCredential scramCredential(String user, ScramMechanism mechanism) {
+        return scramDelta == null ? image.scram().credential(user, mechanism) : scramDelta.credential(user, mechanism);
+    }
+
     // ---- per-area deltas -------------------------------------------------------------------------------------
 
     public ClusterDelta clusterDelta() {
@@ -210,6 +218,18 @@ public final class MetadataDelta {
     /** Whether any record created or deleted an ACL. */
     public boolean hasAclChanges() {
         return aclsDelta != null;
+    }
+
+    public ScramDelta scramDelta() {
+        if (scramDelta == null) {
+            scramDelta = new ScramDelta(image.scram());
+        }
+        return scramDelta;
+    }
+
+    /** Whether any record touched the SCRAM credentials. */
+    public boolean hasScramChanges() {
+        return scramDelta != null;
     }
 
     /** Whether any record touched the transactional ids. */
@@ -275,6 +295,7 @@ public final class MetadataDelta {
                 producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
                 featuresDelta == null ? image.features() : featuresDelta.apply(),
                 transactionsDelta == null ? image.transactions() : transactionsDelta.apply(),
-                aclsDelta == null ? image.acls() : aclsDelta.apply());
+                aclsDelta == null ? image.acls() : aclsDelta.apply(),
+                scramDelta == null ? image.scram() : scramDelta.apply());
     }
 }

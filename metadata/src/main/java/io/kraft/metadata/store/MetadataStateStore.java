@@ -19,6 +19,7 @@ import io.kraft.proto.metadata.ProducerIdsRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.proto.metadata.TransactionRecord;
+import io.kraft.proto.metadata.UserScramCredentialRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +41,8 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The committed metadata state in RocksDB: one column family per kind of state (brokers, topics,
- * partitions, configs, producer ids, features, transactional ids, ACLs) holding each entity's current state, plus the log
+ * partitions, configs, producer ids, features, transactional ids, ACLs, SCRAM credentials) holding each entity's
+ * current state, plus the log
  * position (offset and epoch of the last applied record). A committed batch and its position are written
  * in one atomic write, so the store never reflects half a batch. {@link #checkpoint} copies the store as
  * a snapshot tagged with its position; a restart opens the latest checkpoint and replays the log after
@@ -52,7 +54,7 @@ public final class MetadataStateStore implements AutoCloseable {
     }
 
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",
-        "transactions", "acls"};
+        "transactions", "acls", "scram"};
 
     private final Path directory;
     private final boolean readOnly;
@@ -71,6 +73,8 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyHandle transactions;
     /** Null in a read-only store written before ACLs existed (it has none). */
     private final ColumnFamilyHandle acls;
+    /** Null in a read-only store written before SCRAM credentials existed (it has none). */
+    private final ColumnFamilyHandle scram;
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
@@ -90,6 +94,7 @@ public final class MetadataStateStore implements AutoCloseable {
         this.features = handles.get(6);
         this.transactions = handles.size() > 7 ? handles.get(7) : null;
         this.acls = handles.size() > 8 ? handles.get(8) : null;
+        this.scram = handles.size() > 9 ? handles.get(9) : null;
         byte[] position = get(meta, StoreKeys.APPLIED_POSITION);
         this.appliedPosition = position == null ? MetadataProvenance.EMPTY
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
@@ -238,6 +243,17 @@ public final class MetadataStateStore implements AutoCloseable {
                     }
                 }
             }
+            if (delta.hasScramChanges()) {
+                for (var change : delta.scramDelta().changes().entrySet()) {
+                    // Key: mechanism byte, then the user name; the value is the record (its name is the key's).
+                    byte[] key = StoreKeys.scram(change.getKey().mechanism().type(), change.getKey().user());
+                    if (change.getValue() == null) {
+                        batch.delete(scram, key);
+                    } else {
+                        batch.put(scram, key, change.getValue().toProto().toByteArray());
+                    }
+                }
+            }
             batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
@@ -342,6 +358,9 @@ public final class MetadataStateStore implements AutoCloseable {
         }
         if (acls != null) {
             forEach(acls, (key, value) -> records.add(MetadataRecords.of(AccessControlEntryRecord.parseFrom(value))));
+        }
+        if (scram != null) {
+            forEach(scram, (key, value) -> records.add(MetadataRecords.of(UserScramCredentialRecord.parseFrom(value))));
         }
         return records;
     }

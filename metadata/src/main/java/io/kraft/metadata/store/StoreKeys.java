@@ -68,6 +68,15 @@ final class StoreKeys {
                 new String(key, StandardCharsets.UTF_8));
     }
 
+    /** A SCRAM credential's key: its mechanism byte, then the user name in UTF-8. */
+    static byte[] scram(byte mechanism, String user) {
+        byte[] name = user.getBytes(StandardCharsets.UTF_8);
+        byte[] key = new byte[name.length + 1];
+        key[0] = mechanism;
+        System.arraycopy(name, 0, key, 1, name.length);
+        return key;
+    }
+
     static byte[] utf8(String value) {
         return value.getBytes(StandardCharsets.UTF_8);
     }

@@ -20,11 +20,13 @@ import io.kraft.metadata.controller.ControllerResult;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.ScramAlteration;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.ScramMechanism;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TransactionState;
@@ -123,6 +125,13 @@ class MetadataStateStoreTest {
             commit(managers.transactions().endTransaction("open", open.producerId(), open.producerEpoch(), true, now));
             commit(managers.transactions().initProducerId("gone", 60_000, -1, (short) -1, now));
             commit(managers.transactions().expire(now + TransactionSettings.DEFAULTS.idExpirationMs()));
+            // SCRAM credentials: alice's two, and bob's, deleted again.
+            byte[] salt = {1, 2, 3};
+            commit(managers.alterUserScramCredentials(List.of(
+                    ScramAlteration.upsertion("alice", (byte) 1, 4096, salt, new byte[] {4}),
+                    ScramAlteration.upsertion("alice", (byte) 2, 8192, salt, new byte[] {5}),
+                    ScramAlteration.upsertion("bob", (byte) 1, 4096, salt, new byte[] {6}))));
+            commit(managers.alterUserScramCredentials(List.of(ScramAlteration.deletion("bob", (byte) 1))));
             // ACLs: two created, one of them deleted again.
             commit(managers.createAcls(List.of(acl("orders"), acl("clicks"))));
             commit(managers.deleteAcls(List.of(new io.kraft.metadata.authorizer.AclFilter(
@@ -157,6 +166,8 @@ class MetadataStateStoreTest {
             assertTrue(loaded.transactions().transaction("gone") == null);
             assertEquals(List.of("orders"), loaded.acls().acls().values().stream()
                     .map(io.kraft.metadata.authorizer.StandardAcl::resourceName).toList());
+            assertEquals(8192, loaded.scram().credential("alice", ScramMechanism.SCRAM_SHA_512).iterations());
+            assertEquals(2, loaded.scram().credentials().size(), "bob's credential is gone");
         }
     }
 

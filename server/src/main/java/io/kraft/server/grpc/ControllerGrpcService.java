@@ -12,6 +12,7 @@ import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.QuorumController;
+import io.kraft.metadata.controller.ScramAlteration;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.Endpoint;
@@ -42,6 +43,8 @@ import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
 import io.kraft.proto.controller.EndTransactionRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.InitTransactionalProducerRequest;
@@ -53,6 +56,7 @@ import io.kraft.proto.controller.RegisterBrokerResponse;
 import io.kraft.proto.controller.TransactionMarkersWrittenRequest;
 import io.kraft.proto.controller.TransactionPartitionResult;
 import io.kraft.proto.controller.TransactionResponse;
+import io.kraft.proto.controller.UserScramCredentialsResult;
 import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
@@ -423,6 +427,29 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
+    }
+
+    @Override
+    public void alterUserScramCredentials(AlterUserScramCredentialsRequest request,
+                                          StreamObserver<AlterUserScramCredentialsResponse> observer) {
+        if (tooMany(observer, "SCRAM credential alterations", request.getAlterationsCount())) {
+            return;
+        }
+        List<ScramAlteration> alterations = request.getAlterationsList().stream().map(a -> new ScramAlteration(
+                a.getUser(), a.getMechanism() >= 0 && a.getMechanism() <= Byte.MAX_VALUE ? (byte) a.getMechanism() : 0,
+                a.getDeletion(), a.getIterations(), a.getSalt().toByteArray(), a.getSaltedPassword().toByteArray()))
+                .toList();
+        List<String> users = alterations.stream().map(ScramAlteration::user).distinct().toList();
+        reply(observer, controller.alterUserScramCredentials(alterations), (outcomes, error) -> {
+            AlterUserScramCredentialsResponse.Builder response = AlterUserScramCredentialsResponse.newBuilder();
+            for (String user : users) {
+                ApiError outcome = outcomes == null ? error : outcomes.getOrDefault(user, error);
+                response.addResults(UserScramCredentialsResult.newBuilder().setUser(user)
+                        .setErrorCode(outcome.error().code()).setErrorMessage(message(outcome)));
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.kraft.server.grpc;
 
+import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -22,6 +23,7 @@ import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
 import io.kraft.metadata.controller.ProducerIdBlock;
+import io.kraft.metadata.controller.ScramAlteration;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.ConfigResource;
@@ -30,6 +32,10 @@ import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
+import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
+import io.kraft.proto.controller.ScramCredentialAlteration;
+import io.kraft.proto.controller.UserScramCredentialsResult;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
@@ -347,6 +353,29 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (io.kraft.proto.controller.DeleteAclsResponse response) -> decode(response.getErrorCode(),
                         response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> response.getResultsList().stream().map(AclMessages::deleteResult).toList()));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
+        AlterUserScramCredentialsRequest.Builder message = AlterUserScramCredentialsRequest.newBuilder();
+        alterations.forEach(a -> message.addAlterations(ScramCredentialAlteration.newBuilder().setUser(a.user())
+                .setMechanism(a.mechanism()).setDeletion(a.deletion()).setIterations(a.iterations())
+                .setSalt(ByteString.copyFrom(a.salt())).setSaltedPassword(ByteString.copyFrom(a.saltedPassword()))));
+        AlterUserScramCredentialsRequest request = message.build();
+        return withRetries("AlterUserScramCredentials", requestDeadlineMs,
+                (stub, observer) -> stub.alterUserScramCredentials(request, observer),
+                (AlterUserScramCredentialsResponse response) -> {
+                    Map<String, ApiError> outcomes = new LinkedHashMap<>();
+                    for (UserScramCredentialsResult result : response.getResultsList()) {
+                        if (result.getErrorCode() == Errors.NOT_CONTROLLER.code()) {
+                            return decode(result.getErrorCode(), result.getErrorMessage(),
+                                    response.hasActiveControllerId(), response.getActiveControllerId(), () -> null);
+                        }
+                        outcomes.put(result.getUser(), ApiError.of(errorFor(result.getErrorCode()),
+                                result.getErrorMessage().isEmpty() ? null : result.getErrorMessage()));
+                    }
+                    return new Answered<>(outcomes);
+                });
     }
 
     @Override

@@ -5,6 +5,9 @@ import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.image.ScramFunctions;
+import io.kraft.metadata.image.ScramMechanism;
 import io.kraft.server.CombinedNode;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -35,7 +38,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The cost of TLS against plaintext on one combined node with a PLAINTEXT and an SSL listener: kafka-clients produce
+ * The cost of TLS and SASL against plaintext on one combined node with a PLAINTEXT, an SSL and a SASL_SSL
+ * (SCRAM-SHA-512, its user from bootstrap records) listener: kafka-clients produce
  * {@code bench.records} records of 1 KiB (acks=1) to 6 partitions and then consume them, over each listener in turn
  * ({@code bench.rounds} times, alternating; the first round warms the JIT up, TLS's AES-GCM most of all, and is
  * marked so). It prints MB/s and the broker's CPU time per MB: the CPU of every thread
@@ -43,12 +47,18 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * broker's encryption, decryption and (on TLS) the copies of fetched records, and not the clients' TLS work.
  *
  * <p>{@code mvn -B -q -pl server -am -Ptls-bench test-compile exec:exec [-Dbench.records=N] [-Dbench.rounds=N]}
+ *
+ * <p>With {@code -Dbench.serveSeconds=N} it runs no clients: it writes a client properties file per listener into its
+ * directory, prints the listeners' ports and those files, and serves for N seconds, for Kafka's own perf tools.
  */
 public final class TlsBenchmark {
     private static final String CLUSTER_ID = "VGxzQmVuY2htYXJrQ2x1c3Rl";
     private static final int PARTITIONS = 6;
     private static final int RECORD_BYTES = 1024;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final List<String> LISTENERS = List.of("PLAINTEXT", "SSL", "SASL_SSL");
+    private static final String SCRAM_JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required"
+            + " username=\"bench\" password=\"bench-secret\";";
 
     private TlsBenchmark() {
     }
@@ -61,13 +71,18 @@ public final class TlsBenchmark {
         Path dir = Files.createTempDirectory("kraft-tls-bench");
         TestCertificates certs = TestCertificates.create(dir);
         CombinedNode node = start(dir, certs);
+        int serveSeconds = Integer.getInteger("bench.serveSeconds", 0);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 "localhost:" + node.listenerPort("PLAINTEXT")))) {
+            if (serveSeconds > 0) {
+                serve(node, certs, dir, serveSeconds);
+                return;
+            }
             System.out.printf("%d records of %d B, acks=1, %d partitions, %d round(s); broker CPU excludes the"
                     + " clients' threads%n", records, RECORD_BYTES, PARTITIONS, rounds);
             System.out.printf("%-11s %-9s %-7s %10s %16s%n", "round", "listener", "phase", "MB/s", "broker CPU ms/MB");
             for (int round = 0; round < rounds; round++) {
-                for (String listener : List.of("PLAINTEXT", "SSL")) {
+                for (String listener : LISTENERS) {
                     String topic = "bench-" + listener + "-" + round;
                     admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all()
                             .get(60, TimeUnit.SECONDS);
@@ -154,8 +169,12 @@ public final class TlsBenchmark {
     private static Map<String, Object> clientConfig(CombinedNode node, String listener, TestCertificates certs) {
         Map<String, Object> config = new HashMap<>();
         config.put("bootstrap.servers", "localhost:" + node.listenerPort(listener));
-        if (listener.equals("SSL")) {
-            config.put("security.protocol", "SSL");
+        if (listener.equals("SASL_SSL")) {
+            config.put("sasl.mechanism", "SCRAM-SHA-512");
+            config.put("sasl.jaas.config", SCRAM_JAAS);
+        }
+        if (!listener.equals("PLAINTEXT")) {
+            config.put("security.protocol", listener);
             config.put("ssl.truststore.type", "PKCS12");
             config.put("ssl.truststore.location", certs.trustStore().toString());
             config.put("ssl.truststore.password", TestCertificates.PASSWORD);
@@ -164,8 +183,11 @@ public final class TlsBenchmark {
     }
 
     private static CombinedNode start(Path dir, TestCertificates certs) throws Exception {
+        BootstrapMetadata.write(dir.resolve("metadata"), List.of(ScramFunctions.credentialForPassword("bench",
+                ScramMechanism.SCRAM_SHA_512, "bench-secret", 4096).toRecord()));
         Map<String, String> props = new HashMap<>();
         props.put("controller.quorum.voters", "1@localhost:" + freePort());
+        props.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
         props.put("log.dirs", dir.resolve("logs").toString());
         props.put("ssl.keystore.type", "PKCS12");
         props.put("ssl.keystore.location", certs.brokerKeyStore().toString());
@@ -173,9 +195,23 @@ public final class TlsBenchmark {
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parseOwn(props, ConfigSource.STATIC_BROKER_CONFIG)));
         CombinedNode node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"),
-                "PLAINTEXT://localhost:0,SSL://localhost:0", props, topicConfigs);
+                "PLAINTEXT://localhost:0,SSL://localhost:0,SASL_SSL://localhost:0", props, topicConfigs);
         node.ready().get(60, TimeUnit.SECONDS);
         return node;
+    }
+
+    /** Serves for Kafka's own tools: one client properties file per listener, then waits. */
+    private static void serve(CombinedNode node, TestCertificates certs, Path dir, int seconds) throws Exception {
+        for (String listener : LISTENERS) {
+            Path file = dir.resolve(listener.toLowerCase(java.util.Locale.ROOT) + ".properties");
+            StringBuilder text = new StringBuilder();
+            clientConfig(node, listener, certs).forEach((key, value) -> text.append(key).append('=').append(value)
+                    .append('\n'));
+            Files.writeString(file, text);
+            System.out.println(listener + " localhost:" + node.listenerPort(listener) + " " + file);
+        }
+        System.out.flush();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
     }
 
     private static int freePort() throws IOException {

@@ -1,11 +1,20 @@
 package io.kraft.broker.fetch.follower;
 
+import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.ResponseHeader;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiMessageFactory;
+import io.kraft.broker.protocol.message.SaslAuthenticateRequest;
+import io.kraft.broker.protocol.message.SaslAuthenticateResponse;
+import io.kraft.broker.protocol.message.SaslHandshakeRequest;
+import io.kraft.broker.protocol.message.SaslHandshakeResponse;
+import io.kraft.broker.security.SaslAuthenticationFailure;
+import io.kraft.broker.security.SaslClientLogin;
+import io.kraft.broker.security.SaslClientMechanism;
+import io.kraft.storage.errors.Errors;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -28,6 +38,10 @@ final class BlockingWireClient implements AutoCloseable {
     private final String clientId;
     private final int maxResponseBytes;
     private int nextCorrelationId;
+    /** The SASL login, or null on a listener without SASL. */
+    private SaslClientLogin login;
+    /** System.nanoTime() from which the next call re-authenticates first (KIP-368); Long.MAX_VALUE for never. */
+    private long reauthenticateAtNanos = Long.MAX_VALUE;
 
     private BlockingWireClient(Socket socket, String clientId, int maxResponseBytes) throws IOException {
         this.socket = socket;
@@ -44,15 +58,19 @@ final class BlockingWireClient implements AutoCloseable {
      */
     static BlockingWireClient connect(InetSocketAddress address, int timeoutMs, String clientId, int maxResponseBytes)
             throws IOException {
-        return connect(address, Optional.empty(), timeoutMs, clientId, maxResponseBytes);
+        return connect(address, InterBrokerSecurity.PLAINTEXT, timeoutMs, clientId, maxResponseBytes);
     }
 
     /**
-     * As the other {@code connect}, over TLS with {@code tls} when present: the handshake (and the check of the
-     * broker's certificate) completes within {@code timeoutMs} before the client is returned.
+     * As the other {@code connect}, over TLS when {@code security} has it (the handshake and the check of the broker's
+     * certificate complete within {@code timeoutMs} before the client is returned), then logged in with SASL when it
+     * has a login.
+     *
+     * @throws IOException also when the SASL login is refused (its message says why)
      */
-    static BlockingWireClient connect(InetSocketAddress address, Optional<SslContextFactory.ClientTls> tls,
+    static BlockingWireClient connect(InetSocketAddress address, InterBrokerSecurity security,
                                       int timeoutMs, String clientId, int maxResponseBytes) throws IOException {
+        Optional<SslContextFactory.ClientTls> tls = security.tls();
         Socket plain = new Socket();
         Socket socket = plain;
         try {
@@ -66,7 +84,12 @@ final class BlockingWireClient implements AutoCloseable {
                 secure.setSSLParameters(tls.get().parameters());
                 secure.startHandshake();
             }
-            return new BlockingWireClient(socket, clientId, maxResponseBytes);
+            BlockingWireClient client = new BlockingWireClient(socket, clientId, maxResponseBytes);
+            if (security.sasl().isPresent()) {
+                client.login = security.sasl().get();
+                client.authenticate();
+            }
+            return client;
         } catch (IOException e) {
             socket.close();
             plain.close();
@@ -80,8 +103,62 @@ final class BlockingWireClient implements AutoCloseable {
      * @param <R> the API's response class
      * @throws IOException on a network failure, a timeout, or an answer that cannot be read
      */
-    @SuppressWarnings("unchecked")
     <R extends ApiMessage> R send(ApiMessage request, short version) throws IOException {
+        if (login != null && System.nanoTime() - reauthenticateAtNanos >= 0) {
+            // Before the leader's session expires, or it would close the connection at this request.
+            authenticate();
+        }
+        return call(request, version);
+    }
+
+    /**
+     * Logs in with SaslHandshake v1 and SaslAuthenticate v2 (also to re-authenticate on this connection), and notes
+     * when the session must be renewed: at 85% of the lifetime the leader grants, as Kafka's clients do at 85-95%.
+     */
+    private void authenticate() throws IOException {
+        SaslHandshakeResponse handshake = call(new SaslHandshakeRequest().setMechanism(login.mechanism()), (short) 1);
+        if (handshake.errorCode() != Errors.NONE.code()) {
+            close();
+            throw new IOException("SASL handshake with " + socket.getRemoteSocketAddress() + " failed ("
+                    + Errors.forCode(handshake.errorCode()) + "); the leader enables " + handshake.mechanisms());
+        }
+        SaslClientMechanism exchange = login.newExchange();
+        byte[] token = exchange.initialResponse();
+        while (true) {
+            SaslAuthenticateResponse response = call(new SaslAuthenticateRequest()
+                    .setAuthBytes(ByteBuffer.wrap(token)), (short) 2);
+            if (response.errorCode() != Errors.NONE.code()) {
+                close();
+                throw new IOException("SASL " + login.mechanism() + " login as " + login.username() + " to "
+                        + socket.getRemoteSocketAddress() + " failed: " + response.errorMessage());
+            }
+            byte[] challenge = new byte[response.authBytes().remaining()];
+            response.authBytes().duplicate().get(challenge);
+            try {
+                if (exchange.isComplete() && challenge.length == 0) {
+                    scheduleReauthentication(response.sessionLifetimeMs());
+                    return;
+                }
+                token = exchange.evaluate(challenge);
+                if (exchange.isComplete()) {
+                    scheduleReauthentication(response.sessionLifetimeMs());
+                    return;
+                }
+            } catch (SaslAuthenticationFailure e) {
+                close();
+                throw new IOException("SASL " + login.mechanism() + " login to " + socket.getRemoteSocketAddress()
+                        + " failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private void scheduleReauthentication(long sessionLifetimeMs) {
+        reauthenticateAtNanos = sessionLifetimeMs <= 0 ? Long.MAX_VALUE
+                : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(sessionLifetimeMs * 85 / 100);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R extends ApiMessage> R call(ApiMessage request, short version) throws IOException {
         ApiKey api = ApiKey.forId(request.apiKey());
         int correlationId = nextCorrelationId++;
         ByteBuffer frameOut = RequestFrame.toBuffer(correlationId, clientId, request, version);

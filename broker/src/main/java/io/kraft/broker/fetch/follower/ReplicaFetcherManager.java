@@ -3,7 +3,7 @@ package io.kraft.broker.fetch.follower;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.storage.log.TopicPartition;
-import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.InterBrokerSecurity;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +30,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final IntFunction<Optional<InetSocketAddress>> endpoints;
     private final LongSupplier brokerEpoch;
     private final LongSupplier clockMs;
-    private final Optional<SslContextFactory.ClientTls> tls;
+    private final InterBrokerSecurity security;
     private final Map<FetcherId, ReplicaFetcherThread> fetchers = new HashMap<>();
     /** Which fetcher each followed partition is on. */
     private final Map<TopicPartition, FetcherId> assignments = new HashMap<>();
@@ -44,15 +44,15 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     public ReplicaFetcherManager(int localBrokerId, ReplicationConfig config,
                                  IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
                                  LongSupplier clockMs) {
-        this(localBrokerId, config, endpoints, Optional.empty(), brokerEpoch, clockMs);
+        this(localBrokerId, config, endpoints, InterBrokerSecurity.PLAINTEXT, brokerEpoch, clockMs);
     }
 
-    /** @param tls how to reach leaders over TLS (an SSL inter-broker listener), or empty for plaintext */
+    /** @param security how to reach leaders: TLS and a SASL login as the inter-broker listener needs */
     public ReplicaFetcherManager(int localBrokerId, ReplicationConfig config,
                                  IntFunction<Optional<InetSocketAddress>> endpoints,
-                                 Optional<SslContextFactory.ClientTls> tls, LongSupplier brokerEpoch,
+                                 InterBrokerSecurity security, LongSupplier brokerEpoch,
                                  LongSupplier clockMs) {
-        this.tls = tls;
+        this.security = security;
         this.localBrokerId = localBrokerId;
         this.config = config;
         this.endpoints = endpoints;
@@ -83,7 +83,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(id, key -> {
             ReplicaFetcherThread created = new ReplicaFetcherThread("kraft-replica-fetcher-" + localBrokerId
                     + "-from-" + key.sourceBrokerId() + "-" + key.index(), key.sourceBrokerId(), localBrokerId, config,
-                    endpoints, tls, brokerEpoch, clockMs);
+                    endpoints, security, brokerEpoch, clockMs);
             if (started) {
                 created.start();
             }

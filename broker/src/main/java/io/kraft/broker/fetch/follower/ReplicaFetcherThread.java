@@ -14,7 +14,7 @@ import io.kraft.storage.log.UnexpectedAppendOffsetException;
 import io.kraft.storage.log.UnexpectedLeaderEpochException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
-import io.kraft.broker.network.SslContextFactory;
+import io.kraft.broker.network.InterBrokerSecurity;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Collection;
@@ -57,20 +57,21 @@ final class ReplicaFetcherThread extends Thread {
     private final Map<TopicPartition, FollowerPartition> partitions = new LinkedHashMap<>();
     private volatile boolean running = true;
     private volatile BlockingWireClient client;
-    private final Optional<SslContextFactory.ClientTls> tls;
+    private final InterBrokerSecurity security;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
                          LongSupplier clockMs) {
-        this(name, sourceBrokerId, localBrokerId, config, endpoints, Optional.empty(), brokerEpoch, clockMs);
+        this(name, sourceBrokerId, localBrokerId, config, endpoints, InterBrokerSecurity.PLAINTEXT, brokerEpoch,
+                clockMs);
     }
 
-    /** @param tls how to reach leaders over TLS (an SSL inter-broker listener), or empty for plaintext */
+    /** @param security how to reach leaders: TLS and a SASL login as the inter-broker listener needs */
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints,
-                         Optional<SslContextFactory.ClientTls> tls, LongSupplier brokerEpoch, LongSupplier clockMs) {
+                         InterBrokerSecurity security, LongSupplier brokerEpoch, LongSupplier clockMs) {
         super(name);
-        this.tls = tls;
+        this.security = security;
         setDaemon(true);
         this.sourceBrokerId = sourceBrokerId;
         this.localBrokerId = localBrokerId;
@@ -192,7 +193,7 @@ final class ReplicaFetcherThread extends Thread {
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
-            client = BlockingWireClient.connect(address, tls, config.socketTimeoutMs(),
+            client = BlockingWireClient.connect(address, security, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
         return client.send(request(batch, fetchOffsets), FETCH_VERSION);

@@ -399,6 +399,12 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<Map<String, io.kraft.metadata.controller.ApiError>> alterUserScramCredentials(
+                List<io.kraft.metadata.controller.ScramAlteration> alterations) {
+            throw new UnsupportedOperationException("not a SCRAM test");
+        }
+
+        @Override
         public CompletableFuture<io.kraft.metadata.controller.TransactionalProducer> initTransactionalProducer(
                 String transactionalId, int timeoutMs, long producerId, short producerEpoch) {
             throw new UnsupportedOperationException("not a transaction test");
