@@ -27,6 +27,7 @@ import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.http.HttpListenerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +80,8 @@ public final class NodeConfigs {
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
-                HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition())) {
+                HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
+                ControlPlaneSecurity.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
@@ -162,6 +164,8 @@ public final class NodeConfigs {
         if (roles.contains(ROLE_BROKER)) {
             SslContextFactory.check(listeners, config.originals());
         }
+        // The control plane's key material (when its listener is SSL), on every node: each one connects to it.
+        ControlPlaneSecurity.from(config.originals());
     }
 
     /**

@@ -1,0 +1,118 @@
+package io.kraft.server.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.network.TestCertificateAuthority;
+import io.kraft.config.ConfigException;
+import io.kraft.raft.grpc.ControlPlanePeer;
+import io.kraft.raft.grpc.TransportSecurity;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The control plane's security from a node's keys: plaintext by default, one-line errors, principals named. */
+class ControlPlaneSecurityTest {
+    private static final String PASSWORD = TestCertificateAuthority.PASSWORD;
+
+    @TempDir
+    static Path dir;
+    static Path keyStore;
+    static Path trustStore;
+
+    @BeforeAll
+    static void certificates() throws Exception {
+        TestCertificateAuthority authority = TestCertificateAuthority.create(dir, "CN=test-ca");
+        keyStore = authority.issue("CN=kraft-node-1");
+        trustStore = authority.trustStore();
+    }
+
+    private static Map<String, String> ssl() {
+        Map<String, String> props = new HashMap<>();
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
+        props.put("ssl.keystore.type", "PKCS12");
+        props.put("ssl.keystore.location", keyStore.toString());
+        props.put("ssl.keystore.password", PASSWORD);
+        props.put("ssl.truststore.type", "PKCS12");
+        props.put("ssl.truststore.location", trustStore.toString());
+        props.put("ssl.truststore.password", PASSWORD);
+        return props;
+    }
+
+    @Test
+    void plaintextIsTheDefaultAndReadsNoKeyMaterial() {
+        Map<String, String> props = Map.of("ssl.keystore.location", "/no/such/file",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,CONTROLLER:PLAINTEXT");
+        assertSame(TransportSecurity.plaintext(), ControlPlaneSecurity.from(props));
+        assertSame(TransportSecurity.plaintext(), ControlPlaneSecurity.from(Map.of()));
+    }
+
+    @Test
+    void anSslControllerListenerGivesMutualTlsWithTheListenersKeysOverThePlainOnes() {
+        assertTrue(ControlPlaneSecurity.from(ssl()).isTls());
+        Map<String, String> prefixed = ssl();
+        prefixed.put("ssl.keystore.location", "/no/such/file");
+        prefixed.put("listener.name.controller.ssl.keystore.location", keyStore.toString());
+        assertTrue(ControlPlaneSecurity.from(prefixed).isTls());
+    }
+
+    @Test
+    void misconfiguredKeyMaterialIsOneLineNamingTheKey() {
+        Map<String, String> noKeyStore = ssl();
+        noKeyStore.remove("ssl.keystore.location");
+        assertOneLine(noKeyStore, "The control plane's listener CONTROLLER is SSL but ssl.keystore.location (or"
+                + " listener.name.controller.ssl.keystore.location) is not set");
+        Map<String, String> noTrustStore = ssl();
+        noTrustStore.remove("ssl.truststore.location");
+        assertOneLine(noTrustStore, "ssl.truststore.location (or listener.name.controller.ssl.truststore.location)"
+                + " is not set");
+        Map<String, String> missingFile = ssl();
+        missingFile.put("listener.name.controller.ssl.keystore.location", "/no/such/file.p12");
+        assertOneLine(missingFile, "Invalid ssl.keystore.location for listener CONTROLLER: no such file:"
+                + " /no/such/file.p12");
+        Map<String, String> wrongPassword = ssl();
+        wrongPassword.put("ssl.keystore.password", "not-the-password");
+        assertOneLine(wrongPassword, "Invalid ssl.keystore.password for listener CONTROLLER");
+        Map<String, String> badPattern = ssl();
+        badPattern.put("control.plane.node.principal.pattern", "CN=kraft-node-.*");
+        assertOneLine(badPattern, "control.plane.node.principal.pattern");
+        Map<String, String> sasl = ssl();
+        sasl.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_SSL");
+        assertOneLine(sasl, "is not supported on the control plane");
+    }
+
+    private static void assertOneLine(Map<String, String> props, String expected) {
+        ConfigException error = assertThrows(ConfigException.class, () -> ControlPlaneSecurity.from(props));
+        assertTrue(error.getMessage().contains(expected), error.getMessage());
+        assertFalse(error.getMessage().contains("\n"), error.getMessage());
+    }
+
+    @Test
+    void aCertificateNamesItsNodeByThePatternAndAdministratorsBySuperUsers() {
+        ControlPlanePrincipals principals = ControlPlanePrincipals.of(
+                ControlPlaneSecurity.DEFAULT_NODE_PRINCIPAL_PATTERN, "User:CN=ops,O=acme; User:CN=backup");
+        assertEquals(new ControlPlanePeer("User:CN=kraft-node-12,O=acme", OptionalInt.of(12), false),
+                principals.identify("CN=kraft-node-12,O=acme"));
+        assertEquals(OptionalInt.of(3), principals.identify("CN=kraft-node-3").nodeId());
+        assertFalse(principals.identify("CN=kraft-node-x").mayCall());
+        assertFalse(principals.identify("O=acme,CN=kraft-node-3").mayCall(), "the pattern matches the whole subject");
+        assertFalse(principals.identify("CN=kraft-node-99999999999").mayCall(), "an id out of range names no node");
+        ControlPlanePeer ops = principals.identify("CN=ops,O=acme");
+        assertTrue(ops.superUser() && ops.mayCall() && ops.nodeId().isEmpty());
+        assertTrue(principals.identify("CN=backup").superUser());
+        assertFalse(principals.identify("CN=ops").mayCall());
+
+        ControlPlanePrincipals byHost = ControlPlanePrincipals.of("CN=controller(\\d+)\\.example\\.com", "");
+        assertEquals(OptionalInt.of(2), byHost.identify("CN=controller2.example.com").nodeId());
+        assertThrows(ConfigException.class, () -> ControlPlanePrincipals.of("CN=(", ""));
+        assertThrows(ConfigException.class, () -> ControlPlanePrincipals.of("CN=node-\\d+", ""));
+        assertThrows(ConfigException.class, () -> ControlPlanePrincipals.of("CN=node-(\\d+)", "CN=ops"));
+    }
+}
