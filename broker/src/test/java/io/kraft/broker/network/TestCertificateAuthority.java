@@ -37,12 +37,16 @@ public final class TestCertificateAuthority {
     }
 
     /**
-     * Issues a certificate for {@code subject} (e.g. {@code CN=kraft-node-2}).
+     * Issues a certificate for {@code subject} (e.g. {@code CN=kraft-node-2}), once: asked again, the same one.
      *
      * @return a PKCS12 key store (password {@link #PASSWORD}) holding its key and chain
      */
     public Path issue(String subject) throws IOException, InterruptedException, GeneralSecurityException {
         String alias = "cert-" + Integer.toHexString(subject.hashCode());
+        Path file = dir.resolve(alias + ".p12");
+        if (Files.exists(file)) {
+            return file; // issued before: the same key and certificate
+        }
         TestCertificates.keytool("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1",
                 "-validity", "2", "-dname", subject, "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-signer", AUTHORITY,
                 "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
@@ -51,7 +55,7 @@ public final class TestCertificateAuthority {
         issued.load(null, null);
         Key key = authority.getKey(alias, PASSWORD.toCharArray());
         issued.setKeyEntry("node", key, PASSWORD.toCharArray(), authority.getCertificateChain(alias));
-        return save(issued, dir.resolve(alias + ".p12"));
+        return save(issued, file);
     }
 
     /** A PKCS12 trust store (password {@link #PASSWORD}) trusting this authority. */

@@ -78,6 +78,8 @@ public final class GrpcRaftTransport implements RaftTransport {
     private final RefusalLog refusals;
     private final TransportSecurity security;
     private final SenderCheck senders;
+    /** This node's calls the peers refused: a certificate that names another node, or none of the cluster. */
+    private final RefusalLog refusedByPeers;
     private Server server;
     private final int listenPort;
 
@@ -118,6 +120,8 @@ public final class GrpcRaftTransport implements RaftTransport {
         this.listenPort = listenPort;
         this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
         this.refusals = new RefusalLog(nodeId);
+        this.refusedByPeers = new RefusalLog(nodeId, "%d raft call(s) refused by their peer, which does not take this"
+                + " node's certificate for node " + nodeId);
         if (listenPort >= 0) {
             ServerBuilder<?> builder = security.serverBuilder(nodeId, listenPort)
                     .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES)
@@ -326,7 +330,11 @@ public final class GrpcRaftTransport implements RaftTransport {
             public void onError(Throwable t) {
                 // Raft retries on its own timers; a failed call is just a lost message.
                 LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
-                Status.Code code = Status.fromThrowable(t).getCode();
+                Status status = Status.fromThrowable(t);
+                Status.Code code = status.getCode();
+                if (code == Status.Code.PERMISSION_DENIED || code == Status.Code.UNAUTHENTICATED) {
+                    refusedByPeers.refused("to node " + destination, status.getDescription());
+                }
                 if (code == Status.Code.UNAVAILABLE) {
                     reconnectAtOnce(destination);
                 }

@@ -20,10 +20,10 @@ final class RefusalLog {
 
     /** Refusals of raft requests out of bounds. */
     RefusalLog(int nodeId) {
-        this(nodeId, "raft request(s) out of bounds");
+        this(nodeId, "refused %d raft request(s) out of bounds");
     }
 
-    /** @param what what was refused, in the plural form of the log line (e.g. "raft request(s) out of bounds") */
+    /** @param what the line's start, with {@code %d} for the count (e.g. "refused %d raft request(s) out of bounds") */
     RefusalLog(int nodeId, String what) {
         this.nodeId = nodeId;
         this.what = what;
@@ -33,7 +33,7 @@ final class RefusalLog {
         refusedSinceLog++;
         long now = System.nanoTime();
         if (!logged || now - lastLogNanos >= TimeUnit.MILLISECONDS.toNanos(INTERVAL_MS)) {
-            LOG.warn("node {}: refused {} {}; the last, {}: {}", nodeId, refusedSinceLog, what, kind, problem);
+            LOG.warn("node {}: {}; the last, {}: {}", nodeId, String.format(what, refusedSinceLog), kind, problem);
             refusedSinceLog = 0;
             lastLogNanos = now;
             logged = true;

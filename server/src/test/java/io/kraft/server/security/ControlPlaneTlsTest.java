@@ -31,6 +31,7 @@ import io.kraft.proto.controller.CreateTopicsRequest;
 import io.kraft.proto.controller.AlterPartitionRequest;
 import io.kraft.proto.controller.RegisterBrokerRequest;
 import io.kraft.proto.metadata.Uuid;
+import io.kraft.proto.raft.BeginQuorumEpochRequest;
 import io.kraft.proto.raft.DescribeQuorumRequest;
 import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.FetchRequest;
@@ -166,6 +167,7 @@ class ControlPlaneTlsTest {
             String who = outsider.getKey();
             ChannelCredentials credentials = outsider.getValue();
             assertRefused(who, () -> vote(credentials, follower, 1, before.epoch() + 1));
+            assertRefused(who, () -> announceLeader(credentials, follower, 1, before.epoch() + 1));
             assertRefused(who, () -> fetch(credentials, leader.nodeId(), 99, before.epoch()));
             assertRefused(who, () -> register(credentials, leader.nodeId(), 5));
             assertRefused(who, () -> heartbeatAsking(credentials, leader.nodeId(), BROKER, brokerEpoch));
@@ -181,6 +183,9 @@ class ControlPlaneTlsTest {
         assertDenied(() -> vote(voter2, follower, otherVoter == 2 ? leader.nodeId() : otherVoter, before.epoch() + 1));
         assertDenied(() -> vote(broker4, follower, 1, before.epoch() + 1));
         assertDenied(() -> vote(administrator, follower, 1, before.epoch() + 1));
+        assertDenied(() -> announceLeader(broker4, follower, otherVoter, before.epoch() + 1));
+        assertDenied(() -> announceLeader(voter2, follower, otherVoter == 2 ? leader.nodeId() : otherVoter,
+                before.epoch() + 1));
         assertDenied(() -> fetch(broker4, leader.nodeId(), 99, before.epoch()));
         assertDenied(() -> fetch(administrator, leader.nodeId(), BROKER, before.epoch()));
         assertDenied(() -> register(broker4, leader.nodeId(), 5));
@@ -293,6 +298,13 @@ class ControlPlaneTlsTest {
                 .withDeadlineAfter(5, TimeUnit.SECONDS).vote(VoteRequest.newBuilder().setClusterId(CLUSTER_ID)
                         .setCandidateId(candidate).setCandidateEpoch(epoch).setLastOffset(1_000_000)
                         .setLastOffsetEpoch(epoch - 1).setVoterId(voter).build()));
+    }
+
+    /** A forged BeginQuorumEpoch: were it accepted, the voter would follow {@code leader} in a new epoch. */
+    private static void announceLeader(ChannelCredentials credentials, int voter, int leader, int epoch) {
+        withChannel(credentials, voter, channel -> RaftServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS).beginQuorumEpoch(BeginQuorumEpochRequest.newBuilder()
+                        .setClusterId(CLUSTER_ID).setLeaderId(leader).setLeaderEpoch(epoch).setVoterId(voter).build()));
     }
 
     private static void fetch(ChannelCredentials credentials, int leader, int replica, int epoch) {
