@@ -87,7 +87,7 @@ public final class ControllerBenchmark {
     private static final boolean TLS = Boolean.getBoolean("bench.tls");
 
     private final Map<Integer, QuorumController> controllers = new TreeMap<>();
-    /** Each registered broker's client: on TLS a broker may heartbeat only with its own certificate. */
+    /** Each registered broker's client (on TLS a broker may heartbeat only with its own certificate). */
     private final Map<Integer, GrpcControllerClient> brokerClients = new TreeMap<>();
     private TestCertificateAuthority authority;
     private Path trustStore;
@@ -359,12 +359,10 @@ public final class ControllerBenchmark {
     }
 
     private void startBroker(int brokerId) throws Exception {
-        GrpcControllerClient client = TLS ? new GrpcControllerClient(quorum.voters(),
-                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, 2_000, OptionalInt::empty, security(brokerId))
-                : this.client;
-        if (TLS) {
-            brokerClients.put(brokerId, client);
-        }
+        // Its own client, as a broker has: its heartbeat stream follows the active controller across the failover.
+        GrpcControllerClient client = new GrpcControllerClient(quorum.voters(),
+                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, 2_000, OptionalInt::empty, security(brokerId));
+        brokerClients.put(brokerId, client);
         long epoch = client.registerBroker(new BrokerRegistrationRequest(CLUSTER_ID, brokerId, UUID.randomUUID(),
                 List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + brokerId, "PLAINTEXT")), Optional.empty()))
                 .get(60, TimeUnit.SECONDS);

@@ -6,14 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.kraft.broker.TestWaits;
 import io.kraft.broker.network.TestCertificateAuthority;
+import io.kraft.proto.raft.DescribeQuorumRequest;
+import io.kraft.proto.raft.DescribeQuorumResponse;
+import io.kraft.proto.raft.RaftServiceGrpc;
+import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.config.ConfigException;
 import io.kraft.raft.grpc.ControlPlanePeer;
 import io.kraft.raft.grpc.TransportSecurity;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +105,40 @@ class ControlPlaneSecurityTest {
         ConfigException error = assertThrows(ConfigException.class, () -> ControlPlaneSecurity.from(props));
         assertTrue(error.getMessage().contains(expected), error.getMessage());
         assertFalse(error.getMessage().contains("\n"), error.getMessage());
+    }
+
+    @Test
+    void theServersHostNameIsCheckedUnlessTheEndpointIdentificationAlgorithmIsEmpty() throws Exception {
+        int port = TestWaits.freePort();
+        // The certificates name localhost and 127.0.0.1; 127.0.0.2 reaches the same server under another name.
+        GrpcRaftTransport server = new GrpcRaftTransport(1, "cluster", Map.of(1, new InetSocketAddress("localhost",
+                port)), port, 5_000, List.of(), ControlPlaneSecurity.from(ssl()));
+        server.serveDescribeQuorum(() -> CompletableFuture.completedFuture(
+                new QuorumDescription(OptionalInt.of(1), 3, 10, List.of())));
+        server.start(message -> { });
+        try {
+            InetSocketAddress otherName = new InetSocketAddress("127.0.0.2", port);
+            StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
+                    () -> describe(ControlPlaneSecurity.from(ssl()), otherName));
+            assertEquals(Status.Code.UNAVAILABLE, refused.getStatus().getCode());
+            Map<String, String> unchecked = ssl();
+            unchecked.put("listener.name.controller.ssl.endpoint.identification.algorithm", "");
+            assertEquals(1, describe(ControlPlaneSecurity.from(unchecked), otherName).getLeaderId());
+            assertEquals(1, describe(ControlPlaneSecurity.from(ssl()), new InetSocketAddress("localhost", port))
+                    .getLeaderId());
+        } finally {
+            server.close();
+        }
+    }
+
+    private static DescribeQuorumResponse describe(TransportSecurity security, InetSocketAddress address) {
+        ManagedChannel channel = security.channelBuilder(address).build();
+        try {
+            return RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .describeQuorum(DescribeQuorumRequest.getDefaultInstance());
+        } finally {
+            channel.shutdownNow();
+        }
     }
 
     @Test
