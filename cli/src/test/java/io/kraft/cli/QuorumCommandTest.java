@@ -152,12 +152,9 @@ class QuorumCommandTest {
         TestCertificateAuthority authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=test-ca");
         Path trustStore = authority.trustStore();
         int port = freePort();
-        Map<String, String> props = new java.util.HashMap<>(Map.of(QuorumConfig.VOTERS, "1@localhost:" + port,
-                "listener.security.protocol.map", "CONTROLLER:SSL", "super.users", "User:CN=ops",
-                "ssl.keystore.type", "PKCS12", "ssl.keystore.location", authority.issue("CN=kraft-node-1").toString(),
-                "ssl.keystore.password", TestCertificateAuthority.PASSWORD, "ssl.truststore.type", "PKCS12",
-                "ssl.truststore.location", trustStore.toString()));
-        props.put("ssl.truststore.password", TestCertificateAuthority.PASSWORD);
+        Map<String, String> props = authority.controlPlaneProperties(authority.issue("CN=kraft-node-1"));
+        props.put(QuorumConfig.VOTERS, "1@localhost:" + port);
+        props.put("super.users", "User:CN=ops");
         QuorumConfig quorum = QuorumConfig.from(props);
         voters = quorum.voters();
         start(1, quorum, ControlPlaneSecurity.from(props));

@@ -62,17 +62,11 @@ class CombinedQuorumTest {
     @Test
     void theSameOverAControlPlaneOfMutualTls() throws Exception {
         TestCertificateAuthority authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=test-ca");
-        Path trustStore = authority.trustStore();
-        Map<Integer, Path> keyStores = new TreeMap<>();
+        Map<Integer, Map<String, String>> tls = new TreeMap<>();
         for (int id = 1; id <= 3; id++) {
-            keyStores.put(id, authority.issue("CN=kraft-node-" + id));
+            tls.put(id, authority.controlPlaneProperties(authority.issue("CN=kraft-node-" + id)));
         }
-        registerEverywhereAndOutliveTheActiveController(id -> Map.of(
-                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
-                "ssl.keystore.type", "PKCS12", "ssl.keystore.location", keyStores.get(id).toString(),
-                "ssl.keystore.password", TestCertificateAuthority.PASSWORD, "ssl.truststore.type", "PKCS12",
-                "ssl.truststore.location", trustStore.toString(),
-                "ssl.truststore.password", TestCertificateAuthority.PASSWORD));
+        registerEverywhereAndOutliveTheActiveController(tls::get);
         // Nothing on the control plane answers plaintext.
         CombinedNode survivor = nodes.values().iterator().next();
         ManagedChannel plaintext = Grpc.newChannelBuilderForAddress("localhost", survivor.controllerPort(),

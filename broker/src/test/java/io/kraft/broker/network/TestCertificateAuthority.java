@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A certificate authority for TLS tests: issues certificates for any subject, each in a PKCS12 key store of its own
@@ -64,6 +66,22 @@ public final class TestCertificateAuthority {
         trust.load(null, null);
         trust.setCertificateEntry(AUTHORITY, load(store).getCertificate(AUTHORITY));
         return save(trust, dir.resolve("truststore.p12"));
+    }
+
+    /**
+     * A node's properties for a control plane on TLS: the CONTROLLER listener mapped to SSL, {@code keyStore} as its
+     * certificate and this authority's trust store (PKCS12 both). A mutable map, for more keys.
+     */
+    public Map<String, String> controlPlaneProperties(Path keyStore) throws IOException, GeneralSecurityException {
+        Map<String, String> props = new HashMap<>();
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
+        props.put("ssl.keystore.type", "PKCS12");
+        props.put("ssl.keystore.location", keyStore.toString());
+        props.put("ssl.keystore.password", PASSWORD);
+        props.put("ssl.truststore.type", "PKCS12");
+        props.put("ssl.truststore.location", trustStore().toString());
+        props.put("ssl.truststore.password", PASSWORD);
+        return props;
     }
 
     private static KeyStore load(Path file) throws IOException, GeneralSecurityException {

@@ -90,7 +90,6 @@ public final class ControllerBenchmark {
     /** Each registered broker's client (on TLS a broker may heartbeat only with its own certificate). */
     private final Map<Integer, GrpcControllerClient> brokerClients = new TreeMap<>();
     private TestCertificateAuthority authority;
-    private Path trustStore;
     private final Map<Integer, RaftDriver> drivers = new TreeMap<>();
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
     private QuorumConfig quorum;
@@ -109,7 +108,6 @@ public final class ControllerBenchmark {
         Path dir = Files.createTempDirectory("kraft-controller-bench");
         if (TLS) {
             authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=bench-ca");
-            trustStore = authority.trustStore();
             System.out.println("control plane: mutual TLS");
         }
         quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS,
@@ -347,12 +345,8 @@ public final class ControllerBenchmark {
             return TransportSecurity.plaintext();
         }
         try {
-            Path keyStore = authority.issue("CN=kraft-node-" + nodeId);
-            return ControlPlaneSecurity.from(Map.of("listener.security.protocol.map", "CONTROLLER:SSL",
-                    "ssl.keystore.type", "PKCS12", "ssl.keystore.location", keyStore.toString(),
-                    "ssl.keystore.password", TestCertificateAuthority.PASSWORD, "ssl.truststore.type", "PKCS12",
-                    "ssl.truststore.location", trustStore.toString(),
-                    "ssl.truststore.password", TestCertificateAuthority.PASSWORD));
+            return ControlPlaneSecurity.from(authority.controlPlaneProperties(
+                    authority.issue("CN=kraft-node-" + nodeId)));
         } catch (Exception e) {
             throw new IllegalStateException("cannot issue a certificate for node " + nodeId, e);
         }

@@ -21,7 +21,6 @@ import io.kraft.raft.grpc.ControlPlanePeer;
 import io.kraft.raft.grpc.TransportSecurity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -33,30 +32,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The control plane's security from a node's keys: plaintext by default, one-line errors, principals named. */
 class ControlPlaneSecurityTest {
-    private static final String PASSWORD = TestCertificateAuthority.PASSWORD;
-
     @TempDir
     static Path dir;
+    static TestCertificateAuthority authority;
     static Path keyStore;
-    static Path trustStore;
 
     @BeforeAll
     static void certificates() throws Exception {
-        TestCertificateAuthority authority = TestCertificateAuthority.create(dir, "CN=test-ca");
+        authority = TestCertificateAuthority.create(dir, "CN=test-ca");
         keyStore = authority.issue("CN=kraft-node-1");
-        trustStore = authority.trustStore();
     }
 
-    private static Map<String, String> ssl() {
-        Map<String, String> props = new HashMap<>();
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
-        props.put("ssl.keystore.type", "PKCS12");
-        props.put("ssl.keystore.location", keyStore.toString());
-        props.put("ssl.keystore.password", PASSWORD);
-        props.put("ssl.truststore.type", "PKCS12");
-        props.put("ssl.truststore.location", trustStore.toString());
-        props.put("ssl.truststore.password", PASSWORD);
-        return props;
+    private static Map<String, String> ssl() throws Exception {
+        return authority.controlPlaneProperties(keyStore);
     }
 
     @Test
@@ -68,7 +56,7 @@ class ControlPlaneSecurityTest {
     }
 
     @Test
-    void anSslControllerListenerGivesMutualTlsWithTheListenersKeysOverThePlainOnes() {
+    void anSslControllerListenerGivesMutualTlsWithTheListenersKeysOverThePlainOnes() throws Exception {
         assertTrue(ControlPlaneSecurity.from(ssl()).isTls());
         Map<String, String> prefixed = ssl();
         prefixed.put("ssl.keystore.location", "/no/such/file");
@@ -77,7 +65,7 @@ class ControlPlaneSecurityTest {
     }
 
     @Test
-    void misconfiguredKeyMaterialIsOneLineNamingTheKey() {
+    void misconfiguredKeyMaterialIsOneLineNamingTheKey() throws Exception {
         Map<String, String> noKeyStore = ssl();
         noKeyStore.remove("ssl.keystore.location");
         assertOneLine(noKeyStore, "The control plane's listener CONTROLLER is SSL but ssl.keystore.location (or"
