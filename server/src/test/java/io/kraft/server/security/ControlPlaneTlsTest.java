@@ -52,6 +52,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
@@ -81,6 +82,8 @@ class ControlPlaneTlsTest {
 
     @TempDir
     static Path dir;
+    static TestCertificateAuthority authority;
+    static TopicConfigResolver topicConfigs;
     static Path trustStore;
     static final Map<Integer, Path> nodeStores = new TreeMap<>();
     static Path adminStore;
@@ -94,7 +97,7 @@ class ControlPlaneTlsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        TestCertificateAuthority authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=kraft-test-ca");
+        authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=kraft-test-ca");
         for (int id = 1; id <= BROKER; id++) {
             nodeStores.put(id, authority.issue("CN=kraft-node-" + id + ",O=kraft-test"));
         }
@@ -106,7 +109,7 @@ class ControlPlaneTlsTest {
                 .issue("CN=kraft-node-1,O=kraft-test");
 
         voters = "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort();
-        TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+        topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
         for (int id = 1; id <= 3; id++) {
             controllers.put(id, ControllerNode.start(id, CLUSTER_ID, dir.resolve("controller-" + id), props(id),
@@ -217,6 +220,28 @@ class ControlPlaneTlsTest {
 
     @Test
     @Order(2)
+    void aBrokerWhoseCertificateNamesAnotherNodeNeverJoins() throws Exception {
+        Map<String, String> props = props(BROKER);
+        props.put("listener.name.controller.ssl.keystore.location",
+                authority.issue("CN=kraft-node-8,O=kraft-test").toString());
+        props.put("log.dirs", dir.resolve("broker-7").resolve("logs").toString());
+        BrokerNode misconfigured = BrokerNode.start(7, CLUSTER_ID, dir.resolve("broker-7").resolve("metadata"),
+                "PLAINTEXT://localhost:0", props, topicConfigs, faults);
+        try {
+            // Its registration, heartbeats and metadata fetches are refused for as long as it runs.
+            assertThrows(TimeoutException.class, () -> misconfigured.ready().get(5, TimeUnit.SECONDS));
+            ControllerNode leader = awaitLeader();
+            assertNull(leader.controller().image().cluster().broker(7));
+            assertTrue(describeQuorum(tls(adminStore), leader.nodeId()).getObserversList().stream()
+                    .noneMatch(observer -> observer.getReplicaId() == 7));
+            assertNull(misconfigured.metadata().image().topics().topic("forwarded"), "it fetched no metadata");
+        } finally {
+            misconfigured.close();
+        }
+    }
+
+    @Test
+    @Order(3)
     void aTlsQuorumServesTheBrokerAndSurvivesLosingItsActiveController() throws Exception {
         awaitLeader();
         admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
