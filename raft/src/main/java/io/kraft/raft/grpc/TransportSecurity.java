@@ -9,6 +9,7 @@ import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import java.net.InetSocketAddress;
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * How the control plane's gRPC connections are secured, the same for every server and client of a node: plaintext
@@ -18,13 +19,13 @@ import java.util.Objects;
  */
 public final class TransportSecurity {
     private static final TransportSecurity PLAINTEXT = new TransportSecurity(InsecureServerCredentials.create(),
-            InsecureChannelCredentials.create(), null);
+            node -> InsecureChannelCredentials.create(), null);
 
     private final ServerCredentials serverCredentials;
-    private final ChannelCredentials channelCredentials;
+    private final IntFunction<ChannelCredentials> channelCredentials;
     private final PeerIdentifier peers;
 
-    private TransportSecurity(ServerCredentials serverCredentials, ChannelCredentials channelCredentials,
+    private TransportSecurity(ServerCredentials serverCredentials, IntFunction<ChannelCredentials> channelCredentials,
                               PeerIdentifier peers) {
         this.serverCredentials = serverCredentials;
         this.channelCredentials = channelCredentials;
@@ -40,10 +41,12 @@ public final class TransportSecurity {
      * Mutual TLS.
      *
      * @param server a server side that requires and verifies client certificates
-     * @param client a client side that presents this node's certificate and verifies the server's
+     * @param client the client side calling a node: presents this node's certificate and verifies that the server's
+     *               names the node called
      * @param peers  names the peer of each verified certificate
      */
-    public static TransportSecurity mutualTls(ServerCredentials server, ChannelCredentials client, PeerIdentifier peers) {
+    public static TransportSecurity mutualTls(ServerCredentials server, IntFunction<ChannelCredentials> client,
+                                              PeerIdentifier peers) {
         return new TransportSecurity(server, client, Objects.requireNonNull(peers, "peers"));
     }
 
@@ -52,14 +55,13 @@ public final class TransportSecurity {
         return peers != null;
     }
 
-    /** What clients connect with. */
-    public ChannelCredentials channelCredentials() {
-        return channelCredentials;
-    }
-
-    /** A channel builder for {@code address} with these credentials (the host is what a TLS client verifies). */
-    public ManagedChannelBuilder<?> channelBuilder(InetSocketAddress address) {
-        return Grpc.newChannelBuilderForAddress(address.getHostString(), address.getPort(), channelCredentials);
+    /**
+     * A channel builder for calling node {@code nodeId} at {@code address}: on TLS the server's certificate must
+     * name that node (and, as {@code ssl.endpoint.identification.algorithm} asks, the address's host).
+     */
+    public ManagedChannelBuilder<?> channelBuilder(int nodeId, InetSocketAddress address) {
+        return Grpc.newChannelBuilderForAddress(address.getHostString(), address.getPort(),
+                channelCredentials.apply(nodeId));
     }
 
     /** A server builder for {@code port} with these credentials and, on TLS, the peer authentication of node {@code nodeId}. */

@@ -16,14 +16,16 @@ import io.kraft.config.ConfigSource;
 import io.kraft.config.ParsedConfig;
 import io.kraft.raft.grpc.TransportSecurity;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * The control plane's security from a node's properties. Plaintext, the default, unless the listener named first in
  * {@code controller.listener.names} maps to SSL in {@code listener.security.protocol.map}; then every control-plane
  * connection (Raft between voters, observers' fetches, brokers' calls to the controllers) is mutual TLS with the
  * {@code listener.name.<controller listener>.ssl.*} keys, else the plain {@code ssl.*} ones, and each call's peer is
- * named from its certificate ({@link ControlPlanePrincipals}). A broker-only node uses the same keys for its calls,
- * though it serves no controller listener itself.
+ * named from its certificate ({@link ControlPlanePrincipals}); a client calling a node checks that the server's
+ * certificate names it. A broker-only node uses the same keys for its calls, though it serves no controller listener
+ * itself.
  */
 public final class ControlPlaneSecurity {
     /** Which certificates stand for which node: a regular expression over the subject, its first group the id. */
@@ -72,8 +74,9 @@ public final class ControlPlaneSecurity {
         ParsedConfig config = DEFINITION.parseOwn(props, ConfigSource.STATIC_BROKER_CONFIG);
         ControlPlanePrincipals principals = ControlPlanePrincipals.of(config.getString(NODE_PRINCIPAL_PATTERN),
                 config.getString(SUPER_USERS));
+        ControlPlaneTls.client(settings, material, principals, OptionalInt.empty()); // fails now, not at first use
         return TransportSecurity.mutualTls(ControlPlaneTls.server(settings, material),
-                ControlPlaneTls.client(settings, material), principals);
+                node -> ControlPlaneTls.client(settings, material, principals, OptionalInt.of(node)), principals);
     }
 
     /**
@@ -100,7 +103,7 @@ public final class ControlPlaneSecurity {
             throw missing(settings, SslSettings.TRUSTSTORE_LOCATION, "the controllers' certificates are verified"
                     + " against it");
         }
-        return ControlPlaneTls.client(settings, material);
+        return ControlPlaneTls.client(settings, material, null, OptionalInt.empty());
     }
 
     private static ConfigException missing(SslSettings settings, String key, String why) {

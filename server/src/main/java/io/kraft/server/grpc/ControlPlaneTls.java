@@ -15,16 +15,17 @@ import io.grpc.netty.shaded.io.netty.util.ReferenceCountUtil;
 import io.kraft.broker.network.SslSettings;
 import io.kraft.broker.network.TlsKeyMaterial;
 import io.kraft.config.ConfigException;
+import io.kraft.raft.grpc.ControlPlanePeer;
+import io.kraft.raft.grpc.PeerIdentifier;
 import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.OptionalInt;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * The control plane's TLS for gRPC, from the controller listener's {@link SslSettings} ({@code
@@ -53,20 +54,20 @@ final class ControlPlaneTls {
     }
 
     /**
-     * The client side: this node's certificate, the trust store, and the host name check of
-     * {@code ssl.endpoint.identification.algorithm} (gRPC checks the name unless it is empty).
+     * The client side: this node's certificate, the trust store, the host name check of
+     * {@code ssl.endpoint.identification.algorithm} (none when it is empty), and, when the caller knows which node it
+     * calls, that the server's certificate names that node.
      *
+     * @param peers        names the node of the server's certificate; null when nothing is expected of it
+     * @param expectedNode the node the client calls, if it knows
      * @throws ConfigException naming the key at fault
      */
-    static ChannelCredentials client(SslSettings settings, TlsKeyMaterial material) {
+    static ChannelCredentials client(SslSettings settings, TlsKeyMaterial material, PeerIdentifier peers,
+                                     OptionalInt expectedNode) {
         SslContextBuilder builder = SslContextBuilder.forClient();
         material.withKey(builder::keyManager, builder::keyManager, () -> builder);
-        TrustManagerFactory trust = material.trustManagers().orElseThrow();
-        if (settings.endpointIdentificationAlgorithm().isEmpty()) {
-            builder.trustManager(new NoHostNameCheck(x509(settings, trust)));
-        } else {
-            builder.trustManager(trust);
-        }
+        builder.trustManager(new ServerCheck(x509(settings, material.trustManagers().orElseThrow()),
+                !settings.endpointIdentificationAlgorithm().isEmpty(), peers, expectedNode));
         return NettySslContextChannelCredentials.create(build(settings, builder));
     }
 
@@ -92,51 +93,82 @@ final class ControlPlaneTls {
         return context;
     }
 
-    private static X509TrustManager x509(SslSettings settings, TrustManagerFactory factory) {
-        return Arrays.stream(factory.getTrustManagers()).filter(X509TrustManager.class::isInstance)
-                .map(X509TrustManager.class::cast).findFirst()
+    private static X509ExtendedTrustManager x509(SslSettings settings, TrustManagerFactory factory) {
+        return Arrays.stream(factory.getTrustManagers()).filter(X509ExtendedTrustManager.class::isInstance)
+                .map(X509ExtendedTrustManager.class::cast).findFirst()
                 .orElseThrow(() -> TlsKeyMaterial.invalid(settings, SslSettings.TRUSTSTORE_LOCATION,
                         "it gives no X.509 trust manager", null));
     }
 
     /**
-     * Verifies the server's chain but not its host name ({@code ssl.endpoint.identification.algorithm} empty):
-     * gRPC asks the engine for the HTTPS check, which the JDK's trust manager performs only when handed the engine.
+     * Verifies the server's chain; its host name unless {@code ssl.endpoint.identification.algorithm} is empty (gRPC
+     * asks the engine for the HTTPS check, which the JDK's trust manager performs only when handed the engine); and
+     * that its certificate names the node the client calls, when it knows which: a certificate of the cluster issued
+     * to another node (a broker's, say) cannot pose as a controller.
      */
-    private static final class NoHostNameCheck extends X509ExtendedTrustManager {
-        private final X509TrustManager delegate;
+    private static final class ServerCheck extends X509ExtendedTrustManager {
+        private final X509ExtendedTrustManager delegate;
+        private final boolean checkHostName;
+        private final PeerIdentifier peers;
+        private final OptionalInt expectedNode;
 
-        NoHostNameCheck(X509TrustManager delegate) {
+        ServerCheck(X509ExtendedTrustManager delegate, boolean checkHostName, PeerIdentifier peers,
+                    OptionalInt expectedNode) {
             this.delegate = delegate;
+            this.checkHostName = checkHostName;
+            this.peers = peers;
+            this.expectedNode = expectedNode;
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
                 throws CertificateException {
-            delegate.checkServerTrusted(chain, authType);
+            if (checkHostName) {
+                delegate.checkServerTrusted(chain, authType, engine);
+            } else {
+                delegate.checkServerTrusted(chain, authType);
+            }
+            checkNode(chain);
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
                 throws CertificateException {
-            delegate.checkServerTrusted(chain, authType);
+            if (checkHostName) {
+                delegate.checkServerTrusted(chain, authType, socket);
+            } else {
+                delegate.checkServerTrusted(chain, authType);
+            }
+            checkNode(chain);
         }
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
             delegate.checkServerTrusted(chain, authType);
+            checkNode(chain);
+        }
+
+        private void checkNode(X509Certificate[] chain) throws CertificateException {
+            if (peers == null || expectedNode.isEmpty()) {
+                return;
+            }
+            ControlPlanePeer server = peers.identify(chain[0].getSubjectX500Principal().getName());
+            if (!server.is(expectedNode.getAsInt())) {
+                throw new CertificateException("the server's certificate stands for " + server + ", not node "
+                        + expectedNode.getAsInt());
+            }
         }
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
                 throws CertificateException {
-            delegate.checkClientTrusted(chain, authType);
+            delegate.checkClientTrusted(chain, authType, engine);
         }
 
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
                 throws CertificateException {
-            delegate.checkClientTrusted(chain, authType);
+            delegate.checkClientTrusted(chain, authType, socket);
         }
 
         @Override

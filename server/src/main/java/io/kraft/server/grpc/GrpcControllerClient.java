@@ -611,7 +611,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     private ManagedChannel channel(int controllerId) {
         InetSocketAddress address = voters.get(controllerId);
-        return channels.computeIfAbsent(controllerId, id -> security.channelBuilder(address).build());
+        return channels.computeIfAbsent(controllerId, id -> security.channelBuilder(controllerId, address).build());
     }
 
     // ---- the heartbeat stream -------------------------------------------------------------------------------

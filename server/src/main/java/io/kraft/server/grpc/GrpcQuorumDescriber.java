@@ -105,7 +105,7 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
     }
 
     private ManagedChannel channel(int nodeId) {
-        return channels.computeIfAbsent(nodeId, id -> security.channelBuilder(voters.get(id)).build());
+        return channels.computeIfAbsent(nodeId, id -> security.channelBuilder(id, voters.get(id)).build());
     }
 
     @Override

@@ -96,7 +96,8 @@ class ControlPlaneSecurityTest {
     }
 
     @Test
-    void theServersHostNameIsCheckedUnlessTheEndpointIdentificationAlgorithmIsEmpty() throws Exception {
+    void theServersHostNameIsCheckedUnlessTheEndpointIdentificationAlgorithmIsEmptyAndItsNodeAlways()
+            throws Exception {
         int port = TestWaits.freePort();
         // The certificates name localhost and 127.0.0.1; 127.0.0.2 reaches the same server under another name.
         GrpcRaftTransport server = new GrpcRaftTransport(1, "cluster", Map.of(1, new InetSocketAddress("localhost",
@@ -112,15 +113,23 @@ class ControlPlaneSecurityTest {
             Map<String, String> unchecked = ssl();
             unchecked.put("listener.name.controller.ssl.endpoint.identification.algorithm", "");
             assertEquals(1, describe(ControlPlaneSecurity.from(unchecked), otherName).getLeaderId());
-            assertEquals(1, describe(ControlPlaneSecurity.from(ssl()), new InetSocketAddress("localhost", port))
-                    .getLeaderId());
+            InetSocketAddress rightName = new InetSocketAddress("localhost", port);
+            assertEquals(1, describe(ControlPlaneSecurity.from(ssl()), rightName).getLeaderId());
+            // A client calling node 2 finds node 1's certificate there: that is no node 2, whatever its host name.
+            StatusRuntimeException notTheNode = assertThrows(StatusRuntimeException.class,
+                    () -> describe(ControlPlaneSecurity.from(ssl()), 2, rightName));
+            assertEquals(Status.Code.UNAVAILABLE, notTheNode.getStatus().getCode());
         } finally {
             server.close();
         }
     }
 
     private static DescribeQuorumResponse describe(TransportSecurity security, InetSocketAddress address) {
-        ManagedChannel channel = security.channelBuilder(address).build();
+        return describe(security, 1, address);
+    }
+
+    private static DescribeQuorumResponse describe(TransportSecurity security, int nodeId, InetSocketAddress address) {
+        ManagedChannel channel = security.channelBuilder(nodeId, address).build();
         try {
             return RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
                     .describeQuorum(DescribeQuorumRequest.getDefaultInstance());
