@@ -1,5 +1,7 @@
 package io.kraft.cli;
 
+import io.grpc.ChannelCredentials;
+import io.kraft.cli.client.ClientProperties;
 import io.kraft.cli.quorum.ControllerUnreachableException;
 import io.kraft.cli.quorum.QuorumClient;
 import io.kraft.cli.quorum.QuorumClient.HostPort;
@@ -7,8 +9,6 @@ import io.kraft.cli.quorum.QuorumInfo;
 import io.kraft.cli.quorum.QuorumStatusReport;
 import io.kraft.cli.quorum.QuorumUnavailableException;
 import io.kraft.cli.quorum.ReplicationTable;
-import io.grpc.ChannelCredentials;
-import io.kraft.cli.client.ClientProperties;
 import io.kraft.config.ConfigException;
 import io.kraft.server.grpc.ControlPlaneSecurity;
 import java.io.PrintWriter;

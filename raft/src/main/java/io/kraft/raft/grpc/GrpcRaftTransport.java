@@ -262,7 +262,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         if (address == null) {
             return null; // only voters serve requests; nothing else is addressable
         }
-        ManagedChannel channel = channels.computeIfAbsent(destination, id -> security.channelBuilder(destination, address)
+        ManagedChannel channel = channels.computeIfAbsent(destination, id -> security.channelBuilder(id, address)
                 .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES).build());
         return RaftServiceGrpc.newStub(channel).withDeadlineAfter(requestTimeoutMs, TimeUnit.MILLISECONDS);
     }

@@ -23,7 +23,8 @@ final class PeerAuthentication implements ServerInterceptor {
 
     PeerAuthentication(int nodeId, PeerIdentifier identifier) {
         this.identifier = identifier;
-        this.refusals = new RefusalLog(nodeId, "refused %d control-plane call(s) from peers that are no node of the cluster");
+        this.refusals = new RefusalLog(nodeId,
+                "refused %d control-plane call(s) from peers that are no node of the cluster");
     }
 
     @Override

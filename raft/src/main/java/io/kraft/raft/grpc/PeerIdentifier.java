@@ -4,7 +4,8 @@ package io.kraft.raft.grpc;
 @FunctionalInterface
 public interface PeerIdentifier {
     /**
-     * @param subject the certificate's subject distinguished name in RFC 2253 form (e.g. {@code CN=kraft-node-2,O=acme})
+     * @param subject the certificate's subject distinguished name in RFC 2253 form
+     *                (e.g. {@code CN=kraft-node-2,O=acme})
      * @return the peer; one that {@linkplain ControlPlanePeer#mayCall may not call} is refused every call
      */
     ControlPlanePeer identify(String subject);

@@ -15,7 +15,8 @@ public final class SenderCheck {
     private final RefusalLog refusals;
 
     public SenderCheck(int nodeId) {
-        this.refusals = new RefusalLog(nodeId, "refused %d control-plane call(s) whose sender is not the authenticated peer");
+        this.refusals = new RefusalLog(nodeId,
+                "refused %d control-plane call(s) whose sender is not the authenticated peer");
     }
 
     /**

@@ -64,7 +64,10 @@ public final class TransportSecurity {
                 channelCredentials.apply(nodeId));
     }
 
-    /** A server builder for {@code port} with these credentials and, on TLS, the peer authentication of node {@code nodeId}. */
+    /**
+     * A server builder for {@code port} with these credentials and, on TLS, the peer authentication of node
+     * {@code nodeId}.
+     */
     public ServerBuilder<?> serverBuilder(int nodeId, int port) {
         ServerBuilder<?> builder = Grpc.newServerBuilderForPort(port, serverCredentials);
         if (peers != null) {
