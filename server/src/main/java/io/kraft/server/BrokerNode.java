@@ -104,7 +104,8 @@ public final class BrokerNode implements AutoCloseable {
                 MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
                 follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
-                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId, security);
+                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId,
+                security);
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
                 topicConfigs, faultHandler);
