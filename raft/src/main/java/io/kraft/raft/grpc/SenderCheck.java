@@ -27,7 +27,9 @@ public final class SenderCheck {
      * @return null when the message may go on, else the status to end the call with
      */
     public StatusRuntimeException refusal(String call, int senderId) {
-        return refusal(call, senderId, ControlPlanePeer.current());
+        // No Optional here: on plaintext every Raft fetch passes through this with no peer.
+        ControlPlanePeer peer = ControlPlanePeer.CONTEXT_KEY.get();
+        return peer == null ? null : refusal(call, senderId, peer);
     }
 
     /**
@@ -46,10 +48,14 @@ public final class SenderCheck {
 
     /** As {@link #refusal(String, int)}, for a peer captured earlier (the opener of a stream). */
     public StatusRuntimeException refusal(String call, int senderId, Optional<ControlPlanePeer> peer) {
-        if (peer.isEmpty() || peer.get().is(senderId)) {
+        return peer.isEmpty() ? null : refusal(call, senderId, peer.get());
+    }
+
+    private StatusRuntimeException refusal(String call, int senderId, ControlPlanePeer peer) {
+        if (peer.is(senderId)) {
             return null;
         }
-        String problem = "peer " + peer.get() + " claimed to be node " + senderId;
+        String problem = "peer " + peer + " claimed to be node " + senderId;
         refusals.refused(call, problem);
         return Status.PERMISSION_DENIED.withDescription(call + " refused: " + problem).asRuntimeException();
     }
