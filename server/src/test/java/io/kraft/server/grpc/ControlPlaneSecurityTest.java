@@ -19,7 +19,12 @@ import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.config.ConfigException;
 import io.kraft.raft.grpc.ControlPlanePeer;
 import io.kraft.raft.grpc.TransportSecurity;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.Base64;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -122,6 +127,49 @@ class ControlPlaneSecurityTest {
         } finally {
             server.close();
         }
+    }
+
+    @Test
+    void pemAndJksKeyMaterialServeTheControlPlaneAsPkcs12Does() throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            store.load(in, TestCertificateAuthority.PASSWORD.toCharArray());
+        }
+        Certificate[] chain = store.getCertificateChain("node");
+        StringBuilder keyAndChain = new StringBuilder(pem("PRIVATE KEY",
+                store.getKey("node", TestCertificateAuthority.PASSWORD.toCharArray()).getEncoded()));
+        for (Certificate certificate : chain) {
+            keyAndChain.append(pem("CERTIFICATE", certificate.getEncoded()));
+        }
+        Map<String, String> pem = ssl();
+        pem.put("ssl.keystore.type", "PEM");
+        pem.put("ssl.keystore.location", Files.writeString(dir.resolve("node-1.pem"), keyAndChain).toString());
+        pem.remove("ssl.keystore.password");
+        pem.put("ssl.truststore.type", "PEM");
+        pem.put("ssl.truststore.location", Files.writeString(dir.resolve("ca.pem"),
+                pem("CERTIFICATE", chain[chain.length - 1].getEncoded())).toString());
+        pem.remove("ssl.truststore.password");
+        Map<String, String> jks = ssl();
+        jks.put("ssl.keystore.type", "JKS"); // the JDK's JKS store reads PKCS12 files too, as in Kafka
+        int port = TestWaits.freePort();
+        InetSocketAddress address = new InetSocketAddress("localhost", port);
+        GrpcRaftTransport server = new GrpcRaftTransport(1, "cluster", Map.of(1, address), port, 5_000, List.of(),
+                ControlPlaneSecurity.from(pem));
+        server.serveDescribeQuorum(() -> CompletableFuture.completedFuture(
+                new QuorumDescription(OptionalInt.of(1), 3, 10, List.of())));
+        server.start(message -> { });
+        try {
+            assertEquals(1, describe(ControlPlaneSecurity.from(ssl()), address).getLeaderId());
+            assertEquals(1, describe(ControlPlaneSecurity.from(pem), address).getLeaderId());
+            assertEquals(1, describe(ControlPlaneSecurity.from(jks), address).getLeaderId());
+        } finally {
+            server.close();
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     private static DescribeQuorumResponse describe(TransportSecurity security, InetSocketAddress address) {
