@@ -29,6 +29,7 @@ import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.http.HttpListenerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ public final class NodeConfigs {
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
-                AuthorizerConfig.definition(), SaslSettings.definition())) {
+                AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);
@@ -175,6 +176,8 @@ public final class NodeConfigs {
             listeners.interBrokerListener().filter(l -> l.protocol().sasl())
                     .ifPresent(l -> SaslSettings.interBrokerLogin(l.name(), config.originals()));
         }
+        // The control plane's key material (when its listener is SSL), on every node: each one connects to it.
+        ControlPlaneSecurity.from(config.originals());
     }
 
     /** The metadata log's directory: {@code metadata.log.dir}, else the first log directory. */

@@ -1,5 +1,7 @@
 package io.kraft.cli;
 
+import io.grpc.ChannelCredentials;
+import io.kraft.cli.client.ClientProperties;
 import io.kraft.cli.quorum.ControllerUnreachableException;
 import io.kraft.cli.quorum.QuorumClient;
 import io.kraft.cli.quorum.QuorumClient.HostPort;
@@ -7,9 +9,15 @@ import io.kraft.cli.quorum.QuorumInfo;
 import io.kraft.cli.quorum.QuorumStatusReport;
 import io.kraft.cli.quorum.QuorumUnavailableException;
 import io.kraft.cli.quorum.ReplicationTable;
+import io.kraft.config.ConfigException;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -44,6 +52,11 @@ final class QuorumCommand implements Runnable {
     @Option(names = "--bootstrap-controller", required = true, paramLabel = "HOST:PORT", split = ",",
             description = "CONTROLLER listener(s) of one or more controllers, comma-separated.")
     private List<String> bootstrapControllers;
+
+    @Option(names = "--command-config", paramLabel = "FILE",
+            description = "Client properties: security.protocol=SSL with ssl.keystore.* (a super.users certificate)"
+                    + " and ssl.truststore.* when the control plane is SSL.")
+    private Path commandConfig;
 
     @Override
     public void run() {
@@ -92,9 +105,20 @@ final class QuorumCommand implements Runnable {
                 }
             }
             GRPC_LOGGER.setLevel(Level.SEVERE);
+            ChannelCredentials credentials;
+            try {
+                Map<String, String> clientProps = new LinkedHashMap<>();
+                ClientProperties.of("", parent.commandConfig, List.of())
+                        .forEach((key, value) -> clientProps.put(key, String.valueOf(value)));
+                credentials = ControlPlaneSecurity.toolCredentials(clientProps);
+            } catch (ConfigException | UncheckedIOException e) {
+                err.println("Error: " + e.getMessage());
+                err.flush();
+                return KraftCli.EXIT_FAILURE;
+            }
             QuorumInfo quorum;
             try {
-                quorum = new QuorumClient(controllers, REQUEST_TIMEOUT_MS).describe();
+                quorum = new QuorumClient(controllers, REQUEST_TIMEOUT_MS, credentials).describe();
             } catch (ControllerUnreachableException | QuorumUnavailableException e) {
                 err.println("Error: " + e.getMessage());
                 err.flush();

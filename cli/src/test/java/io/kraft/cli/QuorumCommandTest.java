@@ -15,7 +15,10 @@ import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.broker.network.TestCertificateAuthority;
 import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -53,12 +56,16 @@ class QuorumCommandTest {
 
     /** A raft member with a state machine that ignores what commits: describe-quorum needs nothing more. */
     private void start(int nodeId, QuorumConfig quorum) {
+        start(nodeId, quorum, TransportSecurity.plaintext());
+    }
+
+    private void start(int nodeId, QuorumConfig quorum, TransportSecurity security) {
         Path nodeDir = dir.resolve("node-" + nodeId);
         FileRaftLog log = FileRaftLog.open(nodeDir, 1024 * 1024);
         logs.add(log);
         boolean voter = voters.containsKey(nodeId);
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, voters,
-                voter ? voters.get(nodeId).getPort() : -1, quorum.requestTimeoutMs());
+                voter ? voters.get(nodeId).getPort() : -1, quorum.requestTimeoutMs(), List.of(), security);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log,
                 FileSnapshotStore.open(nodeDir), new MetadataLogRetention(log, -1, -1, System::currentTimeMillis),
                 new FileQuorumStateStore(nodeDir), transport, new IgnoringListener(), nodeId);
@@ -138,6 +145,52 @@ class QuorumCommandTest {
             }
             assertTrue(rows.get(4).matches("4 +\\d+ +\\d+ +\\d{13} +\\d{13} +Observer"), rows.get(4));
         });
+    }
+
+    @Test
+    void describesAnSslQuorumWithASuperUsersCertificateOnly() throws Exception {
+        TestCertificateAuthority authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=test-ca");
+        Path trustStore = authority.trustStore();
+        int port = freePort();
+        Map<String, String> props = authority.controlPlaneProperties(authority.issue("CN=kraft-node-1"));
+        props.put(QuorumConfig.VOTERS, "1@localhost:" + port);
+        props.put("super.users", "User:CN=ops");
+        QuorumConfig quorum = QuorumConfig.from(props);
+        voters = quorum.voters();
+        start(1, quorum, ControlPlaneSecurity.from(props));
+        await().atMost(WAIT).until(() -> drivers.get(1).describe().get(5, TimeUnit.SECONDS).leaderId().isPresent());
+
+        Path admin = clientConfig("admin.properties", authority.issue("CN=ops"), trustStore);
+        CliRun status = CliRun.of("quorum", "--bootstrap-controller", "localhost:" + port, "--command-config",
+                admin.toString(), "describe", "--status");
+        assertEquals(0, status.exitCode(), status.err());
+        assertTrue(status.out().contains("LeaderId:               1"), status.out());
+
+        // Without a certificate the handshake fails; with one that is no super user's the call is refused.
+        CliRun plaintext = CliRun.of("quorum", "--bootstrap-controller", "localhost:" + port, "describe", "--status");
+        assertEquals(KraftCli.EXIT_FAILURE, plaintext.exitCode());
+        Path stranger = clientConfig("stranger.properties", authority.issue("CN=stranger"), trustStore);
+        CliRun refused = CliRun.of("quorum", "--bootstrap-controller", "localhost:" + port, "--command-config",
+                stranger.toString(), "describe", "--status");
+        assertEquals(KraftCli.EXIT_FAILURE, refused.exitCode());
+        assertTrue(refused.err().contains("PERMISSION_DENIED"), refused.err());
+        Path noKey = clientConfig("nokey.properties", null, trustStore);
+        CliRun misconfigured = CliRun.of("quorum", "--bootstrap-controller", "localhost:" + port, "--command-config",
+                noKey.toString(), "describe", "--status");
+        assertEquals(KraftCli.EXIT_FAILURE, misconfigured.exitCode());
+        assertEquals(1, misconfigured.err().lines().count(), misconfigured.err());
+        assertTrue(misconfigured.err().contains("ssl.keystore.location"), misconfigured.err());
+    }
+
+    private Path clientConfig(String name, Path keyStore, Path trustStore) throws IOException {
+        StringBuilder text = new StringBuilder("security.protocol=SSL\nssl.truststore.type=PKCS12\n")
+                .append("ssl.truststore.location=").append(trustStore).append("\nssl.truststore.password=")
+                .append(TestCertificateAuthority.PASSWORD).append("\n");
+        if (keyStore != null) {
+            text.append("ssl.keystore.type=PKCS12\nssl.keystore.location=").append(keyStore)
+                    .append("\nssl.keystore.password=").append(TestCertificateAuthority.PASSWORD).append("\n");
+        }
+        return java.nio.file.Files.writeString(dir.resolve(name), text);
     }
 
     @Test

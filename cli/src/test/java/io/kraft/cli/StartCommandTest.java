@@ -68,6 +68,27 @@ class StartCommandTest {
     }
 
     @Test
+    void refusesAnSslControlPlaneWithoutItsKeyMaterialWithOneLine() throws Exception {
+        Path config = config("controller", 9092, 9093);
+        Files.writeString(config, Files.readString(config).replace("listeners=PLAINTEXT://localhost:9092,",
+                "listeners=") + "listener.security.protocol.map=CONTROLLER:SSL\n");
+        CliRun noKeyStore = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, noKeyStore.exitCode());
+        assertEquals("Error: The control plane's listener CONTROLLER is SSL but ssl.keystore.location (or"
+                + " listener.name.controller.ssl.keystore.location) is not set: every node presents its own certificate"
+                + " there", noKeyStore.err().strip());
+        TestCertificates certs = TestCertificates.create(Files.createDirectories(root.resolve("certs")));
+        Files.writeString(config, Files.readString(config) + "listener.name.controller.ssl.keystore.type=PKCS12\n"
+                + "listener.name.controller.ssl.keystore.location=" + certs.brokerKeyStore() + "\n"
+                + "listener.name.controller.ssl.keystore.password=wrong\n");
+        CliRun wrongPassword = CliRun.of("start", "--config", config.toString());
+        assertEquals(KraftCli.EXIT_FAILURE, wrongPassword.exitCode());
+        assertEquals(1, wrongPassword.err().strip().lines().count(), wrongPassword.err());
+        assertTrue(wrongPassword.err().startsWith("Error: Invalid ssl.keystore.password for listener CONTROLLER: it"
+                + " does not open " + certs.brokerKeyStore()), wrongPassword.err());
+    }
+
+    @Test
     void startsADedicatedControllerAndABrokerThatRegistersWithIt() throws Exception {
         int controllerPort = freePort();
         int clientPort = freePort();

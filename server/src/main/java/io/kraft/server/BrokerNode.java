@@ -14,6 +14,8 @@ import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.GrpcControllerClient;
 import io.kraft.server.grpc.GrpcQuorumDescriber;
 import io.kraft.server.http.HttpListenerConfig;
@@ -87,6 +89,8 @@ public final class BrokerNode implements AutoCloseable {
             throw new IllegalArgumentException("node " + nodeId + " is among the voters " + quorum.voters().keySet()
                     + " but runs only the broker role: give it another node.id or the controller role too");
         }
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
         FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
         FileRaftLog log = FileRaftLog.open(logDir, properties);
@@ -94,18 +98,19 @@ public final class BrokerNode implements AutoCloseable {
                 snapshots, SnapshotPolicy.from(properties), faultHandler);
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
-                quorum.requestTimeoutMs());
+                quorum.requestTimeoutMs(), List.of(), security);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
                 MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
                 follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
-                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId);
+                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId,
+                security);
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, controllerClient, follower, clientListener, properties,
                 topicConfigs, faultHandler);
         GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(quorum.voters(), follower::leaderId, clusterId,
-                quorum.requestTimeoutMs());
+                quorum.requestTimeoutMs(), security);
         broker.setQuorumDescriber(quorumDescriber);
         follower.start(driver);
         driver.start();

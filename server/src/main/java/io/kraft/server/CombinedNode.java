@@ -75,13 +75,14 @@ public final class CombinedNode implements AutoCloseable {
         Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
                 : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),
                         GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, controllerNode.quorum().requestTimeoutMs(),
-                        () -> controller.leader().leaderId()));
+                        () -> controller.leader().leaderId(), controllerNode.security()));
         Controller brokerController = client.isPresent() ? client.get() : controller;
         // The broker registers its publishers before Raft replays the log, so it sees the whole state.
         BrokerServer broker = new BrokerServer(nodeId, clusterId, brokerController, controller, clientListener,
                 properties, topicConfigs, faultHandler);
         GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(controllerNode.quorum().voters(),
-                () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs());
+                () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs(),
+                controllerNode.security());
         broker.setQuorumDescriber(quorumDescriber);
         controllerNode.start();
         try {

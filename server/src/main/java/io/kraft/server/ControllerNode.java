@@ -18,6 +18,8 @@ import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.ControllerGrpcService;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
@@ -53,13 +55,15 @@ public final class ControllerNode implements AutoCloseable {
     private final RaftDriver driver;
     private final int controllerPort;
     private final KafkaMetrics metrics;
+    private final TransportSecurity security;
     private NodeHttpServer httpServer;
     private boolean started;
     private boolean closed;
 
     private ControllerNode(int nodeId, QuorumConfig quorum, FileRaftLog log, QuorumController controller,
-                           RaftDriver driver, int controllerPort) {
+                           RaftDriver driver, int controllerPort, TransportSecurity security) {
         this.nodeId = nodeId;
+        this.security = security;
         this.quorum = quorum;
         this.log = log;
         this.controller = controller;
@@ -94,6 +98,8 @@ public final class ControllerNode implements AutoCloseable {
             throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
         }
         int controllerPort = quorum.voters().get(nodeId).getPort();
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
         ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
         SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
@@ -110,12 +116,12 @@ public final class ControllerNode implements AutoCloseable {
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
-                quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)));
+                quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)), security);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
                 snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir),
                 transport, controller, nodeId, faultHandler::handleFault);
         transport.serveDescribeQuorum(driver::describe);
-        return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort);
+        return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security);
     }
 
     /** Builds and starts a dedicated controller; see {@link #create}. */
@@ -148,7 +154,8 @@ public final class ControllerNode implements AutoCloseable {
         started = true;
         controller.start(driver);
         driver.start();
-        LOG.info("Node {} serves Raft and the controller on CONTROLLER port {}", nodeId, controllerPort);
+        LOG.info("Node {} serves Raft and the controller on CONTROLLER port {}{}", nodeId, controllerPort,
+                security.isTls() ? " (mutual TLS)" : "");
     }
 
     public int nodeId() {
@@ -162,6 +169,11 @@ public final class ControllerNode implements AutoCloseable {
 
     public QuorumConfig quorum() {
         return quorum;
+    }
+
+    /** How this node's control-plane connections are secured (plaintext, or mutual TLS with its certificate). */
+    public TransportSecurity security() {
+        return security;
     }
 
     /** Whether this voter leads the Raft quorum, which makes its controller the active one (once caught up). */

@@ -15,9 +15,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * A cluster of combined nodes (broker and controller in one process, every node a voter) launched as real
- * {@code kraft-cli start} processes through a {@link ProcessRegistry}: formatted as {@code kraft-cli format} would,
- * started, killed with kill -9 and restarted by node id. Node ids are 1..size.
+ * A cluster of combined nodes (broker and controller in one process, every node a voter), or of dedicated controllers
+ * and brokers, launched as real {@code kraft-cli start} processes through a {@link ProcessRegistry}: formatted as
+ * {@code kraft-cli format} would, started, killed with kill -9 and restarted by node id. Node ids are 1..size (the
+ * controllers first).
  */
 final class CombinedCluster {
     private static final Pattern ACTIVE = Pattern.compile("Controller (\\d+) is active in epoch (\\d+)");
@@ -29,6 +30,8 @@ final class CombinedCluster {
     private final Map<Integer, JvmProcess> running = new TreeMap<>();
     /** Every incarnation of each node, so the active-controller search can read the logs of the dead ones too. */
     private final List<JvmProcess> launched = new ArrayList<>();
+    /** The nodes with a broker (all of a combined cluster). */
+    private final List<Integer> brokerIds = new ArrayList<>();
     private int launches;
 
     /**
@@ -36,15 +39,38 @@ final class CombinedCluster {
      * node's file.
      */
     CombinedCluster(ProcessRegistry processes, Path dataDir, int size, Duration wait, UnaryOperator<NodeConfigFile> adjust) {
+        this(processes, dataDir, size, 0, wait, adjust, true);
+    }
+
+    /**
+     * Configures and formats {@code controllers} dedicated controllers (ids 1..controllers) and {@code brokers}
+     * dedicated brokers after them; {@code adjust} may add keys to each node's file.
+     */
+    static CombinedCluster dedicated(ProcessRegistry processes, Path dataDir, int controllers, int brokers,
+                                     Duration wait, UnaryOperator<NodeConfigFile> adjust) {
+        return new CombinedCluster(processes, dataDir, controllers, brokers, wait, adjust, false);
+    }
+
+    private CombinedCluster(ProcessRegistry processes, Path dataDir, int voterCount, int brokerCount, Duration wait,
+                            UnaryOperator<NodeConfigFile> adjust, boolean combined) {
         this.processes = processes;
         this.wait = wait;
         List<NodeConfigFile> voters = new ArrayList<>();
-        for (int id = 1; id <= size; id++) {
-            NodeConfigFile node = adjust.apply(NodeConfigFile.combined(id, dataDir.resolve("node-" + id)));
-            voters.add(node);
+        for (int id = 1; id <= voterCount + brokerCount; id++) {
+            Path nodeDir = dataDir.resolve("node-" + id);
+            NodeConfigFile node = adjust.apply(combined ? NodeConfigFile.combined(id, nodeDir)
+                    : id <= voterCount ? NodeConfigFile.controller(id, nodeDir) : NodeConfigFile.broker(id, nodeDir));
+            if (id <= voterCount) {
+                voters.add(node);
+            } else {
+                brokerIds.add(id);
+            }
             nodes.put(id, node);
         }
-        voters.forEach(node -> node.voters(voters));
+        if (combined) {
+            brokerIds.addAll(nodes.keySet());
+        }
+        nodes.values().forEach(node -> node.voters(voters));
         // What 'kraft-cli format' writes (its own tests cover the command), without more JVM launches.
         String clusterId = MetaProperties.randomUuid();
         nodes.forEach((id, node) -> {
@@ -78,12 +104,16 @@ final class CombinedCluster {
         return running.get(nodeId);
     }
 
+    int controllerPort(int nodeId) {
+        return nodes.get(nodeId).controllerPort();
+    }
+
     int brokerPort(int nodeId) {
         return nodes.get(nodeId).brokerPort();
     }
 
     String bootstrap() {
-        return nodes.values().stream().map(node -> "127.0.0.1:" + node.brokerPort()).collect(Collectors.joining(","));
+        return brokerIds.stream().map(id -> "127.0.0.1:" + nodes.get(id).brokerPort()).collect(Collectors.joining(","));
     }
 
     /** The live node that most recently became the active controller (the highest epoch any node logged). */
@@ -133,7 +163,9 @@ final class CombinedCluster {
     private void awaitStarted(int nodeId) {
         JvmProcess process = running.get(nodeId);
         process.waitForLogLine("kraft node " + nodeId + " ready", wait);
-        process.waitForLogLine("Broker " + nodeId + " is unfenced", wait);
+        if (brokerIds.contains(nodeId)) {
+            process.waitForLogLine("Broker " + nodeId + " is unfenced", wait);
+        }
     }
 
     private static void sleep(long ms) {

@@ -58,6 +58,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private boolean unfencedOnce;
     private final ScheduledExecutorService timer;
     private volatile long brokerEpoch = -1;
+    /** The last refusal of this node's certificate that was logged (on the lifecycle thread). */
+    private String lastRefusal;
     private volatile boolean fenced = true;
     /** A quick retry is scheduled; read and written on the timer thread only. */
     private boolean retryPending;
@@ -164,7 +166,14 @@ public final class BrokerLifecycle implements AutoCloseable {
                 runFirstUnfenced(metadataOffset);
             }
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof ControllerException ce) {
+            if (e.getCause() instanceof ControllerException ce && ce.error() == Errors.CLUSTER_AUTHORIZATION_FAILED) {
+                // The control plane refuses this node's certificate: asked again at the next tick, not soon, and
+                // logged once until the answer changes.
+                if (!ce.getMessage().equals(lastRefusal)) {
+                    lastRefusal = ce.getMessage();
+                    LOG.warn("Broker {} is refused by the controllers: {}", registration.brokerId(), lastRefusal);
+                }
+            } else if (e.getCause() instanceof ControllerException ce) {
                 if (ce.error() == Errors.STALE_BROKER_EPOCH || ce.error() == Errors.BROKER_ID_NOT_REGISTERED) {
                     brokerEpoch = -1;
                 }

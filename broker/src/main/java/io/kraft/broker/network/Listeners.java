@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * A node's named listeners under Kafka's keys ({@code listeners}, {@code listener.security.protocol.map},
  * {@code advertised.listeners}, {@code controller.listener.names}, {@code inter.broker.listener.name}), checked
  * together: every name is mapped to a known protocol, names and fixed ports are unique, advertised and
- * inter-broker names are listeners of this node. Protocols not served yet (anything but PLAINTEXT on the control
- * plane) are refused here rather than served as plaintext.
+ * inter-broker names are listeners of this node. Protocols not served yet (anything but PLAINTEXT or SSL on the
+ * control plane) are refused here rather than served as plaintext.
  */
 public final class Listeners {
     public static final String LISTENERS = SocketServerConfig.LISTENERS;
@@ -89,10 +89,8 @@ public final class Listeners {
                 }
             }
             boolean controller = controllerNames.contains(name);
-            if (controller && protocol != SecurityProtocol.PLAINTEXT) {
-                throw new ConfigException("Controller listener " + name + ": security protocol " + protocol
-                        + " is not supported yet on the control plane; map it to PLAINTEXT in "
-                        + LISTENER_SECURITY_PROTOCOL_MAP);
+            if (controller) {
+                checkControlPlane(name, protocol);
             }
             parsed.add(listener);
         }
@@ -150,6 +148,44 @@ public final class Listeners {
     /** The listener followers fetch on: {@code inter.broker.listener.name}, else the first broker listener. */
     public Optional<Listener> interBrokerListener() {
         return all.stream().filter(l -> l.name().equals(interBrokerListenerName)).findFirst();
+    }
+
+    /**
+     * The control plane's listener name: the first of {@code controller.listener.names}. Brokers reach the
+     * controllers with it too, even when it is not among their own {@code listeners}, as in Kafka.
+     */
+    public static String controlPlaneListenerName(Map<String, String> props) {
+        List<String> names = names(props.getOrDefault(CONTROLLER_LISTENER_NAMES, DEFAULT_CONTROLLER_LISTENER_NAME));
+        return names.isEmpty() ? DEFAULT_CONTROLLER_LISTENER_NAME : names.get(0);
+    }
+
+    /**
+     * The security protocol of the control plane (Raft between controllers, brokers' calls to them): what
+     * {@code listener.security.protocol.map} maps {@link #controlPlaneListenerName} to, PLAINTEXT when the map is not
+     * set.
+     *
+     * @throws ConfigException if the map does not name the listener, or maps it to a protocol not served there
+     */
+    public static SecurityProtocol controlPlaneProtocol(Map<String, String> props) {
+        String name = controlPlaneListenerName(props);
+        List<String> controllerNames = names(props.getOrDefault(CONTROLLER_LISTENER_NAMES,
+                DEFAULT_CONTROLLER_LISTENER_NAME));
+        SecurityProtocol protocol = protocolMap(props.get(LISTENER_SECURITY_PROTOCOL_MAP), controllerNames)
+                .get(name.toUpperCase(Locale.ROOT));
+        if (protocol == null) {
+            throw new ConfigException("Controller listener " + name + " has no security protocol: add " + name
+                    + ":PLAINTEXT (or SSL) to " + LISTENER_SECURITY_PROTOCOL_MAP);
+        }
+        checkControlPlane(name, protocol);
+        return protocol;
+    }
+
+    private static void checkControlPlane(String name, SecurityProtocol protocol) {
+        if (protocol != SecurityProtocol.PLAINTEXT && protocol != SecurityProtocol.SSL) {
+            throw new ConfigException("Controller listener " + name + ": security protocol " + protocol
+                    + " is not supported on the control plane; map it to PLAINTEXT or SSL in "
+                    + LISTENER_SECURITY_PROTOCOL_MAP);
+        }
     }
 
     private static Map<String, SecurityProtocol> protocolMap(String configured, List<String> controllerNames) {

@@ -154,7 +154,7 @@ public record SslSettings(String listenerName, String keystoreType, Optional<Str
     }
 
     /** The key as a user would set it for this listener, for error messages. */
-    String describe(String key) {
+    public String describe(String key) {
         return key + " (or " + listenerPrefix(listenerName) + key + ")";
     }
 

@@ -45,6 +45,22 @@ class ListenersTest {
     }
 
     @Test
+    void theControlPlaneIsPlaintextUnlessItsListenerIsMappedToSsl() {
+        assertEquals(SecurityProtocol.PLAINTEXT, Listeners.controlPlaneProtocol(Map.of()));
+        Map<String, String> ssl = Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CTL:SSL",
+                "controller.listener.names", "CTL");
+        assertEquals(SecurityProtocol.SSL, Listeners.controlPlaneProtocol(ssl));
+        assertEquals("CTL", Listeners.controlPlaneListenerName(ssl));
+        // A broker-only node names the controllers' listener without listening on it.
+        assertEquals(List.of("PLAINTEXT"), Listeners.parse("PLAINTEXT://:9092", ssl).all().stream()
+                .map(Listeners.Listener::name).toList());
+        assertEquals(SecurityProtocol.SSL, Listeners.parse("PLAINTEXT://:9092,CTL://:9093", ssl)
+                .controllerListeners().get(0).protocol());
+        assertThrows(ConfigException.class, () -> Listeners.controlPlaneProtocol(
+                Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT")));
+    }
+
+    @Test
     void refusesWhatItCannotServeInOneLine() {
         assertRefused("PLAINTEXT://:9092,CLIENTS://:9093", Map.of(), "Listener CLIENTS has no security protocol");
         assertRefused("PLAINTEXT://:9092", Map.of("listener.security.protocol.map", "PLAINTEXT:TLS"),
@@ -53,9 +69,10 @@ class ListenersTest {
                 "is not of the form NAME:PROTOCOL");
         assertRefused("PLAINTEXT://:9092,PLAINTEXT://:9093", Map.of(), "appears more than once");
         assertRefused("PLAINTEXT://:9092,SSL://localhost:9092", Map.of(), "both use port 9092");
-        assertRefused("PLAINTEXT://:9092,CONTROLLER://:9093",
-                Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL"),
-                "not supported yet on the control plane");
+        ConfigException saslControlPlane = assertThrows(ConfigException.class, () -> Listeners.controlPlaneProtocol(
+                Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_SSL")));
+        assertTrue(saslControlPlane.getMessage().contains("SASL_SSL is not supported on the control plane"),
+                saslControlPlane.getMessage());
         // A map that forgets the controller listener is a map the user wrote: no silent default then.
         assertRefused("PLAINTEXT://:9092,CONTROLLER://:9093",
                 Map.of("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT"),

@@ -119,7 +119,7 @@ public final class TestCertificates {
                 + "\n-----END " + type + "-----\n";
     }
 
-    private static void keytool(String... args) throws IOException, InterruptedException {
+    static void keytool(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));

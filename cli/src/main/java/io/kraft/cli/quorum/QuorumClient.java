@@ -1,6 +1,7 @@
 package io.kraft.cli.quorum;
 
 import io.grpc.Grpc;
+import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -26,6 +27,7 @@ public final class QuorumClient {
 
     private final List<HostPort> bootstrapControllers;
     private final long timeoutMs;
+    private final ChannelCredentials credentials;
 
     /** A controller's CONTROLLER listener address. */
     public record HostPort(String host, int port) {
@@ -64,6 +66,15 @@ public final class QuorumClient {
 
     /** @param timeoutMs how long each RPC may take, connecting included */
     public QuorumClient(List<HostPort> bootstrapControllers, long timeoutMs) {
+        this(bootstrapControllers, timeoutMs, InsecureChannelCredentials.create());
+    }
+
+    /**
+     * @param timeoutMs   how long each RPC may take, connecting included
+     * @param credentials how to connect (TLS with a certificate when the control plane is SSL)
+     */
+    public QuorumClient(List<HostPort> bootstrapControllers, long timeoutMs, ChannelCredentials credentials) {
+        this.credentials = credentials;
         if (bootstrapControllers.isEmpty()) {
             throw new IllegalArgumentException("at least one bootstrap controller is needed");
         }
@@ -119,8 +130,8 @@ public final class QuorumClient {
     }
 
     private DescribeQuorumResponse ask(HostPort controller) {
-        ManagedChannel channel = Grpc.newChannelBuilderForAddress(controller.host(), controller.port(),
-                InsecureChannelCredentials.create()).build();
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress(controller.host(), controller.port(), credentials)
+                .build();
         try {
             // No cluster id: a tool learns it from the answer.
             return RaftServiceGrpc.newBlockingStub(channel).withDeadlineAfter(timeoutMs, TimeUnit.MILLISECONDS)

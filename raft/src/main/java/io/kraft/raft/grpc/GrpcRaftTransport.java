@@ -2,9 +2,6 @@ package io.kraft.raft.grpc;
 
 import io.grpc.BindableService;
 import io.grpc.ConnectivityState;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -79,6 +76,10 @@ public final class GrpcRaftTransport implements RaftTransport {
     private volatile Supplier<CompletableFuture<QuorumDescription>> describer;
     private final RaftRequestChecks checks;
     private final RefusalLog refusals;
+    private final TransportSecurity security;
+    private final SenderCheck senders;
+    /** This node's calls the peers refused: a certificate that names another node, or none of the cluster. */
+    private final RefusalLog refusedByPeers;
     private Server server;
     private final int listenPort;
 
@@ -99,15 +100,30 @@ public final class GrpcRaftTransport implements RaftTransport {
      */
     public GrpcRaftTransport(int nodeId, String clusterId, Map<Integer, InetSocketAddress> voterAddresses,
                              int listenPort, long requestTimeoutMs, List<BindableService> extraServices) {
+        this(nodeId, clusterId, voterAddresses, listenPort, requestTimeoutMs, extraServices,
+                TransportSecurity.plaintext());
+    }
+
+    /**
+     * As above, over {@code security}: on mutual TLS every call's peer is authenticated (also for the extra
+     * services), and a Raft message must name the authenticated peer as its sender.
+     */
+    public GrpcRaftTransport(int nodeId, String clusterId, Map<Integer, InetSocketAddress> voterAddresses,
+                             int listenPort, long requestTimeoutMs, List<BindableService> extraServices,
+                             TransportSecurity security) {
         this.nodeId = nodeId;
+        this.security = security;
+        this.senders = new SenderCheck(nodeId);
         this.clusterId = clusterId;
         this.voterAddresses = Map.copyOf(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
         this.listenPort = listenPort;
         this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
         this.refusals = new RefusalLog(nodeId);
+        this.refusedByPeers = new RefusalLog(nodeId, "%d raft call(s) refused by their peer, which does not take this"
+                + " node's certificate for node " + nodeId);
         if (listenPort >= 0) {
-            ServerBuilder<?> builder = Grpc.newServerBuilderForPort(listenPort, InsecureServerCredentials.create())
+            ServerBuilder<?> builder = security.serverBuilder(nodeId, listenPort)
                     .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES)
                     .addService(new Service());
             if (builder instanceof NettyServerBuilder netty) {
@@ -246,8 +262,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         if (address == null) {
             return null; // only voters serve requests; nothing else is addressable
         }
-        ManagedChannel channel = channels.computeIfAbsent(destination, id -> Grpc.newChannelBuilderForAddress(
-                address.getHostString(), address.getPort(), InsecureChannelCredentials.create())
+        ManagedChannel channel = channels.computeIfAbsent(destination, id -> security.channelBuilder(id, address)
                 .maxInboundMessageSize(RaftConfig.MAX_RPC_BYTES).build());
         return RaftServiceGrpc.newStub(channel).withDeadlineAfter(requestTimeoutMs, TimeUnit.MILLISECONDS);
     }
@@ -315,7 +330,11 @@ public final class GrpcRaftTransport implements RaftTransport {
             public void onError(Throwable t) {
                 // Raft retries on its own timers; a failed call is just a lost message.
                 LOG.debug("node {}: raft RPC failed: {}", nodeId, t.toString());
-                Status.Code code = Status.fromThrowable(t).getCode();
+                Status status = Status.fromThrowable(t);
+                Status.Code code = status.getCode();
+                if (code == Status.Code.PERMISSION_DENIED || code == Status.Code.UNAUTHENTICATED) {
+                    refusedByPeers.refused("to node " + destination, status.getDescription());
+                }
                 if (code == Status.Code.UNAVAILABLE) {
                     reconnectAtOnce(destination);
                 }
@@ -359,6 +378,9 @@ public final class GrpcRaftTransport implements RaftTransport {
     private final class Service extends RaftServiceGrpc.RaftServiceImplBase {
         @Override
         public void vote(VoteRequest request, StreamObserver<VoteResponse> observer) {
+            if (senders.denied(observer, "Vote", request.getCandidateId())) {
+                return;
+            }
             if (rejection(request.getClusterId(), request.getVoterId()) != null) {
                 observer.onNext(VoteResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
                         .setVoterId(nodeId).setLeaderId(RaftMessage.NO_LEADER).build());
@@ -378,6 +400,9 @@ public final class GrpcRaftTransport implements RaftTransport {
         @Override
         public void beginQuorumEpoch(BeginQuorumEpochRequest request,
                                      StreamObserver<BeginQuorumEpochResponse> observer) {
+            if (senders.denied(observer, "BeginQuorumEpoch", request.getLeaderId())) {
+                return;
+            }
             if (rejection(request.getClusterId(), request.getVoterId()) != null) {
                 observer.onNext(BeginQuorumEpochResponse.newBuilder()
                         .setErrorCode(errorFor(request.getClusterId(), clusterId)).setVoterId(nodeId)
@@ -397,6 +422,9 @@ public final class GrpcRaftTransport implements RaftTransport {
 
         @Override
         public void endQuorumEpoch(EndQuorumEpochRequest request, StreamObserver<EndQuorumEpochResponse> observer) {
+            if (senders.denied(observer, "EndQuorumEpoch", request.getLeaderId())) {
+                return;
+            }
             String rejected = rejection(request.getClusterId(), request.getVoterId());
             EndQuorumEpochResponse.Builder response = EndQuorumEpochResponse.newBuilder()
                     .setLeaderId(RaftMessage.NO_LEADER);
@@ -413,6 +441,9 @@ public final class GrpcRaftTransport implements RaftTransport {
 
         @Override
         public void fetch(FetchRequest request, StreamObserver<FetchResponse> observer) {
+            if (senders.denied(observer, "Fetch", request.getReplicaId())) {
+                return;
+            }
             if (rejection(request.getClusterId(), request.getLeaderId()) != null) {
                 observer.onNext(FetchResponse.newBuilder().setErrorCode(errorFor(request.getClusterId(), clusterId))
                         .setLeaderId(RaftMessage.NO_LEADER).build());
@@ -435,6 +466,9 @@ public final class GrpcRaftTransport implements RaftTransport {
          */
         @Override
         public void fetchSnapshot(FetchSnapshotRequest request, StreamObserver<FetchSnapshotResponse> observer) {
+            if (senders.denied(observer, "FetchSnapshot", request.getReplicaId())) {
+                return;
+            }
             if (rejection(request.getClusterId(), request.getLeaderId()) != null) {
                 observer.onNext(FetchSnapshotResponse.newBuilder()
                         .setErrorCode(errorFor(request.getClusterId(), clusterId)).setLeaderId(RaftMessage.NO_LEADER)

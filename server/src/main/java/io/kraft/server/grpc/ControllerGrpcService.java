@@ -1,5 +1,6 @@
 package io.kraft.server.grpc;
 
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
@@ -58,6 +59,8 @@ import io.kraft.proto.controller.TransactionPartitionResult;
 import io.kraft.proto.controller.TransactionResponse;
 import io.kraft.proto.controller.UserScramCredentialsResult;
 import io.kraft.proto.metadata.BrokerIdList;
+import io.kraft.raft.grpc.ControlPlanePeer;
+import io.kraft.raft.grpc.SenderCheck;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,7 +82,9 @@ import org.slf4j.LoggerFactory;
  * Serves {@code ControllerService} from a {@link QuorumController}: converts each request, waits for the
  * controller's answer without blocking a gRPC thread, and reports the end of a broker's heartbeat stream as
  * {@link QuorumController#connectionClosed}. NOT_CONTROLLER answers name the controller this member believes
- * active ({@code active_controller_id}), so callers go there directly.
+ * active ({@code active_controller_id}), so callers go there directly. On a TLS control plane a request naming a
+ * broker (registration, heartbeat, AlterPartition, producer ids, transaction markers) must come from that broker's
+ * certificate ({@link SenderCheck}): else it ends with PERMISSION_DENIED and reaches no controller.
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);
@@ -87,12 +92,18 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     /** Each broker's newest heartbeat stream: the end of a stream it already replaced says nothing of its health. */
     private final ConcurrentHashMap<Integer, HeartbeatStream> latestStreams = new ConcurrentHashMap<>();
 
+    private final SenderCheck senders;
+
     public ControllerGrpcService(QuorumController controller) {
         this.controller = controller;
+        this.senders = new SenderCheck(controller.nodeId());
     }
 
     @Override
     public void registerBroker(RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> observer) {
+        if (senders.denied(observer, "RegisterBroker", request.getBrokerId())) {
+            return;
+        }
         CompletableFuture<Long> answer;
         try {
             ControllerRequestChecks.registerBroker(request);
@@ -118,7 +129,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
-        HeartbeatStream stream = new HeartbeatStream(observer);
+        HeartbeatStream stream = new HeartbeatStream(observer, ControlPlanePeer.current());
         if (observer instanceof ServerCallStreamObserver<BrokerHeartbeatResponse> call) {
             // One heartbeat of a stream at a time reaches the controller: the next is read once this one is answered,
             // so a stream that floods heartbeats waits in gRPC's flow control instead of the controller's queue.
@@ -139,6 +150,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
     private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatRequest> {
         private final StreamObserver<BrokerHeartbeatResponse> observer;
+        /** Who opened the stream, on a TLS control plane: every heartbeat on it must be that broker's. */
+        private final Optional<ControlPlanePeer> peer;
         /** The call's flow control, when gRPC serves the stream (tests may call the service directly). */
         private ServerCallStreamObserver<BrokerHeartbeatResponse> call;
         private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
@@ -149,12 +162,19 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         // later, the end of such a stream must not count as the broker's connection loss and fence it.
         private volatile boolean accepted;
 
-        HeartbeatStream(StreamObserver<BrokerHeartbeatResponse> observer) {
+        HeartbeatStream(StreamObserver<BrokerHeartbeatResponse> observer, Optional<ControlPlanePeer> peer) {
             this.observer = observer;
+            this.peer = peer;
         }
 
         @Override
         public synchronized void onNext(BrokerHeartbeatRequest request) {
+            StatusRuntimeException refusal = senders.refusal("BrokerHeartbeat", request.getBrokerId(), peer);
+            if (refusal != null) {
+                end();
+                observer.onError(refusal);
+                return;
+            }
             try {
                 ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
             } catch (IllegalArgumentException e) {
@@ -330,6 +350,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public void alterPartition(AlterPartitionRequest request, StreamObserver<AlterPartitionResponse> observer) {
+        if (senders.denied(observer, "AlterPartition", request.getBrokerId())) {
+            return;
+        }
         CompletableFuture<PartitionRegistration> answer;
         try {
             ControllerRequestChecks.alterPartition(request);
@@ -455,6 +478,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public void allocateProducerIds(AllocateProducerIdsRequest request,
                                     StreamObserver<AllocateProducerIdsResponse> observer) {
+        if (senders.denied(observer, "AllocateProducerIds", request.getBrokerId())) {
+            return;
+        }
         CompletableFuture<io.kraft.metadata.controller.ProducerIdBlock> answer;
         try {
             ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
@@ -567,6 +593,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     @Override
     public void transactionMarkersWritten(TransactionMarkersWrittenRequest request,
                                           StreamObserver<TransactionResponse> observer) {
+        if (senders.denied(observer, "TransactionMarkersWritten", request.getBrokerId())) {
+            return;
+        }
         List<TopicIdPartition> partitions = new ArrayList<>();
         request.getPartitionsList().forEach(t -> t.getPartitionsList().forEach(p ->
                 partitions.add(new TopicIdPartition(Uuids.fromProto(t.getTopicId()), p))));

@@ -2,9 +2,8 @@ package io.kraft.server.grpc;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.kraft.raft.grpc.TransportSecurity;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
@@ -125,6 +124,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     private final long heartbeatDeadlineMs;
     private final Supplier<OptionalInt> leaderHint;
     private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final TransportSecurity security;
     private final ScheduledExecutorService retryTimer;
     /** The controller requests go to first: the last one that answered, or the last one named active. */
     private volatile int target;
@@ -142,6 +142,13 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
      */
     public GrpcControllerClient(Map<Integer, InetSocketAddress> voters, long requestDeadlineMs, long heartbeatDeadlineMs,
                                 Supplier<OptionalInt> leaderHint) {
+        this(voters, requestDeadlineMs, heartbeatDeadlineMs, leaderHint, TransportSecurity.plaintext());
+    }
+
+    /** As above, connecting with {@code security} (the node's control-plane TLS and certificate). */
+    public GrpcControllerClient(Map<Integer, InetSocketAddress> voters, long requestDeadlineMs, long heartbeatDeadlineMs,
+                                Supplier<OptionalInt> leaderHint, TransportSecurity security) {
+        this.security = security;
         if (voters.isEmpty()) {
             throw new IllegalArgumentException("a controller client needs at least one voter");
         }
@@ -577,6 +584,11 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
             return new Redirect<>(OptionalInt.empty(), "no answer in time");
         }
         Status status = Status.fromThrowable(cause);
+        if (status.getCode() == Status.Code.PERMISSION_DENIED || status.getCode() == Status.Code.UNAUTHENTICATED) {
+            // The control plane refused this node's certificate: every controller will, so retrying cannot help.
+            return new Refused<>(new ControllerException(Errors.CLUSTER_AUTHORIZATION_FAILED, "controller "
+                    + controllerId + " refused this node: " + status.getDescription()));
+        }
         if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
             return new Redirect<>(OptionalInt.empty(), "no answer in time");
         }
@@ -651,8 +663,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     private ManagedChannel channel(int controllerId) {
         InetSocketAddress address = voters.get(controllerId);
-        return channels.computeIfAbsent(controllerId, id -> Grpc.newChannelBuilderForAddress(address.getHostString(),
-                address.getPort(), InsecureChannelCredentials.create()).build());
+        return channels.computeIfAbsent(controllerId, id -> security.channelBuilder(controllerId, address).build());
     }
 
     // ---- the heartbeat stream -------------------------------------------------------------------------------

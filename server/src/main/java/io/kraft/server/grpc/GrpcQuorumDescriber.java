@@ -1,7 +1,5 @@
 package io.kraft.server.grpc;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.kraft.broker.api.admin.QuorumDescriber;
@@ -10,6 +8,7 @@ import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.ReplicaState;
 import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.grpc.TransportSecurity;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +30,17 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
     private final String clusterId;
     private final long deadlineMs;
     private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final TransportSecurity security;
 
     public GrpcQuorumDescriber(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId,
                                String clusterId, long deadlineMs) {
+        this(voters, leaderId, clusterId, deadlineMs, TransportSecurity.plaintext());
+    }
+
+    /** As above, connecting with {@code security} (the node's control-plane TLS and certificate). */
+    public GrpcQuorumDescriber(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId,
+                               String clusterId, long deadlineMs, TransportSecurity security) {
+        this.security = security;
         this.voters = Map.copyOf(voters);
         this.leaderId = leaderId;
         this.clusterId = clusterId;
@@ -98,8 +105,7 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
     }
 
     private ManagedChannel channel(int nodeId) {
-        return channels.computeIfAbsent(nodeId, id -> Grpc.newChannelBuilderForAddress(voters.get(id).getHostString(),
-                voters.get(id).getPort(), InsecureChannelCredentials.create()).build());
+        return channels.computeIfAbsent(nodeId, id -> security.channelBuilder(id, voters.get(id)).build());
     }
 
     @Override

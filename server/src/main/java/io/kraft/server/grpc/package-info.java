@@ -11,5 +11,9 @@
  * does not reconnect within {@code broker.connection.loss.grace.ms}. This is how leadership moves off a killed
  * broker in about a second instead of after the 9 s session timeout. A paused or partitioned broker keeps its
  * stream open (no FIN arrives), so it still falls to the session timeout.
+ *
+ * <p><b>Security</b> is {@link io.kraft.server.grpc.ControlPlaneSecurity}'s: plaintext unless the controller listener
+ * is SSL, then mutual TLS ({@link io.kraft.server.grpc.ControlPlaneTls}) with peers named by their certificates
+ * ({@link io.kraft.server.grpc.ControlPlanePrincipals}).
  */
 package io.kraft.server.grpc;

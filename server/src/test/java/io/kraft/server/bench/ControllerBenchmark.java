@@ -32,7 +32,10 @@ import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
 import io.kraft.raft.file.MetadataLogRetention;
+import io.kraft.broker.network.TestCertificateAuthority;
 import io.kraft.raft.grpc.GrpcRaftTransport;
+import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.ControllerGrpcService;
 import io.kraft.server.grpc.GrpcControllerClient;
 import io.kraft.storage.errors.Errors;
@@ -44,6 +47,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -65,7 +69,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * dropping as after kill -9, until a new topic creation succeeds) and the time the stopped controller, restarted on
  * its directory, takes to catch up again. Not a test; run from the repository's root:
  * {@code mvn -B -q -pl server -am -Pcontroller-bench test-compile exec:exec -Dbench.topics=5000
- * -Dbench.totalPartitions=100000} (optional {@code -Dbench.jvmArgs=-Xmx8g} for a million partitions).
+ * -Dbench.totalPartitions=100000} (optional {@code -Dbench.jvmArgs=-Xmx8g} for a million partitions;
+ * {@code -Dbench.tls=true} runs the whole control plane over mutual TLS, each node with its own certificate).
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";
@@ -79,7 +84,12 @@ public final class ControllerBenchmark {
         Runtime.getRuntime().halt(1);
     };
 
+    private static final boolean TLS = Boolean.getBoolean("bench.tls");
+
     private final Map<Integer, QuorumController> controllers = new TreeMap<>();
+    /** Each registered broker's client (on TLS a broker may heartbeat only with its own certificate). */
+    private final Map<Integer, GrpcControllerClient> brokerClients = new TreeMap<>();
+    private TestCertificateAuthority authority;
     private final Map<Integer, RaftDriver> drivers = new TreeMap<>();
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
     private QuorumConfig quorum;
@@ -96,12 +106,17 @@ public final class ControllerBenchmark {
 
     private void run(int topics, int totalPartitions) throws Exception {
         Path dir = Files.createTempDirectory("kraft-controller-bench");
+        if (TLS) {
+            authority = TestCertificateAuthority.create(dir.resolve("ca"), "CN=bench-ca");
+            System.out.println("control plane: mutual TLS");
+        }
         quorum = QuorumConfig.from(Map.of(QuorumConfig.VOTERS,
                 "1@localhost:" + freePort() + ",2@localhost:" + freePort() + ",3@localhost:" + freePort()));
         for (int id = 1; id <= 3; id++) {
             start(id, dir);
         }
-        client = new GrpcControllerClient(quorum.voters());
+        client = new GrpcControllerClient(quorum.voters(), GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, 2_000,
+                OptionalInt::empty, security(100));
         for (int broker = 1; broker <= REPLICATION_FACTOR; broker++) {
             startBroker(100 + broker);
         }
@@ -147,6 +162,7 @@ public final class ControllerBenchmark {
                 + "in %,d ms%n", active, target, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt));
 
         client.close();
+        brokerClients.values().forEach(GrpcControllerClient::close);
         for (int id : List.copyOf(drivers.keySet())) {
             stop(id);
         }
@@ -264,8 +280,8 @@ public final class ControllerBenchmark {
                 observerSnapshots, SnapshotPolicy.from(Map.of()), BENCH_FAULTS);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, 500), TICK_MS, log,
                 observerSnapshots, MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(observerDir),
-                new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs()),
-                follower, observerId);
+                new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs(),
+                        List.of(), security(observerId)), follower, observerId);
         long started = System.nanoTime();
         follower.start(driver);
         driver.start();
@@ -294,7 +310,7 @@ public final class ControllerBenchmark {
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
                 quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs(),
-                List.of(new ControllerGrpcService(controller)));
+                List.of(new ControllerGrpcService(controller)), security(nodeId));
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log, snapshots,
                 MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(nodeDir), transport, controller,
                 nodeId);
@@ -323,7 +339,24 @@ public final class ControllerBenchmark {
         logs.remove(nodeId).close();
     }
 
+    /** Plaintext, or with {@code bench.tls} mutual TLS with a certificate naming {@code nodeId}. */
+    private TransportSecurity security(int nodeId) {
+        if (!TLS) {
+            return TransportSecurity.plaintext();
+        }
+        try {
+            return ControlPlaneSecurity.from(authority.controlPlaneProperties(
+                    authority.issue("CN=kraft-node-" + nodeId)));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot issue a certificate for node " + nodeId, e);
+        }
+    }
+
     private void startBroker(int brokerId) throws Exception {
+        // Its own client, as a broker has: its heartbeat stream follows the active controller across the failover.
+        GrpcControllerClient client = new GrpcControllerClient(quorum.voters(),
+                GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, 2_000, OptionalInt::empty, security(brokerId));
+        brokerClients.put(brokerId, client);
         long epoch = client.registerBroker(new BrokerRegistrationRequest(CLUSTER_ID, brokerId, UUID.randomUUID(),
                 List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + brokerId, "PLAINTEXT")), Optional.empty()))
                 .get(60, TimeUnit.SECONDS);
