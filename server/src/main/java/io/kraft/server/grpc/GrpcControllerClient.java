@@ -1,6 +1,5 @@
 package io.kraft.server.grpc;
 
-import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.kraft.raft.grpc.TransportSecurity;
@@ -33,8 +32,6 @@ import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
 import io.kraft.proto.controller.AllocateProducerIdsRequest;
 import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
 import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
-import io.kraft.proto.controller.ScramCredentialAlteration;
-import io.kraft.proto.controller.UserScramCredentialsResult;
 import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
@@ -364,25 +361,13 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     @Override
     public CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations) {
-        AlterUserScramCredentialsRequest.Builder message = AlterUserScramCredentialsRequest.newBuilder();
-        alterations.forEach(a -> message.addAlterations(ScramCredentialAlteration.newBuilder().setUser(a.user())
-                .setMechanism(a.mechanism()).setDeletion(a.deletion()).setIterations(a.iterations())
-                .setSalt(ByteString.copyFrom(a.salt())).setSaltedPassword(ByteString.copyFrom(a.saltedPassword()))));
-        AlterUserScramCredentialsRequest request = message.build();
+        AlterUserScramCredentialsRequest request = ScramMessages.request(alterations);
         return withRetries("AlterUserScramCredentials", requestDeadlineMs,
                 (stub, observer) -> stub.alterUserScramCredentials(request, observer),
-                (AlterUserScramCredentialsResponse response) -> {
-                    Map<String, ApiError> outcomes = new LinkedHashMap<>();
-                    for (UserScramCredentialsResult result : response.getResultsList()) {
-                        if (result.getErrorCode() == Errors.NOT_CONTROLLER.code()) {
-                            return decode(result.getErrorCode(), result.getErrorMessage(),
-                                    response.hasActiveControllerId(), response.getActiveControllerId(), () -> null);
-                        }
-                        outcomes.put(result.getUser(), ApiError.of(errorFor(result.getErrorCode()),
-                                result.getErrorMessage().isEmpty() ? null : result.getErrorMessage()));
-                    }
-                    return new Answered<>(outcomes);
-                });
+                (AlterUserScramCredentialsResponse response) -> ScramMessages.notController(response)
+                        .<Attempt<Map<String, ApiError>>>map(message -> decode(Errors.NOT_CONTROLLER.code(), message,
+                                response.hasActiveControllerId(), response.getActiveControllerId(), () -> null))
+                        .orElseGet(() -> new Answered<>(ScramMessages.outcomes(response))));
     }
 
     @Override
@@ -500,7 +485,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         attempt(rpc, deadlineNanos(deadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result, (controllerId, deadline) -> {
             CompletableFuture<R> response = new CompletableFuture<>();
             call.accept(ControllerServiceGrpc.newStub(channel(controllerId))
-                    .withDeadlineAfter(remainingMs(deadline), TimeUnit.MILLISECONDS), unaryObserver(response));
+                    .withDeadlineAfter(remainingMs(deadline), TimeUnit.MILLISECONDS), new UnaryAnswer<>(response));
             return response.thenApply(decoder);
         });
         return result;
@@ -637,28 +622,6 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     private static long remainingMs(long deadlineNanos) {
         return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-    }
-
-    private static <R> StreamObserver<R> unaryObserver(CompletableFuture<R> response) {
-        return new StreamObserver<>() {
-            @Override
-            public void onNext(R value) {
-                response.complete(value);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                response.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {
-                if (!response.isDone()) {
-                    response.completeExceptionally(Status.INTERNAL.withDescription("the call ended without an answer")
-                            .asRuntimeException());
-                }
-            }
-        };
     }
 
     private ManagedChannel channel(int controllerId) {
