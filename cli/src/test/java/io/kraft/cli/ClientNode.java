@@ -6,12 +6,15 @@ import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** An in-process combined node on free ports for the client commands to talk to. */
 final class ClientNode implements AutoCloseable {
@@ -22,6 +25,9 @@ final class ClientNode implements AutoCloseable {
     private final Path logDir;
     private final Map<String, String> properties;
     private final TopicConfigResolver topicConfigs;
+    /** Faults the nodes hit: recorded (the test fails on close) rather than stopping the test JVM. */
+    private final List<String> faults = new CopyOnWriteArrayList<>();
+    private final FaultHandler faultHandler = (message, cause) -> faults.add(message);
 
     ClientNode(Path dir) throws Exception {
         this(dir, Map.of());
@@ -40,7 +46,7 @@ final class ClientNode implements AutoCloseable {
                 LogConfigs.definition().parse(Map.of("log.dirs", dir.resolve("logs").toString()),
                         ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + freePort(),
-                properties, topicConfigs);
+                properties, topicConfigs, faultHandler);
         try {
             await("the broker to be unfenced").atMost(Duration.ofMillis(WAIT_MS)).pollInterval(Duration.ofMillis(20))
                     .until(node::isBrokerUnfenced);
@@ -60,7 +66,7 @@ final class ClientNode implements AutoCloseable {
         Map<String, String> brokerProperties = new java.util.HashMap<>(properties);
         brokerProperties.put("log.dirs", dir.resolve("logs").toString());
         BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("metadata"),
-                "PLAINTEXT://localhost:" + freePort(), brokerProperties, topicConfigs);
+                "PLAINTEXT://localhost:" + freePort(), brokerProperties, topicConfigs, faultHandler);
         await("broker " + nodeId + " to be unfenced").atMost(Duration.ofMillis(WAIT_MS))
                 .pollInterval(Duration.ofMillis(20)).until(broker::isBrokerUnfenced);
         return broker;
@@ -74,6 +80,9 @@ final class ClientNode implements AutoCloseable {
     @Override
     public void close() {
         node.close();
+        if (!faults.isEmpty()) {
+            throw new AssertionError("a node would have stopped its process: " + faults);
+        }
     }
 
     private static int freePort() throws Exception {

@@ -43,6 +43,7 @@ class CombinedNodeAdminTest {
     Path dir;
 
     private CombinedNode node;
+    private final TestFaultHandler faults = new TestFaultHandler();
     private Admin admin;
     private int clientPort;
     private int controllerPort;
@@ -55,6 +56,7 @@ class CombinedNodeAdminTest {
         if (node != null) {
             node.close();
         }
+        faults.assertNone();
     }
 
     private void startNode() throws Exception {
@@ -64,7 +66,7 @@ class CombinedNodeAdminTest {
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
         node = CombinedNode.start(1, CLUSTER_ID, dir.resolve("metadata"), "PLAINTEXT://localhost:" + clientPort,
-                properties, topicConfigs);
+                properties, topicConfigs, faults);
         awaitTrue(node::isBrokerUnfenced, "the broker to be unfenced");
         admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + node.clientPort(),

@@ -45,6 +45,7 @@ class DedicatedNodesTest {
     private final TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
     private final Map<Integer, BrokerNode> brokers = new HashMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
     private final Map<Integer, Integer> brokerPorts = new HashMap<>();
     private ControllerNode controller;
     private Map<String, String> properties;
@@ -59,12 +60,13 @@ class DedicatedNodesTest {
         if (controller != null) {
             controller.close();
         }
+        faults.assertNone();
     }
 
     private void startController() throws IOException {
         properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
                 "controller.quorum.election.timeout.ms", "300", "controller.quorum.fetch.timeout.ms", "600");
-        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs);
+        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs, faults);
     }
 
     private BrokerNode startBroker(int nodeId) throws Exception {
@@ -72,7 +74,7 @@ class DedicatedNodesTest {
         Map<String, String> brokerProperties = new HashMap<>(properties);
         brokerProperties.put("log.dirs", dir.resolve("broker-" + nodeId).resolve("logs").toString());
         BrokerNode broker = BrokerNode.start(nodeId, CLUSTER_ID, dir.resolve("broker-" + nodeId).resolve("metadata"),
-                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs);
+                "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs, faults);
         brokers.put(nodeId, broker);
         awaitTrue(broker::isBrokerUnfenced, "broker " + nodeId + " to be unfenced");
         return broker;

@@ -13,6 +13,7 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.ControllerNode;
+import io.kraft.server.TestFaultHandler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +53,7 @@ class TlsReplicationTest {
     private final TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
     private final Map<Integer, BrokerNode> brokers = new HashMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
     private ControllerNode controller;
 
     @AfterEach
@@ -60,6 +62,7 @@ class TlsReplicationTest {
         if (controller != null) {
             controller.close();
         }
+        faults.assertNone();
     }
 
     @Test
@@ -68,7 +71,7 @@ class TlsReplicationTest {
         Map<String, String> properties = new HashMap<>(Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
                 "controller.quorum.election.timeout.ms", "300", "controller.quorum.fetch.timeout.ms", "600",
                 ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100"));
-        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs);
+        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs, faults);
         properties.put("inter.broker.listener.name", "SSL");
         // PEM files here (the other tests use PKCS12): the follower's client side reads them too.
         properties.put("ssl.keystore.type", "PEM");
@@ -81,7 +84,7 @@ class TlsReplicationTest {
             Map<String, String> brokerProperties = new HashMap<>(properties);
             brokerProperties.put("log.dirs", dir.resolve("broker-" + id).resolve("logs").toString());
             BrokerNode broker = BrokerNode.start(id, CLUSTER_ID, dir.resolve("broker-" + id).resolve("metadata"),
-                    "PLAINTEXT://localhost:0,SSL://localhost:0", brokerProperties, topicConfigs);
+                    "PLAINTEXT://localhost:0,SSL://localhost:0", brokerProperties, topicConfigs, faults);
             brokers.put(id, broker);
             awaitTrue(broker::isBrokerUnfenced, "broker " + id + " to be unfenced");
         }

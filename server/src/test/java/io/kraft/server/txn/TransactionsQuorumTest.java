@@ -13,6 +13,7 @@ import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.CombinedNode;
+import io.kraft.server.TestFaultHandler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,6 +61,7 @@ class TransactionsQuorumTest {
     @TempDir
     Path dir;
     private final Map<Integer, CombinedNode> nodes = new TreeMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
     private Admin admin;
 
     @BeforeEach
@@ -72,7 +74,7 @@ class TransactionsQuorumTest {
                     "log.dirs", dir.resolve("node-" + id).resolve("logs").toString(),
                     "offsets.topic.replication.factor", "3"));
             nodes.put(id, CombinedNode.start(id, CLUSTER_ID, dir.resolve("node-" + id).resolve("metadata"),
-                    "PLAINTEXT://localhost:0", properties, topicConfigs));
+                    "PLAINTEXT://localhost:0", properties, topicConfigs, faults));
         }
         for (CombinedNode node : nodes.values()) {
             awaitTrue(node::isBrokerUnfenced, "broker " + node.nodeId() + " to be unfenced");
@@ -89,6 +91,7 @@ class TransactionsQuorumTest {
         }
         nodes.values().stream().map(node -> CompletableFuture.runAsync(node::close)).toList()
                 .forEach(CompletableFuture::join);
+        faults.assertNone();
     }
 
     @Test
