@@ -66,8 +66,11 @@ class NodeMetricsTest {
             assertEquals(RECORDS, value(text, "kafka_server_brokertopicmetrics_messagesin_by_topic_total{topic=\"orders\"}"));
             assertTrue(value(text, "kafka_server_brokertopicmetrics_bytesin_total") > RECORDS * 10);
             assertTrue(value(text, "kafka_server_brokertopicmetrics_bytesout_by_topic_total{topic=\"orders\"}") > 0);
-            assertTrue(value(text, "kafka_network_requestmetrics_requests_by_request_total{request=\"Produce\"}") > 0);
-            assertTrue(value(text, "kafka_network_requestmetrics_totaltime_by_request_ms_count{request=\"Fetch\"}") > 0);
+            // Per version as in Kafka, and a consumer's Fetch is FetchConsumer.
+            assertTrue(sum(text, "kafka_network_requestmetrics_requests_by_request_by_version_total{request=\"Produce\","
+                    + "version=\"") > 0, text);
+            assertTrue(value(text, "kafka_network_requestmetrics_totaltime_by_request_ms_count{request=\"FetchConsumer\"}")
+                    > 0);
             assertEquals(3, value(text, "kafka_server_replicamanager_partitioncount"));
             assertEquals(1, value(text, "kafka_controller_kafkacontroller_activecontrollercount"));
             assertEquals(0, value(text, "kafka_controller_kafkacontroller_offlinepartitionscount"));
@@ -154,6 +157,12 @@ class NodeMetricsTest {
     }
 
     /** The value of the sample whose name and labels are exactly {@code sample}. */
+    /** The sum of every sample whose line starts with {@code prefix} (e.g. a family's series of one label value). */
+    private static double sum(String text, String prefix) {
+        return text.lines().filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     private static double value(String text, String sample) {
         Matcher line = Pattern.compile("(?m)^" + Pattern.quote(sample) + " (\\S+)$").matcher(text);
         assertTrue(line.find(), () -> "no sample " + sample + " among\n" + text.lines()

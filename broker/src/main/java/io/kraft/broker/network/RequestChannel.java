@@ -11,6 +11,7 @@ import io.kraft.broker.protocol.ResponseFrame;
 import io.kraft.broker.protocol.UnsupportedApiVersionException;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
+import io.kraft.broker.protocol.message.FetchRequest;
 import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -178,7 +179,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 return;
             }
             long sentNanos = System.nanoTime();
-            metrics.record(call.api(), receivedNanos, startedNanos, returnedNanos, completedNanos, sentNanos);
+            metrics.record(call.api(), call.version(), call.followerFetch(), receivedNanos, startedNanos, returnedNanos,
+                    completedNanos, sentNanos);
             if (REQUEST_LOG.isDebugEnabled()) {
                 REQUEST_LOG.debug("Completed {} v{} correlation {} from client {} at {} as {}, {} bytes: total {} ms "
                                 + "(queue {}, local {}, remote {}, send {})", call.api().apiName(), call.version(),
@@ -206,6 +208,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
         short version() {
             return request.version();
+        }
+
+        /** Whether it is a Fetch from a replica (Kafka's FetchFollower in the request metrics). */
+        boolean followerFetch() {
+            if (!(request.body() instanceof FetchRequest fetch)) {
+                return false;
+            }
+            return (request.version() >= 15 ? fetch.replicaState().replicaId() : fetch.replicaId()) >= 0;
         }
 
         int correlationId() {

@@ -48,7 +48,7 @@ public class RequestMetricsBenchmark {
     @Benchmark
     public void recordRequest() {
         long now = System.nanoTime();
-        requests.record(ApiKey.PRODUCE, now - 900_000, now - 800_000, now - 500_000, now - 100_000, now);
+        requests.record(ApiKey.PRODUCE, (short) 11, false, now - 900_000, now - 800_000, now - 500_000, now - 100_000, now);
     }
 
     /** One produced partition: request count, messages and bytes, for all topics and the topic. */
