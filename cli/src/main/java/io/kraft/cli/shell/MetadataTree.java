@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * /features/&lt;name&gt;                                 (the finalized level)
  * /producerIds/nextProducerId
  * /acls/&lt;ACL id&gt;                               (one ACL, one JSON object)
+ * /clientQuotas/&lt;entity&gt;/&lt;key&gt;                   (entity as user=alice,client-id=&lt;default&gt;; the value)
  * /transactions/&lt;transactional id&gt;                (the coordinator's state of the id, one JSON object)
  * /image/offset, epoch                               (the log position the image reflects)
  * /quorum/...                                        (Raft state of the node, when loaded from its directory)
@@ -79,6 +80,13 @@ public final class MetadataTree {
                     StandardAcl acl = KafkaIds.parse(text).map(id -> image.acls().acls().get(id)).orElse(null);
                     return acl == null ? null : new ShellNode.File(acl(acl));
                 }));
+        Map<String, ShellNode> clientQuotas = new HashMap<>();
+        image.clientQuotas().quotas().forEach((entity, values) -> {
+            Map<String, ShellNode> keys = new HashMap<>();
+            values.forEach((key, value) -> keys.put(key, file(value)));
+            clientQuotas.put(entity.toString().replace(", ", ","), new ShellNode.Directory(keys));
+        });
+        top.put("clientQuotas", new ShellNode.Directory(clientQuotas));
         top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
                 file(image.epoch()))));
         if (!quorumFacts.isEmpty()) {

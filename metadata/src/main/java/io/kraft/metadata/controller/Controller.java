@@ -80,6 +80,10 @@ public interface Controller {
     /** DeleteAcls: per filter, in order, the ACLs it deleted, once the deletions have committed. */
     CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters);
 
+    /** AlterClientQuotas: one result per entry, in order, once the changes have committed (none if validateOnly). */
+    CompletableFuture<List<ApiError>> alterClientQuotas(List<io.kraft.metadata.quota.ClientQuotaAlteration> entries,
+                                                        boolean validateOnly);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */

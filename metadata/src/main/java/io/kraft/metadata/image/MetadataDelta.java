@@ -28,6 +28,7 @@ public final class MetadataDelta {
     private FeaturesDelta featuresDelta;
     private TransactionsDelta transactionsDelta;
     private AclsDelta aclsDelta;
+    private ClientQuotasDelta clientQuotasDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -66,6 +67,7 @@ public final class MetadataDelta {
             case REMOVE_TRANSACTION -> transactionsDelta().replay(record.getRemoveTransaction());
             case ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getAccessControlEntry());
             case REMOVE_ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getRemoveAccessControlEntry());
+            case CLIENT_QUOTA -> clientQuotasDelta().replay(record.getClientQuota());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -207,6 +209,18 @@ public final class MetadataDelta {
         return aclsDelta;
     }
 
+    public ClientQuotasDelta clientQuotasDelta() {
+        if (clientQuotasDelta == null) {
+            clientQuotasDelta = new ClientQuotasDelta(image.clientQuotas());
+        }
+        return clientQuotasDelta;
+    }
+
+    /** Whether any record set or removed a client quota. */
+    public boolean hasClientQuotaChanges() {
+        return clientQuotasDelta != null;
+    }
+
     /** Whether any record created or deleted an ACL. */
     public boolean hasAclChanges() {
         return aclsDelta != null;
@@ -275,6 +289,7 @@ public final class MetadataDelta {
                 producerIdsDelta == null ? image.producerIds() : producerIdsDelta.apply(),
                 featuresDelta == null ? image.features() : featuresDelta.apply(),
                 transactionsDelta == null ? image.transactions() : transactionsDelta.apply(),
-                aclsDelta == null ? image.acls() : aclsDelta.apply());
+                aclsDelta == null ? image.acls() : aclsDelta.apply(),
+                clientQuotasDelta == null ? image.clientQuotas() : clientQuotasDelta.apply());
     }
 }

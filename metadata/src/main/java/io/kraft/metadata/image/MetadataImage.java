@@ -9,10 +9,11 @@ import java.util.Objects;
 /** The whole cluster metadata as of one log position; immutable, shared freely between threads. */
 public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster, TopicsImage topics,
                             ConfigurationsImage configs, ProducerIdsImage producerIds, FeaturesImage features,
-                            TransactionsImage transactions, AclsImage acls) {
+                            TransactionsImage transactions, AclsImage acls,
+                            ClientQuotasImage clientQuotas) {
     public static final MetadataImage EMPTY = new MetadataImage(MetadataProvenance.EMPTY, ClusterImage.EMPTY,
             TopicsImage.EMPTY, ConfigurationsImage.EMPTY, ProducerIdsImage.EMPTY, FeaturesImage.EMPTY,
-            TransactionsImage.EMPTY, AclsImage.EMPTY);
+            TransactionsImage.EMPTY, AclsImage.EMPTY, ClientQuotasImage.EMPTY);
 
     public MetadataImage {
         Objects.requireNonNull(provenance, "provenance");
@@ -23,6 +24,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         Objects.requireNonNull(features, "features");
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(acls, "acls");
+        Objects.requireNonNull(clientQuotas, "clientQuotas");
     }
 
     public long offset() {
@@ -35,7 +37,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
 
     /**
      * Records that rebuild this image when replayed onto {@link #EMPTY} (the snapshot form), in a stable
-     * order: features, brokers, topics with their partitions, configs, producer ids, transactions, ACLs.
+     * order: features, brokers, topics with their partitions, configs, producer ids, transactions, ACLs, client quotas.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>(features.toRecords());
@@ -49,6 +51,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         records.addAll(producerIds.toRecords());
         records.addAll(transactions.toRecords());
         records.addAll(acls.toRecords());
+        records.addAll(clientQuotas.toRecords());
         return records;
     }
 }
