@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import io.kraft.cli.client.ConfigAssignments;
+import io.kraft.cli.quotas.QuotaConfigs;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +25,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers --entity-name X
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers|users|clients|ips
+ * --entity-name X
  * (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and brokers, and a
  * node's log levels, with the options and output of Kafka's {@code kafka-configs.sh}.
  */
@@ -39,7 +41,8 @@ final class ConfigsCommand implements Callable<Integer> {
     private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
-            description = "topics, brokers, or broker-loggers (a node's log levels, changed at run time).")
+            description = "topics, brokers, broker-loggers (a node's log levels, changed at run time), or users, "
+                    + "clients and ips (client quotas).")
     private String entityType;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -79,6 +82,9 @@ final class ConfigsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (QuotaConfigs.isQuotaEntityType(entityType)) {
+            return quotas();
+        }
         ConfigResource resource = resource();
         if (action.alter && addConfig == null && deleteConfig == null) {
             throw usage("--alter needs --add-config and/or --delete-config");
@@ -102,6 +108,35 @@ final class ConfigsCommand implements Callable<Integer> {
             }
             return 0;
         });
+    }
+
+    /** users, clients, ips: client quotas, through AlterClientQuotas and DescribeClientQuotas. */
+    private int quotas() {
+        if (all) {
+            throw usage("--all is not valid with --entity-type " + entityType);
+        }
+        QuotaConfigs quotas = new QuotaConfigs(entityType, entity.clusterDefault ? null : entity.name);
+        var ops = action.alter ? quotaOps(quotas) : List.<org.apache.kafka.common.quota.ClientQuotaAlteration.Op>of();
+        PrintWriter out = spec.commandLine().getOut();
+        return AdminConnectionOptions.run(connection.adminProperties(), out, spec.commandLine().getErr(), admin -> {
+            if (action.describe) {
+                quotas.describe(admin, out);
+            } else {
+                quotas.alter(admin, ops, out);
+            }
+            return 0;
+        });
+    }
+
+    private List<org.apache.kafka.common.quota.ClientQuotaAlteration.Op> quotaOps(QuotaConfigs quotas) {
+        if (addConfig == null && deleteConfig == null) {
+            throw usage("--alter needs --add-config and/or --delete-config");
+        }
+        try {
+            return quotas.ops(addConfig, deleteConfig);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private ConfigResource resource() {
