@@ -71,7 +71,10 @@ class MetadataRecordsTest {
                         .setId(Uuids.toProto(TOPIC_ID)).setResourceType(2).setResourceName("orders").setPatternType(3)
                         .setPrincipal("User:alice").setHost("*").setOperation(3).setPermissionType(3).build()),
                 MetadataRecords.of(io.kraft.proto.metadata.RemoveAccessControlEntryRecord.newBuilder()
-                        .setId(Uuids.toProto(TOPIC_ID)).build()));
+                        .setId(Uuids.toProto(TOPIC_ID)).build()),
+                MetadataRecords.of(io.kraft.proto.metadata.ClientQuotaRecord.newBuilder()
+                        .addAllEntity(io.kraft.metadata.quota.ClientQuotaEntity.of("alice", null).toRecord())
+                        .setKey("producer_byte_rate").setValue(1048576).build()));
     }
 
     @Test
