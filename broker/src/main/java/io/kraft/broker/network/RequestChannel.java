@@ -251,12 +251,14 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
      * within its quota, has none, or no quota is set at all (then only {@link ClientQuotas#active} runs).
      */
     private int throttle(Call call, int sizeBytes, HandlerResponse response) {
-        if (!ClientQuotas.throttles(call.api()) || !(response instanceof HandlerResponse.Body body)
+        if (!ClientQuotas.throttles(call.api()) || response instanceof HandlerResponse.CloseConnection
                 || !quotas.active()) {
             return 0;
         }
         try {
-            return quotas.throttle(call.request(), sizeBytes, context.principal(), body.body());
+            // An acks=0 Produce has no answer to carry the throttle time, but still counts and mutes the connection.
+            return quotas.throttle(call.request(), sizeBytes, context.principal(),
+                    response instanceof HandlerResponse.Body body ? body.body() : null);
         } catch (RuntimeException e) {
             LOG.warn("Client quota of client {} at {} not applied to {}: {}", call.clientId(),
                     context.clientAddress(), call.api().apiName(), e.toString());

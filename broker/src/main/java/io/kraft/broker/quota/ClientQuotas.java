@@ -47,14 +47,16 @@ public final class ClientQuotas {
     /**
      * Records the request (Produce: its size) or its answer (Fetch: the response's size) against the client's quota
      * and sets the answer's {@code throttle_time_ms}; returns the throttle time (ms), 0 when within quota.
+     *
+     * @param response the answer's body, or null for a Produce with acks=0 (no answer)
      */
     public int throttle(ApiRequest<ApiMessage> request, int requestBytes, KafkaPrincipal principal,
                         ApiMessage response) {
         String clientId = request.header().clientId();
         String user = principal.name();
-        if (response instanceof ProduceResponse produceResponse) {
+        if (request.api() == ApiKey.PRODUCE) {
             int throttleMs = produce.recordAndGetThrottleMs(user, clientId, requestBytes);
-            if (throttleMs > 0) {
+            if (throttleMs > 0 && response instanceof ProduceResponse produceResponse) {
                 produceResponse.setThrottleTimeMs(Math.max(throttleMs, produceResponse.throttleTimeMs()));
             }
             return throttleMs;
