@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One kind of client quota on the broker (produce bytes, fetch bytes): resolves the quota of a (user, client id),
@@ -12,6 +14,7 @@ import java.util.function.Supplier;
  * ({@code (rate - bound) / bound * window}, as in Kafka). Clients without a quota record nothing. Thread-safe.
  */
 public final class ClientQuotaManager {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientQuotaManager.class);
     /** A (user, client id) pair; the cache of resolutions is per image, so a changed quota is seen at once. */
     private record Client(String user, String clientId) {
     }
@@ -21,8 +24,11 @@ public final class ClientQuotaManager {
         final WindowedRate rate;
         final WindowedRate throttleMs;
         final WindowedRate throttles;
+        /** When the sensor last recorded; one idle for {@link #SENSOR_EXPIRY_MS} is dropped with its metrics. */
+        volatile long lastRecordMs;
 
         Sensor(QuotaWindows windows, long nowMs) {
+            this.lastRecordMs = nowMs;
             this.rate = new WindowedRate(windows, nowMs);
             this.throttleMs = new WindowedRate(windows, nowMs);
             this.throttles = new WindowedRate(windows, nowMs);
@@ -33,6 +39,10 @@ public final class ClientQuotaManager {
     }
 
     private static final QuotaResolution NONE = new QuotaResolution(Double.NaN, "", "");
+    /** Kafka drops a quota sensor idle for an hour, so clients that come and go do not add up. */
+    static final long SENSOR_EXPIRY_MS = 3_600_000;
+    /** Resolutions cached per image at most; beyond, the cache starts again (each entry is cheap to redo). */
+    private static final int MAX_CACHED_RESOLUTIONS = 10_000;
 
     private final String key;
     private final Supplier<ClientQuotasImage> image;
@@ -40,11 +50,16 @@ public final class ClientQuotaManager {
     private final LongSupplier clock;
     private final Map<String, Sensor> sensors = new ConcurrentHashMap<>();
     private final SensorListener listener;
+    private volatile long nextSweepMs;
     private volatile Resolutions resolutions = new Resolutions(ClientQuotasImage.EMPTY, new ConcurrentHashMap<>());
 
     /** Told when a rate of a new (user, client id) tag pair starts, to publish its metrics. */
     public interface SensorListener {
         void sensorCreated(String userTag, String clientIdTag, Sensor sensor);
+
+        /** The sensor of these tags was dropped after being idle; its metrics should go. */
+        default void sensorExpired(String userTag, String clientIdTag) {
+        }
 
         SensorListener NONE = (user, clientId, sensor) -> { };
     }
@@ -73,7 +88,11 @@ public final class ClientQuotaManager {
             return 0;
         }
         long nowMs = clock.getAsLong();
+        if (nowMs >= nextSweepMs) {
+            expireIdleSensors(nowMs);
+        }
         Sensor sensor = sensor(quota, nowMs);
+        sensor.lastRecordMs = nowMs;
         sensor.rate.record(value, nowMs);
         double rate = sensor.rate.perSecond(nowMs);
         int throttleMs = 0;
@@ -97,7 +116,7 @@ public final class ClientQuotaManager {
     private QuotaResolution resolve(String user, String clientId) {
         ClientQuotasImage current = image.get();
         Resolutions cached = resolutions;
-        if (cached.image() != current) {
+        if (cached.image() != current || cached.byClient().size() >= MAX_CACHED_RESOLUTIONS) {
             cached = new Resolutions(current, new ConcurrentHashMap<>());
             resolutions = cached;
         }
@@ -105,6 +124,32 @@ public final class ClientQuotaManager {
             QuotaResolution found = QuotaResolution.resolve(current, key, client.user(), client.clientId());
             return found == null ? NONE : found;
         });
+    }
+
+    /** Sensors that exist now (for tests). */
+    int sensorCount() {
+        return sensors.size();
+    }
+
+    private synchronized void expireIdleSensors(long nowMs) {
+        if (nowMs < nextSweepMs) {
+            return;
+        }
+        nextSweepMs = nowMs + SENSOR_EXPIRY_MS / 60;
+        sensors.entrySet().removeIf(entry -> {
+            if (nowMs - entry.getValue().lastRecordMs < SENSOR_EXPIRY_MS) {
+                return false;
+            }
+            String[] tags = untag(entry.getKey());
+            listener.sensorExpired(tags[0], tags[1]);
+            return true;
+        });
+    }
+
+    private static String[] untag(String tags) {
+        int colon = tags.indexOf(':');
+        int userLength = Integer.parseInt(tags.substring(0, colon));
+        return new String[] {tags.substring(colon + 1, colon + 1 + userLength), tags.substring(colon + 1 + userLength)};
     }
 
     private Sensor sensor(QuotaResolution quota, long nowMs) {
@@ -115,7 +160,13 @@ public final class ClientQuotaManager {
             sensor = sensors.putIfAbsent(tags, created);
             if (sensor == null) {
                 sensor = created;
-                listener.sensorCreated(quota.userTag(), quota.clientIdTag(), created);
+                try {
+                    listener.sensorCreated(quota.userTag(), quota.clientIdTag(), created);
+                } catch (RuntimeException e) {
+                    // Metrics are a view: a name JMX refuses must not lift the quota.
+                    LOG.warn("No metrics for the {} quota of user '{}' client '{}': {}", key, quota.userTag(),
+                            quota.clientIdTag(), e.toString());
+                }
             }
         }
         return sensor;

@@ -85,20 +85,32 @@ public final class ClientQuotas {
         return replicaId >= 0;
     }
 
+    private static MetricName name(String type, String name, String user, String clientId) {
+        return MetricName.of("kafka.server", type, name).tagged("user", user).tagged("client-id", clientId);
+    }
+
     /** Kafka's per-client quota metrics: {@code kafka.server:type=Produce|Fetch,user=..,client-id=..}. */
     private static ClientQuotaManager.SensorListener publisher(KafkaMetrics metrics, String type,
                                                               LongSupplier clock) {
         if (metrics == null) {
             return ClientQuotaManager.SensorListener.NONE;
         }
-        return (user, clientId, sensor) -> {
-            MetricName base = MetricName.of("kafka.server", type, "byte-rate").tagged("user", user)
-                    .tagged("client-id", clientId);
-            metrics.gauge(base, "Bytes per second of the clients this quota groups",
-                    () -> ClientQuotaManager.perSecond(sensor, clock.getAsLong()));
-            metrics.gauge(new MetricName("kafka.server", type, "throttle-time", base.tags()),
-                    "Average throttle time (ms) of the clients this quota groups",
-                    () -> ClientQuotaManager.averageThrottleMs(sensor, clock.getAsLong()));
+        return new ClientQuotaManager.SensorListener() {
+            @Override
+            public void sensorCreated(String user, String clientId, ClientQuotaManager.Sensor sensor) {
+                metrics.gauge(name(type, "byte-rate", user, clientId),
+                        "Bytes per second of the clients this quota groups",
+                        () -> ClientQuotaManager.perSecond(sensor, clock.getAsLong()));
+                metrics.gauge(name(type, "throttle-time", user, clientId),
+                        "Average throttle time (ms) of the clients this quota groups",
+                        () -> ClientQuotaManager.averageThrottleMs(sensor, clock.getAsLong()));
+            }
+
+            @Override
+            public void sensorExpired(String user, String clientId) {
+                metrics.remove(name(type, "byte-rate", user, clientId));
+                metrics.remove(name(type, "throttle-time", user, clientId));
+            }
         };
     }
 }

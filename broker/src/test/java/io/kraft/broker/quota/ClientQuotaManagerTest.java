@@ -78,4 +78,17 @@ class ClientQuotaManagerTest {
         // 5 100 bytes over 10 s is 510 B/s against 250: (510 - 250) / 250 * 10 s.
         assertEquals(10_400, manager.recordAndGetThrottleMs("ANONYMOUS", "app", 100));
     }
+
+    @Test
+    void aSensorIdleForAnHourIsDropped() {
+        set(ClientQuotaEntity.clientId(null), 1000);
+        manager.recordAndGetThrottleMs("ANONYMOUS", "once", 10);
+        manager.recordAndGetThrottleMs("ANONYMOUS", "often", 10);
+        assertEquals(2, manager.sensorCount());
+        clock.addAndGet(ClientQuotaManager.SENSOR_EXPIRY_MS / 2);
+        manager.recordAndGetThrottleMs("ANONYMOUS", "often", 10);
+        clock.addAndGet(ClientQuotaManager.SENSOR_EXPIRY_MS / 2 + 1);
+        manager.recordAndGetThrottleMs("ANONYMOUS", "often", 10);
+        assertEquals(1, manager.sensorCount(), "the client idle for an hour lost its sensor");
+    }
 }

@@ -129,6 +129,11 @@ class ClientQuotaThrottlingTest {
                 assertTrue(freeRate > 3 * QUOTA, "the free producer is not held to the quota: " + freeRate);
                 assertEquals(0.0, metric(free.metrics(), "producer-metrics", "produce-throttle-time-max"),
                         "the free producer was never throttled");
+                var jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+                var byteRate = jmx.queryNames(new javax.management.ObjectName(
+                        "kafka.server:type=Produce,name=byte-rate,*"), null);
+                assertTrue(byteRate.stream().anyMatch(name -> "limited-producer".equals(
+                        name.getKeyProperty("client-id"))), "the quota's byte-rate is in JMX: " + byteRate);
             }
         }
     }
