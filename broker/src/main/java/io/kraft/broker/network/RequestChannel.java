@@ -234,7 +234,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            int throttleMs = quotas == null || failure != null ? 0 : throttle(call, sizeBytes, response);
+            int throttleMs = quotas == null || failure != null ? 0
+                    : throttle(call, sizeBytes, returnedNanos - startedNanos, response);
             Answer outbound = new Answer(safeOutbound(call, response, failure), call, sizeBytes, receivedNanos,
                     startedNanos, returnedNanos, System.nanoTime(), throttleMs);
             try {
@@ -247,17 +248,16 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Records a Produce or Fetch against the client's quota and sets the answer's throttle time; 0 when the client is
-     * within its quota, has none, or no quota is set at all (then only {@link ClientQuotas#active} runs).
+     * Records the request against the client's quotas and sets the answer's throttle time; 0 when the client is
+     * within its quotas, has none, or no quota is set at all (then only {@link ClientQuotas#active} runs).
      */
-    private int throttle(Call call, int sizeBytes, HandlerResponse response) {
-        if (!ClientQuotas.throttles(call.api()) || response instanceof HandlerResponse.CloseConnection
-                || !quotas.active()) {
+    private int throttle(Call call, int sizeBytes, long handlerNanos, HandlerResponse response) {
+        if (response instanceof HandlerResponse.CloseConnection || !quotas.active()) {
             return 0;
         }
         try {
             // An acks=0 Produce has no answer to carry the throttle time, but still counts and mutes the connection.
-            return quotas.throttle(call.request(), sizeBytes, context.principal(),
+            return quotas.throttle(call.request(), sizeBytes, handlerNanos, context.principal(),
                     response instanceof HandlerResponse.Body body ? body.body() : null);
         } catch (RuntimeException e) {
             LOG.warn("Client quota of client {} at {} not applied to {}: {}", call.clientId(),

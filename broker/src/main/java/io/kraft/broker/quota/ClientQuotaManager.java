@@ -45,6 +45,7 @@ public final class ClientQuotaManager {
     private static final int MAX_CACHED_RESOLUTIONS = 10_000;
 
     private final String key;
+    private final int maxThrottleMs;
     private final Supplier<ClientQuotasImage> image;
     private final QuotaWindows windows;
     private final LongSupplier clock;
@@ -66,6 +67,13 @@ public final class ClientQuotaManager {
 
     public ClientQuotaManager(String key, Supplier<ClientQuotasImage> image, QuotaWindows windows, LongSupplier clock,
                               SensorListener listener) {
+        this(key, image, windows, clock, listener, Integer.MAX_VALUE);
+    }
+
+    /** @param maxThrottleMs the longest throttle handed out (Kafka caps a request-time throttle at one window) */
+    public ClientQuotaManager(String key, Supplier<ClientQuotasImage> image, QuotaWindows windows, LongSupplier clock,
+                              SensorListener listener, int maxThrottleMs) {
+        this.maxThrottleMs = maxThrottleMs;
         this.key = key;
         this.image = image;
         this.windows = windows;
@@ -98,7 +106,7 @@ public final class ClientQuotaManager {
         int throttleMs = 0;
         if (rate > quota.bound()) {
             double windowMs = sensor.rate.windowMs(nowMs);
-            throttleMs = (int) Math.min(Integer.MAX_VALUE, Math.round((rate - quota.bound()) / quota.bound()
+            throttleMs = (int) Math.min(maxThrottleMs, Math.round((rate - quota.bound()) / quota.bound()
                     * windowMs));
         }
         sensor.throttleMs.record(throttleMs, nowMs);

@@ -6,8 +6,6 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.FetchRequest;
-import io.kraft.broker.protocol.message.FetchResponse;
-import io.kraft.broker.protocol.message.ProduceResponse;
 import io.kraft.broker.security.KafkaPrincipal;
 import io.kraft.metadata.image.ClientQuotasImage;
 import io.kraft.metadata.quota.ClientQuotaKeys;
@@ -15,15 +13,18 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The broker's byte-rate quotas on the request path: a Produce request's size counts against
- * {@code producer_byte_rate}, a consumer Fetch response's size against {@code consumer_byte_rate} (a follower's fetch
- * does not count). The answer carries the throttle time in {@code throttle_time_ms}; the connection then stops reading
+ * The broker's client quotas on the request path: a Produce request's size counts against
+ * {@code producer_byte_rate}, a consumer Fetch response's size against {@code consumer_byte_rate}, every request's
+ * handler time against {@code request_percentage} (a follower's fetch counts for none). The answer carries the throttle time in {@code throttle_time_ms}; the connection then stops reading
  * for that long (KIP-219). With no quota in the metadata, {@link #active()} is false and nothing else runs.
  */
 public final class ClientQuotas {
     private final Supplier<ClientQuotasImage> image;
     private final ClientQuotaManager produce;
     private final ClientQuotaManager fetch;
+    private final ClientQuotaManager request;
+    /** A nanosecond of handler time as a percentage of one second of one thread. */
+    private static final double PERCENT_PER_NANO = 100.0 / 1_000_000_000;
 
     public ClientQuotas(Supplier<ClientQuotasImage> image, QuotaWindows windows, LongSupplier clock,
                         KafkaMetrics metrics) {
@@ -32,6 +33,8 @@ public final class ClientQuotas {
                 publisher(metrics, "Produce", clock));
         this.fetch = new ClientQuotaManager(ClientQuotaKeys.CONSUMER_BYTE_RATE, image, windows, clock,
                 publisher(metrics, "Fetch", clock));
+        this.request = new ClientQuotaManager(ClientQuotaKeys.REQUEST_PERCENTAGE, image, windows, clock,
+                publisher(metrics, "Request", clock), (int) windows.windowMs());
     }
 
     /** Whether any client quota is set: the only cost the request path pays when none is. */
@@ -39,36 +42,35 @@ public final class ClientQuotas {
         return !image.get().isEmpty();
     }
 
-    /** Whether this API's answers may be throttled by these quotas (a cheap test before anything is measured). */
-    public static boolean throttles(ApiKey api) {
-        return api == ApiKey.PRODUCE || api == ApiKey.FETCH;
-    }
-
     /**
-     * Records the request (Produce: its size) or its answer (Fetch: the response's size) against the client's quota
-     * and sets the answer's {@code throttle_time_ms}; returns the throttle time (ms), 0 when within quota.
+     * Records the request against the client's quotas and raises the answer's {@code throttle_time_ms} to the longest
+     * throttle it earned: a Produce request's size against {@code producer_byte_rate}, a consumer Fetch response's
+     * size against {@code consumer_byte_rate}, and the handler time of any request but a follower's fetch against
+     * {@code request_percentage} (percent of one thread over the windows). Returns the throttle time (ms), 0 when
+     * the client is within its quotas.
      *
+     * @param handlerNanos how long the handler's synchronous part ran on a handler thread
      * @param response the answer's body, or null for a Produce with acks=0 (no answer)
      */
-    public int throttle(ApiRequest<ApiMessage> request, int requestBytes, KafkaPrincipal principal,
+    public int throttle(ApiRequest<ApiMessage> request, int requestBytes, long handlerNanos, KafkaPrincipal principal,
                         ApiMessage response) {
         String clientId = request.header().clientId();
         String user = principal.name();
-        if (request.api() == ApiKey.PRODUCE) {
-            int throttleMs = produce.recordAndGetThrottleMs(user, clientId, requestBytes);
-            if (throttleMs > 0 && response instanceof ProduceResponse produceResponse) {
-                produceResponse.setThrottleTimeMs(Math.max(throttleMs, produceResponse.throttleTimeMs()));
-            }
-            return throttleMs;
+        ApiKey api = request.api();
+        int throttleMs = 0;
+        if (api == ApiKey.PRODUCE) {
+            throttleMs = produce.recordAndGetThrottleMs(user, clientId, requestBytes);
+        } else if (api == ApiKey.FETCH && fromFollower(request)) {
+            return 0;
+        } else if (api == ApiKey.FETCH && response != null) {
+            throttleMs = fetch.recordAndGetThrottleMs(user, clientId, response.size(request.version()));
         }
-        if (response instanceof FetchResponse fetchResponse && !fromFollower(request)) {
-            int throttleMs = fetch.recordAndGetThrottleMs(user, clientId, response.size(request.version()));
-            if (throttleMs > 0) {
-                fetchResponse.setThrottleTimeMs(Math.max(throttleMs, fetchResponse.throttleTimeMs()));
-            }
-            return throttleMs;
+        throttleMs = Math.max(throttleMs, this.request.recordAndGetThrottleMs(user, clientId,
+                handlerNanos * PERCENT_PER_NANO));
+        if (throttleMs > 0 && response != null) {
+            ThrottleTimes.raise(response, throttleMs);
         }
-        return 0;
+        return throttleMs;
     }
 
     public ClientQuotaManager produce() {
@@ -77,6 +79,10 @@ public final class ClientQuotas {
 
     public ClientQuotaManager fetch() {
         return fetch;
+    }
+
+    public ClientQuotaManager request() {
+        return request;
     }
 
     private static boolean fromFollower(ApiRequest<ApiMessage> request) {

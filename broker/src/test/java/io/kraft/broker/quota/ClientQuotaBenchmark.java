@@ -1,6 +1,12 @@
 package io.kraft.broker.quota;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.broker.protocol.RequestHeader;
+import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.ProduceRequest;
+import io.kraft.broker.protocol.message.ProduceResponse;
+import io.kraft.broker.security.KafkaPrincipal;
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.image.MetadataImage;
@@ -35,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ClientQuotaBenchmark {
     private ClientQuotas none;
     private ClientQuotas some;
-    private ApiKey api = ApiKey.PRODUCE;
+    private ApiRequest<ApiMessage> free;
+    private ApiRequest<ApiMessage> limited;
+    private ProduceResponse response;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -47,22 +55,28 @@ public class ClientQuotaBenchmark {
                 .setValue(1e15).build()), 1, 1);
         MetadataImage image = delta.apply();
         some = new ClientQuotas(image::clientQuotas, QuotaWindows.DEFAULT, System::currentTimeMillis, null);
+        free = produce("free");
+        limited = produce("limited");
+        response = new ProduceResponse();
+    }
+
+    private static ApiRequest<ApiMessage> produce(String clientId) {
+        return new ApiRequest<>(new RequestHeader(ApiKey.PRODUCE.id(), (short) 9, 1, clientId, (short) 2),
+                ApiKey.PRODUCE, new ProduceRequest());
     }
 
     @Benchmark
     public int noQuotaSet() {
-        return ClientQuotas.throttles(api) && none.active() ? 1 : 0;
+        return none.active() ? none.throttle(free, 16_384, 50_000, KafkaPrincipal.ANONYMOUS, response) : 0;
     }
 
     @Benchmark
     public int clientWithoutQuota() {
-        return ClientQuotas.throttles(api) && some.active()
-                ? some.produce().recordAndGetThrottleMs("ANONYMOUS", "free", 16_384) : 0;
+        return some.active() ? some.throttle(free, 16_384, 50_000, KafkaPrincipal.ANONYMOUS, response) : 0;
     }
 
     @Benchmark
     public int clientWithQuota() {
-        return ClientQuotas.throttles(api) && some.active()
-                ? some.produce().recordAndGetThrottleMs("ANONYMOUS", "limited", 16_384) : 0;
+        return some.active() ? some.throttle(limited, 16_384, 50_000, KafkaPrincipal.ANONYMOUS, response) : 0;
     }
 }

@@ -65,9 +65,13 @@ class ClientQuotaThrottlingTest {
     }
 
     private static void limit(Admin admin, String clientId, String key) throws Exception {
+        limit(admin, clientId, key, QUOTA);
+    }
+
+    private static void limit(Admin admin, String clientId, String key, double value) throws Exception {
         admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
                 new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId)),
-                List.of(new ClientQuotaAlteration.Op(key, QUOTA))))).all().get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS);
+                List.of(new ClientQuotaAlteration.Op(key, value))))).all().get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS);
     }
 
     /** A client-wide metric of the given group (Kafka's clients tag it with the client id only). */
@@ -180,5 +184,29 @@ class ClientQuotaThrottlingTest {
         Map<String, Object> copy = new java.util.HashMap<>(base);
         copy.put(key, value);
         return copy;
+    }
+
+    @Test
+    void aClientOverItsRequestPercentageIsThrottled() throws Exception {
+        try (TestNode node = new TestNode(dir, Map.of()).start()) {
+            node.createTopic("busy", 1, Map.of());
+            // 1 % of one handler thread: 10 ms of handler time per second, less than the producer asks for.
+            limit(node.admin(), "busy-producer", "request_percentage", 1);
+            try (KafkaProducer<byte[], byte[]> producer = ClientRecords.producer(node.bootstrap(), Map.of(
+                    ProducerConfig.CLIENT_ID_CONFIG, "busy-producer", ProducerConfig.LINGER_MS_CONFIG, 0,
+                    ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1))) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                int acked = 0;
+                while (System.nanoTime() < deadline) {
+                    producer.send(new ProducerRecord<>("busy", new byte[100])).get();
+                    acked++;
+                }
+                double throttle = metric(producer.metrics(), "producer-metrics", "produce-throttle-time-avg");
+                System.out.printf("busy producer: %d acks in 3 s, produce-throttle-time-avg %.0f ms%n", acked,
+                        throttle);
+                assertTrue(throttle > 0, "the busy producer saw throttle time");
+                assertTrue(throttle <= 1000, "a request-time throttle is at most one window: " + throttle);
+            }
+        }
     }
 }
