@@ -12,6 +12,7 @@ import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.network.SslSettings;
+import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.BrokerLogSettings;
@@ -81,7 +82,7 @@ public final class NodeConfigs {
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
-                AuthorizerConfig.definition())) {
+                AuthorizerConfig.definition(), QuotaWindows.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);

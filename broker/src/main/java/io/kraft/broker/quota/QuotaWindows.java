@@ -1,5 +1,12 @@
 package io.kraft.broker.quota;
 
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.Importance.LOW;
+
+import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
+import io.kraft.config.Validator;
 import java.util.Map;
 
 /**
@@ -20,20 +27,17 @@ public record QuotaWindows(int samples, long windowMs) {
         }
     }
 
-    public static QuotaWindows fromProperties(Map<String, String> properties) {
-        return new QuotaWindows(intValue(properties, NUM, DEFAULT.samples),
-                intValue(properties, SIZE_SECONDS, (int) (DEFAULT.windowMs / 1000)) * 1000L);
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(NUM, INT, DEFAULT.samples, Validator.atLeast(1), LOW,
+                        "The number of samples client quota rates are measured over.")
+                .define(SIZE_SECONDS, INT, (int) (DEFAULT.windowMs / 1000), Validator.atLeast(1), LOW,
+                        "The length of each sample of client quota rates, in seconds.");
     }
 
-    private static int intValue(Map<String, String> properties, String key, int fallback) {
-        String text = properties.get(key);
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, not '" + text + "'");
-        }
+    /** @throws io.kraft.config.ConfigException (one line) for a value that is not a whole number of at least 1 */
+    public static QuotaWindows fromProperties(Map<String, String> properties) {
+        ParsedConfig config = definition().parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG);
+        return new QuotaWindows(config.getInt(NUM), config.getInt(SIZE_SECONDS) * 1000L);
     }
 }

@@ -91,4 +91,13 @@ class ClientQuotaManagerTest {
         manager.recordAndGetThrottleMs("ANONYMOUS", "often", 10);
         assertEquals(1, manager.sensorCount(), "the client idle for an hour lost its sensor");
     }
+
+    @Test
+    void windowsComeFromKafkasKeys() {
+        assertEquals(QuotaWindows.DEFAULT, QuotaWindows.fromProperties(java.util.Map.of()));
+        assertEquals(new QuotaWindows(5, 2000), QuotaWindows.fromProperties(java.util.Map.of(
+                QuotaWindows.NUM, "5", QuotaWindows.SIZE_SECONDS, "2")));
+        org.junit.jupiter.api.Assertions.assertThrows(io.kraft.config.ConfigException.class,
+                () -> QuotaWindows.fromProperties(java.util.Map.of(QuotaWindows.NUM, "0")));
+    }
 }
