@@ -29,6 +29,8 @@ import io.kraft.broker.lifecycle.LogDirStatus;
 import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.quota.ClientQuotas;
+import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.network.KafkaServer;
@@ -188,6 +190,8 @@ public final class BrokerServer implements AutoCloseable {
         RequestHandlerRegistry registry = authorizer.isPresent()
                 ? RequestHandlerRegistry.of(AuthorizationGates.wrap(handlers), authorizer.get())
                 : RequestHandlerRegistry.of(handlers);
+        registry.enforce(new ClientQuotas(() -> metadata.image().clientQuotas(), QuotaWindows.fromProperties(properties),
+                System::currentTimeMillis, metrics));
         // Handler threads, request memory and connection limits are the broker's, shared by its listeners as in Kafka.
         this.network = new SharedNetworkResources(serverConfigs.values().iterator().next());
         ScramCredentials scram = (user, mechanism) -> metadata.image().scram().credential(user, mechanism);

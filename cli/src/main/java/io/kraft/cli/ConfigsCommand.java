@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import io.kraft.cli.client.ConfigAssignments;
+import io.kraft.cli.quotas.QuotaConfigs;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,15 +26,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers|users
+ * {@code kraft-cli configs --bootstrap-server HOST:PORT --entity-type topics|brokers|broker-loggers|users|clients|ips
  * --entity-name X (--describe | --alter --add-config k=v,... --delete-config k,...)}: dynamic configs of topics and
- * brokers, a node's log levels, and users' SCRAM credentials, with the options and output of Kafka's
+ * brokers, a node's log levels, users' SCRAM credentials, and client quotas, with the options and output of Kafka's
  * {@code kafka-configs.sh}.
  */
 @Command(name = "configs", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Describes and alters the dynamic configs of topics and brokers, a node's log levels, and users'"
                 + " SCRAM credentials (like kafka-configs.sh).")
 final class ConfigsCommand implements Callable<Integer> {
+    /** A SCRAM credential's bracketed value, which holds commas of its own: {@code SCRAM-SHA-256=[iterations=..]}. */
+    private static final java.util.regex.Pattern SCRAM_VALUE = java.util.regex.Pattern.compile("([^,=]+)=\\[[^\\]]*\\]");
+
     @Spec
     private CommandSpec spec;
 
@@ -41,8 +45,8 @@ final class ConfigsCommand implements Callable<Integer> {
     private AdminConnectionOptions connection;
 
     @Option(names = "--entity-type", required = true, paramLabel = "TYPE",
-            description = "topics, brokers, broker-loggers (a node's log levels, changed at run time) or users (a"
-                    + " user's SCRAM credentials).")
+            description = "topics, brokers, broker-loggers (a node's log levels, changed at run time), or users (SCRAM "
+                    + "credentials and client quotas), clients and ips (client quotas).")
     private String entityType;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -82,8 +86,11 @@ final class ConfigsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (entityType.equals("users")) {
+        if (entityType.equals("users") && action.alter && changesScramCredentials()) {
             return users();
+        }
+        if (QuotaConfigs.isQuotaEntityType(entityType)) {
+            return quotas();
         }
         ConfigResource resource = resource();
         if (action.alter && addConfig == null && deleteConfig == null) {
@@ -110,31 +117,81 @@ final class ConfigsCommand implements Callable<Integer> {
         });
     }
 
-    /** {@code --entity-type users}: SCRAM credentials, with kafka-configs.sh's syntax and output. */
+    /** {@code --entity-type users --alter} of SCRAM credentials, with kafka-configs.sh's syntax and output. */
     private Integer users() {
-        if (entity.clusterDefault || all) {
-            throw usage((all ? "--all" : "--entity-default") + " is not valid with --entity-type users");
+        if (entity.clusterDefault) {
+            throw usage("--entity-default is not valid for SCRAM credentials, which belong to one user");
         }
-        List<UserScramCredentialAlteration> alterations = List.of();
-        if (action.alter) {
-            try {
-                alterations = UserScramConfigs.alterations(entity.name, addConfig, deleteConfig);
-            } catch (IllegalArgumentException e) {
-                throw usage("Invalid SCRAM config: " + e.getMessage());
-            }
-        } else if (addConfig != null || deleteConfig != null) {
-            throw usage("--add-config and --delete-config are only valid with --alter");
+        List<UserScramCredentialAlteration> changes;
+        try {
+            changes = UserScramConfigs.alterations(entity.name, addConfig, deleteConfig);
+        } catch (IllegalArgumentException e) {
+            throw usage("Invalid SCRAM config: " + e.getMessage());
         }
-        List<UserScramCredentialAlteration> changes = alterations;
+        PrintWriter out = spec.commandLine().getOut();
+        return AdminConnectionOptions.run(connection.adminProperties(), out, spec.commandLine().getErr(), admin -> {
+            UserScramConfigs.alter(admin, entity.name, changes, out);
+            return 0;
+        });
+    }
+
+    /** users, clients, ips: client quotas, through AlterClientQuotas and DescribeClientQuotas. */
+    private int quotas() {
+        if (all) {
+            throw usage("--all is not valid with --entity-type " + entityType);
+        }
+        QuotaConfigs quotas = new QuotaConfigs(entityType, entity.clusterDefault ? null : entity.name);
+        var ops = action.alter ? quotaOps(quotas) : List.<org.apache.kafka.common.quota.ClientQuotaAlteration.Op>of();
         PrintWriter out = spec.commandLine().getOut();
         return AdminConnectionOptions.run(connection.adminProperties(), out, spec.commandLine().getErr(), admin -> {
             if (action.describe) {
-                UserScramConfigs.describe(admin, entity.name, out);
+                quotas.describe(admin, out);
+                if (entityType.equals("users") && !entity.clusterDefault) {
+                    // kafka-configs.sh shows a user's SCRAM credentials with its quotas.
+                    UserScramConfigs.describe(admin, entity.name, out);
+                }
             } else {
-                UserScramConfigs.alter(admin, entity.name, changes, out);
+                quotas.alter(admin, ops, out);
             }
             return 0;
         });
+    }
+
+    private List<org.apache.kafka.common.quota.ClientQuotaAlteration.Op> quotaOps(QuotaConfigs quotas) {
+        if (addConfig == null && deleteConfig == null) {
+            throw usage("--alter needs --add-config and/or --delete-config");
+        }
+        try {
+            return quotas.ops(addConfig, deleteConfig);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /**
+     * Whether an --alter of users changes SCRAM credentials (SCRAM-SHA-256/512 keys) rather than client quotas; both
+     * at once is refused, as two requests to two APIs that could half succeed.
+     */
+    private boolean changesScramCredentials() {
+        String keys = (addConfig == null ? "" : SCRAM_VALUE.matcher(addConfig).replaceAll("$1")) + ","
+                + (deleteConfig == null ? "" : deleteConfig);
+        boolean scram = false;
+        boolean other = false;
+        for (String key : keys.split(",")) {
+            String name = key.split("=", 2)[0].trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (name.toUpperCase(java.util.Locale.ROOT).startsWith("SCRAM-")) {
+                scram = true;
+            } else {
+                other = true;
+            }
+        }
+        if (scram && other) {
+            throw usage("--alter of users changes SCRAM credentials or client quotas, not both at once: run it twice");
+        }
+        return scram;
     }
 
     private ConfigResource resource() {

@@ -13,6 +13,7 @@ import io.kraft.broker.network.SaslSettings;
 import io.kraft.broker.network.SocketServerConfig;
 import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.network.SslSettings;
+import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.broker.replica.ReplicaManagerConfig;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.config.BrokerLogSettings;
@@ -83,7 +84,8 @@ public final class NodeConfigs {
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), QuorumConfig.definition(),
                 MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
-                AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition())) {
+                AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition(),
+                QuotaWindows.definition())) {
             for (ConfigKey key : component.keys()) {
                 if (!definition.contains(key.name())) {
                     definition.define(key);

@@ -2,6 +2,7 @@ package io.kraft.metadata;
 
 import io.kraft.proto.metadata.AccessControlEntryRecord;
 import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
+import io.kraft.proto.metadata.ClientQuotaRecord;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.FenceBrokerRecord;
@@ -113,5 +114,9 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(RemoveUserScramCredentialRecord record) {
         return envelope().setRemoveUserScramCredential(record).build();
+    }
+
+    public static MetadataRecord of(ClientQuotaRecord record) {
+        return envelope().setClientQuota(record).build();
     }
 }

@@ -77,7 +77,10 @@ class MetadataRecordsTest {
                 MetadataRecords.of(io.kraft.proto.metadata.RemoveUserScramCredentialRecord.newBuilder()
                         .setName("alice")
                         .setMechanism(io.kraft.proto.metadata.ScramMechanismType.SCRAM_MECHANISM_TYPE_SCRAM_SHA_512)
-                        .build()));
+                        .build()),
+                MetadataRecords.of(io.kraft.proto.metadata.ClientQuotaRecord.newBuilder()
+                        .addAllEntity(io.kraft.metadata.quota.ClientQuotaEntity.of("alice", null).toRecord())
+                        .setKey("producer_byte_rate").setValue(1048576).build()));
     }
 
     @Test

@@ -21,7 +21,9 @@ final class ReadGate {
         /** The handler pool's queue ({@code queued.max.requests}) is full. */
         HANDLER_QUEUE,
         /** The client does not read its responses: the outbound buffer is above its high water mark. */
-        UNWRITABLE
+        UNWRITABLE,
+        /** The client went over a client quota: muted for the throttle time it was told (KIP-219). */
+        THROTTLED
     }
 
     private final Channel channel;

@@ -12,6 +12,7 @@ import io.kraft.broker.protocol.UnsupportedApiVersionException;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
 import io.kraft.broker.protocol.message.FetchRequest;
+import io.kraft.broker.quota.ClientQuotas;
 import io.kraft.storage.errors.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +73,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private RequestContext context;
     private boolean closing;
+    /** Client quotas to enforce, or null for none. */
+    private final ClientQuotas quotas;
+    /** Over a client quota: neither reads nor starts requests until {@link #throttledUntilNanos}. */
+    private boolean throttled;
+    private long throttledUntilNanos;
 
     /** Whether the connection is encrypted: record bytes then go through the TLS handler, not as file regions. */
     private final boolean tls;
@@ -96,6 +103,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         this.pool = pool;
         this.listenerName = listenerName;
         this.gate = gate;
+        this.quotas = registry.quotas();
     }
 
     @Override
@@ -164,9 +172,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
      * arrived, started, returned from its handler and was answered; a refused version's answer has no request.
      */
     private record Answer(OutboundResponse response, Call call, int sizeBytes, long receivedNanos, long startedNanos,
-                          long returnedNanos, long completedNanos) {
+                          long returnedNanos, long completedNanos, int throttleMs) {
         static Answer withoutRequest(OutboundResponse response) {
-            return new Answer(response, null, 0, 0, 0, 0, 0);
+            return new Answer(response, null, 0, 0, 0, 0, 0, 0);
         }
 
         void discard() {
@@ -265,8 +273,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
+            int throttleMs = quotas == null || failure != null ? 0
+                    : throttle(call, sizeBytes, returnedNanos - startedNanos, response);
             Answer outbound = new Answer(safeOutbound(call, response, failure), call, sizeBytes, receivedNanos,
-                    startedNanos, returnedNanos, System.nanoTime());
+                    startedNanos, returnedNanos, System.nanoTime(), throttleMs);
             try {
                 ctx.executor().execute(() -> release(sequence, outbound));
             } catch (RejectedExecutionException e) {
@@ -274,6 +284,54 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
                 LOG.debug("Dropping {} response: the server is shutting down", call.api().apiName());
             }
         });
+    }
+
+    /**
+     * Records the request against the client's quotas and sets the answer's throttle time; 0 when the client is
+     * within its quotas, has none, or no quota is set at all (then only {@link ClientQuotas#active} runs).
+     */
+    private int throttle(Call call, int sizeBytes, long handlerNanos, HandlerResponse response) {
+        if (response instanceof HandlerResponse.CloseConnection || !quotas.active()) {
+            return 0;
+        }
+        try {
+            // An acks=0 Produce has no answer to carry the throttle time, but still counts and mutes the connection.
+            return quotas.throttle(call.request(), sizeBytes, handlerNanos, context.principal(),
+                    response instanceof HandlerResponse.Body body ? body.body() : null);
+        } catch (RuntimeException e) {
+            LOG.warn("Client quota of client {} at {} not applied to {}: {}", call.clientId(),
+                    context.clientAddress(), call.api().apiName(), e.toString());
+            return 0;
+        }
+    }
+
+    /**
+     * Mutes the connection for the throttle time its answer carried (KIP-219): no request is read or started until
+     * then, as a client that ignores the throttle time would otherwise go on at its own pace.
+     */
+    private void throttleConnection(int throttleMs) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(throttleMs);
+        if (throttled && until - throttledUntilNanos <= 0) {
+            return;
+        }
+        throttledUntilNanos = until;
+        throttled = true;
+        gate.pause(ReadGate.Reason.THROTTLED);
+        ctx.executor().schedule(this::throttleEnded, throttleMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void throttleEnded() {
+        if (!throttled) {
+            return;
+        }
+        long leftNanos = throttledUntilNanos - System.nanoTime();
+        if (leftNanos > 0) {
+            ctx.executor().schedule(this::throttleEnded, leftNanos, TimeUnit.NANOSECONDS);
+            return;
+        }
+        throttled = false;
+        gate.resume(ReadGate.Reason.THROTTLED);
+        startNext();
     }
 
     /** The response to send; never throws, since the request's turn must pass or the connection would stall. */
@@ -369,7 +427,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
      * it managed to send (a Metadata request of 50 bytes can be answered with megabytes).
      */
     private void startNext() {
-        if (handlerRunning || waitingForPoolSpace || pending.isEmpty() || clientNotReading()) {
+        if (handlerRunning || waitingForPoolSpace || throttled || pending.isEmpty() || clientNotReading()) {
             updateAutoRead();
             return;
         }
@@ -430,6 +488,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             if (response.closesConnection()) {
                 // Whatever was written (a failed authentication's answer) is flushed before the close below.
                 closing = true;
+            }
+            if (ready.throttleMs() > 0 && !closing) {
+                throttleConnection(ready.throttleMs());
             }
         }
         if (closing) {

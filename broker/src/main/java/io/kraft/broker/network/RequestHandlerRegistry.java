@@ -1,6 +1,7 @@
 package io.kraft.broker.network;
 
 import io.kraft.broker.protocol.ApiKey;
+import io.kraft.broker.quota.ClientQuotas;
 import io.kraft.broker.protocol.ApiVersionsTable;
 import io.kraft.broker.security.RequestAuthorizer;
 import java.util.Collection;
@@ -13,6 +14,8 @@ public final class RequestHandlerRegistry {
     private final Map<ApiKey, AsyncRequestHandler<?, ?>> handlers;
     private final ApiVersionsTable apiVersions;
     private final RequestAuthorizer authorizer;
+    /** Null: no client quotas are enforced (tests, tools). */
+    private volatile ClientQuotas quotas;
 
     private RequestHandlerRegistry(Map<ApiKey, AsyncRequestHandler<?, ?>> handlers, RequestAuthorizer authorizer) {
         this.handlers = handlers;
@@ -52,6 +55,17 @@ public final class RequestHandlerRegistry {
     /** The authorizer of the broker, or null if it checks nothing. */
     public RequestAuthorizer authorizer() {
         return authorizer;
+    }
+
+    /** The client quotas the connections enforce (null: none). */
+    public ClientQuotas quotas() {
+        return quotas;
+    }
+
+    /** Enforces these client quotas on the connections opened from now on. */
+    public RequestHandlerRegistry enforce(ClientQuotas clientQuotas) {
+        this.quotas = clientQuotas;
+        return this;
     }
 
     /** The APIs served, with the versions advertised for each. */

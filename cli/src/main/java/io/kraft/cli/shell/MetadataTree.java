@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * /features/&lt;name&gt;                                 (the finalized level)
  * /producerIds/nextProducerId
  * /acls/&lt;ACL id&gt;                               (one ACL, one JSON object)
+ * /clientQuotas/&lt;entity&gt;/&lt;key&gt;                   (entity as user=alice,client-id=&lt;default&gt;; the value)
  * /transactions/&lt;transactional id&gt;                (the coordinator's state of the id, one JSON object)
  * /scram/&lt;mechanism&gt;/&lt;user&gt;                      (a SCRAM credential's iterations; never its salt or keys)
  * /image/offset, epoch                               (the log position the image reflects)
@@ -81,6 +82,13 @@ public final class MetadataTree {
                     return acl == null ? null : new ShellNode.File(acl(acl));
                 }));
         top.put("scram", scram(image));
+        Map<String, ShellNode> clientQuotas = new HashMap<>();
+        image.clientQuotas().quotas().forEach((entity, values) -> {
+            Map<String, ShellNode> keys = new HashMap<>();
+            values.forEach((key, value) -> keys.put(key, file(value)));
+            clientQuotas.put(entity.toString().replace(", ", ","), new ShellNode.Directory(keys));
+        });
+        top.put("clientQuotas", new ShellNode.Directory(clientQuotas));
         top.put("image", new ShellNode.Directory(Map.of("offset", file(image.offset()), "epoch",
                 file(image.epoch()))));
         if (!quorumFacts.isEmpty()) {

@@ -49,8 +49,8 @@ class ShellSessionTest {
 
     @Test
     void lsListsTheRootAndDirectoriesInNumericThenNameOrder() {
-        assertEquals(lines("acls", "brokers", "configs", "features", "image", "producerIds", "quorum", "scram",
-                "topicIds", "topics", "transactions"), run("ls"));
+        assertEquals(lines("acls", "brokers", "clientQuotas", "configs", "features", "image", "producerIds", "quorum",
+                "scram", "topicIds", "topics", "transactions"), run("ls"));
         assertEquals(lines("1", "2", "10"), run("ls /brokers"));
         assertEquals(lines("orders", "payments"), run("ls /topics"));
         assertEquals(lines("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "id", "name"),
@@ -77,6 +77,18 @@ class ShellSessionTest {
         assertEquals(lines("{\"resourceType\": \"TOPIC\", \"resourceName\": \"pay-\", \"patternType\": \"PREFIXED\", "
                 + "\"principal\": \"User:alice\", \"host\": \"*\", \"operation\": \"WRITE\", "
                 + "\"permissionType\": \"ALLOW\"}"), run("cat /acls/" + name));
+    }
+
+    @Test
+    void clientQuotasShowEachEntityWithItsKeys() {
+        io.kraft.metadata.image.MetadataDelta delta = new io.kraft.metadata.image.MetadataDelta(SampleMetadata.image());
+        delta.replay(io.kraft.metadata.MetadataRecords.of(io.kraft.proto.metadata.ClientQuotaRecord.newBuilder()
+                .addAllEntity(io.kraft.metadata.quota.ClientQuotaEntity.of("alice", null).toRecord())
+                .setKey("producer_byte_rate").setValue(1048576).build()), SampleMetadata.image().offset() + 1, 6);
+        session = new ShellSession(MetadataTree.of(delta.apply(), Map.of()), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertEquals(lines("client-id=<default>,user=alice"), run("ls /clientQuotas"));
+        assertEquals(lines("1048576.0"), run("cat /clientQuotas/client-id=<default>,user=alice/producer_byte_rate"));
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class ControlManagers {
     private final ReassignmentControlManager reassignments;
     private final AclControlManager acls;
     private final ScramControlManager scram;
+    private final ClientQuotaControlManager clientQuotas = new ClientQuotaControlManager();
     private final Indexes indexes = new Indexes();
 
     /** Routes the view's entity changes to the managers that index them. */
@@ -296,6 +297,12 @@ public final class ControlManagers {
     /** CreateAcls: one result per ACL (INVALID_REQUEST with the reason, or NONE: created or present already). */
     public ControllerResult<List<ApiError>> createAcls(List<StandardAcl> newAcls) {
         return acls.createAcls(newAcls);
+    }
+
+    /** AlterClientQuotas: one result per entry (INVALID_REQUEST with the reason, or NONE). */
+    public ControllerResult<List<ApiError>> alterClientQuotas(
+            List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
+        return clientQuotas.alterClientQuotas(entries, validateOnly);
     }
 
     /** DeleteAcls: per filter, the ACLs it deleted. */

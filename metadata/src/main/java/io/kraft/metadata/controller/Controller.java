@@ -87,6 +87,10 @@ public interface Controller {
      */
     CompletableFuture<Map<String, ApiError>> alterUserScramCredentials(List<ScramAlteration> alterations);
 
+    /** AlterClientQuotas: one result per entry, in order, once the changes have committed (none if validateOnly). */
+    CompletableFuture<List<ApiError>> alterClientQuotas(List<io.kraft.metadata.quota.ClientQuotaAlteration> entries,
+                                                        boolean validateOnly);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */

@@ -258,6 +258,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     @Override
+    public CompletableFuture<List<ApiError>> alterClientQuotas(
+            List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
+        return submit("alterClientQuotas", m -> m.alterClientQuotas(entries, validateOnly));
+    }
+
+    @Override
     public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
         return submit("deleteAcls", m -> m.deleteAcls(filters));
     }

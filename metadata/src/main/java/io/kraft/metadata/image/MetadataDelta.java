@@ -29,6 +29,7 @@ public final class MetadataDelta {
     private TransactionsDelta transactionsDelta;
     private AclsDelta aclsDelta;
     private ScramDelta scramDelta;
+    private ClientQuotasDelta clientQuotasDelta;
 
     public MetadataDelta(MetadataImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -69,6 +70,7 @@ public final class MetadataDelta {
             case REMOVE_ACCESS_CONTROL_ENTRY -> aclsDelta().replay(record.getRemoveAccessControlEntry());
             case USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getUserScramCredential());
             case REMOVE_USER_SCRAM_CREDENTIAL -> scramDelta().replay(record.getRemoveUserScramCredential());
+            case CLIENT_QUOTA -> clientQuotasDelta().replay(record.getClientQuota());
             case RECORD_NOT_SET -> throw new IllegalStateException("checked by checkReadable");
         }
         offset = recordOffset;
@@ -215,6 +217,18 @@ public final class MetadataDelta {
         return aclsDelta;
     }
 
+    public ClientQuotasDelta clientQuotasDelta() {
+        if (clientQuotasDelta == null) {
+            clientQuotasDelta = new ClientQuotasDelta(image.clientQuotas());
+        }
+        return clientQuotasDelta;
+    }
+
+    /** Whether any record set or removed a client quota. */
+    public boolean hasClientQuotaChanges() {
+        return clientQuotasDelta != null;
+    }
+
     /** Whether any record created or deleted an ACL. */
     public boolean hasAclChanges() {
         return aclsDelta != null;
@@ -296,6 +310,7 @@ public final class MetadataDelta {
                 featuresDelta == null ? image.features() : featuresDelta.apply(),
                 transactionsDelta == null ? image.transactions() : transactionsDelta.apply(),
                 aclsDelta == null ? image.acls() : aclsDelta.apply(),
-                scramDelta == null ? image.scram() : scramDelta.apply());
+                scramDelta == null ? image.scram() : scramDelta.apply(),
+                clientQuotasDelta == null ? image.clientQuotas() : clientQuotasDelta.apply());
     }
 }

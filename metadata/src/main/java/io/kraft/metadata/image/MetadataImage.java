@@ -9,10 +9,11 @@ import java.util.Objects;
 /** The whole cluster metadata as of one log position; immutable, shared freely between threads. */
 public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster, TopicsImage topics,
                             ConfigurationsImage configs, ProducerIdsImage producerIds, FeaturesImage features,
-                            TransactionsImage transactions, AclsImage acls, ScramImage scram) {
+                            TransactionsImage transactions, AclsImage acls, ScramImage scram,
+                            ClientQuotasImage clientQuotas) {
     public static final MetadataImage EMPTY = new MetadataImage(MetadataProvenance.EMPTY, ClusterImage.EMPTY,
             TopicsImage.EMPTY, ConfigurationsImage.EMPTY, ProducerIdsImage.EMPTY, FeaturesImage.EMPTY,
-            TransactionsImage.EMPTY, AclsImage.EMPTY, ScramImage.EMPTY);
+            TransactionsImage.EMPTY, AclsImage.EMPTY, ScramImage.EMPTY, ClientQuotasImage.EMPTY);
 
     public MetadataImage {
         Objects.requireNonNull(provenance, "provenance");
@@ -24,6 +25,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(acls, "acls");
         Objects.requireNonNull(scram, "scram");
+        Objects.requireNonNull(clientQuotas, "clientQuotas");
     }
 
     public long offset() {
@@ -37,7 +39,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
     /**
      * Records that rebuild this image when replayed onto {@link #EMPTY} (the snapshot form), in a stable
      * order: features, brokers, topics with their partitions, configs, producer ids, transactions, ACLs, SCRAM
-     * credentials.
+     * credentials, client quotas.
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>(features.toRecords());
@@ -52,6 +54,7 @@ public record MetadataImage(MetadataProvenance provenance, ClusterImage cluster,
         records.addAll(transactions.toRecords());
         records.addAll(acls.toRecords());
         records.addAll(scram.toRecords());
+        records.addAll(clientQuotas.toRecords());
         return records;
     }
 }

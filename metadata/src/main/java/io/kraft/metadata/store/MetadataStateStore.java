@@ -11,6 +11,7 @@ import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.TopicDelta;
 import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.proto.metadata.AccessControlEntryRecord;
+import io.kraft.proto.metadata.ClientQuotaRecord;
 import io.kraft.proto.metadata.ConfigRecord;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
@@ -41,8 +42,8 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The committed metadata state in RocksDB: one column family per kind of state (brokers, topics,
- * partitions, configs, producer ids, features, transactional ids, ACLs, SCRAM credentials) holding each entity's
- * current state, plus the log
+ * partitions, configs, producer ids, features, transactional ids, ACLs, SCRAM credentials, client quotas) holding
+ * each entity's current state, plus the log
  * position (offset and epoch of the last applied record). A committed batch and its position are written
  * in one atomic write, so the store never reflects half a batch. {@link #checkpoint} copies the store as
  * a snapshot tagged with its position; a restart opens the latest checkpoint and replays the log after
@@ -54,7 +55,7 @@ public final class MetadataStateStore implements AutoCloseable {
     }
 
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",
-        "transactions", "acls", "scram"};
+        "transactions", "acls", "scram", "client_quotas"};
 
     private final Path directory;
     private final boolean readOnly;
@@ -75,6 +76,8 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyHandle acls;
     /** Null in a read-only store written before SCRAM credentials existed (it has none). */
     private final ColumnFamilyHandle scram;
+    /** Null in a read-only store written before client quotas existed (it has none). */
+    private final ColumnFamilyHandle clientQuotas;
     private MetadataProvenance appliedPosition;
 
     private MetadataStateStore(Path directory, DBOptions dbOptions, ColumnFamilyOptions familyOptions,
@@ -94,10 +97,26 @@ public final class MetadataStateStore implements AutoCloseable {
         this.features = handles.get(6);
         this.transactions = handles.size() > 7 ? handles.get(7) : null;
         this.acls = handles.size() > 8 ? handles.get(8) : null;
-        this.scram = handles.size() > 9 ? handles.get(9) : null;
+        this.scram = family(handles, "scram");
+        this.clientQuotas = family(handles, "client_quotas");
         byte[] position = get(meta, StoreKeys.APPLIED_POSITION);
         this.appliedPosition = position == null ? MetadataProvenance.EMPTY
                 : new MetadataProvenance(ByteBuffer.wrap(position).getLong(), ByteBuffer.wrap(position).getInt(8));
+    }
+
+    /** The handle of a family by name, or null if this (read-only, older) store lacks it. */
+    private static ColumnFamilyHandle family(List<ColumnFamilyHandle> handles, String name) {
+        byte[] wanted = name.getBytes(StandardCharsets.UTF_8);
+        try {
+            for (ColumnFamilyHandle handle : handles) {
+                if (java.util.Arrays.equals(handle.getName(), wanted)) {
+                    return handle;
+                }
+            }
+            return null;
+        } catch (RocksDBException e) {
+            throw new MetadataStoreException("Cannot read column family names: " + e.getMessage(), e);
+        }
     }
 
     /** Opens the store in a directory, creating an empty one if the directory holds none. A checkpoint opens as a store. */
@@ -254,6 +273,19 @@ public final class MetadataStateStore implements AutoCloseable {
                     }
                 }
             }
+            if (delta.hasClientQuotaChanges()) {
+                for (var change : delta.clientQuotasDelta().changes().entrySet()) {
+                    var quota = change.getKey();
+                    byte[] key = StoreKeys.utf8(quota.entity().key() + quota.key());
+                    if (change.getValue() == null) {
+                        batch.delete(clientQuotas, key);
+                    } else {
+                        batch.put(clientQuotas, key, ClientQuotaRecord.newBuilder()
+                                .addAllEntity(quota.entity().toRecord()).setKey(quota.key())
+                                .setValue(change.getValue()).build().toByteArray());
+                    }
+                }
+            }
             batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
@@ -361,6 +393,9 @@ public final class MetadataStateStore implements AutoCloseable {
         }
         if (scram != null) {
             forEach(scram, (key, value) -> records.add(MetadataRecords.of(UserScramCredentialRecord.parseFrom(value))));
+        }
+        if (clientQuotas != null) {
+            forEach(clientQuotas, (key, value) -> records.add(MetadataRecords.of(ClientQuotaRecord.parseFrom(value))));
         }
         return records;
     }

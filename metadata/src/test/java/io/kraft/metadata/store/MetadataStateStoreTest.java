@@ -138,6 +138,16 @@ class MetadataStateStoreTest {
                     io.kraft.metadata.authorizer.ResourceType.TOPIC, "clicks",
                     io.kraft.metadata.authorizer.PatternType.LITERAL, null, null,
                     io.kraft.metadata.authorizer.AclOperation.ANY, io.kraft.metadata.authorizer.AclPermissionType.ANY))));
+            // Client quotas: a user's two keys, one removed again, and a default client id's.
+            var alice = io.kraft.metadata.quota.ClientQuotaEntity.user("alice");
+            commit(managers.alterClientQuotas(List.of(new io.kraft.metadata.quota.ClientQuotaAlteration(alice, List.of(
+                    new io.kraft.metadata.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1024.0),
+                    new io.kraft.metadata.quota.ClientQuotaAlteration.Op("consumer_byte_rate", 2048.0))),
+                    new io.kraft.metadata.quota.ClientQuotaAlteration(io.kraft.metadata.quota.ClientQuotaEntity
+                            .clientId(null), List.of(new io.kraft.metadata.quota.ClientQuotaAlteration.Op(
+                                    "request_percentage", 25.0)))), false));
+            commit(managers.alterClientQuotas(List.of(new io.kraft.metadata.quota.ClientQuotaAlteration(alice,
+                    List.of(new io.kraft.metadata.quota.ClientQuotaAlteration.Op("consumer_byte_rate", null)))), false));
         }
 
         private static io.kraft.metadata.authorizer.StandardAcl acl(String topic) {
@@ -168,6 +178,9 @@ class MetadataStateStoreTest {
                     .map(io.kraft.metadata.authorizer.StandardAcl::resourceName).toList());
             assertEquals(8192, loaded.scram().credential("alice", ScramMechanism.SCRAM_SHA_512).iterations());
             assertEquals(2, loaded.scram().credentials().size(), "bob's credential is gone");
+            assertEquals(Map.of(io.kraft.metadata.quota.ClientQuotaEntity.user("alice"),
+                    Map.of("producer_byte_rate", 1024.0), io.kraft.metadata.quota.ClientQuotaEntity.clientId(null),
+                    Map.of("request_percentage", 25.0)), loaded.clientQuotas().quotas());
         }
     }
 

@@ -435,6 +435,25 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     }
 
     @Override
+    public void alterClientQuotas(io.kraft.proto.controller.AlterClientQuotasRequest request,
+                                  StreamObserver<io.kraft.proto.controller.AlterClientQuotasResponse> observer) {
+        if (tooMany(observer, "client quota entries", request.getEntriesCount())) {
+            return;
+        }
+        reply(observer, controller.alterClientQuotas(request.getEntriesList().stream()
+                        .map(ClientQuotaMessages::alteration).toList(), request.getValidateOnly()),
+                (results, error) -> {
+                    var response = io.kraft.proto.controller.AlterClientQuotasResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (results != null) {
+                        results.forEach(result -> response.addResults(ClientQuotaMessages.result(result)));
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
+    }
+
+    @Override
     public void deleteAcls(io.kraft.proto.controller.DeleteAclsRequest request,
                            StreamObserver<io.kraft.proto.controller.DeleteAclsResponse> observer) {
         if (tooMany(observer, "ACL filters", request.getFiltersCount())) {

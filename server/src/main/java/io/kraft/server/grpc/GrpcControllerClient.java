@@ -350,6 +350,19 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<List<ApiError>> alterClientQuotas(
+            List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
+        var message = io.kraft.proto.controller.AlterClientQuotasRequest.newBuilder()
+                .addAllEntries(entries.stream().map(ClientQuotaMessages::entry).toList())
+                .setValidateOnly(validateOnly).build();
+        return withRetries("AlterClientQuotas", requestDeadlineMs,
+                (stub, observer) -> stub.alterClientQuotas(message, observer),
+                (io.kraft.proto.controller.AlterClientQuotasResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> response.getResultsList().stream().map(ClientQuotaMessages::result).toList()));
+    }
+
+    @Override
     public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
         var message = io.kraft.proto.controller.DeleteAclsRequest.newBuilder()
                 .addAllFilters(filters.stream().map(AclMessages::filter).toList()).build();

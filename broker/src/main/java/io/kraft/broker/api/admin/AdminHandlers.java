@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
 
 /**
  * The handlers of a broker's metadata and admin APIs (Metadata with auto-creation, CreateTopics,
- * CreatePartitions, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId, DescribeAcls, CreateAcls, DeleteAcls),
+ * CreatePartitions, ElectLeaders, AlterPartitionReassignments, ListPartitionReassignments, DescribeCluster, DescribeConfigs, AlterConfigs, IncrementalAlterConfigs, InitProducerId, DescribeAcls, CreateAcls, DeleteAcls,
+ * DescribeClientQuotas, AlterClientQuotas),
  * wired to one controller, one metadata source and the broker's properties.
  */
 public final class AdminHandlers {
@@ -54,6 +55,8 @@ public final class AdminHandlers {
                 new InitProducerIdHandler(producerIds, metadata::image, controller::initTransactionalProducer),
                 new DescribeAclsHandler(metadata::image),
                 new CreateAclsHandler(controller),
-                new DeleteAclsHandler(controller));
+                new DeleteAclsHandler(controller),
+                new DescribeClientQuotasHandler(metadata::image),
+                new AlterClientQuotasHandler(controller));
     }
 }

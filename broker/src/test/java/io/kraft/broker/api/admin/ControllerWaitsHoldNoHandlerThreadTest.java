@@ -393,6 +393,12 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<List<io.kraft.metadata.controller.ApiError>> alterClientQuotas(
+                List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
+            throw new UnsupportedOperationException("not a quota test");
+        }
+
+        @Override
         public CompletableFuture<List<io.kraft.metadata.controller.AclDeleteResult>> deleteAcls(
                 List<io.kraft.metadata.authorizer.AclFilter> filters) {
             throw new UnsupportedOperationException("not an ACL test");
