@@ -67,8 +67,7 @@ final class UserScramConfigs {
             description = admin.describeUserScramCredentials(List.of(user)).description(user).get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof ResourceNotFoundException) {
-                out.println("No SCRAM credentials for user-principal '" + user + "'.");
-                return;
+                return; // nothing to show, as kafka-configs.sh shows nothing for a user without credentials
             }
             throw e;
         }

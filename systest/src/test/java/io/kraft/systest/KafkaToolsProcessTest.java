@@ -63,6 +63,21 @@ class KafkaToolsProcessTest {
                 String.valueOf(loggerNode), "--alter", "--add-config", "kafka.request.logger=DEBUG");
         assertTrue(tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "broker-loggers", "--entity-name",
                 String.valueOf(loggerNode), "--describe").contains("kafka.request.logger=DEBUG"));
+        // a user's SCRAM credential and client quota, and a client id's quota
+        tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "users", "--entity-name", "alice", "--alter",
+                "--add-config", "SCRAM-SHA-256=[iterations=8192,password=alice-secret]");
+        tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "users", "--entity-name", "alice", "--alter",
+                "--add-config", "producer_byte_rate=1048576");
+        String alice = tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "users", "--entity-name", "alice",
+                "--describe");
+        assertTrue(alice.contains("producer_byte_rate=1048576.0") && alice.contains("SCRAM-SHA-256=iterations=8192"),
+                alice);
+        tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "clients", "--entity-default", "--alter",
+                "--add-config", "consumer_byte_rate=2097152");
+        assertTrue(tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "clients", "--entity-default",
+                "--describe").contains("consumer_byte_rate=2097152.0"));
+        tool("org.apache.kafka.tools.ConfigCommand", "--entity-type", "clients", "--entity-default", "--alter",
+                "--delete-config", "consumer_byte_rate");
 
         // kafka-console-producer and -consumer
         Path input = Files.writeString(dataDir.resolve("input.txt"),
