@@ -179,6 +179,23 @@ class GrpcControllerClientTest {
         return epoch;
     }
 
+    /**
+     * The partition once a registered, unfenced broker leads it. On a loaded machine an election of the quorum can
+     * come between steps, and a new active controller fences brokers it has not heard from: heartbeats unfence them.
+     */
+    private PartitionRegistration ledByALiveBroker(String topic, int partitionId, Map<Integer, Long> brokerEpochs) {
+        await().atMost(WAIT).until(() -> {
+            for (Map.Entry<Integer, Long> broker : brokerEpochs.entrySet()) {
+                get(client.heartbeat(new BrokerHeartbeatRequest(broker.getKey(), broker.getValue(),
+                        latestImage().offset(), false, false)));
+            }
+            PartitionRegistration partition = latestImage().topics().topic(topic).partition(partitionId);
+            return partition.leader() >= 0 && latestImage().cluster().broker(partition.leader()) != null
+                    && !latestImage().cluster().broker(partition.leader()).fenced();
+        });
+        return latestImage().topics().topic(topic).partition(partitionId);
+    }
+
     private int activeId() {
         return voters.keySet().stream().filter(id -> {
             try {
@@ -197,7 +214,7 @@ class GrpcControllerClientTest {
         startQuorum();
         client = new GrpcControllerClient(addresses());
         long epoch1 = startBroker(1);
-        startBroker(2);
+        long epoch2 = startBroker(2);
 
         CreateTopicResult validated = get(client.validateCreateTopic(CreateTopicRequest.of("orders", 4, 2)));
         assertEquals(new CreateTopicResult(validated.topicId(), 4, 2), validated);
@@ -226,7 +243,7 @@ class GrpcControllerClientTest {
         assertTrue(block.size() > 0);
         assertEquals(Errors.STALE_BROKER_EPOCH, errorOf(client.allocateProducerIds(1, epoch1 + 100)));
 
-        PartitionRegistration partition = latestImage().topics().topic("orders").partition(0);
+        PartitionRegistration partition = ledByALiveBroker("orders", 0, Map.of(1, epoch1, 2, epoch2));
         PartitionRegistration shrunk = get(client.alterPartition(new AlterPartitionRequest(partition.leader(),
                 latestImage().cluster().broker(partition.leader()).epoch(), created.topicId(), 0,
                 partition.leaderEpoch(), List.of(partition.leader()), partition.partitionEpoch())));
