@@ -46,6 +46,7 @@ import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.security.RequestAuthorizer;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.PartitionMetrics;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
@@ -169,6 +170,8 @@ public final class BrokerServer implements AutoCloseable {
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
+        // After the replica manager: it sees the partitions this change made it host or drop.
+        metadata.register(new PartitionMetrics(metrics, replicaManager::partitions));
         handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots()), topicMetrics));
