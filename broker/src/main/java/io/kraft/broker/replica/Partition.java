@@ -180,6 +180,9 @@ public final class Partition {
         Lock lock = roleLock.writeLock();
         lock.lock();
         try {
+            if (registration == null || registration.leader() != newRegistration.leader()) {
+                lastLeaderHighWatermark = -1; // another leader's watermark says nothing of the lag behind this one
+            }
             registration = newRegistration;
             leader = false;
             followers.clear();
