@@ -1,18 +1,10 @@
 package io.kraft.server.replica;
 
 import static io.kraft.broker.TestWaits.awaitTrue;
-import static io.kraft.broker.TestWaits.freePort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.replica.ReplicationConfig;
-import io.kraft.config.BrokerLogSettings;
-import io.kraft.config.ConfigSource;
-import io.kraft.config.LogConfigs;
-import io.kraft.config.TopicConfigResolver;
-import io.kraft.server.BrokerNode;
-import io.kraft.server.ControllerNode;
-import io.kraft.server.TestFaultHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -21,17 +13,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -56,54 +45,26 @@ class PartitionMetricsEndToEndTest {
     @TempDir
     Path dir;
 
-    private final TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
-            LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-    private final Map<Integer, BrokerNode> brokers = new TreeMap<>();
-    private final TestFaultHandler faults = new TestFaultHandler();
-    private final List<AutoCloseable> clients = new ArrayList<>();
-    private ControllerNode controller;
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable client : clients) {
-            client.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        brokers.values().forEach(BrokerNode::close);
-        if (controller != null) {
-            controller.close();
-        }
-        faults.assertNone();
     }
 
     @Test
     void logSizeGrowsLagReturnsToZeroAndMetricsLeaveWithThePartition() throws Exception {
-        Map<String, String> properties = Map.of("controller.quorum.voters", "1@localhost:" + freePort(),
+        cluster = InProcessCluster.start(dir, CLUSTER_ID, List.of(2, 3, 4), Map.of(
                 "controller.quorum.election.timeout.ms", "300", "controller.quorum.fetch.timeout.ms", "600",
-                ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100");
-        controller = ControllerNode.start(1, CLUSTER_ID, dir.resolve("controller-1"), properties, topicConfigs, faults);
-        List<String> bootstrap = new ArrayList<>();
-        for (int id : List.of(2, 3, 4)) {
-            int port = freePort();
-            Map<String, String> brokerProperties = new java.util.HashMap<>(properties);
-            brokerProperties.put("log.dirs", dir.resolve("broker-" + id).resolve("logs").toString());
-            brokerProperties.put("http.listener", "localhost:0");
-            BrokerNode broker = BrokerNode.start(id, CLUSTER_ID, dir.resolve("broker-" + id).resolve("metadata"),
-                    "PLAINTEXT://localhost:" + port, brokerProperties, topicConfigs, faults);
-            brokers.put(id, broker);
-            bootstrap.add("localhost:" + port);
-        }
-        for (BrokerNode broker : brokers.values()) {
-            awaitTrue(broker::isBrokerUnfenced, "broker " + broker.nodeId() + " to be unfenced");
-        }
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", bootstrap),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000", AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000"));
-        clients.add(admin);
+                ReplicationConfig.REPLICA_FETCH_BACKOFF_MS, "100"), Map.of("http.listener", "localhost:0"));
+        Admin admin = cluster.admin();
         admin.createTopics(List.of(new NewTopic("sizes", Map.of(0, List.of(2, 3))))).all()
                 .get(WAIT_MS, TimeUnit.MILLISECONDS);
-        KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", bootstrap), ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), new StringSerializer());
-        clients.add(producer);
+        KafkaProducer<String, String> producer = cluster.closeLater(new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(), new StringSerializer()));
 
         produce(producer, 100);
         awaitTrue(() -> gauge(2, "kafka_log_log_logendoffset", "sizes", 0) == 100, "leader's log end at 100");
@@ -142,7 +103,7 @@ class PartitionMetricsEndToEndTest {
         assertTrue(hasPartitionSeries(3) && hasPartitionSeries(4));
 
         admin.deleteTopics(List.of("sizes")).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
-        awaitTrue(() -> brokers.keySet().stream().noneMatch(id -> scrape(id).contains("topic=\"sizes\"")),
+        awaitTrue(() -> cluster.brokerIds().stream().noneMatch(id -> scrape(id).contains("topic=\"sizes\"")),
                 "every broker to drop the deleted topic's metrics");
         for (String pattern : List.of("kafka.log:type=Log,", "kafka.cluster:type=Partition,",
                 "kafka.server:type=FetcherLagMetrics,")) {
@@ -175,7 +136,7 @@ class PartitionMetricsEndToEndTest {
     }
 
     private String scrape(int broker) {
-        int port = brokers.get(broker).httpPort().orElseThrow();
+        int port = cluster.broker(broker).httpPort().orElseThrow();
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                     URI.create("http://localhost:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
