@@ -96,6 +96,7 @@ public final class BrokerServer implements AutoCloseable {
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
     private final KafkaMetrics metrics;
+    private final PartitionMetrics partitionMetrics;
     private volatile QuorumDescriber quorumDescriber = QuorumDescriber.NONE;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
@@ -171,7 +172,8 @@ public final class BrokerServer implements AutoCloseable {
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
         // After the replica manager: it sees the partitions this change made it host or drop.
-        metadata.register(new PartitionMetrics(metrics, replicaManager::partitions));
+        this.partitionMetrics = new PartitionMetrics(metrics, replicaManager::partitions);
+        metadata.register(partitionMetrics);
         handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots()), topicMetrics));
@@ -231,6 +233,7 @@ public final class BrokerServer implements AutoCloseable {
         replicaManager.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {
+                partitionMetrics.reconcile(); // the dir's partitions are no longer served: drop their metrics now
                 started.heartbeatNow();
             }
 
