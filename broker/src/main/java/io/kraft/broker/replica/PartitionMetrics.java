@@ -20,8 +20,9 @@ import java.util.function.ToDoubleFunction;
  * Kafka's per-partition metrics for the partitions this broker hosts: {@code kafka.log:type=Log} (size, segments,
  * log start and end), {@code kafka.cluster:type=Partition} (under-replicated, ISR and replica counts, zero unless
  * this broker leads, as in Kafka) and, on followers, {@code kafka.server:type=FetcherLagMetrics,name=ConsumerLag}.
- * Every value is read from the live partition when asked. After each metadata change the registered set is matched
- * to the hosted partitions, so a partition moved away, deleted or lost with its log dir loses its metrics.
+ * Every value is read from the live partition when asked. After each change of topics in the metadata, and when a log
+ * directory goes offline, the registered set is matched to the hosted partitions, so a partition moved away, deleted
+ * or lost with its log dir loses its metrics.
  */
 public final class PartitionMetrics implements MetadataPublisher {
     private static final List<LogGauge> LOG_GAUGES = List.of(
@@ -39,7 +40,7 @@ public final class PartitionMetrics implements MetadataPublisher {
 
     private final KafkaMetrics metrics;
     private final Supplier<Collection<Partition>> hosted;
-    /** What is registered per partition; only the metadata thread touches it. */
+    /** What is registered per partition; guarded by this (the metadata and log-dir-failure threads reconcile). */
     private final Map<TopicPartition, Registered> registered = new HashMap<>();
 
     public PartitionMetrics(KafkaMetrics metrics, Supplier<Collection<Partition>> hosted) {
@@ -49,7 +50,11 @@ public final class PartitionMetrics implements MetadataPublisher {
 
     @Override
     public void publish(MetadataDelta delta, MetadataImage image) {
-        reconcile();
+        // Only topic changes make the replica manager host, drop or re-role a partition; the walk over every
+        // hosted partition (milliseconds at 10,000) is skipped for the rest.
+        if (delta.hasTopicChanges()) {
+            reconcile();
+        }
     }
 
     /** Registers the metrics of newly hosted partitions and removes those of partitions no longer hosted. */
