@@ -172,7 +172,8 @@ public final class BrokerServer implements AutoCloseable {
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
         // After the replica manager: it sees the partitions this change made it host or drop.
-        this.partitionMetrics = new PartitionMetrics(metrics, replicaManager::partitions);
+        this.partitionMetrics = new PartitionMetrics(metrics, replicaManager::partitions,
+                replication.numReplicaFetchers());
         metadata.register(partitionMetrics);
         handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
         handlers.add(new FetchHandler(replicaManager,

@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.broker.fetch.follower.ReplicaFetcherManager;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.metrics.MetricName;
 import io.kraft.metadata.image.MetadataDelta;
@@ -40,12 +41,15 @@ public final class PartitionMetrics implements MetadataPublisher {
 
     private final KafkaMetrics metrics;
     private final Supplier<Collection<Partition>> hosted;
+    private final int numReplicaFetchers;
     /** What is registered per partition; guarded by this (the metadata and log-dir-failure threads reconcile). */
     private final Map<TopicPartition, Registered> registered = new HashMap<>();
 
-    public PartitionMetrics(KafkaMetrics metrics, Supplier<Collection<Partition>> hosted) {
+    /** @param numReplicaFetchers {@code num.replica.fetchers}, which picks the fetcher a lag is named after */
+    public PartitionMetrics(KafkaMetrics metrics, Supplier<Collection<Partition>> hosted, int numReplicaFetchers) {
         this.metrics = metrics;
         this.hosted = hosted;
+        this.numReplicaFetchers = numReplicaFetchers;
     }
 
     @Override
@@ -119,10 +123,11 @@ public final class PartitionMetrics implements MetadataPublisher {
         return leaderHighWatermark < 0 ? 0 : Math.max(0, leaderHighWatermark - follower.logEndOffset());
     }
 
-    /** The lag's name; the client id is Kafka's fetcher thread name (one fetcher per leader here, so id 0). */
-    static MetricName lagName(TopicPartition tp, int leaderId) {
+    /** The lag's name; the client id is Kafka's fetcher thread name: the fetcher's index and the leader's id. */
+    private MetricName lagName(TopicPartition tp, int leaderId) {
         return MetricName.of("kafka.server", "FetcherLagMetrics", "ConsumerLag")
-                .tagged("clientId", "ReplicaFetcherThread-0-" + leaderId)
+                .tagged("clientId", "ReplicaFetcherThread-"
+                        + ReplicaFetcherManager.fetcherIndex(tp, numReplicaFetchers) + "-" + leaderId)
                 .tagged("topic", tp.topic()).tagged("partition", Integer.toString(tp.partition()));
     }
 

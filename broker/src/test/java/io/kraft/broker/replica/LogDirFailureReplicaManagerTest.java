@@ -145,7 +145,7 @@ class LogDirFailureReplicaManagerTest {
     private ReplicaManager start(Path dirA, Path dirB) throws Exception {
         broker = new StandaloneBroker(dataDir, Map.of(LogConfigs.LOG_DIRS, dirA + "," + dirB));
         ReplicaManager rm = broker.replicaManager();
-        partitionMetrics = new PartitionMetrics(metrics, rm::partitions);
+        partitionMetrics = new PartitionMetrics(metrics, rm::partitions, 1);
         rm.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {

@@ -34,7 +34,7 @@ class PartitionMetricsCostTest {
         try (Log log = Log.open(dir.resolve("shared-0"), LogConfig.defaults());
              KafkaMetrics metrics = KafkaMetrics.withoutJmx()) {
             List<Partition> partitions = partitions(log);
-            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, () -> partitions);
+            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, () -> partitions, 1);
             long heapBefore = usedHeap();
             long start = System.nanoTime();
             partitionMetrics.reconcile();
@@ -62,7 +62,7 @@ class PartitionMetricsCostTest {
             // The gauges only read the log when asked: one log behind every partition measures the metrics alone.
             List<Partition> partitions = partitions(log);
             AtomicReference<List<Partition>> hosted = new AtomicReference<>(partitions);
-            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, hosted::get);
+            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, hosted::get, 1);
 
             long heapBefore = usedHeap();
             long start = System.nanoTime();

@@ -39,7 +39,7 @@ class PartitionMetricsTest {
              KafkaMetrics metrics = KafkaMetrics.withoutJmx()) {
             Partition partition = new Partition(new TopicPartition("t", 0), UUID.randomUUID(), LOCAL, log, 0L);
             AtomicReference<List<Partition>> hosted = new AtomicReference<>(List.of(partition));
-            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, hosted::get);
+            PartitionMetrics partitionMetrics = new PartitionMetrics(metrics, hosted::get, 1);
 
             partition.makeFollower(new PartitionRegistration(List.of(1, 2, 3), List.of(1, 2, 3), 1, 0, 0));
             partitionMetrics.reconcile();
