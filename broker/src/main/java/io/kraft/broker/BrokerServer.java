@@ -46,6 +46,7 @@ import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.security.RequestAuthorizer;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.PartitionMetrics;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
@@ -95,6 +96,7 @@ public final class BrokerServer implements AutoCloseable {
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
     private final KafkaMetrics metrics;
+    private final PartitionMetrics partitionMetrics;
     private volatile QuorumDescriber quorumDescriber = QuorumDescriber.NONE;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
@@ -169,6 +171,10 @@ public final class BrokerServer implements AutoCloseable {
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
+        // After the replica manager: it sees the partitions this change made it host or drop.
+        this.partitionMetrics = new PartitionMetrics(metrics, replicaManager::partitions,
+                replication.numReplicaFetchers());
+        metadata.register(partitionMetrics);
         handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots()), topicMetrics));
@@ -228,6 +234,7 @@ public final class BrokerServer implements AutoCloseable {
         replicaManager.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {
+                partitionMetrics.reconcile(); // the dir's partitions are no longer served: drop their metrics now
                 started.heartbeatNow();
             }
 

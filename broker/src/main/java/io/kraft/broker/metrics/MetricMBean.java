@@ -20,16 +20,26 @@ import javax.management.MBeanOperationInfo;
  * ({@code Value}), so tools that read Kafka's beans read these unchanged. Read-only.
  */
 final class MetricMBean implements DynamicMBean {
+    private static final MBeanInfo GAUGE_INFO = info("gauge", Map.of("Value", () -> 0L), true);
+
     private final Map<String, Supplier<Object>> attributes;
     private final MBeanInfo info;
 
     /** @param gauge whether the values are a gauge's, which must not be read before they are asked for */
     private MetricMBean(String description, Map<String, Supplier<Object>> attributes, boolean gauge) {
+        this(attributes, info(description, attributes, gauge));
+    }
+
+    private MetricMBean(Map<String, Supplier<Object>> attributes, MBeanInfo info) {
         this.attributes = attributes;
+        this.info = info;
+    }
+
+    private static MBeanInfo info(String description, Map<String, Supplier<Object>> attributes, boolean gauge) {
         List<MBeanAttributeInfo> infos = new ArrayList<>();
         attributes.forEach((name, value) -> infos.add(new MBeanAttributeInfo(name,
                 gauge ? Object.class.getName() : typeOf(value), name, true, false, false)));
-        this.info = new MBeanInfo(MetricMBean.class.getName(), description,
+        return new MBeanInfo(MetricMBean.class.getName(), description,
                 infos.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[0], null);
     }
 
@@ -68,7 +78,8 @@ final class MetricMBean implements DynamicMBean {
             return read == Math.rint(read) && Math.abs(read) < Long.MAX_VALUE ? (Object) (long) read : read;
         });
         // A gauge may read a component that is not started yet (or cache what it reads): only read when asked.
-        return new MetricMBean("gauge", attributes, true);
+        // Every gauge describes itself alike: one shared description keeps a per-partition gauge small.
+        return new MetricMBean(attributes, GAUGE_INFO);
     }
 
     private static String typeOf(Supplier<Object> value) {

@@ -67,6 +67,7 @@ public final class Partition {
     private volatile PartitionRegistration registration;
     private volatile boolean leader;
     private volatile long highWatermark;
+    private volatile long lastLeaderHighWatermark = -1;
     private volatile int minInsyncReplicas = 1;
     /** When this broker became leader (followers count as caught up then). */
     private volatile long leaderSinceMs;
@@ -137,6 +138,11 @@ public final class Partition {
         return log.logEndOffset();
     }
 
+    /** On a follower, the leader's high watermark as last fetched (-1 before the first fetch): its lag's base. */
+    public long lastLeaderHighWatermark() {
+        return lastLeaderHighWatermark;
+    }
+
     /** The topic's min.insync.replicas as this partition applies it. */
     public int minInsyncReplicas() {
         return minInsyncReplicas;
@@ -174,6 +180,9 @@ public final class Partition {
         Lock lock = roleLock.writeLock();
         lock.lock();
         try {
+            if (registration == null || registration.leader() != newRegistration.leader()) {
+                lastLeaderHighWatermark = -1; // another leader's watermark says nothing of the lag behind this one
+            }
             registration = newRegistration;
             leader = false;
             followers.clear();
@@ -522,6 +531,7 @@ public final class Partition {
             if (leaderLogStartOffset > log.logStartOffset()) {
                 log.deleteRecordsBefore(Math.min(leaderLogStartOffset, logEnd));
             }
+            lastLeaderHighWatermark = leaderHighWatermark;
             synchronized (highWatermarkLock) {
                 highWatermark = Math.max(log.logStartOffset(), Math.min(leaderHighWatermark, logEnd));
             }

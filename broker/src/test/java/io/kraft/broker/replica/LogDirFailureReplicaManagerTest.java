@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.StandaloneBroker;
+import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.metrics.MetricName;
 import io.kraft.config.LogConfigs;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.TopicIdPartition;
@@ -44,6 +46,8 @@ class LogDirFailureReplicaManagerTest {
 
     private StandaloneBroker broker;
     private final List<String> events = new CopyOnWriteArrayList<>();
+    private final KafkaMetrics metrics = KafkaMetrics.withoutJmx();
+    private PartitionMetrics partitionMetrics;
 
     @BeforeAll
     static void enableFaultInjection() {
@@ -60,6 +64,7 @@ class LogDirFailureReplicaManagerTest {
         if (broker != null) {
             broker.close();
         }
+        metrics.close();
     }
 
     @Test
@@ -75,6 +80,8 @@ class LogDirFailureReplicaManagerTest {
         List<TopicPartition> inA = partitionsIn(dirA);
         List<TopicPartition> inB = partitionsIn(dirB);
         assertEquals(2, inA.size(), "new partitions spread over both directories");
+        partitionMetrics.reconcile();
+        assertTrue(inA.stream().allMatch(tp -> metrics.contains(logSize(tp))), "metrics of hosted partitions");
 
         Files.writeString(dirA.resolve(FaultInjection.TRIGGER_FILE), "EIO");
         PartitionProduceResult failed = produce(rm, inA.get(0), 1);
@@ -91,6 +98,8 @@ class LogDirFailureReplicaManagerTest {
             acknowledged.put(tp, ok.baseOffset() + 2);
         }
         assertEquals(Set.copyOf(inA), rm.offlinePartitions());
+        assertTrue(inA.stream().noneMatch(tp -> metrics.contains(logSize(tp))), "no metrics of a failed dir's logs");
+        assertTrue(inB.stream().allMatch(tp -> metrics.contains(logSize(tp))), "the other dir's partitions keep theirs");
         assertEquals(List.of(pathDerivedId(dirB)), rm.onlineLogDirIds(),
                 "an unformatted directory's id comes from its path");
         List<OfflineLogDir> reports = rm.offlineLogDirReports();
@@ -136,9 +145,11 @@ class LogDirFailureReplicaManagerTest {
     private ReplicaManager start(Path dirA, Path dirB) throws Exception {
         broker = new StandaloneBroker(dataDir, Map.of(LogConfigs.LOG_DIRS, dirA + "," + dirB));
         ReplicaManager rm = broker.replicaManager();
+        partitionMetrics = new PartitionMetrics(metrics, rm::partitions, 1);
         rm.setLogDirListener(new LogDirListener() {
             @Override
             public void logDirOffline(Path dir) {
+                partitionMetrics.reconcile(); // as the broker does
                 events.add("offline " + dir);
             }
 
@@ -153,6 +164,11 @@ class LogDirFailureReplicaManagerTest {
     private static PartitionProduceResult produce(ReplicaManager rm, TopicPartition tp, int records) throws Exception {
         return rm.appendRecords(5_000, (short) 1, false, Map.of(tp, ReplicaManagerTest.batch(records)))
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS).get(tp);
+    }
+
+    private static MetricName logSize(TopicPartition tp) {
+        return MetricName.of("kafka.log", "Log", "Size").tagged("topic", tp.topic())
+                .tagged("partition", Integer.toString(tp.partition()));
     }
 
     private static TopicPartition tp(int partition) {

@@ -91,14 +91,7 @@ class ReplicationEndToEndTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable client : clients) {
-            client.close();
-        }
-        brokers.values().forEach(BrokerNode::close);
-        if (controller != null) {
-            controller.close();
-        }
-        faults.assertNone();
+        InProcessCluster.closeAll(clients, brokers.values(), controller, faults);
     }
 
     private void startCluster(long lagTimeMaxMs) throws Exception {

@@ -72,6 +72,11 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         fetchers.values().forEach(Thread::start);
     }
 
+    /** Which of a source broker's {@code num.replica.fetchers} threads fetches {@code tp} (Kafka's fetcher id). */
+    public static int fetcherIndex(TopicPartition tp, int numReplicaFetchers) {
+        return Math.floorMod(tp.hashCode(), numReplicaFetchers);
+    }
+
     /** Fetches {@code partition} from {@code leaderId} in {@code leaderEpoch}, moving it off any other fetcher. */
     public synchronized void addPartition(Partition partition, int leaderId, int leaderEpoch) {
         if (closed) {
@@ -79,7 +84,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         }
         TopicPartition tp = partition.topicPartition();
         removePartitions(Set.of(tp));
-        FetcherId id = new FetcherId(leaderId, Math.floorMod(tp.hashCode(), config.numReplicaFetchers()));
+        FetcherId id = new FetcherId(leaderId, fetcherIndex(tp, config.numReplicaFetchers()));
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(id, key -> {
             ReplicaFetcherThread created = new ReplicaFetcherThread("kraft-replica-fetcher-" + localBrokerId
                     + "-from-" + key.sourceBrokerId() + "-" + key.index(), key.sourceBrokerId(), localBrokerId, config,

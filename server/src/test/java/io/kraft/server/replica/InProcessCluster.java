@@ -1,0 +1,109 @@
+package io.kraft.server.replica;
+
+import static io.kraft.broker.TestWaits.awaitTrue;
+import static io.kraft.broker.TestWaits.freePort;
+
+import io.kraft.config.BrokerLogSettings;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.LogConfigs;
+import io.kraft.config.TopicConfigResolver;
+import io.kraft.server.BrokerNode;
+import io.kraft.server.ControllerNode;
+import io.kraft.server.TestFaultHandler;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * One controller and some dedicated brokers in this JVM, with a recording fault handler and the clients a test opens,
+ * all closed together (clients first); closing fails the test if a node reported a fault.
+ */
+final class InProcessCluster implements AutoCloseable {
+    private final Map<Integer, BrokerNode> brokers = new TreeMap<>();
+    private final TestFaultHandler faults = new TestFaultHandler();
+    private final List<AutoCloseable> clients = new ArrayList<>();
+    private final List<String> bootstrap = new ArrayList<>();
+    private ControllerNode controller;
+
+    private InProcessCluster() {
+    }
+
+    /** Starts the controller (node 1) and the brokers, and waits until every broker is unfenced. */
+    static InProcessCluster start(Path dir, String clusterId, List<Integer> brokerIds, Map<String, String> properties,
+                                  Map<String, String> brokerProperties) throws Exception {
+        InProcessCluster cluster = new InProcessCluster();
+        try {
+            Map<String, String> common = new HashMap<>(properties);
+            common.put("controller.quorum.voters", "1@localhost:" + freePort());
+            TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+                    LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
+            cluster.controller = ControllerNode.start(1, clusterId, dir.resolve("controller-1"), common, topicConfigs,
+                    cluster.faults);
+            for (int id : brokerIds) {
+                int port = freePort();
+                Map<String, String> own = new HashMap<>(common);
+                own.putAll(brokerProperties);
+                own.put("log.dirs", dir.resolve("broker-" + id).resolve("logs").toString());
+                cluster.brokers.put(id, BrokerNode.start(id, clusterId, dir.resolve("broker-" + id).resolve("metadata"),
+                        "PLAINTEXT://localhost:" + port, own, topicConfigs, cluster.faults));
+                cluster.bootstrap.add("localhost:" + port);
+            }
+            for (BrokerNode broker : cluster.brokers.values()) {
+                awaitTrue(broker::isBrokerUnfenced, "broker " + broker.nodeId() + " to be unfenced");
+            }
+            return cluster;
+        } catch (Exception | AssertionError e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    BrokerNode broker(int id) {
+        return brokers.get(id);
+    }
+
+    List<Integer> brokerIds() {
+        return List.copyOf(brokers.keySet());
+    }
+
+    String bootstrap() {
+        return String.join(",", bootstrap);
+    }
+
+    /** An Admin client on every broker, closed with the cluster. */
+    Admin admin() {
+        return closeLater(Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000")));
+    }
+
+    /** Closes {@code client} before the nodes when the cluster closes. */
+    <T extends AutoCloseable> T closeLater(T client) {
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public void close() throws Exception {
+        closeAll(clients, brokers.values(), controller, faults);
+    }
+
+    /** Closes a test's clients, then its brokers and controller (may be null), then checks no node faulted. */
+    static void closeAll(List<AutoCloseable> clients, Collection<BrokerNode> brokers, ControllerNode controller,
+                         TestFaultHandler faults) throws Exception {
+        for (AutoCloseable client : clients) {
+            client.close();
+        }
+        brokers.forEach(BrokerNode::close);
+        if (controller != null) {
+            controller.close();
+        }
+        faults.assertNone();
+    }
+}
