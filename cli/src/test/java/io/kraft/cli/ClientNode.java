@@ -2,6 +2,7 @@ package io.kraft.cli;
 
 import static org.awaitility.Awaitility.await;
 
+import io.kraft.broker.TestWaits;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
@@ -9,7 +10,6 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -85,9 +85,8 @@ final class ClientNode implements AutoCloseable {
         }
     }
 
+    /** A port no other part of this test JVM was given, below the kernel's ephemeral range. */
     private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return TestWaits.freePort();
     }
 }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestWaits;
 import io.kraft.raft.CommittedBatch;
 import io.kraft.raft.LeaderAndEpoch;
 import io.kraft.raft.QuorumConfig;
@@ -21,7 +22,6 @@ import io.kraft.raft.grpc.TransportSecurity;
 import io.kraft.server.grpc.ControlPlaneSecurity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -222,9 +222,8 @@ class QuorumCommandTest {
         assertTrue(noController.err().contains("--bootstrap-controller"), noController.err());
     }
 
+    /** A port no other part of this test JVM was given, below the kernel's ephemeral range. */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return TestWaits.freePort();
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestWaits;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
@@ -14,7 +15,6 @@ import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.server.CombinedNode;
 import io.kraft.storage.MetaProperties;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,9 +172,8 @@ class ScramCommandsTest {
                 .count(), "the bootstrap records are appended once, not again after the restart");
     }
 
+    /** A port no other part of this test JVM was given, below the kernel's ephemeral range. */
     private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return TestWaits.freePort();
     }
 }

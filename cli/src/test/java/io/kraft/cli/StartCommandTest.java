@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.broker.TestWaits;
 import io.kraft.broker.network.TestCertificates;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.storage.MetaProperties;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -184,9 +184,8 @@ class StartCommandTest {
         await(failure).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
     }
 
+    /** A port no other part of this test JVM was given, below the kernel's ephemeral range. */
     private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return TestWaits.freePort();
     }
 }

@@ -12,6 +12,7 @@ import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.stub.StreamObserver;
+import io.kraft.broker.TestWaits;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
@@ -44,7 +45,6 @@ import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -137,10 +137,9 @@ class GrpcControllerClientTest {
         voter.log().close();
     }
 
+    /** A port no other part of this test JVM was given, below the kernel's ephemeral range. */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return TestWaits.freePort();
     }
 
     private Map<Integer, InetSocketAddress> addresses() {
