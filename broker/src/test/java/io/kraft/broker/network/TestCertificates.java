@@ -11,6 +11,7 @@ import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,6 +80,13 @@ public final class TestCertificates {
     /** The key store of a client named at {@link #create(Path, List)}. */
     public Path clientKeyStore(String name) {
         return brokerKeyStore.resolveSibling(name + ".p12");
+    }
+
+    /** A broker's {@code ssl.*} settings for these stores: its PKCS12 key store, and the trust store of the CA. */
+    public Map<String, String> brokerSslSettings() {
+        return Map.of("ssl.keystore.type", "PKCS12", "ssl.keystore.location", brokerKeyStore().toString(),
+                "ssl.keystore.password", PASSWORD, "ssl.truststore.type", "PKCS12",
+                "ssl.truststore.location", trustStore().toString(), "ssl.truststore.password", PASSWORD);
     }
 
     public Path trustStore() {

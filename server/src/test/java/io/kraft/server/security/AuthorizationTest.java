@@ -82,12 +82,7 @@ class AuthorizationTest {
         props.put("controller.quorum.voters", "1@localhost:" + freePort());
         props.put("log.dirs", dir.resolve("logs").toString());
         props.put("listener.security.protocol.map", "MTLS:SSL,CONTROLLER:PLAINTEXT");
-        props.put("ssl.keystore.type", "PKCS12");
-        props.put("ssl.keystore.location", certs.brokerKeyStore().toString());
-        props.put("ssl.keystore.password", TestCertificates.PASSWORD);
-        props.put("ssl.truststore.type", "PKCS12");
-        props.put("ssl.truststore.location", certs.trustStore().toString());
-        props.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        props.putAll(certs.brokerSslSettings());
         props.put("ssl.client.auth", "required");
         props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         props.put("super.users", "User:CN=admin");

@@ -91,12 +91,7 @@ class SaslReplicationTest {
         properties.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config", SCRAM_MODULE
                 + " required username=\"broker\" password=\"broker-secret\";");
         properties.put("connections.max.reauth.ms", "2000");
-        properties.put("ssl.keystore.type", "PKCS12");
-        properties.put("ssl.keystore.location", certs.brokerKeyStore().toString());
-        properties.put("ssl.keystore.password", TestCertificates.PASSWORD);
-        properties.put("ssl.truststore.type", "PKCS12");
-        properties.put("ssl.truststore.location", certs.trustStore().toString());
-        properties.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        properties.putAll(certs.brokerSslSettings());
         properties.put("offsets.topic.replication.factor", "2");
         properties.put("group.initial.rebalance.delay.ms", "0");
         for (int id : List.of(2, 3)) {

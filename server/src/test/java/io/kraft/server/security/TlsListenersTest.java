@@ -77,12 +77,7 @@ class TlsListenersTest {
         props.put("controller.quorum.voters", "1@localhost:" + freePort());
         props.put("log.dirs", dir.resolve("logs").toString());
         props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL,CONTROLLER:PLAINTEXT");
-        props.put("ssl.keystore.type", "PKCS12");
-        props.put("ssl.keystore.location", certs.brokerKeyStore().toString());
-        props.put("ssl.keystore.password", TestCertificates.PASSWORD);
-        props.put("ssl.truststore.type", "PKCS12");
-        props.put("ssl.truststore.location", certs.trustStore().toString());
-        props.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        props.putAll(certs.brokerSslSettings());
         props.put("listener.name.mtls.ssl.client.auth", "required");
         // Key material given inline for a listener this node does not have: read by nothing, shown to no one.
         props.put("listener.name.other.ssl.keystore.key", "-----BEGIN PRIVATE KEY-----secret-----END PRIVATE KEY-----");
