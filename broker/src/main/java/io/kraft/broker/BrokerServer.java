@@ -151,7 +151,8 @@ public final class BrokerServer implements AutoCloseable {
                 .withInterBrokerListenerName(interBroker.name());
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
-        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION)));
+        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
+                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION)));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         handlers.add(new SaslHandshakeHandler());

@@ -2,7 +2,9 @@ package io.kraft.cli;
 
 import io.kraft.config.ParsedConfig;
 import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.image.ScramFunctions;
+import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
@@ -11,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -23,11 +26,16 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
  * every log directory and the metadata log directory of a node, so that the node can start; with
- * {@code --add-scram}, the SCRAM credentials a new cluster starts with (as {@code kafka-storage.sh format}).
+ * {@code --add-scram}, the SCRAM credentials a new cluster starts with (as {@code kafka-storage.sh format}). A new
+ * cluster starts with the feature levels of {@link #DEFAULT_FEATURE_LEVELS}.
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Formats the log directories and the metadata log directory of a node.")
 final class FormatCommand implements Runnable {
+    /** The feature levels a new cluster is formatted with (written with the bootstrap records). */
+    static final Map<String, Integer> DEFAULT_FEATURE_LEVELS = Map.of(
+            "eligible.leader.replicas.version", 1);
+
     @Spec
     private CommandSpec spec;
 
@@ -52,7 +60,9 @@ final class FormatCommand implements Runnable {
     @Override
     public void run() {
         ParsedConfig config = NodeConfigs.load(configFile);
-        List<MetadataRecord> bootstrap = bootstrapRecords();
+        List<MetadataRecord> credentials = bootstrapRecords();
+        List<MetadataRecord> bootstrap = new ArrayList<>(featureLevelRecords());
+        bootstrap.addAll(credentials);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
         List<Path> unformatted = new ArrayList<>();
@@ -84,10 +94,20 @@ final class FormatCommand implements Runnable {
                 throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
                         + e.getMessage(), e);
             }
-            out.println("Wrote " + bootstrap.size() + " SCRAM credential(s) into the bootstrap records of "
-                    + metadataLogDir);
+            if (!credentials.isEmpty()) {
+                out.println("Wrote " + credentials.size() + " SCRAM credential(s) into the bootstrap records of "
+                        + metadataLogDir);
+            }
         }
         out.flush();
+    }
+
+    /** The feature levels a new cluster starts with, as records. */
+    private static List<MetadataRecord> featureLevelRecords() {
+        return DEFAULT_FEATURE_LEVELS.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(feature -> MetadataRecords.of(FeatureLevelRecord.newBuilder().setName(feature.getKey())
+                        .setLevel(feature.getValue()).build()))
+                .toList();
     }
 
     /** The credentials of {@code --add-scram} as records; the passwords are not kept. */

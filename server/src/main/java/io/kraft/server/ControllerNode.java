@@ -41,9 +41,10 @@ import org.slf4j.LoggerFactory;
  * before the log is replayed; {@link #start()} then starts it.
  */
 public final class ControllerNode implements AutoCloseable {
-    /** The metadata.version range this build supports. */
+    /** The feature levels this build supports: metadata.version, and eligible leader replicas (KIP-966). */
     public static final Map<String, SupportedRange> SUPPORTED_FEATURES =
-            Map.of("metadata.version", new SupportedRange(1, 3));
+            Map.of("metadata.version", new SupportedRange(1, 3),
+                    "eligible.leader.replicas.version", new SupportedRange(1, 1));
     private static final Logger LOG = LoggerFactory.getLogger(ControllerNode.class);
     static final long TICK_MS = 10;
     static final int FETCH_MAX_ENTRIES = 500;

@@ -441,7 +441,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             PartitionMetadataFile.write(log.dir(), topicId);
         }
         Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
-        partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+        partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image));
         partitions.put(tp, partition);
         return partition;
     }

@@ -1,6 +1,7 @@
 package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.config.TopicConfigs;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
@@ -108,8 +109,9 @@ public final class ControlManagers {
         this.producerIds = new ProducerIdControlManager(metadata, cluster);
         this.features = new FeatureControlManager(supportedFeatures, metadata);
         this.transactions = new TransactionControlManager(transactionSettings, metadata);
-        this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
-        this.reassignments = new ReassignmentControlManager(metadata, cluster);
+        this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections(),
+                replication.elrRules());
+        this.reassignments = new ReassignmentControlManager(metadata, cluster, replication.elrRules());
         this.acls = new AclControlManager(random);
         this.scram = new ScramControlManager(metadata);
         cluster.index(committed);
@@ -137,16 +139,27 @@ public final class ControlManagers {
 
     /**
      * Registers a broker incarnation. A new incarnation replacing one that was still unfenced (its session
-     * expired but the fencing timer has not fired yet) starts fenced, so the old one's leaderships move now.
+     * expired but the fencing timer has not fired yet) starts fenced, so the old one's leaderships move now. One that
+     * follows an unclean shutdown also leaves every ELR (KIP-966): it may have lost records the others still have.
      */
     public ControllerResult<Long> registerBroker(BrokerRegistrationRequest request, long nowMs) {
         BrokerRegistration previous = cluster.registration(request.brokerId());
         ControllerResult<Long> result = cluster.registerBroker(request, nowMs);
-        if (result.records().isEmpty() || previous == null || previous.fenced()) {
+        if (result.records().isEmpty() || previous == null) {
+            return result;
+        }
+        boolean unclean = request.followsUncleanShutdownOf(previous.epoch());
+        if (previous.fenced() && !unclean) {
             return result;
         }
         List<MetadataRecord> records = new ArrayList<>(result.records());
-        records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId())));
+        Set<Integer> lostData = unclean ? Set.of(request.brokerId()) : Set.of();
+        if (!previous.fenced()) {
+            records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId()), lostData));
+        }
+        if (unclean) {
+            records.addAll(replication.handleUncleanShutdown(request.brokerId()));
+        }
         return ControllerResult.of(records, result.response());
     }
 
@@ -280,13 +293,21 @@ public final class ControlManagers {
     public ControllerResult<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
         boolean exists = resource.type() != ConfigResource.Type.TOPIC || replication.topicExists(resource.name());
         ControllerResult<Void> result = configs.incrementalAlterConfigs(resource, changes, exists);
-        if (!result.isSuccess() || !changes.containsKey(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)) {
+        boolean unclean = changes.containsKey(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE);
+        boolean minIsr = changes.containsKey(TopicConfigs.MIN_INSYNC_REPLICAS);
+        if (!result.isSuccess() || !unclean && !minIsr) {
             return result;
         }
-        // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
         List<MetadataRecord> records = new ArrayList<>(result.records());
-        records.addAll(replication.handleUncleanElectionConfig(resource,
-                changes.get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        if (minIsr) {
+            // ELRs the new min.insync.replicas no longer needs are cleared in the same batch (KIP-966).
+            records.addAll(replication.handleMinIsrConfig(resource, changes.get(TopicConfigs.MIN_INSYNC_REPLICAS)));
+        }
+        if (unclean) {
+            // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
+            records.addAll(replication.handleUncleanElectionConfig(resource,
+                    changes.get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        }
         return ControllerResult.of(records, result.response());
     }
 

@@ -112,7 +112,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             answer = controller.registerBroker(new BrokerRegistrationRequest(request.getClusterId(),
                     request.getBrokerId(), Uuids.fromProto(request.getIncarnationId()), listeners,
                     request.hasRack() ? Optional.of(request.getRack()) : Optional.empty(),
-                    request.getLogDirsList().stream().map(Uuids::fromProto).toList()));
+                    request.getLogDirsList().stream().map(Uuids::fromProto).toList(),
+                    request.hasPreviousBrokerEpoch() ? request.getPreviousBrokerEpoch()
+                            : BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(invalid(e));
         }

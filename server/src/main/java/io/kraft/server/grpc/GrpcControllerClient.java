@@ -185,6 +185,9 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         request.listeners().forEach(endpoint -> proto.addListeners(endpoint.toProto()));
         request.rack().ifPresent(proto::setRack);
         request.logDirs().forEach(dir -> proto.addLogDirs(Uuids.toProto(dir)));
+        if (request.previousBrokerEpoch() != BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN) {
+            proto.setPreviousBrokerEpoch(request.previousBrokerEpoch());
+        }
         RegisterBrokerRequest message = proto.build();
         return withRetries("RegisterBroker", requestDeadlineMs, (stub, observer) -> stub.registerBroker(message, observer),
                 (RegisterBrokerResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
