@@ -281,6 +281,11 @@ public final class BrokerServer implements AutoCloseable {
             public List<OfflineLogDir> offlineLogDirs() {
                 return replicaManager.offlineLogDirReports();
             }
+
+            @Override
+            public long previousBrokerEpoch() {
+                return replicaManager.previousBrokerEpoch();
+            }
         };
     }
 
@@ -355,6 +360,8 @@ public final class BrokerServer implements AutoCloseable {
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {
+            // The next start tells the controller this epoch ended cleanly (KIP-966), if the logs close cleanly.
+            replicaManager.setBrokerEpochForShutdown(lifecycle.brokerEpoch());
             lifecycle.close();
         }
         // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.

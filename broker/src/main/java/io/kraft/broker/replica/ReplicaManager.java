@@ -236,6 +236,16 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return logDirs.previousShutdown();
     }
 
+    /** The broker epoch the previous process shut down cleanly with, or -1 (KIP-966; see {@link LogDirectories}). */
+    public long previousBrokerEpoch() {
+        return logDirs.previousBrokerEpoch();
+    }
+
+    /** The broker epoch this process's clean shutdown records in the log directories, for the next start. */
+    public void setBrokerEpochForShutdown(long brokerEpoch) {
+        logDirs.setBrokerEpochForShutdown(brokerEpoch);
+    }
+
     public ReplicaManagerConfig config() {
         return config;
     }

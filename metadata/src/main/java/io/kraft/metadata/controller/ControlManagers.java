@@ -202,6 +202,22 @@ public final class ControlManagers {
         return ControllerResult.of(records, result.response());
     }
 
+    /**
+     * UnregisterBroker: the broker leaves every ISR and ELR (its leaderships move, as on fencing) in the batch that
+     * removes its registration, so no partition keeps a replica set member that can never come back as it was.
+     */
+    public ControllerResult<Void> unregisterBroker(int brokerId) {
+        ControllerResult<Void> result = cluster.unregisterBroker(brokerId);
+        if (!result.isSuccess()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>();
+        records.addAll(replication.handleBrokersLeaving(Set.of(brokerId), Set.of(brokerId)));
+        records.addAll(replication.handleUncleanShutdown(brokerId));
+        records.addAll(result.records());
+        return ControllerResult.of(records, null);
+    }
+
     public void connectionClosed(int brokerId, long nowMs) {
         cluster.connectionClosed(brokerId, nowMs);
     }

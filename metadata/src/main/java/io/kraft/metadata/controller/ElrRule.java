@@ -70,6 +70,19 @@ record ElrRule(boolean enabled, int minIsr, IntPredicate lostData) {
         return set;
     }
 
+    /**
+     * With neither an ISR nor an ELR left, the first last-known ELR member in replica order that may lead, or
+     * {@link PartitionRegistration#NO_LEADER}: no replica is known to hold every record, and the last that did leads
+     * again as it would without ELR (KIP-966's last known leader), rather than leaving the partition offline.
+     */
+    int electLastKnown(PartitionRegistration partition, IntPredicate eligible) {
+        if (!enabled || !partition.isr().isEmpty() || !partition.elr().isEmpty()) {
+            return PartitionRegistration.NO_LEADER;
+        }
+        return partition.replicas().stream().filter(b -> partition.lastKnownElr().contains(b) && eligible.test(b))
+                .findFirst().orElse(PartitionRegistration.NO_LEADER);
+    }
+
     /** The first ELR member, in replica order, that may lead, or {@link PartitionRegistration#NO_LEADER}. */
     int electFromElr(PartitionRegistration partition, IntPredicate eligible) {
         if (!enabled) {

@@ -14,9 +14,10 @@ import java.util.function.IntPredicate;
  * leader stays if eligible, else the first eligible ISR member in replica order leads. With eligible leader replicas
  * on (KIP-966, {@link ElrRule}) the ISR may become empty, its leavers join the ELR, and with no eligible ISR member the
  * first eligible ELR member leads with an ISR of itself. Without them, with no eligible ISR member the ISR is kept as
- * it is (so a returning member can lead without losing data) and the partition is leaderless. Only when neither
- * yields a leader does unclean election, if enabled, elect the first eligible replica (a last-known ELR member
- * first) with an ISR of just itself.
+ * it is (so a returning member can lead without losing data) and the partition is leaderless. With ELR on and
+ * neither an ISR nor an ELR left, a last-known ELR member leads again, as the last ISR member would without ELR.
+ * Only when none of these yields a leader does unclean election, if enabled, elect the first eligible replica (a
+ * last-known ELR member first) with an ISR of just itself.
  */
 final class PartitionElection {
     private PartitionElection() {
@@ -35,6 +36,10 @@ final class PartitionElection {
             leader = partition.replicas().stream().filter(isr::contains).findFirst().orElse(PartitionRegistration.NO_LEADER);
             if (leader == PartitionRegistration.NO_LEADER) {
                 leader = elr.electFromElr(partition, eligible);
+                if (leader == PartitionRegistration.NO_LEADER) {
+                    leader = elr.electLastKnown(partition, eligible);
+                    uncleanElection = leader != PartitionRegistration.NO_LEADER;
+                }
                 if (leader == PartitionRegistration.NO_LEADER && unclean) {
                     leader = uncleanCandidate(partition, eligible);
                     uncleanElection = leader != PartitionRegistration.NO_LEADER;

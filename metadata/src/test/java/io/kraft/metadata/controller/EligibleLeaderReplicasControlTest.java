@@ -133,6 +133,17 @@ class EligibleLeaderReplicasControlTest {
     }
 
     @Test
+    void withNoReplicaKnownToHoldTheDataTheLastKnownElrMemberLeadsAgain() {
+        start(true, 1);
+        fenceAll();
+        assertPartition(PartitionRegistration.NO_LEADER, List.of(), List.of(1), List.of());
+        restart(2, false);
+        assertPartition(PartitionRegistration.NO_LEADER, List.of(), List.of(1), List.of());
+        restart(1, false);
+        assertPartition(1, List.of(1), List.of(), List.of());
+    }
+
+    @Test
     void withoutTheFeatureTheLastReplicaStandingLeadsAfterAnUncleanShutdown() {
         start(false, 3);
         fenceAll();

@@ -522,6 +522,17 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     }
 
     @Override
+    public void unregisterBroker(io.kraft.proto.controller.UnregisterBrokerRequest request,
+                                 StreamObserver<io.kraft.proto.controller.UnregisterBrokerResponse> observer) {
+        reply(observer, controller.unregisterBroker(request.getBrokerId()), (ignored, error) -> {
+            var response = io.kraft.proto.controller.UnregisterBrokerResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
     public void electLeaders(io.kraft.proto.controller.ElectLeadersRequest request,
                              StreamObserver<PartitionOperationResponse> observer) {
         if (tooMany(observer, "partitions", request.getPartitionsList().stream()

@@ -387,6 +387,16 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        var message = io.kraft.proto.controller.UnregisterBrokerRequest.newBuilder().setBrokerId(brokerId).build();
+        return withRetries("UnregisterBroker", requestDeadlineMs,
+                (stub, observer) -> stub.unregisterBroker(message, observer),
+                (io.kraft.proto.controller.UnregisterBrokerResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> null));
+    }
+
+    @Override
     public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
         AllocateProducerIdsRequest message = AllocateProducerIdsRequest.newBuilder().setBrokerId(brokerId)
                 .setBrokerEpoch(brokerEpoch).build();

@@ -30,6 +30,12 @@ final class InProcessCluster implements AutoCloseable {
     private final List<AutoCloseable> clients = new ArrayList<>();
     private final List<String> bootstrap = new ArrayList<>();
     private ControllerNode controller;
+    private Path dir;
+    private String clusterId;
+    private Map<String, String> common;
+    private Map<String, String> brokerProperties;
+    private TopicConfigResolver topicConfigs;
+    private final Map<Integer, Integer> ports = new HashMap<>();
 
     private InProcessCluster() {
     }
@@ -39,19 +45,19 @@ final class InProcessCluster implements AutoCloseable {
                                   Map<String, String> brokerProperties) throws Exception {
         InProcessCluster cluster = new InProcessCluster();
         try {
-            Map<String, String> common = new HashMap<>(properties);
-            common.put("controller.quorum.voters", "1@localhost:" + freePort());
-            TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
+            cluster.dir = dir;
+            cluster.clusterId = clusterId;
+            cluster.brokerProperties = Map.copyOf(brokerProperties);
+            cluster.common = new HashMap<>(properties);
+            cluster.common.put("controller.quorum.voters", "1@localhost:" + freePort());
+            cluster.topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                     LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
-            cluster.controller = ControllerNode.start(1, clusterId, dir.resolve("controller-1"), common, topicConfigs,
-                    cluster.faults);
+            cluster.controller = ControllerNode.start(1, clusterId, dir.resolve("controller-1"), cluster.common,
+                    cluster.topicConfigs, cluster.faults);
             for (int id : brokerIds) {
                 int port = freePort();
-                Map<String, String> own = new HashMap<>(common);
-                own.putAll(brokerProperties);
-                own.put("log.dirs", dir.resolve("broker-" + id).resolve("logs").toString());
-                cluster.brokers.put(id, BrokerNode.start(id, clusterId, dir.resolve("broker-" + id).resolve("metadata"),
-                        "PLAINTEXT://localhost:" + port, own, topicConfigs, cluster.faults));
+                cluster.ports.put(id, port);
+                cluster.startBroker(id);
                 cluster.bootstrap.add("localhost:" + port);
             }
             for (BrokerNode broker : cluster.brokers.values()) {
@@ -62,6 +68,30 @@ final class InProcessCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    private void startBroker(int id) throws Exception {
+        Map<String, String> own = new HashMap<>(common);
+        own.putAll(brokerProperties);
+        own.put("log.dirs", logDir(id).toString());
+        brokers.put(id, BrokerNode.start(id, clusterId, dir.resolve("broker-" + id).resolve("metadata"),
+                "PLAINTEXT://localhost:" + ports.get(id), own, topicConfigs, faults));
+    }
+
+    /** Broker {@code id}'s log directory. */
+    Path logDir(int id) {
+        return dir.resolve("broker-" + id).resolve("logs");
+    }
+
+    /** Closes broker {@code id} as SIGTERM would: controlled shutdown, logs closed cleanly. */
+    void stopBroker(int id) {
+        brokers.remove(id).close();
+    }
+
+    /** Starts broker {@code id} again on its directories and port, and waits until it is unfenced. */
+    void restartBroker(int id) throws Exception {
+        startBroker(id);
+        awaitTrue(brokers.get(id)::isBrokerUnfenced, "broker " + id + " to be unfenced again");
     }
 
     BrokerNode broker(int id) {
