@@ -314,11 +314,13 @@ public final class ControlManagers {
         if (!result.isSuccess() || !unclean && !minIsr) {
             return result;
         }
-        List<MetadataRecord> records = new ArrayList<>(result.records());
+        List<MetadataRecord> records = new ArrayList<>();
         if (minIsr) {
-            // ELRs the new min.insync.replicas no longer needs are cleared in the same batch (KIP-966).
+            // ELRs the new min.insync.replicas no longer needs are cleared in the same batch (KIP-966), ahead of the
+            // config records, so that no offset shows an ISR at min ISR with an ELR.
             records.addAll(replication.handleMinIsrConfig(resource, changes.get(TopicConfigs.MIN_INSYNC_REPLICAS)));
         }
+        records.addAll(result.records());
         if (unclean) {
             // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
             records.addAll(replication.handleUncleanElectionConfig(resource,
