@@ -22,6 +22,7 @@ import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.group.GroupCoordinatorMetrics;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.lifecycle.ClientListenerGate;
@@ -186,6 +187,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator());
         handlers.addAll(groupCoordinator.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image));

@@ -77,6 +77,11 @@ class NodeMetricsTest {
             assertEquals(1, value(text, "kafka_server_raft_metrics_current_leader"));
             double idle = value(text, "kafka_server_kafkarequesthandlerpool_requesthandleravgidlepercent");
             assertTrue(idle >= 0 && idle <= 1, "idle share " + idle);
+            double networkIdle = value(text, "kafka_network_socketserver_networkprocessoravgidlepercent");
+            assertTrue(networkIdle >= 0 && networkIdle <= 1, "network idle share " + networkIdle);
+            // No group has committed here: the coordinator's gauges exist and count none.
+            assertEquals(0, value(text, "kafka_server_group_coordinator_metrics_group_count_by_protocol{protocol=\"classic\"}"));
+            assertEquals(0, value(text, "kafka_coordinator_group_groupmetadatamanager_numoffsets"));
             assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics");
 
             assertDashboardMetricsExist(text);
