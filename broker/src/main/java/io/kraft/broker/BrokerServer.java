@@ -47,6 +47,7 @@ import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.security.RequestAuthorizer;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.PartitionMetrics;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -58,6 +59,7 @@ import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
+import io.kraft.storage.log.TopicPartition;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -187,7 +189,8 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
-        GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator());
+        GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
+                .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image));

@@ -445,14 +445,15 @@ public final class GroupCoordinator {
     /** How many groups of the loaded partitions are in each state, and their committed offsets. */
     public GroupCounts counts() {
         EnumMap<GroupState, Integer> byState = new EnumMap<>(GroupState.class);
-        int offsets = 0;
+        Map<GroupCounts.GroupOffset, Long> committed = new HashMap<>();
         for (CoordinatorPartition partition : partitions.values()) {
             for (ClassicGroup group : partition.groups()) {
                 byState.merge(group.state(), 1, Integer::sum);
-                offsets += group.offsets().size();
+                group.offsets().forEach((key, offset) ->
+                        committed.put(new GroupCounts.GroupOffset(group.groupId(), key), offset.offset()));
             }
         }
-        return new GroupCounts(byState, offsets);
+        return new GroupCounts(byState, committed);
     }
 
     /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */
