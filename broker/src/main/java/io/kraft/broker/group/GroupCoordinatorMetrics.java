@@ -4,11 +4,11 @@ import io.kraft.broker.group.GroupCounts.GroupOffset;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.broker.metrics.MetricName;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
@@ -87,37 +87,33 @@ public final class GroupCoordinatorMetrics {
     /** Takes a new count (on the coordinator's thread): the gauges show it, lag series come and go with offsets. */
     synchronized void update(GroupCounts latest) {
         counts = latest;
-        Map<String, Long> sums = new HashMap<>();
-        Set<GroupOffset> seen = new HashSet<>();
+        Map<GroupOffset, Long> latestLags = new HashMap<>();
+        Map<String, Long> latestSums = new HashMap<>();
         latest.committed().forEach((key, offset) -> {
             long highWatermark = highWatermarks.of(key.partition());
-            if (highWatermark < 0) {
-                return;
-            }
-            long lag = Math.max(0, highWatermark - offset);
-            seen.add(key);
-            sums.merge(key.group(), lag, Long::sum);
-            if (lags.put(key, lag) == null) {
-                metrics.gauge(lagName(key), "The partition's high watermark minus the group's committed offset",
-                        () -> lags.getOrDefault(key, 0L));
+            if (highWatermark >= 0) {
+                long lag = Math.max(0, highWatermark - offset);
+                latestLags.put(key, lag);
+                latestSums.merge(key.group(), lag, Long::sum);
             }
         });
-        for (GroupOffset gone : Set.copyOf(lags.keySet())) {
-            if (!seen.contains(gone)) {
-                lags.remove(gone);
-                metrics.remove(lagName(gone));
-            }
-        }
-        sums.forEach((group, sum) -> {
-            if (lagSums.put(group, sum) == null) {
-                metrics.gauge(lagSumName(group), "The group's lag summed over the partitions this broker knows",
-                        () -> lagSums.getOrDefault(group, 0L));
+        show(lags, latestLags, GroupCoordinatorMetrics::lagName,
+                "The partition's high watermark minus the group's committed offset");
+        show(lagSums, latestSums, GroupCoordinatorMetrics::lagSumName,
+                "The group's lag summed over the partitions this broker knows");
+    }
+
+    /** Makes {@code shown} hold {@code latest}, registering a gauge per new key and removing those of gone keys. */
+    private <K> void show(Map<K, Long> shown, Map<K, Long> latest, Function<K, MetricName> name, String help) {
+        latest.forEach((key, value) -> {
+            if (shown.put(key, value) == null) {
+                metrics.gauge(name.apply(key), help, () -> shown.getOrDefault(key, 0L));
             }
         });
-        for (String gone : Set.copyOf(lagSums.keySet())) {
-            if (!sums.containsKey(gone)) {
-                lagSums.remove(gone);
-                metrics.remove(lagSumName(gone));
+        for (K gone : Set.copyOf(shown.keySet())) {
+            if (!latest.containsKey(gone)) {
+                shown.remove(gone);
+                metrics.remove(name.apply(gone));
             }
         }
     }
