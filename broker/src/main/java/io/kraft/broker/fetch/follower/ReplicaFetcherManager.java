@@ -32,6 +32,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final LongSupplier clockMs;
     private final InterBrokerSecurity security;
     private final Map<FetcherId, ReplicaFetcherThread> fetchers = new HashMap<>();
+    private final FollowerFetchStats stats = new FollowerFetchStats();
     /** Which fetcher each followed partition is on. */
     private final Map<TopicPartition, FetcherId> assignments = new HashMap<>();
     private boolean started;
@@ -88,7 +89,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(id, key -> {
             ReplicaFetcherThread created = new ReplicaFetcherThread("kraft-replica-fetcher-" + localBrokerId
                     + "-from-" + key.sourceBrokerId() + "-" + key.index(), key.sourceBrokerId(), localBrokerId, config,
-                    endpoints, security, brokerEpoch, clockMs);
+                    endpoints, security, brokerEpoch, clockMs, stats);
             if (started) {
                 created.start();
             }
@@ -122,6 +123,11 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     /** The broker a partition is fetched from, if this broker follows it. */
     public synchronized Optional<Integer> sourceBroker(TopicPartition tp) {
         return Optional.ofNullable(assignments.get(tp)).map(FetcherId::sourceBrokerId);
+    }
+
+    /** What the fetcher threads have sent so far (every thread, current and ended). */
+    public FollowerFetchStats stats() {
+        return stats;
     }
 
     public synchronized int fetcherCount() {
