@@ -17,8 +17,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * One controller and some dedicated brokers in this JVM, with a recording fault handler and the clients a test opens,
@@ -106,6 +112,26 @@ final class InProcessCluster implements AutoCloseable {
     <T extends AutoCloseable> T closeLater(T client) {
         clients.add(client);
         return client;
+    }
+
+    /**
+     * Reads the partitions from the start with a new consumer until {@code expected} values came (or the wait
+     * ends), then polls once more so that a value beyond them (a duplicate) shows too.
+     */
+    static List<String> readValues(String bootstrap, List<TopicPartition> partitions, int expected, long waitMs) {
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+            while (read.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> read.add(record.value()));
+            }
+            consumer.poll(Duration.ofMillis(300)).forEach(record -> read.add(record.value()));
+        }
+        return read;
     }
 
     @Override

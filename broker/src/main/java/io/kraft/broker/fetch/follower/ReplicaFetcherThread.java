@@ -2,6 +2,9 @@ package io.kraft.broker.fetch.follower;
 
 import io.kraft.broker.protocol.message.FetchRequest;
 import io.kraft.broker.protocol.message.FetchResponse;
+import io.kraft.broker.quota.QuotaWindows;
+import io.kraft.broker.quota.ReplicationQuota;
+import io.kraft.broker.replica.LocalReads;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -47,6 +50,8 @@ final class ReplicaFetcherThread extends Thread {
     /** Response frames beyond the records limit carry headers and offsets of every partition. */
     private static final int RESPONSE_OVERHEAD_BYTES = 1024 * 1024;
     private static final int NO_EPOCH = -1;
+    /** How long a fetcher whose every partition is throttled waits before it looks at the rate again. */
+    private static final long THROTTLED_PAUSE_MS = 100;
 
     private final int sourceBrokerId;
     private final int localBrokerId;
@@ -62,21 +67,23 @@ final class ReplicaFetcherThread extends Thread {
     private final InterBrokerSecurity security;
     private final FollowerFetchSession session = new FollowerFetchSession();
     private final FollowerFetchStats stats;
+    private final ReplicationQuota quota;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
                          LongSupplier clockMs) {
         this(name, sourceBrokerId, localBrokerId, config, endpoints, InterBrokerSecurity.PLAINTEXT, brokerEpoch,
-                clockMs, new FollowerFetchStats());
+                clockMs, new FollowerFetchStats(), new ReplicationQuota(QuotaWindows.DEFAULT, clockMs));
     }
 
     /** @param security how to reach leaders: TLS and a SASL login as the inter-broker listener needs */
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints,
                          InterBrokerSecurity security, LongSupplier brokerEpoch, LongSupplier clockMs,
-                         FollowerFetchStats stats) {
+                         FollowerFetchStats stats, ReplicationQuota quota) {
         super(name);
         this.stats = stats;
+        this.quota = quota;
         this.security = security;
         setDaemon(true);
         this.sourceBrokerId = sourceBrokerId;
@@ -140,7 +147,7 @@ final class ReplicaFetcherThread extends Thread {
     public void run() {
         while (running) {
             try {
-                Map<TopicPartition, FollowerPartition> batch = readyPartitions();
+                Map<TopicPartition, FollowerPartition> batch = unthrottled(readyPartitions());
                 if (batch.isEmpty()) {
                     continue;
                 }
@@ -172,6 +179,28 @@ final class ReplicaFetcherThread extends Thread {
             }
         }
         closeClient();
+    }
+
+    /**
+     * The partitions without the throttled replicas outside the ISR while the follower's throttled rate is over its
+     * bound (KIP-73); if that leaves none, waits a little so the rate can fall.
+     */
+    private Map<TopicPartition, FollowerPartition> unthrottled(Map<TopicPartition, FollowerPartition> ready) {
+        if (ready.isEmpty() || !quota.isExceeded()) {
+            return ready;
+        }
+        Map<TopicPartition, FollowerPartition> allowed = new LinkedHashMap<>();
+        ready.forEach((tp, follower) -> {
+            if (quota.isThrottled(tp) && !LocalReads.inIsr(follower.partition(), localBrokerId)) {
+                quota.recordHeldBack();
+            } else {
+                allowed.put(tp, follower);
+            }
+        });
+        if (allowed.isEmpty()) {
+            pause(THROTTLED_PAUSE_MS);
+        }
+        return allowed;
     }
 
     /** The partitions to fetch now; waits while there are none (bounded, so shutdown is noticed). */
@@ -335,8 +364,12 @@ final class ReplicaFetcherThread extends Thread {
                     // A slice of the response's read buffer: appended without another copy.
                     ByteBuffer records = wholeBatches(answer.records());
                     if (records.hasRemaining()) {
+                        int bytes = records.remaining();
                         try {
                             partition.appendAsFollower(records, epoch, clockMs.getAsLong());
+                            if (quota.isThrottled(partition.topicPartition())) {
+                                quota.record(bytes);
+                            }
                         } catch (UnexpectedAppendOffsetException | UnexpectedLeaderEpochException e) {
                             return refused(partition, epoch, fetchOffset, e.getMessage());
                         }
