@@ -30,6 +30,8 @@ import io.kraft.broker.lifecycle.LogDirStatus;
 import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.metrics.MetricName;
+import io.kraft.broker.quota.ReplicationQuotaConfig;
 import io.kraft.broker.quota.ClientQuotas;
 import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.broker.network.ApiHandler;
@@ -166,12 +168,19 @@ public final class BrokerServer implements AutoCloseable {
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
                 Optional.of(new ReplicaManager.Replication(replication, controller::alterPartition,
-                        this::brokerEpoch, interBrokerSecurity)));
+                        this::brokerEpoch, interBrokerSecurity, ReplicationQuotaConfig.windows(properties))));
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);
         this.metrics = KafkaMetrics.forNode();
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
+        // Kafka's replication throttle rates: bytes/s of throttled replicas' copying, leader and follower side.
+        metrics.gauge(MetricName.of("kafka.server", "LeaderReplication", "byte-rate"),
+                "Bytes per second this leader sent to throttled replicas",
+                () -> replicaManager.throttles().leader().byteRate());
+        metrics.gauge(MetricName.of("kafka.server", "FollowerReplication", "byte-rate"),
+                "Bytes per second this follower fetched for throttled replicas",
+                () -> replicaManager.throttles().follower().byteRate());
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
         // After the replica manager: it sees the partitions this change made it host or drop.
