@@ -13,8 +13,6 @@ import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.storage.log.LogManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -23,9 +21,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,7 +28,6 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.BrokerIdNotRegisteredException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,13 +96,14 @@ class EligibleLeaderReplicasEndToEndTest {
         // Broker 2 comes back after an unclean shutdown (no clean-shutdown marker): it may have lost records, so it
         // leaves the ELR and the partition waits for 3, which has them all.
         Files.deleteIfExists(cluster.logDir(2).resolve(LogManager.CLEAN_SHUTDOWN_FILE));
-        cluster.restartBroker(2);
+        cluster.startStoppedBroker(2);
         awaitPartition(admin, -1, List.of(), List.of(3), List.of(2));
 
-        cluster.restartBroker(3);
+        cluster.startStoppedBroker(3);
         awaitPartition(admin, 3, List.of(2, 3), List.of(), List.of());
         assertEquals(List.of("acked-0", "acked-1", "acked-2", "acked-3", "acked-4", "acked-5", "acked-6", "acked-7",
-                "acked-8", "acked-9"), readAll().subList(0, 10), "every acknowledged record survived");
+                "acked-8", "acked-9"), InProcessCluster.readValues(cluster.bootstrap(), List.of(PARTITION), 10, WAIT_MS)
+                .subList(0, 10), "every acknowledged record survived");
 
         admin.unregisterBroker(4).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
         awaitTrue(() -> cluster.broker(2).metadata().image().cluster().broker(4) == null,
@@ -145,22 +140,5 @@ class EligibleLeaderReplicasEndToEndTest {
             throw new AssertionError("no ELR fields: Admin did not use DescribeTopicPartitions");
         }
         return nodes.stream().map(Node::id).sorted().toList();
-    }
-
-    private List<String> readAll() {
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.assign(List.of(PARTITION));
-            long deadline = System.currentTimeMillis() + WAIT_MS;
-            while (values.size() < 10 && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(record.value());
-                }
-            }
-        }
-        return values;
     }
 }
