@@ -76,6 +76,20 @@ class KafkaToolsParityTest {
     }
 
     @Test
+    void kafkaClusterToolPrintsTheClusterIdAndUnregistersAsOursDoes() throws Exception {
+        String tool = "org.apache.kafka.tools.ClusterTool";
+        KafkaTool.Ran kafkaId = KafkaTool.runArgs(tool, "cluster-id", "--bootstrap-server", node.bootstrap());
+        CliRun ourId = CliRun.of("cluster", "cluster-id", "--bootstrap-server", node.bootstrap());
+        assertEquals(kafkaId, new KafkaTool.Ran(ourId.exitCode(), ourId.out()));
+
+        KafkaTool.Ran kafkaUnknown = KafkaTool.runArgs(tool, "unregister", "--bootstrap-server", node.bootstrap(),
+                "--id", "77");
+        CliRun ourUnknown = CliRun.of("cluster", "unregister", "--bootstrap-server", node.bootstrap(), "--id", "77");
+        assertEquals(1, kafkaUnknown.exitCode(), kafkaUnknown.out());
+        assertEquals(kafkaUnknown.exitCode(), ourUnknown.exitCode());
+    }
+
+    @Test
     void logDirsPrintsTheJsonKafkasToolPrints() throws Exception {
         String[] args = {"--describe", "--topic-list", "parity"};
         KafkaTool.Ran kafka = kafka("org.apache.kafka.tools.LogDirsCommand", args);
