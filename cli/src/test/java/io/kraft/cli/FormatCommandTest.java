@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.storage.MetaProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +52,10 @@ class FormatCommandTest {
         assertNotEquals(MetaProperties.read(dirs.get(0)).orElseThrow().directoryId(),
                 MetaProperties.read(dirs.get(1)).orElseThrow().directoryId());
         assertEquals(3, MetaProperties.verify(dirs, 4, config).size());
+        // A new cluster starts with eligible leader replicas on (KIP-966).
+        assertEquals(List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                .setName("eligible.leader.replicas.version").setLevel(1).build())),
+                BootstrapMetadata.read(root.resolve("metadata")));
     }
 
     @Test
