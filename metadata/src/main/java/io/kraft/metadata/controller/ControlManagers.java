@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The controller's managers wired together over one {@link SpeculativeMetadata}: requests that span managers (a
@@ -31,6 +33,7 @@ import java.util.UUID;
  * Not thread-safe: the controller's event loop owns it.
  */
 public final class ControlManagers {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlManagers.class);
     private final SpeculativeMetadata metadata;
     private final ClusterControlManager cluster;
     private final ReplicationControlManager replication;
@@ -158,7 +161,11 @@ public final class ControlManagers {
             records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId()), lostData));
         }
         if (unclean) {
-            records.addAll(replication.handleUncleanShutdown(request.brokerId()));
+            List<MetadataRecord> leftElr = replication.handleUncleanShutdown(request.brokerId());
+            LOG.info("Broker {} registered after an unclean shutdown of epoch {} (it names epoch {}): it leaves the"
+                    + " eligible leader replicas of {} partitions", request.brokerId(), previous.epoch(),
+                    request.previousBrokerEpoch(), leftElr.size());
+            records.addAll(leftElr);
         }
         return ControllerResult.of(records, result.response());
     }
@@ -214,6 +221,8 @@ public final class ControlManagers {
         List<MetadataRecord> records = new ArrayList<>();
         records.addAll(replication.handleBrokersLeaving(Set.of(brokerId), Set.of(brokerId)));
         records.addAll(replication.handleUncleanShutdown(brokerId));
+        LOG.info("Unregistering broker {}: {} partition changes move its ISR and ELR memberships", brokerId,
+                records.size());
         records.addAll(result.records());
         return ControllerResult.of(records, null);
     }
