@@ -53,6 +53,7 @@ class FaultInjectionProcessTest {
             ChaosWorkload workload = new ChaosWorkload(cluster.bootstrap(), TOPIC, PARTITIONS, history);
             workload.start(2, 5, 2);
             awaitAcks(history, 200);
+            assertTrafficCrossesTheProxies(cluster.mesh());
 
             Nemesis nemesis = new Nemesis(cluster, admin, TOPIC, seed, timing);
             nemesis.run(Duration.ofSeconds(seconds));
@@ -76,6 +77,24 @@ class FaultInjectionProcessTest {
                     + String.join("\n", nemesis.log()));
             assertTrue(result.acked() > 0 && !history.reads().isEmpty(), "the workload made no progress");
         }
+    }
+
+    /**
+     * Replication and the brokers' control-plane calls must go through the proxies, or cutting them would prove
+     * nothing: each broker has talked to a controller through its links, and the brokers to each other.
+     */
+    private static void assertTrafficCrossesTheProxies(ProxyMesh mesh) {
+        long replication = 0;
+        for (int broker : ChaosCluster.BROKERS) {
+            long toControllers = ChaosCluster.CONTROLLERS.stream()
+                    .mapToLong(controller -> mesh.relayedBytes(broker, controller)).sum();
+            assertTrue(toControllers > 0, "broker " + broker + " reached no controller through its proxies");
+            for (int peer : ChaosCluster.BROKERS) {
+                replication += peer == broker ? 0 : mesh.relayedBytes(broker, peer);
+            }
+        }
+        assertTrue(replication > 0, "no replication crossed the broker-to-broker proxies");
+        report("the proxies relayed " + replication + " bytes between brokers");
     }
 
     /** Waits until every partition of the topics has a leader and all three replicas in its ISR. */

@@ -63,6 +63,15 @@ public final class ProxyMesh implements AutoCloseable {
         return healed;
     }
 
+    /** Bytes relayed over the link so far, both ways. */
+    public synchronized long relayedBytes(int from, int to) {
+        TcpProxy proxy = proxies.get(new Link(from, to));
+        if (proxy == null) {
+            throw new IllegalArgumentException("no link " + from + "->" + to);
+        }
+        return proxy.relayedBytes();
+    }
+
     /** The links cut now. */
     public synchronized List<Link> cutLinks() {
         return proxies.entrySet().stream().filter(e -> e.getValue().isCut()).map(Map.Entry::getKey).toList();

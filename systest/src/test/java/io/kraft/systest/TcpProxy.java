@@ -26,6 +26,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Thread acceptor;
     /** Open sockets of this proxy, both sides of relayed connections and the black-holed ones. */
     private final List<Socket> open = new ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicLong relayedBytes = new java.util.concurrent.atomic.AtomicLong();
     private boolean cut;
     private boolean closed;
 
@@ -71,6 +72,11 @@ public final class TcpProxy implements AutoCloseable {
             cut = false;
             closeOpen();
         }
+    }
+
+    /** Bytes relayed so far, both ways: proof that the peers really talk through this proxy. */
+    public long relayedBytes() {
+        return relayedBytes.get();
     }
 
     public synchronized boolean isCut() {
@@ -140,6 +146,7 @@ public final class TcpProxy implements AutoCloseable {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
                     out.write(buffer, 0, read);
+                    relayedBytes.addAndGet(read);
                 }
             } catch (IOException e) {
                 // either side closed, or the proxy was cut

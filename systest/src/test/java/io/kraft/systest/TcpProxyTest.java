@@ -53,6 +53,9 @@ class TcpProxyTest {
             assertEquals("hello", line.roundTrip("hello"));
             assertEquals("again", line.roundTrip("again"));
         }
+        // Counted just after each write, so the last count may trail the echo by a moment.
+        long expected = 2 * ("hello\n".length() + "again\n".length());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> proxy.relayedBytes() == expected);
     }
 
     @Test
