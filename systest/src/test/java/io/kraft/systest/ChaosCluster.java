@@ -131,11 +131,6 @@ final class ChaosCluster implements AutoCloseable {
         running.get(id).resume();
     }
 
-    /** Every node's current process, by id. */
-    Map<Integer, JvmProcess> running() {
-        return Map.copyOf(running);
-    }
-
     /** The PLAINTEXT addresses of every broker, for clients. */
     String bootstrap() {
         return BROKERS.stream().map(id -> "127.0.0.1:" + nodes.get(id).brokerPort()).collect(Collectors.joining(","));

@@ -39,8 +39,8 @@ class FaultInjectionProcessTest {
         long seconds = Long.getLong("chaos.seconds", 20);
         long seed = Long.getLong("chaos.seed", 20261202);
         boolean longRun = seconds > 60;
-        Nemesis.Timing timing = longRun ? new Nemesis.Timing(2_000, 10_000, 1_000, 5_000)
-                : new Nemesis.Timing(2_000, 4_000, 1_000, 2_000);
+        Nemesis.Timing timing = longRun ? new Nemesis.Timing(2_000, 10_000, 1_000, 5_000, true)
+                : new Nemesis.Timing(2_000, 4_000, 1_000, 2_000, false);
         Duration quiet = Duration.ofSeconds(longRun ? 15 : 3);
         report("seed " + seed + ", faults for " + seconds + " s (-Dchaos.seed=" + seed + " -Dchaos.seconds=" + seconds
                 + " repeats the schedule)");

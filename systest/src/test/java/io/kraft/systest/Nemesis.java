@@ -13,19 +13,23 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
- * Injects one fault at a time into a {@link ChaosCluster} on a schedule drawn from a seeded random: kill -9 and
- * restart, SIGSTOP then SIGCONT, isolating a node from every other, isolating a partition leader from the
- * controllers only (clients still reach it) and isolating the active controller. Each fault is undone before the
- * next; each action is logged as one line with the time since the start.
+ * Injects faults into a {@link ChaosCluster} on a schedule drawn from a seeded random: kill -9 and restart, SIGSTOP
+ * then SIGCONT, isolating a node from every other, a broker from the other brokers only (no replication, but
+ * controllers and clients reach it), a partition leader from the controllers only (clients still reach it), and the
+ * active controller. One fault at a time, or with {@link Timing#overlap} sometimes two on different nodes; each is
+ * undone before the next. Each action is logged as one line with the time since the start.
  */
 final class Nemesis {
     /** The faults, each injected at least once per run. */
     enum Fault {
-        KILL, PAUSE, ISOLATE, ISOLATE_LEADER_FROM_CONTROLLERS, ISOLATE_ACTIVE_CONTROLLER
+        KILL, PAUSE, ISOLATE, ISOLATE_FROM_BROKERS, ISOLATE_LEADER_FROM_CONTROLLERS, ISOLATE_ACTIVE_CONTROLLER
     }
 
-    /** How long a fault lasts and how long the cluster is left alone between faults, in milliseconds. */
-    record Timing(long minFaultMs, long maxFaultMs, long minQuietMs, long maxQuietMs) {
+    /**
+     * How long a fault lasts and how long the cluster is left alone between faults, in milliseconds, and whether a
+     * second fault on another node may overlap the first.
+     */
+    record Timing(long minFaultMs, long maxFaultMs, long minQuietMs, long maxQuietMs, boolean overlap) {
     }
 
     private final ChaosCluster cluster;
@@ -54,9 +58,23 @@ final class Nemesis {
             List<Fault> choices = new ArrayList<>(notYet.isEmpty() ? EnumSet.allOf(Fault.class) : notYet);
             Fault fault = choices.get(random.nextInt(choices.size()));
             notYet.remove(fault);
-            inject(fault, between(timing.minFaultMs(), timing.maxFaultMs()));
-            long quietMs = between(timing.minQuietMs(), timing.maxQuietMs());
-            Thread.sleep(quietMs);
+            long faultMs = between(timing.minFaultMs(), timing.maxFaultMs());
+            boolean second = timing.overlap() && random.nextInt(3) == 0;
+            Fault secondFault = Fault.values()[random.nextInt(Fault.values().length)];
+            Set<Integer> hit = new java.util.HashSet<>();
+            List<Undo> undos = new ArrayList<>();
+            try {
+                undos.add(begin(fault, hit, faultMs));
+                if (second) {
+                    undos.add(begin(secondFault, hit, faultMs));
+                }
+                Thread.sleep(faultMs);
+            } finally {
+                for (int i = undos.size() - 1; i >= 0; i--) {
+                    undos.get(i).run();
+                }
+            }
+            Thread.sleep(between(timing.minQuietMs(), timing.maxQuietMs()));
         }
     }
 
@@ -70,56 +88,64 @@ final class Nemesis {
         return List.copyOf(log);
     }
 
-    private void inject(Fault fault, long faultMs) throws InterruptedException {
-        injected++;
-        int node = randomNode();
-        switch (fault) {
-            case KILL -> {
-                note("kill -9 node " + node + " for " + faultMs + " ms");
-                cluster.kill(node);
-                Thread.sleep(faultMs);
-                note("restart node " + node);
-                cluster.start(node);
-                cluster.awaitReady(node);
-                note("node " + node + " ready");
-            }
-            case PAUSE -> {
-                note("SIGSTOP node " + node + " for " + faultMs + " ms");
-                cluster.pause(node);
-                try {
-                    Thread.sleep(faultMs);
-                } finally {
-                    cluster.resume(node);
-                    note("SIGCONT node " + node);
-                }
-            }
-            case ISOLATE -> partition("isolate node " + node, () -> cluster.mesh().isolate(node), faultMs);
-            case ISOLATE_LEADER_FROM_CONTROLLERS -> {
-                int partition = random.nextInt(3);
-                int leader = leaderOf(partition);
-                partition("isolate leader " + leader + " of partition " + partition + " from the controllers",
-                        () -> cluster.mesh().separate(List.of(leader), ChaosCluster.CONTROLLERS), faultMs);
-            }
-            case ISOLATE_ACTIVE_CONTROLLER -> {
-                int active = ChaosCluster.activeController(admin);
-                int target = active > 0 ? active : ChaosCluster.CONTROLLERS.get(random.nextInt(3));
-                partition("isolate " + (active > 0 ? "active " : "(no answer: any) ") + "controller " + target,
-                        () -> cluster.mesh().isolate(target), faultMs);
-            }
-            default -> throw new IllegalStateException("unknown fault " + fault);
-        }
+    /** What undoes a fault. */
+    private interface Undo {
+        void run() throws InterruptedException;
     }
 
-    private void partition(String what, java.util.function.Supplier<List<ProxyMesh.Link>> cut, long faultMs)
-            throws InterruptedException {
-        List<ProxyMesh.Link> links = cut.get();
+    /** Starts a fault on a node not in {@code hit} (and adds it there); answers how to undo it. */
+    private Undo begin(Fault fault, Set<Integer> hit, long faultMs) {
+        int node = randomNode();
+        int target = switch (fault) {
+            case KILL, PAUSE, ISOLATE -> node;
+            case ISOLATE_FROM_BROKERS -> ChaosCluster.BROKERS.get(Math.floorMod(node, ChaosCluster.BROKERS.size()));
+            case ISOLATE_LEADER_FROM_CONTROLLERS -> leaderOf(Math.floorMod(node, 3));
+            case ISOLATE_ACTIVE_CONTROLLER -> {
+                int active = ChaosCluster.activeController(admin);
+                yield active > 0 ? active : ChaosCluster.CONTROLLERS.get(Math.floorMod(node, 3));
+            }
+        };
+        if (!hit.add(target)) {
+            note("no " + fault + " now: node " + target + " is already faulted");
+            return () -> { };
+        }
+        injected++;
+        return switch (fault) {
+            case KILL -> {
+                note("kill -9 node " + target + " for " + faultMs + " ms");
+                cluster.kill(target);
+                yield () -> {
+                    note("restart node " + target);
+                    cluster.start(target);
+                    cluster.awaitReady(target);
+                    note("node " + target + " ready");
+                };
+            }
+            case PAUSE -> {
+                note("SIGSTOP node " + target + " for " + faultMs + " ms");
+                cluster.pause(target);
+                yield () -> {
+                    cluster.resume(target);
+                    note("SIGCONT node " + target);
+                };
+            }
+            case ISOLATE -> cut("isolate node " + target, cluster.mesh().isolate(target), faultMs);
+            case ISOLATE_FROM_BROKERS -> cut("isolate broker " + target + " from the other brokers",
+                    cluster.mesh().separate(List.of(target), ChaosCluster.BROKERS), faultMs);
+            case ISOLATE_LEADER_FROM_CONTROLLERS -> cut("isolate partition leader " + target
+                    + " from the controllers", cluster.mesh().separate(List.of(target), ChaosCluster.CONTROLLERS),
+                    faultMs);
+            case ISOLATE_ACTIVE_CONTROLLER -> cut("isolate active controller " + target,
+                    cluster.mesh().isolate(target), faultMs);
+        };
+    }
+
+    private Undo cut(String what, List<ProxyMesh.Link> links, long faultMs) {
         note(what + " for " + faultMs + " ms (" + links.size() + " links cut)");
-        try {
-            Thread.sleep(faultMs);
-        } finally {
+        return () -> {
             cluster.mesh().healAll();
             note("heal");
-        }
+        };
     }
 
     /** The partition's leader as the brokers report it, or a random broker if none answers in time. */
@@ -134,7 +160,7 @@ final class Nemesis {
         } catch (Exception e) {
             note("no leader known for partition " + partition + " (" + e.getClass().getSimpleName() + ")");
         }
-        return ChaosCluster.BROKERS.get(random.nextInt(ChaosCluster.BROKERS.size()));
+        return ChaosCluster.BROKERS.get(Math.floorMod(partition, ChaosCluster.BROKERS.size()));
     }
 
     private int randomNode() {

@@ -72,11 +72,6 @@ public final class ProxyMesh implements AutoCloseable {
         return proxy.relayedBytes();
     }
 
-    /** The links cut now. */
-    public synchronized List<Link> cutLinks() {
-        return proxies.entrySet().stream().filter(e -> e.getValue().isCut()).map(Map.Entry::getKey).toList();
-    }
-
     private List<Link> cut(List<Link> links) {
         List<Link> cut = new ArrayList<>();
         for (Link link : links) {
