@@ -18,7 +18,7 @@ final class ChaosChecker {
 
     /** The verdict: counts and a few examples of each violation. */
     record Result(int acked, int read, int lost, int duplicated, int misplaced, int outOfOrder, int readThenLost,
-                  int commitRegressions, long longestGapMs, List<String> examples) {
+                  int commitRegressions, long longestGapMs, long longestGapStartNanos, List<String> examples) {
         boolean ok() {
             return lost == 0 && duplicated == 0 && misplaced == 0 && outOfOrder == 0 && readThenLost == 0
                     && commitRegressions == 0;
@@ -66,8 +66,9 @@ final class ChaosChecker {
             }
         }
         int commitRegressions = commitRegressions(history.commits(), examples);
+        long[] gap = longestGap(acks);
         return new Result(acks.size(), finalLog.size(), lost, duplicated, misplaced, outOfOrder, readThenLost,
-                commitRegressions, longestGapMs(acks), List.copyOf(examples));
+                commitRegressions, gap[0] / 1_000_000, gap[1], List.copyOf(examples));
     }
 
     /** Values of one producer in one partition must appear in increasing sequence order. */
@@ -112,14 +113,17 @@ final class ChaosChecker {
         return regressions;
     }
 
-    /** The longest time between two consecutive acknowledgements, of any producer. */
-    private static long longestGapMs(List<ChaosHistory.Ack> acks) {
+    /** The longest time between two consecutive acknowledgements, of any producer: its length and start, in nanos. */
+    private static long[] longestGap(List<ChaosHistory.Ack> acks) {
         long[] times = acks.stream().mapToLong(ChaosHistory.Ack::atNanos).sorted().toArray();
-        long longest = 0;
+        long[] longest = {0, times.length > 0 ? times[0] : 0};
         for (int i = 1; i < times.length; i++) {
-            longest = Math.max(longest, times[i] - times[i - 1]);
+            if (times[i] - times[i - 1] > longest[0]) {
+                longest[0] = times[i] - times[i - 1];
+                longest[1] = times[i - 1];
+            }
         }
-        return longest / 1_000_000;
+        return longest;
     }
 
     private static void example(List<String> examples, String line) {

@@ -93,6 +93,18 @@ final class ChaosCluster implements AutoCloseable {
         });
     }
 
+    /** A configured cluster with every node started and ready (the proxies closed again if that fails). */
+    static ChaosCluster started(ProcessRegistry processes, Path dataDir) {
+        ChaosCluster cluster = new ChaosCluster(processes, dataDir);
+        try {
+            cluster.startAll();
+            return cluster;
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
     ProxyMesh mesh() {
         return mesh;
     }

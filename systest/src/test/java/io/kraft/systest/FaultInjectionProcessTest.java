@@ -45,8 +45,8 @@ class FaultInjectionProcessTest {
         report("seed " + seed + ", faults for " + seconds + " s (-Dchaos.seed=" + seed + " -Dchaos.seconds=" + seconds
                 + " repeats the schedule)");
         ChaosHistory history = new ChaosHistory();
-        try (ChaosCluster cluster = new ChaosCluster(processes, dataDir); Admin admin = cluster.admin()) {
-            cluster.startAll();
+        // The admin client comes after the start: before, it would only retry against listeners not yet open.
+        try (ChaosCluster cluster = ChaosCluster.started(processes, dataDir); Admin admin = cluster.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
                     .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
             awaitFullyReplicated(admin, List.of(TOPIC));
@@ -69,10 +69,12 @@ class FaultInjectionProcessTest {
             ChaosChecker.Result result = ChaosChecker.check(history, finalLog);
             report(String.format(Locale.ROOT, "acked %d, read %d, lost %d, duplicated %d, misplaced %d, "
                             + "out of order %d, read then lost %d, commit regressions %d, faults injected %d, "
-                            + "longest unavailability %d ms (send failures %d, group reads %d, consumer errors %d)",
+                            + "longest unavailability %d ms from %+.1fs (send failures %d, group reads %d, "
+                            + "consumer errors %d)",
                     result.acked(), result.read(), result.lost(), result.duplicated(), result.misplaced(),
                     result.outOfOrder(), result.readThenLost(), result.commitRegressions(), nemesis.injected(),
-                    result.longestGapMs(), history.failedSends(), history.reads().size(), workload.consumerErrors()));
+                    result.longestGapMs(), (result.longestGapStartNanos() - nemesis.startNanos()) / 1e9,
+                    history.failedSends(), history.reads().size(), workload.consumerErrors()));
             assertTrue(result.ok(), "seed " + seed + ": " + String.join("\n", result.examples()) + "\n"
                     + String.join("\n", nemesis.log()));
             assertTrue(result.acked() > 0 && !history.reads().isEmpty(), "the workload made no progress");

@@ -78,6 +78,11 @@ final class Nemesis {
         }
     }
 
+    /** When the nemesis was made, the zero of its log's times ({@link System#nanoTime}). */
+    long startNanos() {
+        return startNanos;
+    }
+
     /** The faults injected so far. */
     int injected() {
         return injected;
