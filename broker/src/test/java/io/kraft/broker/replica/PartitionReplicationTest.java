@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.fetch.FetchIsolation;
 import io.kraft.broker.fetch.PartitionRead;
+import io.kraft.broker.fetch.follower.Truncation;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.EpochEndOffset;
@@ -228,5 +229,41 @@ class PartitionReplicationTest {
         PartitionRead beyond = partition.read(40, 5, -1, 1024, true, FetchIsolation.LOG_END, true);
         assertEquals(Errors.OFFSET_OUT_OF_RANGE, beyond.error());
         assertEquals(0, beyond.logStartOffset());
+    }
+
+    @Test
+    void aFollowerThatLedAnEpochWithoutRecordsStopsReportingItOnceTruncatedToItsEnd() {
+        // The follower had epoch 3's records, then led epoch 5 without appending before a new leader took over.
+        Partition follower = partition(FOLLOWER_A);
+        follower.makeLeader(new PartitionRegistration(List.of(FOLLOWER_A, LEADER), List.of(FOLLOWER_A, LEADER),
+                FOLLOWER_A, 3, 0), 0);
+        follower.appendAsLeader(batch(8), ACKS_ONE, 0);
+        follower.makeLeader(new PartitionRegistration(List.of(FOLLOWER_A, LEADER), List.of(FOLLOWER_A, LEADER),
+                FOLLOWER_A, 5, 1), 0);
+        follower.makeFollower(new PartitionRegistration(List.of(FOLLOWER_A, LEADER), List.of(FOLLOWER_A, LEADER),
+                LEADER, 6, 2));
+        assertEquals(5, log.leaderEpochCache().latestEpoch());
+
+        try (Log leaderLog = Log.open(dir.resolve("leader-t-0"), LogConfig.defaults())) {
+            Partition leader = new Partition(new TopicPartition("t", 0), UUID.randomUUID(), LEADER, leaderLog, 0L);
+            leader.makeLeader(registration(List.of(LEADER, FOLLOWER_A), 3, 0), 0);
+            leader.appendAsLeader(batch(8), ACKS_ONE, 0);
+            leader.makeLeader(registration(List.of(LEADER, FOLLOWER_A), 6, 2), 0);
+
+            PartitionRead diverging = leader.read(8, 6, log.leaderEpochCache().latestEpoch(), 1024, true,
+                    FetchIsolation.LOG_END, true);
+            EpochEndOffset answer = diverging.divergingEpoch().orElseThrow();
+            assertEquals(new EpochEndOffset(3, 8), answer);
+            long target = Truncation.offsetFor(answer,
+                    e -> log.leaderEpochCache().endOffsetFor(e, log.logEndOffset()), log.logEndOffset(),
+                    follower.highWatermark());
+            follower.truncateTo(target, 6);
+
+            assertEquals(8, follower.logEndOffset());
+            assertEquals(3, log.leaderEpochCache().latestEpoch(), "the empty epoch 5 is forgotten");
+            PartitionRead next = leader.read(8, 6, log.leaderEpochCache().latestEpoch(), 1024, true,
+                    FetchIsolation.LOG_END, true);
+            assertEquals(Optional.empty(), next.divergingEpoch(), "the next fetch gets records, not the same answer");
+        }
     }
 }

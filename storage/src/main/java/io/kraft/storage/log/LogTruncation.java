@@ -29,6 +29,10 @@ final class LogTruncation {
      */
     boolean truncateTo(long offset, LogConfig config) {
         if (offset >= bounds.endOffset()) {
+            // No record goes, but an epoch this replica started as leader without appending to it may start at
+            // the end. Kept, it would be the follower's last fetched epoch, which its new leader never had: the
+            // leader answers a diverging epoch that truncates nothing, and the follower never catches up.
+            epochCache.truncateFromEnd(bounds.endOffset());
             return false;
         }
         if (offset < bounds.startOffset()) {

@@ -325,6 +325,21 @@ class LogTest {
     }
 
     @Test
+    void truncateToTheEndForgetsAnEpochThatStartsThereWithoutRecords() throws Exception {
+        try (Log log = Log.open(dir, small().build())) {
+            log.append(batch(5, 0), 3, 1);       // 0-4 in epoch 3
+            // This replica led epoch 5 from offset 5 but appended nothing before it became a follower again.
+            log.leaderEpochCache().assign(5, 5);
+            assertFalse(log.truncateTo(5), "no record goes");
+            assertEquals(5, log.logEndOffset());
+            assertEquals(List.of(new EpochEntry(3, 0)), log.leaderEpochCache().entries(),
+                    "the empty epoch is no longer the last fetched epoch the follower reports");
+            assertFalse(log.truncateTo(7));
+            assertEquals(List.of(new EpochEntry(3, 0)), log.leaderEpochCache().entries());
+        }
+    }
+
+    @Test
     void truncateFullyRestartsEmptyAtAnOffset() {
         try (Log log = Log.open(dir, small().build())) {
             log.append(batch(5, 0), 1, 1);

@@ -358,8 +358,8 @@ final class ReplicaFetcherThread extends Thread {
                 case NONE -> {
                     FetchResponse.EpochEndOffset diverging = answer.divergingEpoch();
                     if (diverging.endOffset() >= 0) {
-                        truncateDiverged(partition, epoch, new EpochEndOffset(diverging.epoch(), diverging.endOffset()));
-                        return true;
+                        return truncateDiverged(partition, epoch,
+                                new EpochEndOffset(diverging.epoch(), diverging.endOffset()));
                     }
                     // A slice of the response's read buffer: appended without another copy.
                     ByteBuffer records = wholeBatches(answer.records());
@@ -420,14 +420,23 @@ final class ReplicaFetcherThread extends Thread {
         return false;
     }
 
-    private void truncateDiverged(Partition partition, int epoch, EpochEndOffset diverging) {
+    /** @return false (back off) if the truncation changed nothing, so the next fetch would get the same answer */
+    private boolean truncateDiverged(Partition partition, int epoch, EpochEndOffset diverging) {
         Log log = partition.log();
         long logEnd = log.logEndOffset();
+        int lastEpoch = log.leaderEpochCache().latestEpoch();
         long target = Truncation.offsetFor(diverging, e -> log.leaderEpochCache().endOffsetFor(e, log.logEndOffset()),
                 logEnd, partition.highWatermark());
+        partition.truncateTo(target, epoch);
+        if (log.logEndOffset() == logEnd && log.leaderEpochCache().latestEpoch() == lastEpoch) {
+            LOG.warn("Broker {} found nothing to truncate in {} at {} for the leader's epoch {} ending at {}; it backs"
+                    + " off", localBrokerId, partition.topicPartition(), logEnd, diverging.epoch(),
+                    diverging.endOffset());
+            return false;
+        }
         LOG.info("Broker {} truncates {} from {} to {}: the leader's epoch {} ends at {}", localBrokerId,
                 partition.topicPartition(), logEnd, target, diverging.epoch(), diverging.endOffset());
-        partition.truncateTo(target, epoch);
+        return true;
     }
 
     private boolean handleOutOfRange(Partition partition, int epoch, long fetchOffset, long leaderLogStart,

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A follower given fetched records that do not continue its log: records for a fetch offset it no longer has (it
  * truncated since), a gap, a leader epoch going back. Each is refused whole; the fetcher truncates to its high
- * watermark and fetches again, or backs off when there is nothing to truncate, and never appends the records.
+ * watermark and fetches again, or backs off when there is nothing to truncate, and never appends the records. A
+ * diverging epoch that truncates nothing backs off too.
  */
 class FollowerAppendRecoveryTest {
     private static final TopicPartition TP = new TopicPartition("t", 0);
@@ -108,5 +109,18 @@ class FollowerAppendRecoveryTest {
         assertEquals(6, partition.highWatermark());
         assertFalse(apply(6, answer(6, batch(6, 1, 0))), "epoch 0 after 1 again, with nothing above the watermark");
         assertEquals(6, partition.logEndOffset(), "nothing of a refused append is written");
+    }
+
+    @Test
+    void aDivergingAnswerThatTruncatesNothingBacksOffInsteadOfFetchingAgainAtOnce() {
+        // The leader says epoch 1 ends at 7, where this log ends too: the same answer would come back at once.
+        FetchResponse.PartitionData diverging = answer(5, null);
+        diverging.divergingEpoch().setEpoch(1).setEndOffset(7);
+        assertFalse(apply(7, diverging), "back off rather than spin on the same answer");
+        assertEquals(7, partition.logEndOffset());
+        // One that does cut the log is followed by a fetch at once.
+        diverging.divergingEpoch().setEpoch(0).setEndOffset(5);
+        assertTrue(apply(7, diverging));
+        assertEquals(5, partition.logEndOffset());
     }
 }
