@@ -44,6 +44,7 @@ import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
 import io.kraft.proto.controller.EndTransactionRequest;
+import io.kraft.proto.controller.EndTransactionResponse;
 import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
 import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
@@ -582,7 +583,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         request.getTopicsList().forEach(t -> partitions.computeIfAbsent(t.getName(), n -> new ArrayList<>())
                 .addAll(t.getPartitionsList()));
         reply(observer, controller.addPartitionsToTransaction(request.getTransactionalId(), request.getProducerId(),
-                (short) request.getProducerEpoch(), partitions), (results, error) -> {
+                (short) request.getProducerEpoch(), partitions, Math.max(1, request.getTransactionVersion())),
+                (results, error) -> {
                     AddPartitionsToTransactionResponse.Builder response = AddPartitionsToTransactionResponse.newBuilder()
                             .setErrorCode(error.error().code()).setErrorMessage(message(error));
                     if (results != null) {
@@ -600,13 +602,21 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                                         StreamObserver<TransactionResponse> observer) {
         replyTransaction(observer, controller.addOffsetsToTransaction(request.getTransactionalId(),
                 request.getProducerId(), (short) request.getProducerEpoch(), request.getGroupId(),
-                request.getOffsetsTopic(), request.getOffsetsPartition()));
+                request.getOffsetsTopic(), request.getOffsetsPartition(), Math.max(1, request.getTransactionVersion())));
     }
 
     @Override
-    public void endTransaction(EndTransactionRequest request, StreamObserver<TransactionResponse> observer) {
-        replyTransaction(observer, controller.endTransaction(request.getTransactionalId(), request.getProducerId(),
-                (short) request.getProducerEpoch(), request.getCommit()));
+    public void endTransaction(EndTransactionRequest request, StreamObserver<EndTransactionResponse> observer) {
+        reply(observer, controller.endTransaction(request.getTransactionalId(), request.getProducerId(),
+                (short) request.getProducerEpoch(), request.getCommit(), request.getBumpEpoch()), (producer, error) -> {
+                    EndTransactionResponse.Builder response = EndTransactionResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (error.isSuccess()) {
+                        response.setProducerId(producer.producerId()).setProducerEpoch(producer.producerEpoch());
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
     }
 
     @Override

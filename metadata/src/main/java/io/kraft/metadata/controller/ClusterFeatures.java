@@ -1,0 +1,27 @@
+package io.kraft.metadata.controller;
+
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import java.util.Map;
+
+/**
+ * The cluster-wide features this build knows: the levels its controllers accept, and the levels {@code format}
+ * finalizes for a new cluster (as Kafka 4.x's {@code kafka-storage format} does, each overridable with
+ * {@code --feature name=level}). One entry per line, so features added side by side merge cleanly.
+ */
+public final class ClusterFeatures {
+    public static final String METADATA_VERSION = "metadata.version";
+    /** The transaction protocol version: 2 is KIP-890 part 2 (an epoch bump per transaction, implicit adds). */
+    public static final String TRANSACTION_VERSION = "transaction.version";
+
+    /** The levels a controller of this build can run with (0 = off is always allowed). */
+    public static final Map<String, SupportedRange> SUPPORTED = Map.ofEntries(
+            Map.entry(METADATA_VERSION, new SupportedRange(1, 3)),
+            Map.entry(TRANSACTION_VERSION, new SupportedRange(1, 2)));
+
+    /** The levels a new cluster starts with (Kafka 4.x's defaults for a new cluster). */
+    public static final Map<String, Integer> FORMAT_DEFAULTS = Map.ofEntries(
+            Map.entry(TRANSACTION_VERSION, 2));
+
+    private ClusterFeatures() {
+    }
+}
