@@ -2,7 +2,11 @@ package io.kraft.cli;
 
 import io.kraft.config.ParsedConfig;
 import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.controller.ClusterFeatures;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.ScramFunctions;
+import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
@@ -11,7 +15,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,8 +29,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
- * every log directory and the metadata log directory of a node, so that the node can start; with
- * {@code --add-scram}, the SCRAM credentials a new cluster starts with (as {@code kafka-storage.sh format}).
+ * every log directory and the metadata log directory of a node, so that the node can start; the feature levels a new
+ * cluster starts with ({@link ClusterFeatures#FORMAT_DEFAULTS}, each changeable with {@code --feature name=level}) and,
+ * with {@code --add-scram}, its first SCRAM credentials (as {@code kafka-storage.sh format}).
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Formats the log directories and the metadata log directory of a node.")
@@ -49,10 +57,20 @@ final class FormatCommand implements Runnable {
                     + " metadata log directory's bootstrap records, so the first admin can log in.")
     private List<String> scramCredentials = new ArrayList<>();
 
+    @Option(names = {"-f", "--feature"}, paramLabel = "NAME=LEVEL",
+            description = "A feature level the new cluster starts with instead of the default, e.g."
+                    + " transaction.version=1 (0 leaves the feature off); repeatable. Defaults: transaction.version=2.")
+    private List<String> featureLevels = new ArrayList<>();
+
     @Override
     public void run() {
         ParsedConfig config = NodeConfigs.load(configFile);
-        List<MetadataRecord> bootstrap = bootstrapRecords();
+        Map<String, Integer> features = featureLevels();
+        List<MetadataRecord> credentials = bootstrapRecords();
+        List<MetadataRecord> bootstrap = new ArrayList<>();
+        features.forEach((name, level) -> bootstrap.add(MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                .setName(name).setLevel(level).build())));
+        bootstrap.addAll(credentials);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
         List<Path> unformatted = new ArrayList<>();
@@ -84,10 +102,45 @@ final class FormatCommand implements Runnable {
                 throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
                         + e.getMessage(), e);
             }
-            out.println("Wrote " + bootstrap.size() + " SCRAM credential(s) into the bootstrap records of "
-                    + metadataLogDir);
+            if (!features.isEmpty()) {
+                out.println("Finalized " + features.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(", ")) + " in the bootstrap records of " + metadataLogDir);
+            }
+            if (!credentials.isEmpty()) {
+                out.println("Wrote " + credentials.size() + " SCRAM credential(s) into the bootstrap records of "
+                        + metadataLogDir);
+            }
         }
         out.flush();
+    }
+
+    /** The feature levels to finalize: the defaults with {@code --feature}'s changes, level 0 left out. */
+    private Map<String, Integer> featureLevels() {
+        Map<String, Integer> levels = new TreeMap<>(ClusterFeatures.FORMAT_DEFAULTS);
+        for (String argument : featureLevels) {
+            int equals = argument.indexOf('=');
+            String name = equals < 0 ? argument : argument.substring(0, equals).trim();
+            SupportedRange range = ClusterFeatures.SUPPORTED.get(name);
+            if (range == null) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": unknown feature '"
+                        + name + "' (known: " + String.join(", ", new TreeMap<>(ClusterFeatures.SUPPORTED).keySet())
+                        + ")");
+            }
+            int level;
+            try {
+                level = Integer.parseInt(equals < 0 ? "" : argument.substring(equals + 1).trim());
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument
+                        + ": expected NAME=LEVEL with a number");
+            }
+            if (level != 0 && (level < range.minLevel() || level > range.maxLevel())) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": " + name
+                        + " supports levels " + range.minLevel() + " to " + range.maxLevel() + " (or 0, off)");
+            }
+            levels.put(name, level);
+        }
+        levels.values().removeIf(level -> level == 0);
+        return levels;
     }
 
     /** The credentials of {@code --add-scram} as records; the passwords are not kept. */

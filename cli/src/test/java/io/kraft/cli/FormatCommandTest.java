@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,8 +60,46 @@ class FormatCommandTest {
         Path config = config("metadata.log.dir=" + root.resolve("logs1"));
         CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
         assertEquals(0, run.exitCode(), run.err());
-        assertEquals(2, run.out().lines().count(), run.out());
+        assertEquals(2, run.out().lines().filter(line -> line.startsWith("Formatted ")).count(), run.out());
         assertFalse(Files.exists(root.resolve("metadata")));
+    }
+
+    @Test
+    void aNewClusterStartsAtTransactionVersion2UnlessFeatureSaysOtherwise() throws Exception {
+        Path config = config();
+        CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("Finalized transaction.version=2 in the bootstrap records of "), run.out());
+        assertEquals(Map.of("transaction.version", 2), finalized(root.resolve("metadata")));
+
+    }
+
+    @Test
+    void featureSetsALevelOtherThanTheDefault() throws Exception {
+        CliRun run = CliRun.of("format", "-c", config().toString(), "-t", CLUSTER_ID,
+                "--feature", "transaction.version=1");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(Map.of("transaction.version", 1), finalized(root.resolve("metadata")));
+    }
+
+    @Test
+    void anUnknownFeatureOrALevelOutsideItsRangeIsAUsageErrorAndWritesNothing() throws Exception {
+        Path config = config();
+        CliRun unknown = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID, "--feature", "no.such=1");
+        assertEquals(KraftCli.EXIT_USAGE, unknown.exitCode());
+        assertTrue(unknown.err().startsWith("Invalid --feature no.such=1: unknown feature 'no.such'"), unknown.err());
+        CliRun tooHigh = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID,
+                "--feature", "transaction.version=3");
+        assertEquals(KraftCli.EXIT_USAGE, tooHigh.exitCode());
+        assertTrue(tooHigh.err().contains("transaction.version supports levels 1 to 2"), tooHigh.err());
+        assertFalse(Files.exists(root.resolve("logs1")));
+    }
+
+    private static Map<String, Integer> finalized(Path metadataDir) {
+        Map<String, Integer> levels = new TreeMap<>();
+        BootstrapMetadata.read(metadataDir).stream().filter(MetadataRecord::hasFeatureLevel)
+                .map(MetadataRecord::getFeatureLevel).forEach(r -> levels.put(r.getName(), r.getLevel()));
+        return levels;
     }
 
     @Test
