@@ -67,9 +67,7 @@ final class FormatCommand implements Runnable {
         ParsedConfig config = NodeConfigs.load(configFile);
         Map<String, Integer> features = featureLevels();
         List<MetadataRecord> credentials = bootstrapRecords();
-        List<MetadataRecord> bootstrap = new ArrayList<>();
-        features.forEach((name, level) -> bootstrap.add(MetadataRecords.of(FeatureLevelRecord.newBuilder()
-                .setName(name).setLevel(level).build())));
+        List<MetadataRecord> bootstrap = new ArrayList<>(featureRecords(features));
         bootstrap.addAll(credentials);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
@@ -112,6 +110,12 @@ final class FormatCommand implements Runnable {
             }
         }
         out.flush();
+    }
+
+    /** The records finalizing {@code levels} (name to level) in a new cluster. */
+    static List<MetadataRecord> featureRecords(Map<String, Integer> levels) {
+        return new TreeMap<>(levels).entrySet().stream().map(e -> MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                .setName(e.getKey()).setLevel(e.getValue()).build())).toList();
     }
 
     /** The feature levels to finalize: the defaults with {@code --feature}'s changes, level 0 left out. */
