@@ -91,6 +91,13 @@ public interface Controller {
     CompletableFuture<List<ApiError>> alterClientQuotas(List<io.kraft.metadata.quota.ClientQuotaAlteration> entries,
                                                         boolean validateOnly);
 
+    /**
+     * UpdateFeatures: each feature's result, once the new levels have committed (all or, when one is refused,
+     * none; none either if validateOnly).
+     */
+    CompletableFuture<Map<String, ApiError>> updateFeatures(Map<String, FeatureControlManager.FeatureUpdate> updates,
+                                                            boolean validateOnly);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */

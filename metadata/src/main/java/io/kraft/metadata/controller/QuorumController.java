@@ -258,6 +258,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     @Override
+    public CompletableFuture<Map<String, ApiError>> updateFeatures(
+            Map<String, FeatureControlManager.FeatureUpdate> updates, boolean validateOnly) {
+        return submit("updateFeatures", m -> m.features().updateFeatures(updates, validateOnly));
+    }
+
+    @Override
     public CompletableFuture<List<ApiError>> alterClientQuotas(
             List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
         return submit("alterClientQuotas", m -> m.alterClientQuotas(entries, validateOnly));

@@ -5,6 +5,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.FeatureControlManager;
 import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
@@ -452,6 +453,25 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
+    }
+
+    @Override
+    public void updateFeatures(io.kraft.proto.controller.UpdateFeaturesRequest request,
+                               StreamObserver<io.kraft.proto.controller.UpdateFeaturesResponse> observer) {
+        Map<String, FeatureControlManager.FeatureUpdate> updates = new LinkedHashMap<>();
+        request.getUpdatesList().forEach(u -> updates.put(u.getFeature(),
+                new FeatureControlManager.FeatureUpdate(u.getLevel(), u.getAllowDowngrade())));
+        reply(observer, controller.updateFeatures(updates, request.getValidateOnly()), (results, error) -> {
+            var response = io.kraft.proto.controller.UpdateFeaturesResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (results != null) {
+                results.forEach((name, result) -> response.addResults(io.kraft.proto.controller.FeatureUpdateResult
+                        .newBuilder().setFeature(name).setErrorCode(result.error().code())
+                        .setErrorMessage(result.message() == null ? "" : result.message())));
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override

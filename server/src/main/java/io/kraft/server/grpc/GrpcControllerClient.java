@@ -15,6 +15,7 @@ import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.controller.AclDeleteResult;
 import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.FeatureControlManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.ControllerException;
@@ -361,6 +362,25 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (io.kraft.proto.controller.AlterClientQuotasResponse response) -> decode(response.getErrorCode(),
                         response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> response.getResultsList().stream().map(ClientQuotaMessages::result).toList()));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, ApiError>> updateFeatures(
+            Map<String, FeatureControlManager.FeatureUpdate> updates, boolean validateOnly) {
+        var message = io.kraft.proto.controller.UpdateFeaturesRequest.newBuilder().setValidateOnly(validateOnly);
+        updates.forEach((name, update) -> message.addUpdates(io.kraft.proto.controller.FeatureUpdate.newBuilder()
+                .setFeature(name).setLevel(update.level()).setAllowDowngrade(update.allowDowngrade())));
+        var request = message.build();
+        return withRetries("UpdateFeatures", requestDeadlineMs, (stub, observer) -> stub.updateFeatures(request,
+                        observer),
+                (io.kraft.proto.controller.UpdateFeaturesResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> {
+                            Map<String, ApiError> results = new LinkedHashMap<>();
+                            response.getResultsList().forEach(r -> results.put(r.getFeature(), r.getErrorCode() == 0
+                                    ? ApiError.NONE : ApiError.of(errorFor(r.getErrorCode()), r.getErrorMessage())));
+                            return results;
+                        }));
     }
 
     @Override

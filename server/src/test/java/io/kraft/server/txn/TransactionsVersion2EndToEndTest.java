@@ -17,8 +17,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,6 +33,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.InvalidUpdateVersionException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -78,6 +82,51 @@ class TransactionsVersion2EndToEndTest {
         assertEquals(2, features.finalizedFeatures().get("transaction.version").maxVersionLevel(),
                 features.toString());
         assertEquals(2, features.supportedFeatures().get("transaction.version").maxVersion());
+    }
+
+    @Test
+    void updateFeaturesMovesTheLevelDownAndUpWhileTransactionsGoOnAndRefusesWhatIsNotSupported() throws Exception {
+        try (KafkaProducer<String, String> producer = producer("v2-levels")) {
+            producer.initTransactions();
+            commitOne(producer, "at-2");
+            updateLevel((short) 1, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE);
+            assertEquals(1, finalizedLevel());
+            commitOne(producer, "after-downgrade");
+            try (KafkaProducer<String, String> v1 = producer("v2-levels-new")) {
+                v1.initTransactions();
+                commitOne(v1, "new-at-1");
+                short epoch = (short) describe("v2-levels-new").producerEpoch();
+                commitOne(v1, "new-at-1-again");
+                assertEquals(epoch, describe("v2-levels-new").producerEpoch(), "a version 1 commit keeps the epoch");
+            }
+            updateLevel((short) 2, FeatureUpdate.UpgradeType.UPGRADE);
+            assertEquals(2, finalizedLevel());
+            commitOne(producer, "after-upgrade");
+        }
+        ExecutionException tooHigh = assertThrows(ExecutionException.class,
+                () -> updateLevel((short) 3, FeatureUpdate.UpgradeType.UPGRADE));
+        assertTrue(tooHigh.getCause() instanceof InvalidUpdateVersionException, tooHigh.toString());
+        ExecutionException notADowngrade = assertThrows(ExecutionException.class,
+                () -> updateLevel((short) 1, FeatureUpdate.UpgradeType.UPGRADE));
+        assertTrue(notADowngrade.getCause() instanceof InvalidUpdateVersionException, notADowngrade.toString());
+        assertEquals(2, finalizedLevel(), "a refused update changes nothing");
+    }
+
+    private void commitOne(KafkaProducer<String, String> producer, String value) throws Exception {
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>("v2-a", 0, "k", value)).get(30, TimeUnit.SECONDS);
+        producer.commitTransaction();
+    }
+
+    private void updateLevel(short level, FeatureUpdate.UpgradeType type) throws Exception {
+        node.admin().updateFeatures(Map.of("transaction.version", new FeatureUpdate(level, type)),
+                new UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS);
+    }
+
+    private short finalizedLevel() {
+        return await().atMost(Duration.ofSeconds(30)).until(() -> node.admin().describeFeatures().featureMetadata()
+                .get(30, TimeUnit.SECONDS).finalizedFeatures().get("transaction.version").maxVersionLevel(),
+                level -> level > 0);
     }
 
     @Test

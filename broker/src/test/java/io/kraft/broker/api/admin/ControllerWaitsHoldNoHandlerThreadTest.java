@@ -417,6 +417,13 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<Map<String, io.kraft.metadata.controller.ApiError>> updateFeatures(
+                Map<String, io.kraft.metadata.controller.FeatureControlManager.FeatureUpdate> updates,
+                boolean validateOnly) {
+            throw new UnsupportedOperationException("not a feature test");
+        }
+
+        @Override
         public CompletableFuture<Map<String, Map<Integer, io.kraft.storage.errors.Errors>>> addPartitionsToTransaction(
                 String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
                 int transactionVersion) {
