@@ -217,7 +217,8 @@ public final class TransactionControlManager {
      * transaction is decided at the next epoch, which its markers carry, so a late write of the ended transaction is
      * fenced; the answer is the producer id and epoch to go on with (a new producer id at epoch 0 once the epochs are
      * used up). A retry at the epoch before that bump gets the same answer; with nothing open the epoch is bumped
-     * at once. Without it, and for a transaction begun with version 1, the epoch stays.
+     * at once by an abort (a commit of nothing is answered as in version 1). Without it, and for a transaction begun
+     * with version 1, the epoch stays.
      */
     public ControllerResult<TransactionalProducer> endTransaction(String transactionalId, long producerId,
                                                                   short producerEpoch, boolean commit,
@@ -246,15 +247,17 @@ public final class TransactionControlManager {
                         unchanged);
             }
             case PREPARE_COMMIT, PREPARE_ABORT -> {
-                boolean same = commit == (current.state() == TransactionState.PREPARE_COMMIT);
+                // A version 2 producer at the bumped epoch ends its next transaction before this one completed.
+                boolean same = commit == (current.state() == TransactionState.PREPARE_COMMIT)
+                        || (bumpEpoch && current.transactionVersion() >= TRANSACTION_VERSION_2);
                 return ControllerResult.failed(same ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE,
                         "Transactional id " + transactionalId + " is in " + current.state().kafkaName()
                                 + "; cannot " + decision);
             }
             default -> {
-                if (bumpEpoch) {
-                    // A version 2 producer ends a transaction none of whose writes reached a partition.
-                    return bumpedEnd(current, commit, nowMs);
+                if (bumpEpoch && !commit) {
+                    // A version 2 producer aborts a transaction none of whose writes reached a partition.
+                    return bumpedEnd(current, false, nowMs);
                 }
                 boolean complete = current.state() == TransactionState.COMPLETE_COMMIT
                         || current.state() == TransactionState.COMPLETE_ABORT;

@@ -99,13 +99,29 @@ class TransactionVersion2ControlManagerTest {
     }
 
     @Test
-    void endingWithNothingOpenBumpsTheEpochAtOnce() {
+    void anAbortAtTheBumpedEpochWhileTheCommitsMarkersAreWrittenIsRetriedNotRefused() {
+        TransactionalProducer p = init("t");
+        env.commit(txns.addPartitions("t", p.producerId(), p.producerEpoch(), Map.of("a", List.of(0)), V2, env.nowMs));
+        TransactionalProducer next = env.commit(txns.endTransaction("t", p.producerId(), p.producerEpoch(), true,
+                true, env.nowMs)).response();
+        assertUnchangedAfter(txns.endTransaction("t", next.producerId(), next.producerEpoch(), false, true,
+                env.nowMs), Errors.CONCURRENT_TRANSACTIONS);
+        env.commit(report("t", next, true, tp(0)));
+        assertEquals(TransactionalProducer.of(p.producerId(), (short) (next.producerEpoch() + 1)),
+                env.commit(txns.endTransaction("t", next.producerId(), next.producerEpoch(), false, true, env.nowMs))
+                        .response());
+    }
+
+    @Test
+    void abortingWithNothingOpenBumpsTheEpochAtOnceAndCommittingNothingIsRefused() {
         TransactionalProducer p = init("t");
         TransactionalProducer next = env.commit(txns.endTransaction("t", p.producerId(), p.producerEpoch(), false,
                 true, env.nowMs)).response();
         assertEquals(TransactionalProducer.of(p.producerId(), (short) (p.producerEpoch() + 1)), next);
         assertEquals(TransactionState.COMPLETE_ABORT, state("t").state());
         assertEquals(next.producerEpoch(), state("t").producerEpoch());
+        assertUnchangedAfter(txns.endTransaction("t", next.producerId(), next.producerEpoch(), true, true,
+                env.nowMs), Errors.INVALID_TXN_STATE);
     }
 
     @Test
