@@ -174,7 +174,7 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         Map<TopicPartition, ByteBuffer> now = new LinkedHashMap<>();
         Map<TopicPartition, ByteBuffer> later = new LinkedHashMap<>();
         Map<TopicPartition, CompletableFuture<Errors>> checks = new LinkedHashMap<>();
-        Map<TopicPartition, RecordBatch> toAdd = new LinkedHashMap<>();
+        Map<TopicPartition, BatchProducer> toAdd = new LinkedHashMap<>();
         entries.forEach((tp, records) -> {
             RecordBatch first = records.remaining() >= RecordBatch.HEADER_SIZE
                     ? new RecordBatch(records, records.position()) : null;
@@ -183,10 +183,11 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 check = VERIFIED;
             } else if (implicitAdd && !verifier.isInTransaction(transactionalId, first.producerId(),
                     first.producerEpoch(), tp.topic(), tp.partition())) {
-                toAdd.put(tp, first);
+                // Read now: the batch is a view of the request's buffer, which is gone once handle returns.
+                toAdd.put(tp, new BatchProducer(first.producerId(), first.producerEpoch()));
                 check = new CompletableFuture<>();
             } else {
-                check = verified(transactionalId, first, tp);
+                check = verified(transactionalId, new BatchProducer(first.producerId(), first.producerEpoch()), tp);
             }
             if (before == null && check.isDone() && check.join() == Errors.NONE) {
                 now.put(tp, records);
@@ -229,29 +230,33 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         });
     }
 
+    /** The producer id and epoch of a partition's first batch. */
+    private record BatchProducer(long producerId, short producerEpoch) {
+    }
+
     /** The image check of a partition the producer added itself (or that is already in its transaction). */
-    private CompletableFuture<Errors> verified(String transactionalId, RecordBatch batch, TopicPartition tp) {
-        return verifier.verify(transactionalId, batch.producerId(), batch.producerEpoch(), tp.topic(), tp.partition())
-                .thenApply(ok -> ok ? Errors.NONE : Errors.INVALID_TXN_STATE);
+    private CompletableFuture<Errors> verified(String transactionalId, BatchProducer producer, TopicPartition tp) {
+        return verifier.verify(transactionalId, producer.producerId(), producer.producerEpoch(), tp.topic(),
+                tp.partition()).thenApply(ok -> ok ? Errors.NONE : Errors.INVALID_TXN_STATE);
     }
 
     /**
      * Version 2: one add of every partition of the request not in the producer's open transaction yet; each check
      * completes once the image shows its partition added, or with the add's error as a Produce answers it.
      */
-    private void addImplicitly(String transactionalId, Map<TopicPartition, RecordBatch> toAdd,
+    private void addImplicitly(String transactionalId, Map<TopicPartition, BatchProducer> toAdd,
                                Map<TopicPartition, CompletableFuture<Errors>> checks) {
-        RecordBatch any = toAdd.values().iterator().next();
+        BatchProducer any = toAdd.values().iterator().next();
         Map<String, List<Integer>> partitions = new LinkedHashMap<>();
         toAdd.keySet().forEach(tp -> partitions.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
         implicitAdds.addPartitions(transactionalId, any.producerId(), any.producerEpoch(), partitions)
-                .whenComplete((errors, failure) -> toAdd.forEach((tp, batch) -> {
+                .whenComplete((errors, failure) -> toAdd.forEach((tp, producer) -> {
                     CompletableFuture<Errors> check = checks.get(tp);
                     Errors error = failure != null ? Errors.UNKNOWN_SERVER_ERROR
                             : errors.getOrDefault(tp.topic(), Map.of()).getOrDefault(tp.partition(),
                             Errors.UNKNOWN_SERVER_ERROR);
                     if (error == Errors.NONE) {
-                        verified(transactionalId, batch, tp).whenComplete((e, f) ->
+                        verified(transactionalId, producer, tp).whenComplete((e, f) ->
                                 check.complete(f != null ? Errors.UNKNOWN_SERVER_ERROR : e));
                     } else {
                         check.complete(forProduce(error));
