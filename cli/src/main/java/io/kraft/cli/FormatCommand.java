@@ -2,11 +2,9 @@ package io.kraft.cli;
 
 import io.kraft.config.ParsedConfig;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.ScramFunctions;
-import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
@@ -67,7 +65,7 @@ final class FormatCommand implements Runnable {
         ParsedConfig config = NodeConfigs.load(configFile);
         Map<String, Integer> features = featureLevels();
         List<MetadataRecord> credentials = bootstrapRecords();
-        List<MetadataRecord> bootstrap = new ArrayList<>(featureRecords(features));
+        List<MetadataRecord> bootstrap = new ArrayList<>(ClusterFeatures.levelRecords(features));
         bootstrap.addAll(credentials);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
@@ -110,12 +108,6 @@ final class FormatCommand implements Runnable {
             }
         }
         out.flush();
-    }
-
-    /** The records finalizing {@code levels} (name to level) in a new cluster. */
-    static List<MetadataRecord> featureRecords(Map<String, Integer> levels) {
-        return new TreeMap<>(levels).entrySet().stream().map(e -> MetadataRecords.of(FeatureLevelRecord.newBuilder()
-                .setName(e.getKey()).setLevel(e.getValue()).build())).toList();
     }
 
     /** The feature levels to finalize: the defaults with {@code --feature}'s changes, level 0 left out. */

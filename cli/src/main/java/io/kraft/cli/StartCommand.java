@@ -209,7 +209,7 @@ final class StartCommand implements Runnable {
         Path metadataLogDir = NodeConfigs.metadataLogDir(config);
         try {
             // A new cluster starts at the default feature levels, as after 'kraft-cli format'.
-            BootstrapMetadata.write(metadataLogDir, FormatCommand.featureRecords(ClusterFeatures.FORMAT_DEFAULTS));
+            BootstrapMetadata.write(metadataLogDir, ClusterFeatures.levelRecords(ClusterFeatures.FORMAT_DEFAULTS));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
                     + e.getMessage(), e);

@@ -1,7 +1,12 @@
 package io.kraft.metadata.controller;
 
+import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.proto.metadata.MetadataRecord;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The cluster-wide features this build knows: the levels its controllers accept, and the levels {@code format}
@@ -23,5 +28,11 @@ public final class ClusterFeatures {
             Map.entry(TRANSACTION_VERSION, 2));
 
     private ClusterFeatures() {
+    }
+
+    /** The bootstrap records finalizing {@code levels} (name to level) in a new cluster, by name. */
+    public static List<MetadataRecord> levelRecords(Map<String, Integer> levels) {
+        return new TreeMap<>(levels).entrySet().stream().map(e -> MetadataRecords.of(FeatureLevelRecord.newBuilder()
+                .setName(e.getKey()).setLevel(e.getValue()).build())).toList();
     }
 }

@@ -5,8 +5,7 @@ import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.MetadataRecords;
-import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.server.CombinedNode;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -147,8 +146,8 @@ public final class TransactionBenchmark {
             Map<String, String> properties = new HashMap<>(Map.of("controller.quorum.voters", voters.toString(),
                     "log.dirs", dir.resolve("node-" + id).resolve("logs").toString(),
                     "offsets.topic.replication.factor", String.valueOf(count)));
-            BootstrapMetadata.write(dir.resolve("node-" + id).resolve("metadata"), List.of(MetadataRecords.of(
-                    FeatureLevelRecord.newBuilder().setName("transaction.version").setLevel(txnVersion).build())));
+            BootstrapMetadata.write(dir.resolve("node-" + id).resolve("metadata"),
+                    ClusterFeatures.levelRecords(Map.of(ClusterFeatures.TRANSACTION_VERSION, txnVersion)));
             nodes.add(CombinedNode.start(id, CLUSTER_ID, dir.resolve("node-" + id).resolve("metadata"),
                     "PLAINTEXT://localhost:0", properties, topicConfigs));
         }

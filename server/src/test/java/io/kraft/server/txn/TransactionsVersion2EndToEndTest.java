@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.WireClient;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.MetadataRecords;
-import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.server.TestNode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,8 +62,8 @@ class TransactionsVersion2EndToEndTest {
 
     @BeforeEach
     void start() throws Exception {
-        BootstrapMetadata.write(dir.resolve("metadata"), List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
-                .setName("transaction.version").setLevel(2).build())));
+        BootstrapMetadata.write(dir.resolve("metadata"),
+                ClusterFeatures.levelRecords(Map.of(ClusterFeatures.TRANSACTION_VERSION, 2)));
         node = new TestNode(dir, Map.of("transaction.max.timeout.ms", "120000")).start();
         for (String topic : TOPICS) {
             node.createTopic(topic, 3, Map.of());
