@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.FeatureMetadata;
@@ -159,6 +160,33 @@ class TransactionsVersion2EndToEndTest {
         }
         assertEquals(12, values.size(), values.toString());
         assertTrue(values.stream().allMatch(v -> v.startsWith("committed")), values.toString());
+    }
+
+    @Test
+    void concurrentProducersEachCommitEveryTransaction() throws Exception {
+        int producers = 8;
+        int transactions = 15;
+        List<CompletableFuture<Void>> runs = new ArrayList<>();
+        for (int i = 0; i < producers; i++) {
+            String id = "v2-many-" + i;
+            runs.add(CompletableFuture.runAsync(() -> {
+                try (KafkaProducer<String, String> producer = producer(id)) {
+                    producer.initTransactions();
+                    for (int t = 0; t < transactions; t++) {
+                        producer.beginTransaction();
+                        for (TopicPartition tp : allPartitions()) {
+                            producer.send(new ProducerRecord<>(tp.topic(), tp.partition(), id, "t" + t));
+                        }
+                        producer.commitTransaction();
+                    }
+                }
+            }));
+        }
+        CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        for (int i = 0; i < producers; i++) {
+            TransactionDescription done = awaitState("v2-many-" + i, TransactionState.COMPLETE_COMMIT);
+            assertEquals(transactions, done.producerEpoch(), "one bump per commit");
+        }
     }
 
     @Test
