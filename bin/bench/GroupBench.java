@@ -1,3 +1,4 @@
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,11 +17,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Consumer-group figures for bin/bench-vs-kafka, run with Java's single-file launcher on Apache Kafka's
+ * Consumer-group figures for bin/bench-vs-kafka, compiled by the script against Apache Kafka's
  * client jars, so the same code measures both brokers:
  * <pre>
- *   java -cp 'libs/*' GroupBench.java rebalance BOOTSTRAP TOPIC MEMBERS   # ms until MEMBERS+1 are assigned again
- *   java -cp 'libs/*' GroupBench.java throughput BOOTSTRAP TOPIC MEMBERS RECORDS   # records/s of a group
+ *   java -cp 'libs/*:classes' GroupBench rebalance BOOTSTRAP TOPIC MEMBERS   # ms until MEMBERS+1 are assigned again
+ *   java -cp 'libs/*:classes' GroupBench throughput BOOTSTRAP TOPIC MEMBERS RECORDS   # records/s of a group
  * </pre>
  * Prints one number on stdout.
  */
@@ -103,6 +104,7 @@ public final class GroupBench {
         throw new IllegalStateException("the group did not become stable within " + timeoutMs + " ms");
     }
 
+
     /** One consumer polling on its own thread. */
     private static final class Member implements ConsumerRebalanceListener {
         final Set<TopicPartition> assignment = ConcurrentHashMap.newKeySet();
@@ -111,8 +113,8 @@ public final class GroupBench {
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final Thread thread;
 
-        Member(String bootstrap, String group, String topic, AtomicLong consumed) {
-            Properties props = new Properties();
+        Member(String bootstrap, String group, String topic, AtomicLong consumed) throws IOException {
+            Properties props = BenchClients.clientProperties();
             props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

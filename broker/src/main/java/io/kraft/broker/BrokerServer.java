@@ -22,6 +22,7 @@ import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.group.GroupCoordinatorMetrics;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.lifecycle.ClientListenerGate;
@@ -29,6 +30,8 @@ import io.kraft.broker.lifecycle.LogDirStatus;
 import io.kraft.broker.metrics.BrokerTopicMetrics;
 import io.kraft.broker.metrics.DeletedTopicMetrics;
 import io.kraft.broker.metrics.KafkaMetrics;
+import io.kraft.broker.metrics.MetricName;
+import io.kraft.broker.quota.ReplicationQuotaConfig;
 import io.kraft.broker.quota.ClientQuotas;
 import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.broker.network.ApiHandler;
@@ -46,6 +49,7 @@ import io.kraft.broker.replica.LogDirListener;
 import io.kraft.broker.security.RequestAuthorizer;
 import io.kraft.broker.replica.ReplicaManager;
 import io.kraft.broker.replica.ReplicaManagerConfig;
+import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.PartitionMetrics;
 import io.kraft.broker.replica.ReplicaManagerMetrics;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -57,6 +61,7 @@ import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
+import io.kraft.storage.log.TopicPartition;
 import io.netty.handler.ssl.SslContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -151,7 +156,8 @@ public final class BrokerServer implements AutoCloseable {
                 .withInterBrokerListenerName(interBroker.name());
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
-        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION), metadata::image));
+        handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
+                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION), metadata::image));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         handlers.add(new SaslHandshakeHandler());
@@ -163,12 +169,19 @@ public final class BrokerServer implements AutoCloseable {
         this.replicaManager = new ReplicaManager(nodeId, ReplicaManagerConfig.fromProperties(properties),
                 new EffectiveConfigs(nodeId, properties)::topics, System::currentTimeMillis,
                 Optional.of(new ReplicaManager.Replication(replication, controller::alterPartition,
-                        this::brokerEpoch, interBrokerSecurity)));
+                        this::brokerEpoch, interBrokerSecurity, ReplicationQuotaConfig.windows(properties))));
         metadata.register(replicaManager);
         this.transactions = TransactionComponents.create(nodeId, this::brokerEpoch, controller, metadata,
                 replicaManager, properties);
         this.metrics = KafkaMetrics.forNode();
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
+        // Kafka's replication throttle rates: bytes/s of throttled replicas' copying, leader and follower side.
+        metrics.gauge(MetricName.of("kafka.server", "LeaderReplication", "byte-rate"),
+                "Bytes per second this leader sent to throttled replicas",
+                () -> replicaManager.throttles().leader().byteRate());
+        metrics.gauge(MetricName.of("kafka.server", "FollowerReplication", "byte-rate"),
+                "Bytes per second this follower fetched for throttled replicas",
+                () -> replicaManager.throttles().follower().byteRate());
         metadata.register(new ReplicaManagerMetrics(nodeId, metrics, replicaManager::partitions));
         metadata.register(new DeletedTopicMetrics(topicMetrics));
         // After the replica manager: it sees the partitions this change made it host or drop.
@@ -187,6 +200,8 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
+                .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image, transactions.implicitAdds()));
@@ -281,6 +296,11 @@ public final class BrokerServer implements AutoCloseable {
             public List<OfflineLogDir> offlineLogDirs() {
                 return replicaManager.offlineLogDirReports();
             }
+
+            @Override
+            public long previousBrokerEpoch() {
+                return replicaManager.previousBrokerEpoch();
+            }
         };
     }
 
@@ -355,6 +375,8 @@ public final class BrokerServer implements AutoCloseable {
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {
+            // The next start tells the controller this epoch ended cleanly (KIP-966), if the logs close cleanly.
+            replicaManager.setBrokerEpochForShutdown(lifecycle.brokerEpoch());
             lifecycle.close();
         }
         // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
                 QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
                 TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
                 TransactionsCommand.class, LeaderElectionCommand.class, ReassignPartitionsCommand.class,
-                LogDirsCommand.class, AclsCommand.class, CommandLine.HelpCommand.class})
+                LogDirsCommand.class, AclsCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class KraftCli implements Runnable {
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */
     public static final int EXIT_FAILURE = 1;

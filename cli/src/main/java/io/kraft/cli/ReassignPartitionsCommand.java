@@ -6,6 +6,7 @@ import io.kraft.cli.partitions.JsonPlans;
 import io.kraft.cli.partitions.LiveBrokers;
 import io.kraft.cli.partitions.PlanException;
 import io.kraft.cli.partitions.ReplicaAssignments;
+import io.kraft.cli.partitions.ReplicationThrottles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Spec;
  * partition reassignments through the Kafka Admin client, with the options, JSON plans and output of Kafka's
  * {@code kafka-reassign-partitions.sh}. {@code --generate} proposes a plan moving the given topics onto the given
  * brokers; {@code --execute} starts a plan, printing the current assignment to roll back to; {@code --verify} reports
- * each partition's progress; {@code --cancel} cancels the plan's running reassignments. Contradictory options are one
+ * each partition's progress and, once all are done, removes the replication throttles {@code --execute --throttle}
+ * set; {@code --cancel} cancels the plan's running reassignments. Contradictory options are one
  * {@code Error:} line and exit 2; a cluster's refusal is one {@code Error:} line and exit 1.
  */
 @Command(name = "reassign-partitions", mixinStandardHelpOptions = true, sortOptions = false,
@@ -81,6 +83,19 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
     @Option(names = "--additional", description = "With --execute: start even though other reassignments run.")
     private boolean additional;
 
+    @Option(names = "--throttle", paramLabel = "BYTES_PER_SEC", defaultValue = "-1",
+            description = "With --execute: limit the copying between brokers to this many bytes/s on every broker "
+                    + "the plan touches, for the moving replicas only; --verify removes it once all are done.")
+    private long throttle;
+
+    @Option(names = "--replica-alter-log-dirs-throttle", paramLabel = "BYTES_PER_SEC", defaultValue = "-1",
+            description = "With --execute: limit the copying between a broker's log directories to this many "
+                    + "bytes/s; --verify removes it once all are done.")
+    private long alterLogDirsThrottle;
+
+    @Option(names = "--preserve-throttles", description = "With --verify: keep the throttles when all is done.")
+    private boolean preserveThrottles;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -103,7 +118,7 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
                 } else if (execute) {
                     return execute(admin, plan, out, err);
                 } else if (verify) {
-                    return verify(admin, plan.replicas(), out);
+                    return verify(admin, plan.replicas(), preserveThrottles, out);
                 }
                 return cancel(admin, plan.replicas(), out, err);
             } catch (PlanException e) {
@@ -140,6 +155,12 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         }
         if (additional && !execute) {
             throw new PlanException("--additional is only valid with --execute");
+        }
+        if ((throttle >= 0 || alterLogDirsThrottle >= 0) && !execute) {
+            throw new PlanException("--throttle and --replica-alter-log-dirs-throttle are only valid with --execute");
+        }
+        if (preserveThrottles && !verify) {
+            throw new PlanException("--preserve-throttles is only valid with --verify");
         }
     }
 
@@ -219,6 +240,17 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         out.println(JsonPlans.reassignmentJson(current, currentDirs));
         out.println();
         out.println("Save this to use as the --reassignment-json-file option during rollback");
+        if (throttle >= 0) {
+            ReplicationThrottles.set(admin, current, plan, throttle);
+            out.println("Warning: You must run --verify periodically, until the reassignment completes, to ensure the "
+                    + "throttle is removed.");
+            out.println("The inter-broker throttle limit was set to " + throttle + " B/s");
+        }
+        if (alterLogDirsThrottle >= 0) {
+            ReplicationThrottles.setAlterLogDirs(admin, ReplicationThrottles.brokers(current, plan).isEmpty()
+                    ? LiveBrokers.of(admin) : ReplicationThrottles.brokers(current, plan), alterLogDirsThrottle);
+            out.println("The replica-alter-dir throttle limit was set to " + alterLogDirsThrottle + " B/s");
+        }
         Map<TopicPartition, Optional<NewPartitionReassignment>> targets = JsonPlans.targets(plan);
         return alter(admin, targets, "Successfully started partition reassignment", " for ", "reassigning", out, err);
     }
@@ -276,8 +308,8 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         return KraftCli.EXIT_FAILURE;
     }
 
-    private static int verify(Admin admin, Map<TopicPartition, List<Integer>> plan, PrintWriter out)
-            throws ExecutionException, InterruptedException {
+    private static int verify(Admin admin, Map<TopicPartition, List<Integer>> plan, boolean preserveThrottles,
+                              PrintWriter out) throws ExecutionException, InterruptedException {
         Map<TopicPartition, PartitionReassignment> ongoing = admin.listPartitionReassignments(plan.keySet())
                 .reassignments().get();
         Map<TopicPartition, List<Integer>> current = currentOf(admin, plan);
@@ -298,6 +330,17 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         moving.keySet().retainAll(plan.keySet());
         if (moving.isEmpty()) {
             out.println(plan.size() + " of " + plan.size() + " partitions done.");
+            if (!preserveThrottles) {
+                // As Kafka's tool: every broker's rates, and the plan's topics' replica lists, once all is done.
+                Set<Integer> brokers = new TreeSet<>(admin.describeCluster().nodes().get().stream().map(Node::id)
+                        .toList());
+                Set<String> topics = new TreeSet<>(plan.keySet().stream().map(TopicPartition::topic).toList());
+                ReplicationThrottles.clear(admin, brokers, topics);
+                out.println("Clearing broker-level throttles on broker" + (brokers.size() == 1 ? " " : "s ")
+                        + String.join(",", brokers.stream().map(String::valueOf).toList()));
+                out.println("Clearing topic-level throttles on topic" + (topics.size() == 1 ? " " : "s ")
+                        + String.join(",", topics));
+            }
         } else {
             CopyProgress progress = CopyProgress.of(admin, moving);
             out.println((plan.size() - moving.size()) + " of " + plan.size() + " partitions done; "

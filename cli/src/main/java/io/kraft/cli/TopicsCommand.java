@@ -207,9 +207,25 @@ final class TopicsCommand implements Callable<Integer> {
                 Node leader = partition.leader();
                 out.println("\tTopic: " + name + "\tPartition: " + partition.partition()
                         + "\tLeader: " + (leader == null || leader.isEmpty() ? "none" : leader.idString())
-                        + "\tReplicas: " + ids(partition.replicas()) + "\tIsr: " + ids(partition.isr()));
+                        + "\tReplicas: " + ids(partition.replicas()) + "\tIsr: " + ids(partition.isr())
+                        + elrColumns(partition));
             }
         }
+    }
+
+    /**
+     * The eligible leader replicas columns (KIP-966) as kafka-topics.sh prints them, when the broker answered them
+     * (DescribeTopicPartitions; null from an older Metadata answer).
+     */
+    private static String elrColumns(TopicPartitionInfo partition) {
+        StringBuilder columns = new StringBuilder();
+        if (partition.elr() != null) {
+            columns.append("\tElr: ").append(ids(partition.elr()));
+        }
+        if (partition.lastKnownElr() != null) {
+            columns.append("\tLastKnownElr: ").append(ids(partition.lastKnownElr()));
+        }
+        return columns.toString();
     }
 
     /** The configs not at their built-in default, as kafka-topics.sh shows them: k=v,k=v. */

@@ -53,6 +53,9 @@ class FormatCommandTest {
         assertNotEquals(MetaProperties.read(dirs.get(0)).orElseThrow().directoryId(),
                 MetaProperties.read(dirs.get(1)).orElseThrow().directoryId());
         assertEquals(3, MetaProperties.verify(dirs, 4, config).size());
+        // A new cluster starts with eligible leader replicas on (KIP-966) and transaction version 2 (KIP-890).
+        assertEquals(Map.of("eligible.leader.replicas.version", 1, "transaction.version", 2),
+                finalized(root.resolve("metadata")));
     }
 
     @Test
@@ -69,8 +72,9 @@ class FormatCommandTest {
         Path config = config();
         CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains("Finalized transaction.version=2 in the bootstrap records of "), run.out());
-        assertEquals(Map.of("transaction.version", 2), finalized(root.resolve("metadata")));
+        assertTrue(run.out().contains("Finalized eligible.leader.replicas.version=1, transaction.version=2 in the"
+                + " bootstrap records of "), run.out());
+        assertEquals(2, finalized(root.resolve("metadata")).get("transaction.version"));
 
     }
 
@@ -79,7 +83,7 @@ class FormatCommandTest {
         CliRun run = CliRun.of("format", "-c", config().toString(), "-t", CLUSTER_ID,
                 "--feature", "transaction.version=1");
         assertEquals(0, run.exitCode(), run.err());
-        assertEquals(Map.of("transaction.version", 1), finalized(root.resolve("metadata")));
+        assertEquals(1, finalized(root.resolve("metadata")).get("transaction.version"));
     }
 
     @Test

@@ -36,6 +36,11 @@ final class KafkaTool {
         full[0] = "--bootstrap-server";
         full[1] = bootstrap;
         System.arraycopy(args, 0, full, 2, args.length);
+        return runArgs(mainClass, full);
+    }
+
+    /** {@code mainClass} with exactly {@code full} (for tools whose subcommand comes before the options). */
+    static Ran runArgs(String mainClass, String... full) throws Exception {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream original = System.out;
         int exitCode = 0;

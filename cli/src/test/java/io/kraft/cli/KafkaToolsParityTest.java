@@ -76,6 +76,20 @@ class KafkaToolsParityTest {
     }
 
     @Test
+    void kafkaClusterToolPrintsTheClusterIdAndUnregistersAsOursDoes() throws Exception {
+        String tool = "org.apache.kafka.tools.ClusterTool";
+        KafkaTool.Ran kafkaId = KafkaTool.runArgs(tool, "cluster-id", "--bootstrap-server", node.bootstrap());
+        CliRun ourId = CliRun.of("cluster", "cluster-id", "--bootstrap-server", node.bootstrap());
+        assertEquals(kafkaId, new KafkaTool.Ran(ourId.exitCode(), ourId.out()));
+
+        KafkaTool.Ran kafkaUnknown = KafkaTool.runArgs(tool, "unregister", "--bootstrap-server", node.bootstrap(),
+                "--id", "77");
+        CliRun ourUnknown = CliRun.of("cluster", "unregister", "--bootstrap-server", node.bootstrap(), "--id", "77");
+        assertEquals(1, kafkaUnknown.exitCode(), kafkaUnknown.out());
+        assertEquals(kafkaUnknown.exitCode(), ourUnknown.exitCode());
+    }
+
+    @Test
     void logDirsPrintsTheJsonKafkasToolPrints() throws Exception {
         String[] args = {"--describe", "--topic-list", "parity"};
         KafkaTool.Ran kafka = kafka("org.apache.kafka.tools.LogDirsCommand", args);
@@ -95,7 +109,7 @@ class KafkaToolsParityTest {
         Path plan = Files.writeString(dir.resolve("plan.json"), "{\"version\":1,\"partitions\":["
                 + "{\"topic\":\"parity\",\"partition\":0,\"replicas\":[1],\"log_dirs\":[\"any\"]},"
                 + "{\"topic\":\"parity\",\"partition\":1,\"replicas\":[1],\"log_dirs\":[\"any\"]}]}");
-        String[] execute = {"--execute", "--reassignment-json-file", plan.toString()};
+        String[] execute = {"--execute", "--reassignment-json-file", plan.toString(), "--throttle", "50000000"};
         KafkaTool.Ran kafkaExecute = kafka(tool, execute);
         KafkaTool.Ran ourExecute = ours("reassign-partitions", execute);
         assertEquals(0, kafkaExecute.exitCode(), kafkaExecute.out());
@@ -107,10 +121,11 @@ class KafkaToolsParityTest {
         KafkaTool.Ran ourVerify = ours("reassign-partitions", verify);
         assertEquals(0, kafkaVerify.exitCode(), kafkaVerify.out());
         assertEquals(kafkaVerify.exitCode(), ourVerify.exitCode());
-        // Kafka's tool then clears the replication throttles it may have set (deleting keys a broker accepts even
-        // when unset); ours sets none.
+        // Both then clear the replication throttles --execute --throttle set; ours adds a line of progress.
         assertEquals(kafkaVerify.lines().subList(0, 3), ourVerify.lines().subList(0, 3));
         assertTrue(kafkaVerify.out().contains("Clearing broker-level throttles on broker 1"), kafkaVerify.out());
+        assertEquals(kafkaVerify.lines().stream().filter(line -> line.startsWith("Clearing")).toList(),
+                ourVerify.lines().stream().filter(line -> line.startsWith("Clearing")).toList());
 
         String[] cancel = {"--cancel", "--reassignment-json-file", plan.toString()};
         KafkaTool.Ran kafkaCancel = kafka(tool, cancel);

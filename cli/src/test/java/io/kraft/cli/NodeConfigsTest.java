@@ -74,6 +74,8 @@ class NodeConfigsTest {
                 "replica.lag.time.max.ms", "30000",
                 "auto.create.topics.enable", "false",
                 "log.cleaner.dedupe.buffer.size", "134217728"));
+        // Kafka's __transaction_state settings: accepted without a warning, though the state is in the metadata log.
+        props.putAll(Map.of("transaction.state.log.replication.factor", "1", "transaction.state.log.min.isr", "1"));
         ParsedConfig config = parse(props);
         assertTrue(config.unknownKeys().isEmpty(), config.unknownKeys().toString());
     }

@@ -118,8 +118,9 @@ class PartitionCommandsTest {
         CliRun verified = run("reassign-partitions", "--verify", "--reassignment-json-file", planFile.toString());
         assertEquals(0, verified.exitCode(), verified.err());
         assertEquals("Status of partition reassignment:" + NL + "Reassignment of partition orders-0 is completed."
-                + NL + "Reassignment of partition orders-1 is completed." + NL + "2 of 2 partitions done." + NL,
-                verified.out());
+                + NL + "Reassignment of partition orders-1 is completed." + NL + "2 of 2 partitions done." + NL
+                + "Clearing broker-level throttles on broker 1" + NL + "Clearing topic-level throttles on topic orders"
+                + NL, verified.out());
 
         CliRun cancelled = run("reassign-partitions", "--cancel", "--reassignment-json-file", planFile.toString());
         assertEquals(0, cancelled.exitCode(), cancelled.err());

@@ -85,8 +85,8 @@ class TopicsAndConfigsCommandTest {
                 + "ReplicationFactor: 1\tConfigs: .*"), lines.get(0));
         assertTrue(lines.get(0).contains("cleanup.policy=compact"), lines.get(0));
         assertTrue(lines.get(0).contains("retention.ms=60000"), lines.get(0));
-        assertEquals("\tTopic: orders\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1", lines.get(1));
-        assertEquals("\tTopic: orders\tPartition: 2\tLeader: 1\tReplicas: 1\tIsr: 1", lines.get(3));
+        assertEquals("\tTopic: orders\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \tLastKnownElr: ", lines.get(1));
+        assertEquals("\tTopic: orders\tPartition: 2\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \tLastKnownElr: ", lines.get(3));
         assertTrue(topics("--describe").out().contains("Topic: payments\t"));
 
         assertSucceeds(topics("--alter", "--topic", "orders", "--partitions", "5"));

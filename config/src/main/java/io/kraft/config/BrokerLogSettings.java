@@ -135,6 +135,10 @@ public final class BrokerLogSettings {
 
     // The first broker synonym with a value wins; only optional synonyms (null default) can lack one.
     private ConfigValue effective(String topicKey) {
+        if (TopicConfigs.brokerSynonyms(topicKey).isEmpty()) {
+            // A topic setting no broker key supplies (the throttled replica lists) defaults to empty.
+            return new ConfigValue(topicKey, List.of(), ConfigSource.DEFAULT_CONFIG, topicKey, "");
+        }
         for (String brokerKey : TopicConfigs.brokerSynonyms(topicKey)) {
             Object brokerValue = config.get(brokerKey);
             if (brokerValue != null) {

@@ -48,6 +48,8 @@ public final class TopicConfigs {
     public static final String PREALLOCATE = "preallocate";
     public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
 
     /** A topic setting without its default, and the broker keys it falls back to, first match wins. */
     private record TopicKey(String name, ConfigType type, Validator validator, Importance importance, String doc,
@@ -121,6 +123,13 @@ public final class TopicConfigs {
         add(UNCLEAN_LEADER_ELECTION_ENABLE, BOOLEAN, null, MEDIUM,
                 "Whether a replica outside the ISR may lead this topic as a last resort, losing data.",
                 LogConfigs.UNCLEAN_LEADER_ELECTION_ENABLE);
+        // No broker key supplies these (Kafka has none): without an override the list is empty.
+        add(LEADER_REPLICATION_THROTTLED_REPLICAS, LIST, ThrottledReplicaList.INSTANCE, MEDIUM,
+                "Replicas whose copying this topic's leaders throttle to leader.replication.throttled.rate: "
+                        + "[partitionId]:[brokerId],... or '*' for all.");
+        add(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, LIST, ThrottledReplicaList.INSTANCE, MEDIUM,
+                "Replicas whose copying this topic's followers throttle to follower.replication.throttled.rate: "
+                        + "[partitionId]:[brokerId],... or '*' for all.");
     }
 
     private TopicConfigs() {

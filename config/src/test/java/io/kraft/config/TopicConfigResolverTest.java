@@ -172,4 +172,21 @@ class TopicConfigResolverTest {
         assertThrows(UnsupportedOperationException.class, () -> topic.entries().clear());
         assertThrows(UnknownConfigException.class, () -> topic.entry("nope"));
     }
+
+    @Test
+    void throttledReplicaListsAreEmptyByDefaultAndTakeAStarOrPartitionBrokerPairs() {
+        TopicConfigResolver resolver = resolver(Map.of());
+        ConfigValue unset = resolver.resolve(Map.of()).entry(TopicConfigs.LEADER_REPLICATION_THROTTLED_REPLICAS);
+        assertEquals(List.of(), unset.value());
+        assertEquals(ConfigSource.DEFAULT_CONFIG, unset.source());
+        assertEquals(List.of("0:1", "1:2"), resolver.resolve(Map.of(
+                TopicConfigs.FOLLOWER_REPLICATION_THROTTLED_REPLICAS, "0:1, 1:2"))
+                .entry(TopicConfigs.FOLLOWER_REPLICATION_THROTTLED_REPLICAS).value());
+        assertEquals(List.of("*"), resolver.resolve(Map.of(TopicConfigs.LEADER_REPLICATION_THROTTLED_REPLICAS, "*"))
+                .entry(TopicConfigs.LEADER_REPLICATION_THROTTLED_REPLICAS).value());
+        for (String bad : List.of("0", "a:1", "*,0:1", "0:1:2")) {
+            assertThrows(ConfigException.class, () -> resolver.resolve(Map.of(
+                    TopicConfigs.LEADER_REPLICATION_THROTTLED_REPLICAS, bad)), bad);
+        }
+    }
 }

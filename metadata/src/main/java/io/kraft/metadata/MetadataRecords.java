@@ -18,6 +18,7 @@ import io.kraft.proto.metadata.RemoveUserScramCredentialRecord;
 import io.kraft.proto.metadata.TopicRecord;
 import io.kraft.proto.metadata.TransactionRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.proto.metadata.UnregisterBrokerRecord;
 import io.kraft.proto.metadata.UserScramCredentialRecord;
 
 /** Wraps record types in the versioned {@link MetadataRecord} envelope and checks versions on replay. */
@@ -118,5 +119,9 @@ public final class MetadataRecords {
 
     public static MetadataRecord of(ClientQuotaRecord record) {
         return envelope().setClientQuota(record).build();
+    }
+
+    public static MetadataRecord of(UnregisterBrokerRecord record) {
+        return envelope().setUnregisterBroker(record).build();
     }
 }

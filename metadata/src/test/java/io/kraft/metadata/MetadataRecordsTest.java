@@ -47,7 +47,8 @@ class MetadataRecordsTest {
                 MetadataRecords.of(PartitionRecord.newBuilder()
                         .setTopicId(Uuids.toProto(TOPIC_ID)).setPartitionId(3)
                         .addAllReplicas(List.of(1, 2, 3)).addAllIsr(List.of(1, 2))
-                        .setLeader(1).setLeaderEpoch(4).setPartitionEpoch(9).build()),
+                        .setLeader(1).setLeaderEpoch(4).setPartitionEpoch(9)
+                        .addEligibleLeaderReplicas(3).build()),
                 MetadataRecords.of(PartitionChangeRecord.newBuilder()
                         .setTopicId(Uuids.toProto(TOPIC_ID)).setPartitionId(3)
                         .setLeader(2).setIsr(BrokerIdList.newBuilder().addBrokerIds(2)).build()),
@@ -80,7 +81,9 @@ class MetadataRecordsTest {
                         .build()),
                 MetadataRecords.of(io.kraft.proto.metadata.ClientQuotaRecord.newBuilder()
                         .addAllEntity(io.kraft.metadata.quota.ClientQuotaEntity.of("alice", null).toRecord())
-                        .setKey("producer_byte_rate").setValue(1048576).build()));
+                        .setKey("producer_byte_rate").setValue(1048576).build()),
+                MetadataRecords.of(io.kraft.proto.metadata.UnregisterBrokerRecord.newBuilder()
+                        .setBrokerId(1).setBrokerEpoch(7).build()));
     }
 
     @Test

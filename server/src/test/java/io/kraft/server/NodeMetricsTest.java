@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -25,6 +26,7 @@ import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -77,6 +79,11 @@ class NodeMetricsTest {
             assertEquals(1, value(text, "kafka_server_raft_metrics_current_leader"));
             double idle = value(text, "kafka_server_kafkarequesthandlerpool_requesthandleravgidlepercent");
             assertTrue(idle >= 0 && idle <= 1, "idle share " + idle);
+            double networkIdle = value(text, "kafka_network_socketserver_networkprocessoravgidlepercent");
+            assertTrue(networkIdle >= 0 && networkIdle <= 1, "network idle share " + networkIdle);
+            // No group has committed here: the coordinator's gauges exist and count none.
+            assertEquals(0, value(text, "kafka_server_group_coordinator_metrics_group_count_by_protocol{protocol=\"classic\"}"));
+            assertEquals(0, value(text, "kafka_coordinator_group_groupmetadatamanager_numoffsets"));
             assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics");
 
             assertDashboardMetricsExist(text);
@@ -95,6 +102,24 @@ class NodeMetricsTest {
                     "Value"));
             assertEquals(0L, jmx.getAttribute(new ObjectName(
                     "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions"), "Value"));
+
+            // A group that committed offset 0 everywhere lags by every record; the coordinator counts every 5 s.
+            Map<TopicPartition, OffsetAndMetadata> atStart = new HashMap<>();
+            for (int partition = 0; partition < 3; partition++) {
+                atStart.put(new TopicPartition("orders", partition), new OffsetAndMetadata(0));
+            }
+            node.admin().alterConsumerGroupOffsets("lagging", atStart).all()
+                    .get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS);
+            Pattern lagSum = Pattern.compile(
+                    "(?m)^kafka_server_consumergrouplag_lagsum_by_group\\{group=\"lagging\"} (\\S+)$");
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                Matcher sample = lagSum.matcher(get(httpPort, "/metrics").body());
+                return sample.find() && Double.parseDouble(sample.group(1)) == RECORDS;
+            });
+            String withGroup = get(httpPort, "/metrics").body();
+            assertEquals(1, value(withGroup, "kafka_server_group_coordinator_metrics_group_count_by_protocol"
+                    + "{protocol=\"classic\"}"));
+            assertEquals(3, value(withGroup, "kafka_coordinator_group_groupmetadatamanager_numoffsets"));
 
             node.admin().deleteTopics(List.of("orders")).all().get(TestNode.WAIT_MS, TimeUnit.MILLISECONDS);
             await().atMost(Duration.ofSeconds(30)).until(() ->

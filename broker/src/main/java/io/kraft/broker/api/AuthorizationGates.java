@@ -43,6 +43,7 @@ public final class AuthorizationGates {
 
     static {
         cluster(ApiKey.ELECT_LEADERS, AclOperation.ALTER);
+        cluster(ApiKey.UNREGISTER_BROKER, AclOperation.ALTER);
         cluster(ApiKey.ALTER_PARTITION_REASSIGNMENTS, AclOperation.ALTER);
         cluster(ApiKey.LIST_PARTITION_REASSIGNMENTS, AclOperation.DESCRIBE);
         cluster(ApiKey.DESCRIBE_LOG_DIRS, AclOperation.DESCRIBE);

@@ -1,5 +1,6 @@
 package io.kraft.broker.config;
 
+import io.kraft.broker.quota.ReplicationQuotaConfig;
 import io.kraft.config.ConfigDef;
 import io.kraft.config.ConfigKey;
 import io.kraft.config.ConfigType;
@@ -15,8 +16,9 @@ import java.util.Set;
 
 /**
  * The broker-level settings DescribeConfigs reports and AlterConfigs may change: the log settings, the
- * controller's topic-creation defaults and auto.create.topics.enable. Only the broker keys that supply a
- * topic setting's default are dynamic (per broker or cluster-wide), as in Kafka; the rest are read-only.
+ * controller's topic-creation defaults, auto.create.topics.enable and the replication throttles. Only the broker
+ * keys that supply a topic setting's default and the throttle rates are dynamic (per broker or cluster-wide), as
+ * in Kafka; the rest are read-only.
  */
 public final class BrokerConfigs {
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -59,6 +61,9 @@ public final class BrokerConfigs {
                 definition.define(key);
             }
         }
+        for (ConfigKey key : ReplicationQuotaConfig.definition().keys()) {
+            definition.define(key);
+        }
         return definition.define(AUTO_CREATE_TOPICS_ENABLE, ConfigType.BOOLEAN, true, Importance.HIGH,
                 "Whether a Metadata request for an unknown topic creates it with num.partitions and "
                         + "default.replication.factor.");
@@ -69,6 +74,7 @@ public final class BrokerConfigs {
         for (String topicKey : TopicConfigs.names()) {
             keys.addAll(TopicConfigs.brokerSynonyms(topicKey));
         }
+        keys.addAll(ReplicationQuotaConfig.DYNAMIC_KEYS);
         return Collections.unmodifiableSet(new LinkedHashSet<>(keys));
     }
 }

@@ -47,7 +47,10 @@ public final class DelayedFetch extends DelayedOperation {
             if (read.error() != Errors.NONE || read.divergingEpoch().isPresent()) {
                 return forceComplete();
             }
-            availableBytes += read.sizeBytes();
+            // Data a throttled follower may not have now does not complete the wait (KIP-73).
+            if (!replicaManager.isLeaderThrottled(params, partition.get())) {
+                availableBytes += read.sizeBytes();
+            }
             if (availableBytes >= params.minBytes()) {
                 return forceComplete();
             }

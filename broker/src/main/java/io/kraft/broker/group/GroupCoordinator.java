@@ -22,6 +22,7 @@ import io.kraft.broker.group.GroupApi.TxnCommitRequest;
 import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -440,6 +441,20 @@ public final class GroupCoordinator {
     }
 
     // ---- administration ---------------------------------------------------------------------------
+
+    /** How many groups of the loaded partitions are in each state, and their committed offsets. */
+    public GroupCounts counts() {
+        EnumMap<GroupState, Integer> byState = new EnumMap<>(GroupState.class);
+        Map<GroupCounts.GroupOffset, Long> committed = new HashMap<>();
+        for (CoordinatorPartition partition : partitions.values()) {
+            for (ClassicGroup group : partition.groups()) {
+                byState.merge(group.state(), 1, Integer::sum);
+                group.offsets().forEach((key, offset) ->
+                        committed.put(new GroupCounts.GroupOffset(group.groupId(), key), offset.offset()));
+            }
+        }
+        return new GroupCounts(byState, committed);
+    }
 
     /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */
     public ListGroupsResult listGroups(Set<GroupState> states) {

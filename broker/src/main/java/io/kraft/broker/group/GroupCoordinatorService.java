@@ -63,6 +63,16 @@ public final class GroupCoordinatorService implements AutoCloseable {
         loop.execute(() -> coordinator.partitionCount(count));
     }
 
+    /** Hands {@code sink} the coordinator's {@link GroupCounts} now and every {@code intervalMs} after (metrics). */
+    public void reportCounts(long intervalMs, Consumer<GroupCounts> sink) {
+        loop.execute(() -> reportCountsNow(intervalMs, sink));
+    }
+
+    private void reportCountsNow(long intervalMs, Consumer<GroupCounts> sink) {
+        sink.accept(coordinator.counts());
+        loop.schedule(intervalMs, () -> reportCountsNow(intervalMs, sink));
+    }
+
     // ---- requests -----------------------------------------------------------------------------------
 
     public CompletableFuture<JoinResult> joinGroup(JoinRequest request) {

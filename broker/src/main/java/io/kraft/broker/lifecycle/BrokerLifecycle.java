@@ -145,7 +145,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private void tick() {
         try {
             if (brokerEpoch < 0) {
-                brokerEpoch = controller.registerBroker(registration.withLogDirs(logDirs.onlineLogDirs()))
+                brokerEpoch = controller.registerBroker(registration.withLogDirs(logDirs.onlineLogDirs())
+                                .withPreviousBrokerEpoch(logDirs.previousBrokerEpoch()))
                         .get(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 LOG.info("Registered broker {} with epoch {}", registration.brokerId(), brokerEpoch);
             }

@@ -1,5 +1,6 @@
 package io.kraft.broker.lifecycle;
 
+import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,4 +35,12 @@ public interface LogDirStatus {
 
     /** The failed directories with the partitions the controller does not yet know were there, for a heartbeat. */
     List<OfflineLogDir> offlineLogDirs();
+
+    /**
+     * The broker epoch the previous process shut down cleanly with, -1 after an unclean shutdown (KIP-966), or
+     * {@link BrokerRegistrationRequest#PREVIOUS_EPOCH_UNKNOWN} when not known.
+     */
+    default long previousBrokerEpoch() {
+        return BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN;
+    }
 }

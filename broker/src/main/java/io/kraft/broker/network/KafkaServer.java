@@ -36,6 +36,7 @@ public final class KafkaServer implements AutoCloseable {
     private RequestHandlerPool pool;
     private RequestMemoryPool memory;
     private ConnectionQuotas quotas;
+    private NetworkThreads networkThreads;
     private Channel serverChannel;
     private ConnectionAcceptor acceptor;
 
@@ -117,8 +118,10 @@ public final class KafkaServer implements AutoCloseable {
         if (serverChannel != null) {
             throw new IllegalStateException("Kafka server on listener " + config.listenerName() + " already started");
         }
+        networkThreads = shared != null ? shared.networkThreads : new NetworkThreads();
         acceptorGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(), NioIoHandler.newFactory());
+        networkGroup = new MultiThreadIoEventLoopGroup(config.networkThreads(),
+                networkThreads.factory(config.listenerName()), NioIoHandler.newFactory());
         if (shared != null) {
             pool = shared.handlers;
             memory = shared.memory;
@@ -139,6 +142,10 @@ public final class KafkaServer implements AutoCloseable {
             metrics.gauge(MetricName.of("kafka.server", "KafkaRequestHandlerPool", "RequestHandlerAvgIdlePercent"),
                     "Share of the request handler threads' time spent idle (0-1) over the last 5 s",
                     handlers::idleRatio);
+            NetworkThreads network = networkThreads;
+            networkGroup.scheduleAtFixedRate(network::sample, IDLE_SAMPLE_MS, IDLE_SAMPLE_MS, TimeUnit.MILLISECONDS);
+            metrics.gauge(MetricName.of("kafka.network", "SocketServer", "NetworkProcessorAvgIdlePercent"),
+                    "Share of the network threads' time spent idle (0-1) over the last 5 s", network::idleRatio);
         }
         acceptor = new ConnectionAcceptor(quotas, config.limits().maxConnectionCreationRate(), config.listenerName(),
                 System::nanoTime);

@@ -5,13 +5,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * What a broker's listeners share, as in Kafka, where these limits are the broker's and not a listener's: the
  * handler threads ({@code num.io.threads}, {@code queued.max.requests}), the request memory
- * ({@code queued.max.request.bytes}) and the connection limits ({@code max.connections[.per.ip]}). Closed by the
+ * ({@code queued.max.request.bytes}) and the connection limits ({@code max.connections[.per.ip]}) and the
+ * network threads' idle-time sampling. Closed by the
  * broker after its listeners.
  */
 public final class SharedNetworkResources implements AutoCloseable {
     final RequestHandlerPool handlers;
     final RequestMemoryPool memory;
     final ConnectionQuotas quotas;
+    final NetworkThreads networkThreads = new NetworkThreads();
     private final AtomicBoolean sweepClaimed = new AtomicBoolean();
 
     /** The resources the settings of {@code config} (any of the broker's listeners: they share these keys) call for. */

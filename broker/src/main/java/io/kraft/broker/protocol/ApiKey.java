@@ -55,6 +55,7 @@ public enum ApiKey {
     UPDATE_FEATURES(57, "UpdateFeatures", "0-2", "0-2", "0+"),
     DESCRIBE_CLUSTER(60, "DescribeCluster", "0-2", "0-2", "0+"),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", "0", "0", "0+"),
+    UNREGISTER_BROKER(64, "UnregisterBroker", "0", "0", "0+"),
     DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", "0", "0", "0+"),
     LIST_TRANSACTIONS(66, "ListTransactions", "0-2", "0-2", "0+"),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),

@@ -358,6 +358,27 @@ final class LogDirectories implements AutoCloseable {
     }
 
     /**
+     * The broker epoch the previous process stamped every directory's clean-shutdown marker with (KIP-966), or -1 when
+     * a directory was not shut down cleanly, failed, or has another stamp: its replicas may lack records.
+     */
+    long previousBrokerEpoch() {
+        long epoch = -1;
+        for (LogManager manager : managers) {
+            long stamp = manager.previousShutdownStamp();
+            if (stamp < 0 || epoch >= 0 && stamp != epoch) {
+                return -1;
+            }
+            epoch = stamp;
+        }
+        return offline.isEmpty() ? epoch : -1;
+    }
+
+    /** The broker epoch the clean-shutdown markers of this close keep (KIP-966). */
+    void setBrokerEpochForShutdown(long brokerEpoch) {
+        managers.forEach(manager -> manager.setShutdownStamp(brokerEpoch));
+    }
+
+    /**
      * Closes every directory: logs flushed, checkpoints written, clean-shutdown markers placed; an offline one only
      * releases its files.
      */

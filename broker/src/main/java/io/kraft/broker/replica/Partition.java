@@ -68,7 +68,7 @@ public final class Partition {
     private volatile boolean leader;
     private volatile long highWatermark;
     private volatile long lastLeaderHighWatermark = -1;
-    private volatile int minInsyncReplicas = 1;
+    private volatile MinIsr minIsr = MinIsr.DEFAULT;
     /** When this broker became leader (followers count as caught up then). */
     private volatile long leaderSinceMs;
     /** The log end offset at which this leader's epoch began: joining the ISR needs at least this. */
@@ -145,11 +145,11 @@ public final class Partition {
 
     /** The topic's min.insync.replicas as this partition applies it. */
     public int minInsyncReplicas() {
-        return minInsyncReplicas;
+        return minIsr.minInsyncReplicas();
     }
 
-    void setMinInsyncReplicas(int minInsyncReplicas) {
-        this.minInsyncReplicas = minInsyncReplicas;
+    void setMinIsr(MinIsr minIsr) {
+        this.minIsr = minIsr;
     }
 
     /**
@@ -258,10 +258,10 @@ public final class Partition {
     }
 
     private void requireMinIsr(short requiredAcks, PartitionRegistration current) {
-        if (requiredAcks == -1 && current.isr().size() < minInsyncReplicas) {
+        if (requiredAcks == -1 && minIsr.under(current)) {
             throw new ReplicaException(Errors.NOT_ENOUGH_REPLICAS, "partition " + topicPartition + " has "
                     + current.isr().size() + " in-sync replicas, fewer than min.insync.replicas "
-                    + minInsyncReplicas);
+                    + minIsr.minInsyncReplicas());
         }
     }
 
@@ -424,13 +424,13 @@ public final class Partition {
     /** The ISR is smaller than min.insync.replicas (acks=all answers NOT_ENOUGH_REPLICAS_AFTER_APPEND). */
     boolean isUnderMinIsr() {
         PartitionRegistration current = registration;
-        return current != null && current.isr().size() < minInsyncReplicas;
+        return current != null && minIsr.under(current);
     }
 
     private boolean maybeIncrementHighWatermark() {
         PartitionRegistration current = registration;
-        if (!leader || current == null) {
-            return false;
+        if (!leader || current == null || minIsr.holdsHighWatermark(current)) {
+            return false; // KIP-966: under min ISR with ELR on, what an ELR member lacks must not become visible
         }
         synchronized (highWatermarkLock) {
             long candidate = log.logEndOffset();

@@ -5,6 +5,7 @@ import io.kraft.broker.fetch.FetchParams;
 import io.kraft.broker.fetch.FetchPartitionRequest;
 import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.broker.fetch.follower.ReplicaFetcherManager;
+import io.kraft.broker.quota.QuotaWindows;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.config.TopicLogSettings;
 import io.kraft.metadata.controller.AlterPartitionRequest;
@@ -112,6 +113,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** Null without replication. */
     private final IsrProposals isrProposals;
     private final FollowerFetches followerFetches;
+    private final ReplicationThrottles throttles;
+    private final LocalReads localReads;
     private boolean started;
     private boolean closed;
 
@@ -121,15 +124,24 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * @param alterPartition sends an ISR change to the active controller, answering the partition as committed
      * @param brokerEpoch    this broker's registration epoch, -1 before it registered
      * @param interBroker    how followers reach leaders (TLS, a SASL login), as the inter-broker listener needs
+     * @param quotaWindows   how replication throttle rates are measured ({@code replication.quota.window.*})
      */
     public record Replication(ReplicationConfig config,
                               Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
-                              LongSupplier brokerEpoch, InterBrokerSecurity interBroker) {
+                              LongSupplier brokerEpoch, InterBrokerSecurity interBroker, QuotaWindows quotaWindows) {
         public Replication {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(alterPartition, "alterPartition");
             Objects.requireNonNull(brokerEpoch, "brokerEpoch");
             Objects.requireNonNull(interBroker, "interBroker");
+            Objects.requireNonNull(quotaWindows, "quotaWindows");
+        }
+
+        /** Replication with Kafka's default throttle windows. */
+        public Replication(ReplicationConfig config,
+                           Function<AlterPartitionRequest, CompletableFuture<PartitionRegistration>> alterPartition,
+                           LongSupplier brokerEpoch, InterBrokerSecurity interBroker) {
+            this(config, alterPartition, brokerEpoch, interBroker, QuotaWindows.DEFAULT);
         }
 
         /** Replication over plaintext. */
@@ -164,8 +176,10 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 this::completeWaitingOn)).orElse(null);
         this.followerFetches = new FollowerFetches(brokerId, () -> image, partitions::get, isrProposals,
                 this::completeWaitingOn, clock);
+        this.throttles = new ReplicationThrottles(brokerId, replication.map(Replication::quotaWindows)
+                .orElse(QuotaWindows.DEFAULT), clock);
         this.fetchers = replication.map(r -> new ReplicaFetcherManager(brokerId, r.config(), this::replicationEndpoint,
-                r.interBroker(), r.brokerEpoch(), clock)).orElse(null);
+                r.interBroker(), r.brokerEpoch(), clock, throttles.follower())).orElse(null);
         LogDirFailures failures = new LogDirFailures(brokerId);
         this.logDirFailures = failures;
         this.logDirs = LogDirectories.open(config.logDirs(), tp -> this.topicConfigs.logConfig(tp.topic()),
@@ -180,6 +194,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }, 10, TimeUnit.MILLISECONDS, 512);
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
+        this.localReads = new LocalReads(this::partitionOrError, partitions::containsKey, logDirFailures::isOffline,
+                throttles.leader(), config.fetchMaxBytes());
         this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, logDirFailures::isOffline,
                 producePurgatory, fetchPurgatory, clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
@@ -234,6 +250,16 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** How the previous run left the log directories, as opening them found (see {@link LogDirectories}). */
     public PreviousShutdown previousShutdown() {
         return logDirs.previousShutdown();
+    }
+
+    /** The broker epoch the previous process shut down cleanly with, or -1 (KIP-966; see {@link LogDirectories}). */
+    public long previousBrokerEpoch() {
+        return logDirs.previousBrokerEpoch();
+    }
+
+    /** The broker epoch this process's clean shutdown records in the log directories, for the next start. */
+    public void setBrokerEpochForShutdown(long brokerEpoch) {
+        logDirs.setBrokerEpochForShutdown(brokerEpoch);
     }
 
     public ReplicaManagerConfig config() {
@@ -304,6 +330,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                     applyTopicChanges(delta.topicsDelta(), newImage, initialLoad);
                 }
                 topicConfigs.apply(delta);
+                throttles.apply(delta, newImage);
                 if (strayCheckOffset >= 0 && newImage.offset() >= strayCheckOffset) {
                     deleteStrayLogs();
                 }
@@ -441,7 +468,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             PartitionMetadataFile.write(log.dir(), topicId);
         }
         Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
-        partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+        partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image));
         partitions.put(tp, partition);
         return partition;
     }
@@ -673,43 +700,20 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         return answer;
     }
 
-    /** Reads every requested partition once, without waiting. */
+    /** Reads every requested partition once, without waiting (a throttled follower's reads come back empty). */
     public LinkedHashMap<TopicPartition, PartitionRead> readFromLocalLog(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartitionRequest> requests) {
-        LinkedHashMap<TopicPartition, PartitionRead> results = new LinkedHashMap<>();
-        int remainingBytes = Math.min(params.maxBytes(), config.fetchMaxBytes());
-        boolean minOneBatch = true;
-        for (Map.Entry<TopicPartition, FetchPartitionRequest> entry : requests.entrySet()) {
-            TopicPartition tp = entry.getKey();
-            FetchPartitionRequest request = entry.getValue();
-            PartitionRead read;
-            try {
-                Partition partition = partitionOrError(tp);
-                int maxBytes = Math.min(request.partitionMaxBytes(), remainingBytes);
-                read = partition.read(request.fetchOffset(), request.currentLeaderEpoch(), request.lastFetchedEpoch(),
-                        maxBytes, minOneBatch, params.isolation(), params.fetchOnlyFromLeader());
-            } catch (ReplicaException e) {
-                read = PartitionRead.failed(e.error());
-            } catch (RuntimeException e) {
-                Errors error = Errors.forException(e);
-                if (error == Errors.UNKNOWN_SERVER_ERROR) {
-                    LOG.error("Read of {} at offset {} failed", tp, request.fetchOffset(), e);
-                } else {
-                    LOG.debug("Read of {} at offset {} failed with {}: {}", tp, request.fetchOffset(), error,
-                            e.getMessage());
-                }
-                // A partition that left this broker during the read (its log closed under it) moved away.
-                boolean movedAway = !partitions.containsKey(tp) && (error == Errors.UNKNOWN_SERVER_ERROR
-                        || error == Errors.KAFKA_STORAGE_ERROR && !logDirFailures.isOffline(tp));
-                read = PartitionRead.failed(movedAway ? Errors.NOT_LEADER_OR_FOLLOWER : error);
-            }
-            if (read.sizeBytes() > 0) {
-                minOneBatch = false;
-                remainingBytes = Math.max(0, remainingBytes - read.sizeBytes());
-            }
-            results.put(tp, read);
-        }
-        return results;
+        return localReads.read(params, requests);
+    }
+
+    /** Whether the leader's replication throttle holds back a follower's read of the partition now (KIP-73). */
+    public boolean isLeaderThrottled(FetchParams params, Partition partition) {
+        return localReads.isThrottled(params, partition);
+    }
+
+    /** The leader's, follower's and log directory moves' replication throttles, as the metadata sets them. */
+    public ReplicationThrottles throttles() {
+        return throttles;
     }
 
     // ---- other partition operations ----------------------------------------------------------------

@@ -64,7 +64,7 @@ final class TopicConfigUpdates {
                 LogConfig logConfig = LogConfig.from(settings);
                 for (Partition partition : hostedPartitions(topic)) {
                     partition.log().updateConfig(logConfig);
-                    partition.setMinInsyncReplicas(settings.minInsyncReplicas());
+                    partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image.get()));
                 }
             } catch (RuntimeException e) {
                 LOG.error("Broker {} could not apply the new configs of topic {}", brokerId, topic, e);

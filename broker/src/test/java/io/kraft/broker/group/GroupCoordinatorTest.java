@@ -21,7 +21,9 @@ import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupApi.Protocol;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.storage.errors.Errors;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -410,6 +412,65 @@ class GroupCoordinatorTest {
         assertEquals(3, fetched.offsets().get(0).leaderEpoch());
         assertEquals(-1, fetched.offsets().get(1).offset());
         assertEquals(GroupState.COMPLETING_REBALANCE, state(), "refused commits leave the group alone");
+    }
+
+    @Test
+    void countsGroupsByStateAndTheirOffsetsForTheMetrics() throws Exception {
+        assertEquals(0, coordinator.counts().live());
+        OffsetKey p0 = new OffsetKey("events", 0);
+        OffsetKey p1 = new OffsetKey("events", 1);
+        String leader = stableSingleMember(new byte[] {1});
+        commit(1, leader, "", 5, p0, p1);
+        GroupCounts stable = coordinator.counts();
+        assertEquals(1, stable.inState(GroupState.STABLE));
+        assertEquals(1, stable.live());
+        assertEquals(2, stable.offsets());
+
+        joinNewDynamicMember();
+        assertEquals(1, coordinator.counts().inState(GroupState.PREPARING_REBALANCE));
+        assertEquals(0, coordinator.counts().inState(GroupState.STABLE));
+
+        ByteArrayOutputStream scrape = new ByteArrayOutputStream();
+        try (KafkaMetrics metrics = KafkaMetrics.withoutJmx()) {
+            // This broker knows the high watermark of events-0 only (it hosts no replica of events-1).
+            GroupCoordinatorMetrics.gauges(metrics, key -> key.equals(p0) ? 12 : -1).update(stable);
+            metrics.writePrometheus(scrape);
+        }
+        String text = scrape.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("kafka_server_consumergrouplag_lag_by_group_by_topic_by_partition{group=\"orders\","
+                + "partition=\"0\",topic=\"events\"} 7.0"), text);
+        assertFalse(text.contains("partition=\"1\""), "no lag where the high watermark is unknown");
+        assertTrue(text.contains("kafka_server_consumergrouplag_lagsum_by_group{group=\"orders\"} 7"), text);
+        assertTrue(text.contains("kafka_server_group_coordinator_metrics_group_count_by_protocol{protocol=\"classic\"} 1"),
+                text);
+        assertTrue(text.contains("kafka_server_group_coordinator_metrics_classic_group_count_by_state{state=\"stable\"} 1"),
+                text);
+        assertTrue(text.contains("kafka_coordinator_group_groupmetadatamanager_numoffsets 2"), text);
+        assertTrue(text.contains("kafka_coordinator_group_groupmetadatamanager_numgroupsempty 0"), text);
+    }
+
+    @Test
+    void lagSeriesComeAndGoWithTheCommittedOffsets() throws Exception {
+        OffsetKey p0 = new OffsetKey("events", 0);
+        String leader = stableSingleMember(new byte[] {1});
+        commit(1, leader, "", 5, p0);
+        try (KafkaMetrics metrics = KafkaMetrics.withoutJmx()) {
+            AtomicReference<Long> highWatermark = new AtomicReference<>(5L);
+            GroupCoordinatorMetrics gauges = GroupCoordinatorMetrics.gauges(metrics, key -> highWatermark.get());
+            gauges.update(coordinator.counts());
+            assertTrue(scrape(metrics).contains("partition=\"0\",topic=\"events\"} 0.0"), "caught up: lag 0");
+            highWatermark.set(105L);
+            gauges.update(coordinator.counts());
+            assertTrue(scrape(metrics).contains("partition=\"0\",topic=\"events\"} 100.0"));
+            gauges.update(GroupCounts.NONE);
+            assertFalse(scrape(metrics).contains("consumergrouplag"), "the group's offsets are gone: so are its series");
+        }
+    }
+
+    private static String scrape(KafkaMetrics metrics) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        metrics.writePrometheus(out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -82,6 +82,19 @@ class PartitionReplicationTest {
     }
 
     @Test
+    void withEligibleLeaderReplicasTheHighWatermarkWaitsWhileTheIsrIsUnderMinIsr() {
+        Partition partition = partition(LEADER);
+        partition.setMinIsr(new MinIsr(2, true));
+        partition.makeLeader(registration(List.of(LEADER), 0, 0), 0);
+        partition.appendAsLeader(batch(10), ACKS_ONE, 0);
+        assertEquals(0, partition.highWatermark(), "KIP-966's strict min ISR: an ISR of one holds it");
+
+        partition.setMinIsr(new MinIsr(2, false));
+        partition.appendAsLeader(batch(1), ACKS_ONE, 0);
+        assertEquals(11, partition.highWatermark(), "without the feature an ISR of one moves it, as before");
+    }
+
+    @Test
     void aCaughtUpFollowerOutsideTheIsrIsProposedOnceItsBrokerIsEligible() {
         Partition partition = partition(LEADER);
         partition.makeLeader(registration(List.of(LEADER, FOLLOWER_A), 0, 0), 0);

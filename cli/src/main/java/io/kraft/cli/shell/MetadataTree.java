@@ -236,6 +236,10 @@ public final class MetadataTree {
             fields.put("addingReplicas", partition.addingReplicas());
             fields.put("removingReplicas", partition.removingReplicas());
         }
+        if (!partition.elr().isEmpty() || !partition.lastKnownElr().isEmpty()) {
+            fields.put("eligibleLeaderReplicas", partition.elr());
+            fields.put("lastKnownElr", partition.lastKnownElr());
+        }
         return Json.object(fields);
     }
 

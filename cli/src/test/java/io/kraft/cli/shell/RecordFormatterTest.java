@@ -20,7 +20,8 @@ class RecordFormatterTest {
         assertEquals("TOPIC name=\"orders\" topicId=" + ORDERS,
                 RecordFormatter.format(SampleMetadata.topic("orders", SampleMetadata.ORDERS_ID)));
         assertEquals("PARTITION topicId=" + ORDERS + " partitionId=2 replicas=[1,10] isr=[1,10] leader=1 "
-                + "leaderEpoch=0 partitionEpoch=0 directories=[] addingReplicas=[] removingReplicas=[]",
+                + "leaderEpoch=0 partitionEpoch=0 directories=[] addingReplicas=[] removingReplicas=[] "
+                + "eligibleLeaderReplicas=[] lastKnownElr=[]",
                 RecordFormatter.format(SampleMetadata.partition(SampleMetadata.ORDERS_ID, 2, 1, List.of(1, 10))));
         assertEquals("REGISTER_BROKER brokerId=2 incarnationId=" + KafkaIds.text(SampleMetadata.INCARNATION)
                 + " brokerEpoch=102 listeners=[{name=\"PLAINTEXT\" host=\"localhost\" port=9092 "

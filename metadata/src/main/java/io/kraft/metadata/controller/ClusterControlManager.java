@@ -10,6 +10,7 @@ import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.proto.metadata.UnregisterBrokerRecord;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +31,7 @@ import java.util.UUID;
 public final class ClusterControlManager implements BrokerLiveness {
     private final ControllerSettings settings;
     private final SpeculativeMetadata metadata;
-    // Sorted so that fencing order and usable broker lists are deterministic. Brokers are never unregistered.
+    // Sorted so that fencing order and usable broker lists are deterministic.
     private final TreeSet<Integer> brokerIds = new TreeSet<>();
     // The log offset of each broker's registration record: it is caught up once it has applied it.
     private final Map<Integer, Long> registrationOffsets = new HashMap<>();
@@ -52,8 +53,14 @@ public final class ClusterControlManager implements BrokerLiveness {
         }
     }
 
-    /** A registration entered the view (a new epoch is a new registration) or changed. */
+    /** A registration entered the view (a new epoch is a new registration), changed, or left it ({@code after} null). */
     void brokerChanged(BrokerRegistration before, BrokerRegistration after, long offset) {
+        if (after == null) {
+            brokerIds.remove(before.id());
+            registrationOffsets.remove(before.id());
+            sessions.remove(before.id());
+            return;
+        }
         brokerIds.add(after.id());
         if (before == null || before.epoch() != after.epoch()) {
             registrationOffsets.put(after.id(), offset);
@@ -179,6 +186,19 @@ public final class ClusterControlManager implements BrokerLiveness {
                 Uuids.toProto(dir)));
         return Optional.of(MetadataRecords.of(BrokerRegistrationChangeRecord.newBuilder()
                 .setBrokerId(brokerId).setBrokerEpoch(broker.epoch()).setLogDirs(online).build()));
+    }
+
+    /**
+     * UnregisterBroker: the record removing a decommissioned broker's registration, or BROKER_ID_NOT_REGISTERED. As in
+     * Kafka a live broker is not refused; it registers again (with a new epoch) once its heartbeats are refused.
+     */
+    public ControllerResult<Void> unregisterBroker(int brokerId) {
+        BrokerRegistration broker = metadata.broker(brokerId);
+        if (broker == null) {
+            return ControllerResult.failed(Errors.BROKER_ID_NOT_REGISTERED, "Broker " + brokerId + " is not registered");
+        }
+        return ControllerResult.of(List.of(MetadataRecords.of(UnregisterBrokerRecord.newBuilder()
+                .setBrokerId(brokerId).setBrokerEpoch(broker.epoch()).build())), null);
     }
 
     /** The broker's control-plane connection closed: fence it unless it is heard from within the grace time. */

@@ -2,6 +2,7 @@ package io.kraft.metadata.controller;
 
 import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.image.FeaturesImage;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import java.util.List;
@@ -17,14 +18,18 @@ public final class ClusterFeatures {
     public static final String METADATA_VERSION = "metadata.version";
     /** The transaction protocol version: 2 is KIP-890 part 2 (an epoch bump per transaction, implicit adds). */
     public static final String TRANSACTION_VERSION = "transaction.version";
+    /** Eligible leader replicas (KIP-966). */
+    public static final String ELIGIBLE_LEADER_REPLICAS_VERSION = FeaturesImage.ELIGIBLE_LEADER_REPLICAS;
 
     /** The levels a controller of this build can run with (0 = off is always allowed). */
     public static final Map<String, SupportedRange> SUPPORTED = Map.ofEntries(
             Map.entry(METADATA_VERSION, new SupportedRange(1, 3)),
+            Map.entry(ELIGIBLE_LEADER_REPLICAS_VERSION, new SupportedRange(1, 1)),
             Map.entry(TRANSACTION_VERSION, new SupportedRange(1, 2)));
 
     /** The levels a new cluster starts with (Kafka 4.x's defaults for a new cluster). */
     public static final Map<String, Integer> FORMAT_DEFAULTS = Map.ofEntries(
+            Map.entry(ELIGIBLE_LEADER_REPLICAS_VERSION, 1),
             Map.entry(TRANSACTION_VERSION, 2));
 
     private ClusterFeatures() {

@@ -1,6 +1,7 @@
 package io.kraft.metadata.controller;
 
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.config.TopicConfigs;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
@@ -21,6 +22,8 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The controller's managers wired together over one {@link SpeculativeMetadata}: requests that span managers (a
@@ -30,6 +33,7 @@ import java.util.UUID;
  * Not thread-safe: the controller's event loop owns it.
  */
 public final class ControlManagers {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlManagers.class);
     private final SpeculativeMetadata metadata;
     private final ClusterControlManager cluster;
     private final ReplicationControlManager replication;
@@ -108,8 +112,9 @@ public final class ControlManagers {
         this.producerIds = new ProducerIdControlManager(metadata, cluster);
         this.features = new FeatureControlManager(supportedFeatures, metadata);
         this.transactions = new TransactionControlManager(transactionSettings, metadata);
-        this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections());
-        this.reassignments = new ReassignmentControlManager(metadata, cluster);
+        this.elections = new LeaderElectionControlManager(metadata, cluster, replication.uncleanElections(),
+                replication.elrRules());
+        this.reassignments = new ReassignmentControlManager(metadata, cluster, replication.elrRules());
         this.acls = new AclControlManager(random);
         this.scram = new ScramControlManager(metadata);
         cluster.index(committed);
@@ -137,16 +142,31 @@ public final class ControlManagers {
 
     /**
      * Registers a broker incarnation. A new incarnation replacing one that was still unfenced (its session
-     * expired but the fencing timer has not fired yet) starts fenced, so the old one's leaderships move now.
+     * expired but the fencing timer has not fired yet) starts fenced, so the old one's leaderships move now. One that
+     * follows an unclean shutdown also leaves every ELR (KIP-966): it may have lost records the others still have.
      */
     public ControllerResult<Long> registerBroker(BrokerRegistrationRequest request, long nowMs) {
         BrokerRegistration previous = cluster.registration(request.brokerId());
         ControllerResult<Long> result = cluster.registerBroker(request, nowMs);
-        if (result.records().isEmpty() || previous == null || previous.fenced()) {
+        if (result.records().isEmpty() || previous == null) {
+            return result;
+        }
+        boolean unclean = request.followsUncleanShutdownOf(previous.epoch());
+        if (previous.fenced() && !unclean) {
             return result;
         }
         List<MetadataRecord> records = new ArrayList<>(result.records());
-        records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId())));
+        Set<Integer> lostData = unclean ? Set.of(request.brokerId()) : Set.of();
+        if (!previous.fenced()) {
+            records.addAll(replication.handleBrokersLeaving(Set.of(request.brokerId()), lostData));
+        }
+        if (unclean) {
+            List<MetadataRecord> leftElr = replication.handleUncleanShutdown(request.brokerId());
+            LOG.info("Broker {} registered after an unclean shutdown of epoch {} (it names epoch {}): it leaves the"
+                    + " eligible leader replicas of {} partitions", request.brokerId(), previous.epoch(),
+                    request.previousBrokerEpoch(), leftElr.size());
+            records.addAll(leftElr);
+        }
         return ControllerResult.of(records, result.response());
     }
 
@@ -187,6 +207,24 @@ public final class ControlManagers {
             }
         }
         return ControllerResult.of(records, result.response());
+    }
+
+    /**
+     * UnregisterBroker: the broker leaves every ISR and ELR (its leaderships move, as on fencing) in the batch that
+     * removes its registration, so no partition keeps a replica set member that can never come back as it was.
+     */
+    public ControllerResult<Void> unregisterBroker(int brokerId) {
+        ControllerResult<Void> result = cluster.unregisterBroker(brokerId);
+        if (!result.isSuccess()) {
+            return result;
+        }
+        List<MetadataRecord> records = new ArrayList<>();
+        records.addAll(replication.handleBrokersLeaving(Set.of(brokerId), Set.of(brokerId)));
+        records.addAll(replication.handleUncleanShutdown(brokerId));
+        LOG.info("Unregistering broker {}: {} partition changes move its ISR and ELR memberships", brokerId,
+                records.size());
+        records.addAll(result.records());
+        return ControllerResult.of(records, null);
     }
 
     public void connectionClosed(int brokerId, long nowMs) {
@@ -280,13 +318,23 @@ public final class ControlManagers {
     public ControllerResult<Void> incrementalAlterConfigs(ConfigResource resource, Map<String, Optional<String>> changes) {
         boolean exists = resource.type() != ConfigResource.Type.TOPIC || replication.topicExists(resource.name());
         ControllerResult<Void> result = configs.incrementalAlterConfigs(resource, changes, exists);
-        if (!result.isSuccess() || !changes.containsKey(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)) {
+        boolean unclean = changes.containsKey(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE);
+        boolean minIsr = changes.containsKey(TopicConfigs.MIN_INSYNC_REPLICAS);
+        if (!result.isSuccess() || !unclean && !minIsr) {
             return result;
         }
-        // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
-        List<MetadataRecord> records = new ArrayList<>(result.records());
-        records.addAll(replication.handleUncleanElectionConfig(resource,
-                changes.get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        List<MetadataRecord> records = new ArrayList<>();
+        if (minIsr) {
+            // ELRs the new min.insync.replicas no longer needs are cleared in the same batch (KIP-966), ahead of the
+            // config records, so that no offset shows an ISR at min ISR with an ELR.
+            records.addAll(replication.handleMinIsrConfig(resource, changes.get(TopicConfigs.MIN_INSYNC_REPLICAS)));
+        }
+        records.addAll(result.records());
+        if (unclean) {
+            // Leaderless partitions the change now lets elect from outside the ISR do so in the same batch.
+            records.addAll(replication.handleUncleanElectionConfig(resource,
+                    changes.get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE)));
+        }
         return ControllerResult.of(records, result.response());
     }
 

@@ -24,6 +24,9 @@ public interface Controller {
 
     CompletableFuture<BrokerHeartbeatReply> heartbeat(BrokerHeartbeatRequest request);
 
+    /** UnregisterBroker: removes a decommissioned broker's registration (BROKER_ID_NOT_REGISTERED if it has none). */
+    CompletableFuture<Void> unregisterBroker(int brokerId);
+
     /** Creates one topic; answers its id and partitions. */
     CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request);
 

@@ -44,12 +44,14 @@ final class LeaderElectionControlManager {
     private final Map<Integer, Integer> preferredCounts = new HashMap<>();
 
     private final UncleanElections uncleanElections;
+    private final ElrRules elrRules;
 
     LeaderElectionControlManager(SpeculativeMetadata metadata, BrokerLiveness brokers,
-                                 UncleanElections uncleanElections) {
+                                 UncleanElections uncleanElections, ElrRules elrRules) {
         this.metadata = metadata;
         this.brokers = brokers;
         this.uncleanElections = uncleanElections;
+        this.elrRules = elrRules;
     }
 
     void partitionChanged(TopicIdPartition id, PartitionRegistration before, PartitionRegistration after) {
@@ -171,7 +173,7 @@ final class LeaderElectionControlManager {
         }
         IntPredicate eligible = b -> brokers.mayLead(partition, b);
         Optional<PartitionChangeRecord.Builder> change = PartitionElection.changeBuilder(topicId, partitionId, partition,
-                eligible, true);
+                eligible, true, elrRules.forTopic(topic));
         if (change.isEmpty() || !change.get().hasLeader() || change.get().getLeader() == PartitionRegistration.NO_LEADER) {
             return ApiError.of(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE, "No replica of " + where + " among "
                     + partition.replicas() + " may lead");

@@ -199,6 +199,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         return submit("heartbeat", m -> m.heartbeat(request, time.monotonicMs()));
     }
 
+    @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        return submit("unregisterBroker", m -> m.unregisterBroker(brokerId));
+    }
+
     /** Creates one topic; answers its id and partitions. */
     @Override
     public CompletableFuture<CreateTopicResult> createTopic(CreateTopicRequest request) {

@@ -33,10 +33,12 @@ final class ReassignmentControlManager {
 
     private final SpeculativeMetadata metadata;
     private final BrokerLiveness brokers;
+    private final ElrRules elrRules;
 
-    ReassignmentControlManager(SpeculativeMetadata metadata, BrokerLiveness brokers) {
+    ReassignmentControlManager(SpeculativeMetadata metadata, BrokerLiveness brokers, ElrRules elrRules) {
         this.metadata = metadata;
         this.brokers = brokers;
+        this.elrRules = elrRules;
     }
 
     /**
@@ -128,7 +130,7 @@ final class ReassignmentControlManager {
         }
         PartitionChangeRecord.Builder change = change(topicId, partitionId).setReplicas(ids(original))
                 .setAddingReplicas(ids(List.of())).setRemovingReplicas(ids(List.of()));
-        finish(change, partition, original, isr);
+        finish(change, topicId, partition, original, isr);
         records.add(MetadataRecords.of(change.build()));
         LOG.info("Reassignment of {} cancelled: replicas {} again", where, original);
         return ApiError.NONE;
@@ -149,18 +151,22 @@ final class ReassignmentControlManager {
         }
         PartitionChangeRecord.Builder change = change(topicId, partitionId).setReplicas(ids(target))
                 .setAddingReplicas(ids(List.of())).setRemovingReplicas(ids(List.of()));
-        finish(change, partition, target, isr);
+        finish(change, topicId, partition, target, isr);
         LOG.info("Reassignment of {}-{} complete: replicas {}, ISR {}", metadata.topicName(topicId), partitionId,
                 target, isr);
         return Optional.of(MetadataRecords.of(change.build()));
     }
 
-    /** Sets the ISR and, if the leader is not among the new replicas, a new leader from the new ISR. */
-    private void finish(PartitionChangeRecord.Builder change, PartitionRegistration partition, List<Integer> replicas,
-                        List<Integer> isr) {
+    /**
+     * Sets the ISR, the ELR kept to the new replicas (KIP-966) and, if the leader is not among the new replicas, a new
+     * leader from the new ISR.
+     */
+    private void finish(PartitionChangeRecord.Builder change, UUID topicId, PartitionRegistration partition,
+                        List<Integer> replicas, List<Integer> isr) {
         if (!isr.equals(partition.isr())) {
             change.setIsr(ids(isr));
         }
+        elrRules.forTopic(metadata.topicName(topicId)).complete(partition, isr, replicas, false, change);
         if (!partition.hasLeader() || !replicas.contains(partition.leader())) {
             int leader = replicas.stream().filter(b -> isr.contains(b) && brokers.mayLead(partition, b)).findFirst()
                     .orElse(PartitionRegistration.NO_LEADER);

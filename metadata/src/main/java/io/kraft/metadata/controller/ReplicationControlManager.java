@@ -52,8 +52,13 @@ public final class ReplicationControlManager {
     private final BrokerLiveness brokers;
     private final Random random;
     private final UncleanElections uncleanElections;
+    private final ElrRules elrRules;
     private final Map<String, String> namesByCollisionKey = new HashMap<>();
     private final Map<Integer, Set<TopicIdPartition>> isrMembership = new HashMap<>();
+    // ELR membership (KIP-966), so an unclean restart finds the partitions whose ELR it leaves.
+    private final Map<Integer, Set<TopicIdPartition>> elrMembership = new HashMap<>();
+    // Partitions with an ELR or last-known ELR, which a change of min.insync.replicas may clear.
+    private final Set<TopicIdPartition> withElr = new HashSet<>();
     private final Map<Integer, Integer> leaderCounts = new HashMap<>();
     private final Map<Integer, Integer> replicaCounts = new HashMap<>();
     private final Map<Integer, Integer> preferredLeaderCounts = new HashMap<>();
@@ -70,6 +75,12 @@ public final class ReplicationControlManager {
         this.brokers = brokers;
         this.random = random;
         this.uncleanElections = new UncleanElections(settings, metadata);
+        this.elrRules = new ElrRules(metadata);
+    }
+
+    /** The eligible leader replicas rule of each topic (shared with the other partition-changing managers). */
+    ElrRules elrRules() {
+        return elrRules;
     }
 
     /** Where unclean elections are decided, logged and counted (shared with operator-asked elections). */
@@ -301,11 +312,12 @@ public final class ReplicationControlManager {
         if (newIsr.equals(partition.isr())) {
             return ControllerResult.of(List.of(), partition);
         }
-        PartitionChangeRecord change = PartitionChangeRecord.newBuilder()
+        PartitionChangeRecord.Builder builder = PartitionChangeRecord.newBuilder()
                 .setTopicId(Uuids.toProto(request.topicId()))
                 .setPartitionId(request.partitionId())
-                .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(newIsr))
-                .build();
+                .setIsr(BrokerIdList.newBuilder().addAllBrokerIds(newIsr));
+        elrRules.forTopic(topicName).complete(partition, newIsr, partition.replicas(), false, builder);
+        PartitionChangeRecord change = builder.build();
         return ControllerResult.of(List.of(MetadataRecords.of(change)), partition.merge(change));
     }
 
@@ -327,12 +339,65 @@ public final class ReplicationControlManager {
      * controlled shutdown): they leave every ISR, and their leaderships move to another ISR member.
      */
     public List<MetadataRecord> handleBrokersLeaving(Set<Integer> leaving) {
+        return handleBrokersLeaving(leaving, Set.of());
+    }
+
+    /**
+     * As {@link #handleBrokersLeaving(Set)}, where the brokers in {@code lostData} restarted after an unclean
+     * shutdown: they do not join the ELR of the partitions they leave (KIP-966).
+     */
+    public List<MetadataRecord> handleBrokersLeaving(Set<Integer> leaving, Set<Integer> lostData) {
         Set<TopicIdPartition> affected = new TreeSet<>(leaderless.comparator());
         for (int brokerId : leaving) {
             affected.addAll(isrMembership.getOrDefault(brokerId, Set.of()));
         }
         IntPredicate eligible = id -> brokers.isUsable(id) && !leaving.contains(id);
-        return elect(affected, eligible);
+        return elect(affected, eligible, Map.of(), lostData::contains);
+    }
+
+    /**
+     * A broker registered again after an unclean shutdown (KIP-966): it may have lost records it had, so it leaves
+     * every ELR it is in for the last-known ELR, and can no longer be elected ahead of a replica that has them.
+     */
+    public List<MetadataRecord> handleUncleanShutdown(int brokerId) {
+        List<MetadataRecord> records = new ArrayList<>();
+        Set<TopicIdPartition> affected = new TreeSet<>(leaderless.comparator());
+        affected.addAll(elrMembership.getOrDefault(brokerId, Set.of()));
+        for (TopicIdPartition id : affected) {
+            PartitionRegistration partition = partition(id);
+            PartitionChangeRecord.Builder change = PartitionChangeRecord.newBuilder()
+                    .setTopicId(Uuids.toProto(id.topicId())).setPartitionId(id.partition());
+            ElrRule rule = elrRules.forTopic(metadata.topicName(id.topicId())).withLostData(b -> b == brokerId);
+            if (rule.complete(partition, partition.isr(), partition.replicas(), false, change)) {
+                records.add(MetadataRecords.of(change.build()));
+            }
+        }
+        return records;
+    }
+
+    /**
+     * ELR changes once min.insync.replicas changes for a topic or as the cluster-wide default (KIP-966): an ISR that
+     * now reaches it clears the partition's ELR and last-known ELR.
+     */
+    public List<MetadataRecord> handleMinIsrConfig(ConfigResource resource, Optional<String> newValue) {
+        Map<ConfigResource, Optional<String>> pending = Map.of(resource, newValue);
+        List<MetadataRecord> records = new ArrayList<>();
+        Set<TopicIdPartition> sorted = new TreeSet<>(leaderless.comparator());
+        sorted.addAll(withElr);
+        for (TopicIdPartition id : sorted) {
+            String topicName = metadata.topicName(id.topicId());
+            if (resource.type() == ConfigResource.Type.TOPIC && !resource.name().equals(topicName)) {
+                continue;
+            }
+            PartitionRegistration partition = partition(id);
+            PartitionChangeRecord.Builder change = PartitionChangeRecord.newBuilder()
+                    .setTopicId(Uuids.toProto(id.topicId())).setPartitionId(id.partition());
+            if (elrRules.forTopic(topicName, pending).complete(partition, partition.isr(), partition.replicas(), false,
+                    change)) {
+                records.add(MetadataRecords.of(change.build()));
+            }
+        }
+        return records;
     }
 
     /** Elections for leaderless partitions the broker about to be unfenced can now lead. */
@@ -372,7 +437,8 @@ public final class ReplicationControlManager {
             IntPredicate eligible = b -> b != brokerId && brokers.isUsable(b) && replicaOnline(partition, b);
             String topicName = metadata.topicName(id.topicId());
             Optional<PartitionChangeRecord.Builder> election = PartitionElection.changeBuilder(id.topicId(),
-                    id.partition(), partition, eligible, uncleanElections.enabled(topicName));
+                    id.partition(), partition, eligible, uncleanElections.enabled(topicName),
+                    elrRules.forTopic(topicName));
             election.ifPresent(change -> uncleanElections.recordIfUnclean(topicName, id.partition(), partition, change));
             boolean recordDirectory = !partition.directoryOf(brokerId).equals(Optional.of(directory));
             if (election.isEmpty() && !recordDirectory) {
@@ -392,19 +458,23 @@ public final class ReplicationControlManager {
     }
 
     private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible) {
-        return elect(partitions, eligible, Map.of());
+        return elect(partitions, eligible, Map.of(), b -> false);
     }
 
-    /** Elections with {@code pendingConfigs} (not yet replayed) applied to the unclean election setting. */
+    /**
+     * Elections with {@code pendingConfigs} (not yet replayed) applied to the unclean election setting, where the
+     * brokers {@code lostData} accepts restarted after an unclean shutdown.
+     */
     private List<MetadataRecord> elect(Set<TopicIdPartition> partitions, IntPredicate eligible,
-                                       Map<ConfigResource, Optional<String>> pendingConfigs) {
+                                       Map<ConfigResource, Optional<String>> pendingConfigs, IntPredicate lostData) {
         List<MetadataRecord> records = new ArrayList<>();
         for (TopicIdPartition id : partitions) {
             PartitionRegistration partition = partition(id);
             String topicName = metadata.topicName(id.topicId());
             PartitionElection.changeBuilder(id.topicId(), id.partition(), partition,
                     b -> eligible.test(b) && replicaOnline(partition, b),
-                    uncleanElections.enabled(topicName, pendingConfigs)).ifPresent(change -> {
+                    uncleanElections.enabled(topicName, pendingConfigs),
+                    elrRules.forTopic(topicName, pendingConfigs).withLostData(lostData)).ifPresent(change -> {
                         uncleanElections.recordIfUnclean(topicName, id.partition(), partition, change);
                         records.add(MetadataRecords.of(change.build()));
                     });
@@ -428,7 +498,7 @@ public final class ReplicationControlManager {
                 candidates.add(id);
             }
         }
-        return elect(candidates, brokers::isUsable, pending);
+        return elect(candidates, brokers::isUsable, pending, b -> false);
     }
 
     /** Whether the broker's replica lives in a log directory the broker has online, or in one not known. */
@@ -494,6 +564,8 @@ public final class ReplicationControlManager {
     private void reindex(TopicIdPartition id, PartitionRegistration previous, PartitionRegistration next) {
         if (previous != null) {
             previous.isr().forEach(b -> isrMembership.get(b).remove(id));
+            previous.elr().forEach(b -> elrMembership.get(b).remove(id));
+            withElr.remove(id);
             previous.replicas().forEach(b -> replicaCounts.merge(b, -1, Integer::sum));
             preferredLeaderCounts.merge(previous.replicas().get(0), -1, Integer::sum);
             if (previous.hasLeader()) {
@@ -504,6 +576,10 @@ public final class ReplicationControlManager {
         }
         if (next != null) {
             next.isr().forEach(b -> isrMembership.computeIfAbsent(b, k -> new HashSet<>()).add(id));
+            next.elr().forEach(b -> elrMembership.computeIfAbsent(b, k -> new HashSet<>()).add(id));
+            if (!next.elr().isEmpty() || !next.lastKnownElr().isEmpty()) {
+                withElr.add(id);
+            }
             next.replicas().forEach(b -> replicaCounts.merge(b, 1, Integer::sum));
             preferredLeaderCounts.merge(next.replicas().get(0), 1, Integer::sum);
             if (next.hasLeader()) {
@@ -537,15 +613,20 @@ public final class ReplicationControlManager {
      * change by change with indexes built from an image.
      */
     Map<String, Object> indexes() {
-        Map<Integer, Set<TopicIdPartition>> isr = new TreeMap<>();
-        isrMembership.forEach((broker, partitions) -> {
-            if (!partitions.isEmpty()) {
-                isr.put(broker, Set.copyOf(partitions));
-            }
-        });
-        return Map.of("isrMembership", isr, "leaderCounts", nonZero(leaderCounts),
+        return Map.of("isrMembership", nonEmpty(isrMembership), "elrMembership", nonEmpty(elrMembership),
+                "withElr", Set.copyOf(withElr), "leaderCounts", nonZero(leaderCounts),
                 "replicaCounts", nonZero(replicaCounts), "preferredLeaderCounts", nonZero(preferredLeaderCounts),
                 "leaderless", List.copyOf(leaderless), "namesByCollisionKey", Map.copyOf(namesByCollisionKey));
+    }
+
+    private static Map<Integer, Set<TopicIdPartition>> nonEmpty(Map<Integer, Set<TopicIdPartition>> membership) {
+        Map<Integer, Set<TopicIdPartition>> copy = new TreeMap<>();
+        membership.forEach((broker, partitions) -> {
+            if (!partitions.isEmpty()) {
+                copy.put(broker, Set.copyOf(partitions));
+            }
+        });
+        return copy;
     }
 
     private static Map<Integer, Integer> nonZero(Map<Integer, Integer> counts) {

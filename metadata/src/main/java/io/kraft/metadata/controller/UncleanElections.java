@@ -37,27 +37,16 @@ final class UncleanElections {
      * (changes of an IncrementalAlterConfigs not yet replayed; an empty value deletes the key).
      */
     boolean enabled(String topicName, Map<ConfigResource, Optional<String>> pending) {
-        ConfigResource topic = ConfigResource.topic(topicName);
-        ConfigResource clusterDefault = ConfigResource.broker("");
-        Optional<String> value = lookup(topic, pending);
-        if (value.isEmpty()) {
-            value = lookup(clusterDefault, pending);
-        }
+        Optional<String> value = EffectiveTopicConfig.value(metadata, topicName,
+                ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE, pending);
         return value.map(Boolean::parseBoolean).orElse(settings.uncleanLeaderElectionEnable());
     }
 
-    private Optional<String> lookup(ConfigResource resource, Map<ConfigResource, Optional<String>> pending) {
-        if (pending.containsKey(resource)) {
-            return pending.get(resource);
-        }
-        return Optional.ofNullable(metadata.configs(resource).get(ControllerSettings.UNCLEAN_LEADER_ELECTION_ENABLE));
-    }
-
-    /** Logs and counts {@code change} if it elects a leader from outside the partition's ISR. */
+    /** Logs and counts {@code change} if it elects a leader from outside the partition's ISR and ELR (KIP-966). */
     void recordIfUnclean(String topicName, int partitionId, PartitionRegistration before,
                          PartitionChangeRecord.Builder change) {
         if (!change.hasLeader() || change.getLeader() == PartitionRegistration.NO_LEADER
-                || before.isr().contains(change.getLeader())) {
+                || before.isr().contains(change.getLeader()) || before.elr().contains(change.getLeader())) {
             return;
         }
         count.incrementAndGet();

@@ -6,15 +6,19 @@ import io.kraft.proto.metadata.BrokerRegistrationChangeRecord;
 import io.kraft.proto.metadata.FenceBrokerRecord;
 import io.kraft.proto.metadata.RegisterBrokerRecord;
 import io.kraft.proto.metadata.UnfenceBrokerRecord;
+import io.kraft.proto.metadata.UnregisterBrokerRecord;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /** Broker registration changes on top of a {@link ClusterImage}. */
 public final class ClusterDelta {
     private final ClusterImage image;
     private final MetadataChangeListener listener;
     private final Map<Integer, BrokerRegistration> changedBrokers = new HashMap<>();
+    private final Set<Integer> removedBrokers = new HashSet<>();
 
     public ClusterDelta(ClusterImage image) {
         this(image, MetadataChangeListener.NONE);
@@ -34,10 +38,23 @@ public final class ClusterDelta {
         return Collections.unmodifiableMap(changedBrokers);
     }
 
+    /** Brokers this delta unregistered (and did not register again). */
+    public Set<Integer> removedBrokers() {
+        return Collections.unmodifiableSet(removedBrokers);
+    }
+
     /** The broker's state including this delta's changes, or null if unknown. */
     public BrokerRegistration broker(int brokerId) {
         BrokerRegistration changed = changedBrokers.get(brokerId);
-        return changed != null ? changed : image.broker(brokerId);
+        return changed != null || removedBrokers.contains(brokerId) ? changed : image.broker(brokerId);
+    }
+
+    /** Removes the broker's registration of that epoch. */
+    public void replay(UnregisterBrokerRecord record, long offset) {
+        BrokerRegistration broker = current(record.getBrokerId(), record.getBrokerEpoch(), "unregistration");
+        changedBrokers.remove(broker.id());
+        removedBrokers.add(broker.id());
+        listener.brokerChanged(broker, null, offset);
     }
 
     /** Applies a registration found at {@code offset} (the offset tells when a broker has caught up to it). */
@@ -73,6 +90,7 @@ public final class ClusterDelta {
 
     private void change(BrokerRegistration before, BrokerRegistration after, long offset) {
         changedBrokers.put(after.id(), after);
+        removedBrokers.remove(after.id());
         listener.brokerChanged(before, after, offset);
     }
 
@@ -89,10 +107,11 @@ public final class ClusterDelta {
     }
 
     public ClusterImage apply() {
-        if (changedBrokers.isEmpty()) {
+        if (changedBrokers.isEmpty() && removedBrokers.isEmpty()) {
             return image;
         }
         PersistentMaps.Builder<Integer, BrokerRegistration> brokers = PersistentMaps.edit(image.brokers());
+        removedBrokers.forEach(brokers::remove);
         changedBrokers.forEach(brokers::put);
         return new ClusterImage(brokers.build());
     }

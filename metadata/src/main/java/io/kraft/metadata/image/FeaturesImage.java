@@ -10,6 +10,8 @@ import java.util.TreeMap;
 /** The finalized level of each cluster-wide feature (absent = level 0, off). */
 public record FeaturesImage(Map<String, Integer> finalizedLevels) {
     public static final FeaturesImage EMPTY = new FeaturesImage(Map.of());
+    /** Eligible leader replicas (KIP-966), with Kafka's name: level 1 turns them on. */
+    public static final String ELIGIBLE_LEADER_REPLICAS = "eligible.leader.replicas.version";
 
     public FeaturesImage {
         finalizedLevels = Map.copyOf(finalizedLevels);
@@ -17,6 +19,11 @@ public record FeaturesImage(Map<String, Integer> finalizedLevels) {
 
     public int level(String feature) {
         return finalizedLevels.getOrDefault(feature, 0);
+    }
+
+    /** Whether eligible leader replicas (KIP-966) are on: the ELR is kept and the high watermark waits for min ISR. */
+    public boolean eligibleLeaderReplicasEnabled() {
+        return level(ELIGIBLE_LEADER_REPLICAS) >= 1;
     }
 
     public List<MetadataRecord> toRecords() {

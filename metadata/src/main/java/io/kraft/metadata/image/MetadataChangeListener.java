@@ -14,8 +14,9 @@ public interface MetadataChangeListener {
     };
 
     /**
-     * A broker registration changed at {@code offset}; {@code before} is null for a broker's first registration. A
-     * new broker epoch means a new registration (a new incarnation), anything else a change of the registered one.
+     * A broker registration changed at {@code offset}; {@code before} is null for a broker's first registration,
+     * {@code after} null when it is unregistered. A new broker epoch means a new registration (a new incarnation),
+     * anything else a change of the registered one.
      */
     default void brokerChanged(BrokerRegistration before, BrokerRegistration after, long offset) {
     }

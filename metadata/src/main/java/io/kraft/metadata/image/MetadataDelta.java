@@ -57,6 +57,7 @@ public final class MetadataDelta {
             case BROKER_REGISTRATION_CHANGE -> clusterDelta().replay(record.getBrokerRegistrationChange(), recordOffset);
             case FENCE_BROKER -> clusterDelta().replay(record.getFenceBroker(), recordOffset);
             case UNFENCE_BROKER -> clusterDelta().replay(record.getUnfenceBroker(), recordOffset);
+            case UNREGISTER_BROKER -> clusterDelta().replay(record.getUnregisterBroker(), recordOffset);
             case TOPIC -> topicsDelta().replay(record.getTopic());
             case PARTITION -> topicsDelta().replay(record.getPartition());
             case PARTITION_CHANGE -> topicsDelta().replay(record.getPartitionChange());

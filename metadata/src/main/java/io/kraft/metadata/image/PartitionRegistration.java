@@ -16,11 +16,14 @@ import java.util.UUID;
  * One partition's replicas, in-sync replicas, leader and epochs, the log directory of each replica where one is
  * known ({@code directories}: empty, or one per replica in replica order with {@link #UNKNOWN_DIRECTORY} where
  * unknown; KIP-858), and a running reassignment (KIP-455): {@code replicas} is then the target replicas followed by
- * the {@code removingReplicas}, and {@code addingReplicas} are the target replicas that are catching up.
+ * the {@code removingReplicas}, and {@code addingReplicas} are the target replicas that are catching up. With
+ * {@code eligible.leader.replicas.version} 1 (KIP-966) it also keeps the eligible leader replicas ({@code elr}:
+ * outside the ISR but holding every record below the high watermark) and the last-known ELR (members dropped after
+ * an unclean shutdown).
  */
 public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
                                     int partitionEpoch, List<UUID> directories, List<Integer> addingReplicas,
-                                    List<Integer> removingReplicas) {
+                                    List<Integer> removingReplicas, List<Integer> elr, List<Integer> lastKnownElr) {
     /** The leader id of a partition without a leader. */
     public static final int NO_LEADER = -1;
     /** The directory of a replica whose directory is not known. */
@@ -32,10 +35,20 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
         directories = List.copyOf(directories);
         addingReplicas = List.copyOf(addingReplicas);
         removingReplicas = List.copyOf(removingReplicas);
+        elr = List.copyOf(elr);
+        lastKnownElr = List.copyOf(lastKnownElr);
         if (!directories.isEmpty() && directories.size() != replicas.size()) {
             throw new InvalidMetadataRecordException("Directories " + directories + " do not match replicas "
                     + replicas);
         }
+    }
+
+    /** A partition with no eligible leader replicas. */
+    public PartitionRegistration(List<Integer> replicas, List<Integer> isr, int leader, int leaderEpoch,
+                                 int partitionEpoch, List<UUID> directories, List<Integer> addingReplicas,
+                                 List<Integer> removingReplicas) {
+        this(replicas, isr, leader, leaderEpoch, partitionEpoch, directories, addingReplicas, removingReplicas,
+                List.of(), List.of());
     }
 
     /** A partition with no reassignment running. */
@@ -54,7 +67,8 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
         return new PartitionRegistration(record.getReplicasList(), record.getIsrList(), record.getLeader(),
                 record.getLeaderEpoch(), record.getPartitionEpoch(),
                 record.getDirectoriesList().stream().map(Uuids::fromProto).toList(),
-                record.getAddingReplicasList(), record.getRemovingReplicasList());
+                record.getAddingReplicasList(), record.getRemovingReplicasList(),
+                record.getEligibleLeaderReplicasList(), record.getLastKnownElrList());
     }
 
     /** Whether a reassignment is running (replicas are being added or removed). */
@@ -116,7 +130,9 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
                 partitionEpoch + 1,
                 newDirectories,
                 change.hasAddingReplicas() ? change.getAddingReplicas().getBrokerIdsList() : addingReplicas,
-                change.hasRemovingReplicas() ? change.getRemovingReplicas().getBrokerIdsList() : removingReplicas);
+                change.hasRemovingReplicas() ? change.getRemovingReplicas().getBrokerIdsList() : removingReplicas,
+                change.hasEligibleLeaderReplicas() ? change.getEligibleLeaderReplicas().getBrokerIdsList() : elr,
+                change.hasLastKnownElr() ? change.getLastKnownElr().getBrokerIdsList() : lastKnownElr);
     }
 
     public boolean hasLeader() {
@@ -136,6 +152,8 @@ public record PartitionRegistration(List<Integer> replicas, List<Integer> isr, i
                 .addAllDirectories(directories.stream().map(Uuids::toProto).toList())
                 .addAllAddingReplicas(addingReplicas)
                 .addAllRemovingReplicas(removingReplicas)
+                .addAllEligibleLeaderReplicas(elr)
+                .addAllLastKnownElr(lastKnownElr)
                 .build());
     }
 }

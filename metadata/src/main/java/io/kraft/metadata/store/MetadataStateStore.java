@@ -214,6 +214,9 @@ public final class MetadataStateStore implements AutoCloseable {
                     batch.put(brokers, StoreKeys.broker(broker.id()),
                             broker.toRecord().getRegisterBroker().toByteArray());
                 }
+                for (int brokerId : delta.clusterDelta().removedBrokers()) {
+                    batch.delete(brokers, StoreKeys.broker(brokerId));
+                }
             }
             if (delta.hasTopicChanges()) {
                 writeTopics(delta.topicsDelta(), batch);

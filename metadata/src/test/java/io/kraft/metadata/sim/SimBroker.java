@@ -31,6 +31,8 @@ final class SimBroker {
     final int id;
     private final SimCluster cluster;
     private State state = State.DOWN;
+    /** How the previous incarnation ended, as the next registration says (KIP-966); unknown before the first. */
+    private long previousBrokerEpoch = BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN;
     /** The state a paused broker returns to. */
     private State beforePause = State.DOWN;
     private UUID incarnation;
@@ -75,6 +77,8 @@ final class SimBroker {
         if (state == State.DOWN) {
             return;
         }
+        // A crash unless a completed controlled shutdown says otherwise (KIP-966).
+        previousBrokerEpoch = BrokerRegistrationRequest.NO_CLEAN_SHUTDOWN;
         state = State.DOWN;
         generation++;
         if (connectionCloses) {
@@ -127,7 +131,7 @@ final class SimBroker {
         requestInFlight = true;
         BrokerRegistrationRequest request = new BrokerRegistrationRequest(SimController.SETTINGS.clusterId(), id,
                 incarnation, List.of(new Endpoint("PLAINTEXT", "broker-" + id, 9092, "PLAINTEXT")),
-                Optional.of("rack-" + id % 2));
+                Optional.of("rack-" + id % 2), List.of(), previousBrokerEpoch);
         long sentGeneration = generation;
         cluster.call("broker " + id + " register", c -> c.registerBroker(request),
                 epoch -> new Acknowledgement.BrokerRegistered(id, epoch), (epoch, error) -> {
@@ -161,6 +165,7 @@ final class SimBroker {
                         }
                     } else if (reply != null && reply.shouldShutDown() && shuttingDown) {
                         stop(true);
+                        previousBrokerEpoch = brokerEpoch;
                     }
                 });
     }

@@ -51,7 +51,8 @@ final class SimCluster {
             controllerIds.add(id);
         }
         this.raft = new SimRaft(scheduler, controllerIds, committedLog);
-        this.invariants = List.of(new PartitionLeaderInIsrOrOffline(), new BrokerEpochsOnlyGrow(),
+        this.invariants = List.of(new PartitionLeaderInIsrOrOffline(), new EligibleLeaderReplicasWellFormed(),
+                new BrokerEpochsOnlyGrow(),
                 new OneLeaderPerPartitionEpoch(), acknowledgements, new SameImageAtSameOffset(),
                 new StoredStateMatchesImage(), new OneActiveControllerPerEpoch(), new PublishedImagesInLogOrder(),
                 new LeadersAreUsableBetweenBatches(), new TransactionDecisionsAreKept(), new NoFaults());

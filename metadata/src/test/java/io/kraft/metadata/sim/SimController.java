@@ -4,6 +4,7 @@ import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.MetadataRecords;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
@@ -11,6 +12,8 @@ import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.MetadataImage;
+import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.proto.metadata.MetadataRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +30,11 @@ final class SimController {
     static final SnapshotPolicy SNAPSHOTS = new SnapshotPolicy(1024, 2_000);
     /** Leadership moves back to preferred replicas every few simulated seconds. */
     static final LeaderBalanceSettings LEADER_BALANCE = new LeaderBalanceSettings(true, 3_000, 10);
-    static final Map<String, SupportedRange> FEATURES = Map.of("metadata.version", new SupportedRange(1, 3));
+    static final Map<String, SupportedRange> FEATURES = Map.of("metadata.version", new SupportedRange(1, 3),
+            "eligible.leader.replicas.version", new SupportedRange(1, 1));
+    /** The cluster is formatted with eligible leader replicas on (KIP-966), as {@code kraft-cli format} does. */
+    static final List<MetadataRecord> BOOTSTRAP = List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
+            .setName("eligible.leader.replicas.version").setLevel(1).build()));
     private static final TopicConfigResolver TOPIC_CONFIGS = new TopicConfigResolver(BrokerLogSettings.from(
             LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
 
@@ -57,6 +64,7 @@ final class SimController {
         QuorumController controller = QuorumController.builder(id, SETTINGS)
                 .topicConfigs(TOPIC_CONFIGS)
                 .supportedFeatures(FEATURES)
+                .bootstrapRecords(BOOTSTRAP)
                 .leaderBalance(LEADER_BALANCE)
                 .randomSeed(scheduler.random().nextLong())
                 .time(scheduler)

@@ -57,7 +57,8 @@ class MetadataStateStoreTest {
         final ControlManagers managers = new ControlManagers(ControllerSettings.defaults(CLUSTER_ID),
                 new TopicConfigResolver(BrokerLogSettings.from(
                         LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG))),
-                Map.of("metadata.version", new SupportedRange(1, 2)), new Random(11));
+                Map.of("metadata.version", new SupportedRange(1, 2),
+                        "eligible.leader.replicas.version", new SupportedRange(1, 1)), new Random(11));
         final MetadataStateStore store;
         final Map<Integer, Long> epochs = new HashMap<>();
         MetadataImage image = MetadataImage.EMPTY;
@@ -96,11 +97,17 @@ class MetadataStateStoreTest {
 
         /** A history touching every kind of state. */
         void buildHistory() {
+            commit(managers.updateFeature("eligible.leader.replicas.version", 1));
             startBroker(1);
             startBroker(2);
             startBroker(3);
+            // Broker 4 comes and is unregistered again: the store forgets it.
+            startBroker(4);
+            commit(managers.unregisterBroker(4));
+            // min.insync.replicas 2: the ISR shrink below gives orders-0 eligible leader replicas (KIP-966).
             UUID orders = commit(managers.createTopic(new CreateTopicRequest("orders", 4, 3, Map.of(),
-                    Map.of("retention.ms", "60000", "cleanup.policy", "compact")))).topicId();
+                    Map.of("retention.ms", "60000", "cleanup.policy", "compact", "min.insync.replicas", "2"))))
+                    .topicId();
             commit(managers.createTopic(CreateTopicRequest.of("clicks", 2, 2)));
             commit(managers.createTopic(CreateTopicRequest.of("doomed", 3, 1)));
             commit(managers.createPartitions("clicks", 5, List.of()));
@@ -108,6 +115,7 @@ class MetadataStateStoreTest {
             List<Integer> shrunk = List.of(p0.leader());
             commit(managers.alterPartition(new AlterPartitionRequest(p0.leader(), epochs.get(p0.leader()), orders, 0,
                     p0.leaderEpoch(), shrunk, p0.partitionEpoch())));
+            assertEquals(2, image.topics().partition(orders, 0).elr().size(), "the replicas left join the ELR");
             commit(managers.heartbeat(new BrokerHeartbeatRequest(2, epochs.get(2), nextOffset, true, false), 0));
             commit(managers.deleteTopic("doomed"));
             commit(managers.incrementalAlterConfigs(ConfigResource.broker(""),

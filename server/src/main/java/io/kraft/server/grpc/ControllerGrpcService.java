@@ -114,7 +114,9 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
             answer = controller.registerBroker(new BrokerRegistrationRequest(request.getClusterId(),
                     request.getBrokerId(), Uuids.fromProto(request.getIncarnationId()), listeners,
                     request.hasRack() ? Optional.of(request.getRack()) : Optional.empty(),
-                    request.getLogDirsList().stream().map(Uuids::fromProto).toList()));
+                    request.getLogDirsList().stream().map(Uuids::fromProto).toList(),
+                    request.hasPreviousBrokerEpoch() ? request.getPreviousBrokerEpoch()
+                            : BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(invalid(e));
         }
@@ -538,6 +540,17 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                     hintIfNotController(error, response::setActiveControllerId);
                     return response.build();
                 });
+    }
+
+    @Override
+    public void unregisterBroker(io.kraft.proto.controller.UnregisterBrokerRequest request,
+                                 StreamObserver<io.kraft.proto.controller.UnregisterBrokerResponse> observer) {
+        reply(observer, controller.unregisterBroker(request.getBrokerId()), (ignored, error) -> {
+            var response = io.kraft.proto.controller.UnregisterBrokerResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
     }
 
     @Override

@@ -187,6 +187,9 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         request.listeners().forEach(endpoint -> proto.addListeners(endpoint.toProto()));
         request.rack().ifPresent(proto::setRack);
         request.logDirs().forEach(dir -> proto.addLogDirs(Uuids.toProto(dir)));
+        if (request.previousBrokerEpoch() != BrokerRegistrationRequest.PREVIOUS_EPOCH_UNKNOWN) {
+            proto.setPreviousBrokerEpoch(request.previousBrokerEpoch());
+        }
         RegisterBrokerRequest message = proto.build();
         return withRetries("RegisterBroker", requestDeadlineMs, (stub, observer) -> stub.registerBroker(message, observer),
                 (RegisterBrokerResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
@@ -402,6 +405,16 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                         .<Attempt<Map<String, ApiError>>>map(message -> decode(Errors.NOT_CONTROLLER.code(), message,
                                 response.hasActiveControllerId(), response.getActiveControllerId(), () -> null))
                         .orElseGet(() -> new Answered<>(ScramMessages.outcomes(response))));
+    }
+
+    @Override
+    public CompletableFuture<Void> unregisterBroker(int brokerId) {
+        var message = io.kraft.proto.controller.UnregisterBrokerRequest.newBuilder().setBrokerId(brokerId).build();
+        return withRetries("UnregisterBroker", requestDeadlineMs,
+                (stub, observer) -> stub.unregisterBroker(message, observer),
+                (io.kraft.proto.controller.UnregisterBrokerResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> null));
     }
 
     @Override

@@ -18,7 +18,6 @@ import io.kraft.server.TestFaultHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,8 +36,6 @@ import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -51,7 +48,6 @@ import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.PreferredLeaderNotAvailableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -283,21 +279,8 @@ class PartitionOperationsEndToEndTest {
         writer.join(WAIT_MS);
         assertEquals(List.of(), failures);
 
-        Map<String, Object> consumerConfig = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<String> read = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> all = List.of(new TopicPartition("moving", 0), new TopicPartition("moving", 1),
-                    new TopicPartition("moving", 2));
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-            while (read.size() < acknowledged.size() && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> read.add(record.value()));
-            }
-            consumer.poll(Duration.ofMillis(300)).forEach(record -> read.add(record.value()));
-        }
+        List<String> read = InProcessCluster.readValues(bootstrap(), List.of(new TopicPartition("moving", 0),
+                new TopicPartition("moving", 1), new TopicPartition("moving", 2)), acknowledged.size(), WAIT_MS);
         assertEquals(read.size(), Set.copyOf(read).size(), "no record twice");
         assertTrue(Set.copyOf(read).containsAll(acknowledged), "every acknowledged record is there: "
                 + acknowledged.size() + " acknowledged, " + read.size() + " read");

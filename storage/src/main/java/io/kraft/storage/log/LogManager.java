@@ -63,6 +63,10 @@ public final class LogManager implements AutoCloseable {
     private final ExecutorService deleter;
     private boolean closed;
     private PreviousShutdown previousShutdown;
+    /** The number the previous clean shutdown left in its marker, or -1 (none, or not a clean shutdown). */
+    private long previousShutdownStamp = -1;
+    /** The number the next clean shutdown leaves in its marker (the owner's, e.g. a broker epoch), or -1 for none. */
+    private volatile long shutdownStamp = -1;
 
     private LogManager(Path logDir, Function<TopicPartition, LogConfig> configs, LogDirFailureListener failureListener) {
         this.logDir = logDir;
@@ -115,6 +119,7 @@ public final class LogManager implements AutoCloseable {
             throw new LogStorageException("cannot prepare log directory " + logDir, e);
         }
         boolean cleanShutdown = Files.exists(marker);
+        previousShutdownStamp = cleanShutdown ? readStamp(marker) : -1;
         boolean ranBefore = cleanShutdown || Files.exists(logDir.resolve(RECOVERY_POINT_CHECKPOINT))
                 || Files.exists(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
         Map<TopicPartition, Long> recovery = readOrEmpty(recoveryPoints);
@@ -168,6 +173,28 @@ public final class LogManager implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private static long readStamp(Path marker) {
+        try {
+            String text = Files.readString(marker).strip();
+            return text.isEmpty() ? -1 : Long.parseLong(text);
+        } catch (IOException | NumberFormatException e) {
+            return -1; // an unreadable stamp says nothing: the directory still counts as cleanly shut down
+        }
+    }
+
+    /**
+     * The number the previous clean shutdown stamped its marker with ({@link #setShutdownStamp}), or -1 if there was
+     * no clean shutdown or no stamp.
+     */
+    public long previousShutdownStamp() {
+        return previousShutdownStamp;
+    }
+
+    /** A number for the clean-shutdown marker to keep, read back by the next open's {@link #previousShutdownStamp}. */
+    public void setShutdownStamp(long stamp) {
+        this.shutdownStamp = stamp;
     }
 
     /** How the previous run left this directory, as opening it found. */
@@ -453,6 +480,10 @@ public final class LogManager implements AutoCloseable {
                     FaultInjection.beforeWrite(marker);
                     Files.deleteIfExists(marker);
                     Files.createFile(marker);
+                    if (shutdownStamp >= 0) {
+                        Files.writeString(marker, Long.toString(shutdownStamp));
+                        DurableFiles.fsyncFile(marker);
+                    }
                     DurableFiles.fsyncDirectory(logDir);
                 } catch (IOException e) {
                     throw new LogStorageException("cannot write clean shutdown marker " + marker, e);

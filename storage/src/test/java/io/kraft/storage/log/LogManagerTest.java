@@ -58,6 +58,25 @@ class LogManagerTest {
     }
 
     @Test
+    void theCleanShutdownMarkerKeepsTheOwnersStampForTheNextOpenOnly() throws Exception {
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(-1, manager.previousShutdownStamp(), "a new directory has no stamp");
+            manager.setShutdownStamp(42);
+        }
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(42, manager.previousShutdownStamp());
+        }
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(-1, manager.previousShutdownStamp(), "a close without a stamp leaves none");
+            manager.setShutdownStamp(7);
+        }
+        Files.delete(logDir.resolve(LogManager.CLEAN_SHUTDOWN_FILE));
+        try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
+            assertEquals(-1, manager.previousShutdownStamp(), "no marker: no clean shutdown, no stamp");
+        }
+    }
+
+    @Test
     void withoutTheMarkerSegmentsPastTheRecoveryPointAreRevalidated() throws Exception {
         try (LogManager manager = LogManager.open(logDir, tp -> CONFIG)) {
             Log log = manager.getOrCreateLog(ORDERS_0);

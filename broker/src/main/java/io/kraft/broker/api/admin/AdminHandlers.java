@@ -45,6 +45,7 @@ public final class AdminHandlers {
                 new CreateTopicsHandler(controller, metadata::image, configs),
                 new CreatePartitionsHandler(controller),
                 new ElectLeadersHandler(controller),
+                new UnregisterBrokerHandler(controller),
                 new AlterPartitionReassignmentsHandler(controller),
                 new ListPartitionReassignmentsHandler(metadata::image),
                 new DescribeClusterHandler(metadata::image, clusterId),

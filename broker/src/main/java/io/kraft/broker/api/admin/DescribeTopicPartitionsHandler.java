@@ -130,9 +130,9 @@ public final class DescribeTopicPartitionsHandler
                 .setPartitionIndex(partitionId)
                 .setLeaderId(partition.leader())
                 .setLeaderEpoch(partition.leaderEpoch())
-                // No eligible leader replicas (KIP-966) here yet: empty, never null, as Kafka answers without them.
-                .setEligibleLeaderReplicas(new ArrayList<>())
-                .setLastKnownElr(new ArrayList<>());
+                // Eligible leader replicas (KIP-966): empty, never null, while the feature is off, as Kafka answers.
+                .setEligibleLeaderReplicas(new ArrayList<>(partition.elr()))
+                .setLastKnownElr(new ArrayList<>(partition.lastKnownElr()));
         for (int replica : partition.replicas()) {
             out.replicaNodes().add(replica);
             if (!live.contains(replica)) {

@@ -1,5 +1,7 @@
 package io.kraft.broker.fetch.follower;
 
+import io.kraft.broker.quota.QuotaWindows;
+import io.kraft.broker.quota.ReplicationQuota;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.storage.log.TopicPartition;
@@ -32,6 +34,8 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     private final LongSupplier clockMs;
     private final InterBrokerSecurity security;
     private final Map<FetcherId, ReplicaFetcherThread> fetchers = new HashMap<>();
+    private final FollowerFetchStats stats = new FollowerFetchStats();
+    private final ReplicationQuota followerQuota;
     /** Which fetcher each followed partition is on. */
     private final Map<TopicPartition, FetcherId> assignments = new HashMap<>();
     private boolean started;
@@ -52,6 +56,16 @@ public final class ReplicaFetcherManager implements AutoCloseable {
                                  IntFunction<Optional<InetSocketAddress>> endpoints,
                                  InterBrokerSecurity security, LongSupplier brokerEpoch,
                                  LongSupplier clockMs) {
+        this(localBrokerId, config, endpoints, security, brokerEpoch, clockMs,
+                new ReplicationQuota(QuotaWindows.DEFAULT, clockMs));
+    }
+
+    /** @param followerQuota the follower's replication throttle (KIP-73) */
+    public ReplicaFetcherManager(int localBrokerId, ReplicationConfig config,
+                                 IntFunction<Optional<InetSocketAddress>> endpoints,
+                                 InterBrokerSecurity security, LongSupplier brokerEpoch,
+                                 LongSupplier clockMs, ReplicationQuota followerQuota) {
+        this.followerQuota = followerQuota;
         this.security = security;
         this.localBrokerId = localBrokerId;
         this.config = config;
@@ -88,7 +102,7 @@ public final class ReplicaFetcherManager implements AutoCloseable {
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(id, key -> {
             ReplicaFetcherThread created = new ReplicaFetcherThread("kraft-replica-fetcher-" + localBrokerId
                     + "-from-" + key.sourceBrokerId() + "-" + key.index(), key.sourceBrokerId(), localBrokerId, config,
-                    endpoints, security, brokerEpoch, clockMs);
+                    endpoints, security, brokerEpoch, clockMs, stats, followerQuota);
             if (started) {
                 created.start();
             }
@@ -122,6 +136,11 @@ public final class ReplicaFetcherManager implements AutoCloseable {
     /** The broker a partition is fetched from, if this broker follows it. */
     public synchronized Optional<Integer> sourceBroker(TopicPartition tp) {
         return Optional.ofNullable(assignments.get(tp)).map(FetcherId::sourceBrokerId);
+    }
+
+    /** What the fetcher threads have sent so far (every thread, current and ended). */
+    public FollowerFetchStats stats() {
+        return stats;
     }
 
     public synchronized int fetcherCount() {

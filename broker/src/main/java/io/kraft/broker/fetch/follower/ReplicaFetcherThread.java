@@ -2,6 +2,9 @@ package io.kraft.broker.fetch.follower;
 
 import io.kraft.broker.protocol.message.FetchRequest;
 import io.kraft.broker.protocol.message.FetchResponse;
+import io.kraft.broker.quota.QuotaWindows;
+import io.kraft.broker.quota.ReplicationQuota;
+import io.kraft.broker.replica.LocalReads;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.ReplicaException;
 import io.kraft.broker.replica.ReplicationConfig;
@@ -33,7 +36,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One fetcher thread for a set of partitions led by one source broker: sends a Fetch (v17, replica state =
- * this broker's id and epoch, no fetch session) for every partition not backing off, waits for the answer,
+ * this broker's id and epoch) for every partition not backing off, in an incremental fetch session (KIP-227,
+ * {@link FollowerFetchSession}: once open, a request names only partitions whose fetch state changed and the
+ * answer only partitions with news), waits for the answer,
  * and applies it per partition: appends records, takes the leader's high watermark and log start, truncates
  * on a diverging epoch or an offset out of the leader's range, backs off on errors until the metadata moves
  * the partition. Partitions are added and removed by the metadata thread; a removal waits for an answer being
@@ -45,6 +50,8 @@ final class ReplicaFetcherThread extends Thread {
     /** Response frames beyond the records limit carry headers and offsets of every partition. */
     private static final int RESPONSE_OVERHEAD_BYTES = 1024 * 1024;
     private static final int NO_EPOCH = -1;
+    /** How long a fetcher whose every partition is throttled waits before it looks at the rate again. */
+    private static final long THROTTLED_PAUSE_MS = 100;
 
     private final int sourceBrokerId;
     private final int localBrokerId;
@@ -58,19 +65,25 @@ final class ReplicaFetcherThread extends Thread {
     private volatile boolean running = true;
     private volatile BlockingWireClient client;
     private final InterBrokerSecurity security;
+    private final FollowerFetchSession session = new FollowerFetchSession();
+    private final FollowerFetchStats stats;
+    private final ReplicationQuota quota;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
                          LongSupplier clockMs) {
         this(name, sourceBrokerId, localBrokerId, config, endpoints, InterBrokerSecurity.PLAINTEXT, brokerEpoch,
-                clockMs);
+                clockMs, new FollowerFetchStats(), new ReplicationQuota(QuotaWindows.DEFAULT, clockMs));
     }
 
     /** @param security how to reach leaders: TLS and a SASL login as the inter-broker listener needs */
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints,
-                         InterBrokerSecurity security, LongSupplier brokerEpoch, LongSupplier clockMs) {
+                         InterBrokerSecurity security, LongSupplier brokerEpoch, LongSupplier clockMs,
+                         FollowerFetchStats stats, ReplicationQuota quota) {
         super(name);
+        this.stats = stats;
+        this.quota = quota;
         this.security = security;
         setDaemon(true);
         this.sourceBrokerId = sourceBrokerId;
@@ -134,16 +147,18 @@ final class ReplicaFetcherThread extends Thread {
     public void run() {
         while (running) {
             try {
-                Map<TopicPartition, FollowerPartition> batch = readyPartitions();
+                Map<TopicPartition, FollowerPartition> batch = unthrottled(readyPartitions());
                 if (batch.isEmpty()) {
                     continue;
                 }
-                Map<TopicPartition, Long> fetchOffsets = new HashMap<>();
-                batch.forEach((tp, follower) -> fetchOffsets.put(tp, follower.partition().logEndOffset()));
+                Map<TopicPartition, FollowerFetchSession.PartitionFetch> wanted = new LinkedHashMap<>();
+                batch.forEach((tp, follower) -> wanted.put(tp, fetchState(follower)));
+                FollowerFetchSession.Request request = session.next(wanted);
                 FetchResponse response;
                 try {
-                    response = fetch(batch, fetchOffsets);
+                    response = fetch(request);
                 } catch (IOException e) {
+                    session.reset();
                     if (running) {
                         LOG.info("Broker {} could not fetch from broker {}: {}", localBrokerId, sourceBrokerId,
                                 e.getMessage());
@@ -152,7 +167,9 @@ final class ReplicaFetcherThread extends Thread {
                     }
                     continue;
                 }
-                apply(batch, fetchOffsets, response);
+                Map<TopicPartition, Long> fetchOffsets = new HashMap<>();
+                wanted.forEach((tp, fetch) -> fetchOffsets.put(tp, fetch.fetchOffset()));
+                apply(batch, fetchOffsets, request.isFull(), response);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -162,6 +179,28 @@ final class ReplicaFetcherThread extends Thread {
             }
         }
         closeClient();
+    }
+
+    /**
+     * The partitions without the throttled replicas outside the ISR while the follower's throttled rate is over its
+     * bound (KIP-73); if that leaves none, waits a little so the rate can fall.
+     */
+    private Map<TopicPartition, FollowerPartition> unthrottled(Map<TopicPartition, FollowerPartition> ready) {
+        if (ready.isEmpty() || !quota.isExceeded()) {
+            return ready;
+        }
+        Map<TopicPartition, FollowerPartition> allowed = new LinkedHashMap<>();
+        ready.forEach((tp, follower) -> {
+            if (quota.isThrottled(tp) && !LocalReads.inIsr(follower.partition(), localBrokerId)) {
+                quota.recordHeldBack();
+            } else {
+                allowed.put(tp, follower);
+            }
+        });
+        if (allowed.isEmpty()) {
+            pause(THROTTLED_PAUSE_MS);
+        }
+        return allowed;
     }
 
     /** The partitions to fetch now; waits while there are none (bounded, so shutdown is noticed). */
@@ -188,18 +227,28 @@ final class ReplicaFetcherThread extends Thread {
         }
     }
 
-    private FetchResponse fetch(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets)
-            throws IOException {
+    private FetchResponse fetch(FollowerFetchSession.Request request) throws IOException {
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
             client = BlockingWireClient.connect(address, security, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
-        return client.send(request(batch, fetchOffsets), FETCH_VERSION);
+        stats.recordRequest(request.isFull(), request.toSend().size());
+        return client.send(request(request), FETCH_VERSION);
     }
 
-    private FetchRequest request(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets) {
+    /** What this round asks for a partition: the log's end, its last epoch and start, as the leader must know them. */
+    private FollowerFetchSession.PartitionFetch fetchState(FollowerPartition follower) {
+        Partition partition = follower.partition();
+        Log log = partition.log();
+        return new FollowerFetchSession.PartitionFetch(partition.topicId(), partition.topicPartition().partition(),
+                follower.leaderEpoch(), partition.logEndOffset(),
+                log.leaderEpochCache().latestEntry().isPresent() ? log.leaderEpochCache().latestEpoch() : NO_EPOCH,
+                log.logStartOffset(), config.fetchMaxBytes());
+    }
+
+    private FetchRequest request(FollowerFetchSession.Request session) {
         FetchRequest request = new FetchRequest()
                 .setReplicaState(new FetchRequest.ReplicaState()
                         .setReplicaId(localBrokerId)
@@ -208,34 +257,46 @@ final class ReplicaFetcherThread extends Thread {
                 .setMinBytes(config.fetchMinBytes())
                 .setMaxBytes(config.fetchResponseMaxBytes())
                 .setIsolationLevel((byte) 0)
-                .setSessionId(0)
-                .setSessionEpoch(-1) // no fetch session: every request names every partition
+                .setSessionId(session.sessionId())
+                .setSessionEpoch(session.epoch())
                 .setRackId("");
         Map<UUID, FetchRequest.FetchTopic> topics = new HashMap<>();
-        for (FollowerPartition follower : batch.values()) {
-            Partition partition = follower.partition();
-            Log log = partition.log();
-            FetchRequest.FetchTopic topic = topics.computeIfAbsent(partition.topicId(), id -> {
+        for (FollowerFetchSession.PartitionFetch fetch : session.toSend().values()) {
+            FetchRequest.FetchTopic topic = topics.computeIfAbsent(fetch.topicId(), id -> {
                 FetchRequest.FetchTopic added = new FetchRequest.FetchTopic().setTopicId(id);
                 request.topics().add(added);
                 return added;
             });
             topic.partitions().add(new FetchRequest.FetchPartition()
-                    .setPartition(partition.topicPartition().partition())
-                    .setCurrentLeaderEpoch(follower.leaderEpoch())
-                    .setFetchOffset(fetchOffsets.get(partition.topicPartition()))
-                    .setLastFetchedEpoch(log.leaderEpochCache().latestEntry().isPresent()
-                            ? log.leaderEpochCache().latestEpoch() : NO_EPOCH)
-                    .setLogStartOffset(log.logStartOffset())
-                    .setPartitionMaxBytes(config.fetchMaxBytes()));
+                    .setPartition(fetch.partition())
+                    .setCurrentLeaderEpoch(fetch.currentLeaderEpoch())
+                    .setFetchOffset(fetch.fetchOffset())
+                    .setLastFetchedEpoch(fetch.lastFetchedEpoch())
+                    .setLogStartOffset(fetch.logStartOffset())
+                    .setPartitionMaxBytes(fetch.maxBytes()));
+        }
+        Map<UUID, FetchRequest.ForgottenTopic> forgotten = new HashMap<>();
+        for (FollowerFetchSession.PartitionFetch fetch : session.toForget()) {
+            forgotten.computeIfAbsent(fetch.topicId(), id -> {
+                FetchRequest.ForgottenTopic added = new FetchRequest.ForgottenTopic().setTopicId(id);
+                request.forgottenTopicsData().add(added);
+                return added;
+            }).partitions().add(fetch.partition());
         }
         return request;
     }
 
     private void apply(Map<TopicPartition, FollowerPartition> batch, Map<TopicPartition, Long> fetchOffsets,
-                       FetchResponse response) {
+                       boolean full, FetchResponse response) {
         short topError = response.errorCode();
-        if (topError != Errors.NONE.code()) {
+        if (!session.onResponse(topError, response.sessionId())) {
+            Errors error = Errors.forCode(topError);
+            if (error == Errors.FETCH_SESSION_ID_NOT_FOUND || error == Errors.INVALID_FETCH_SESSION_EPOCH) {
+                // The leader lost or moved past the session (a restart, an eviction): the next fetch is a full one.
+                LOG.info("Broker {} starts a new fetch session with broker {} after {}", localBrokerId, sourceBrokerId,
+                        error);
+                return;
+            }
             LOG.info("Broker {} fetch from broker {} failed with error code {}", localBrokerId, sourceBrokerId,
                     topError);
             backOff(batch);
@@ -259,7 +320,11 @@ final class ReplicaFetcherThread extends Thread {
                 }
                 FetchResponse.PartitionData answer = answers.getOrDefault(follower.partition().topicId(), Map.of())
                         .get(entry.getKey().partition());
-                if (answer == null || !applyPartition(follower, fetchOffsets.get(entry.getKey()), answer)) {
+                if (answer == null) {
+                    if (full) {
+                        failed.put(entry.getKey(), follower);
+                    } // an incremental answer leaves out partitions with nothing new
+                } else if (!applyPartition(follower, fetchOffsets.get(entry.getKey()), answer)) {
                     failed.put(entry.getKey(), follower);
                 }
             }
@@ -299,8 +364,12 @@ final class ReplicaFetcherThread extends Thread {
                     // A slice of the response's read buffer: appended without another copy.
                     ByteBuffer records = wholeBatches(answer.records());
                     if (records.hasRemaining()) {
+                        int bytes = records.remaining();
                         try {
                             partition.appendAsFollower(records, epoch, clockMs.getAsLong());
+                            if (quota.isThrottled(partition.topicPartition())) {
+                                quota.record(bytes);
+                            }
                         } catch (UnexpectedAppendOffsetException | UnexpectedLeaderEpochException e) {
                             return refused(partition, epoch, fetchOffset, e.getMessage());
                         }

@@ -337,6 +337,11 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<Void> unregisterBroker(int brokerId) {
+            return pending("unregisterBroker");
+        }
+
+        @Override
         public CompletableFuture<Void> createPartitions(String topicName, int totalCount,
                                                         List<List<Integer>> newAssignments) {
             return pending("createPartitions");

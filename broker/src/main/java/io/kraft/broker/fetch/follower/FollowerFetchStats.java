@@ -1,0 +1,34 @@
+package io.kraft.broker.fetch.follower;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a broker's fetcher threads have sent: requests, how many of them were full (session opened or restarted),
+ * and the partitions they named, so an operator or a test can see that incremental sessions keep requests small.
+ */
+public final class FollowerFetchStats {
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder fullRequests = new LongAdder();
+    private final LongAdder partitionsNamed = new LongAdder();
+
+    void recordRequest(boolean full, int partitions) {
+        requests.increment();
+        if (full) {
+            fullRequests.increment();
+        }
+        partitionsNamed.add(partitions);
+    }
+
+    public long requests() {
+        return requests.sum();
+    }
+
+    public long fullRequests() {
+        return fullRequests.sum();
+    }
+
+    /** Partitions named in requests (added, changed or, in a full request, every one), summed over requests. */
+    public long partitionsNamed() {
+        return partitionsNamed.sum();
+    }
+}
