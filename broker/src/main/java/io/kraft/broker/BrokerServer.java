@@ -157,7 +157,7 @@ public final class BrokerServer implements AutoCloseable {
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
-                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION)));
+                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION), metadata::image));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         handlers.add(new SaslHandshakeHandler());
@@ -188,7 +188,8 @@ public final class BrokerServer implements AutoCloseable {
         this.partitionMetrics = new PartitionMetrics(metrics, replicaManager::partitions,
                 replication.numReplicaFetchers());
         metadata.register(partitionMetrics);
-        handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), topicMetrics));
+        handlers.add(new ProduceHandler(replicaManager, transactions.verifier(), transactions.implicitAdds(),
+                topicMetrics));
         handlers.add(new FetchHandler(replicaManager,
                 new FetchSessionCache(replicaManager.config().fetchSessionCacheSlots()), topicMetrics));
         handlers.add(new ListOffsetsHandler(replicaManager));
@@ -203,7 +204,7 @@ public final class BrokerServer implements AutoCloseable {
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
-                metadata::image));
+                metadata::image, transactions.implicitAdds()));
         handlers.addAll(transactions.handlers());
         // ACLs only on a broker with an authorizer: without one, no handler is wrapped and every check is a null test.
         Optional<RequestAuthorizer> authorizer = RequestAuthorizer.fromProperties(properties);

@@ -2,9 +2,9 @@ package io.kraft.cli;
 
 import io.kraft.config.ParsedConfig;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.controller.ClusterFeatures;
+import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.ScramFunctions;
-import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,17 +27,13 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
- * every log directory and the metadata log directory of a node, so that the node can start; with
- * {@code --add-scram}, the SCRAM credentials a new cluster starts with (as {@code kafka-storage.sh format}). A new
- * cluster starts with the feature levels of {@link #DEFAULT_FEATURE_LEVELS}.
+ * every log directory and the metadata log directory of a node, so that the node can start; the feature levels a new
+ * cluster starts with ({@link ClusterFeatures#FORMAT_DEFAULTS}, each changeable with {@code --feature name=level}) and,
+ * with {@code --add-scram}, its first SCRAM credentials (as {@code kafka-storage.sh format}).
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Formats the log directories and the metadata log directory of a node.")
 final class FormatCommand implements Runnable {
-    /** The feature levels a new cluster is formatted with (written with the bootstrap records). */
-    static final Map<String, Integer> DEFAULT_FEATURE_LEVELS = Map.of(
-            "eligible.leader.replicas.version", 1);
-
     @Spec
     private CommandSpec spec;
 
@@ -57,11 +55,17 @@ final class FormatCommand implements Runnable {
                     + " metadata log directory's bootstrap records, so the first admin can log in.")
     private List<String> scramCredentials = new ArrayList<>();
 
+    @Option(names = {"-f", "--feature"}, paramLabel = "NAME=LEVEL",
+            description = "A feature level the new cluster starts with instead of the default, e.g."
+                    + " transaction.version=1 (0 leaves the feature off); repeatable. Defaults: eligible.leader.replicas.version=1, transaction.version=2.")
+    private List<String> featureLevels = new ArrayList<>();
+
     @Override
     public void run() {
         ParsedConfig config = NodeConfigs.load(configFile);
+        Map<String, Integer> features = featureLevels();
         List<MetadataRecord> credentials = bootstrapRecords();
-        List<MetadataRecord> bootstrap = new ArrayList<>(featureLevelRecords());
+        List<MetadataRecord> bootstrap = new ArrayList<>(ClusterFeatures.levelRecords(features));
         bootstrap.addAll(credentials);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         PrintWriter out = spec.commandLine().getOut();
@@ -94,6 +98,10 @@ final class FormatCommand implements Runnable {
                 throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
                         + e.getMessage(), e);
             }
+            if (!features.isEmpty()) {
+                out.println("Finalized " + features.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(", ")) + " in the bootstrap records of " + metadataLogDir);
+            }
             if (!credentials.isEmpty()) {
                 out.println("Wrote " + credentials.size() + " SCRAM credential(s) into the bootstrap records of "
                         + metadataLogDir);
@@ -102,12 +110,33 @@ final class FormatCommand implements Runnable {
         out.flush();
     }
 
-    /** The feature levels a new cluster starts with, as records. */
-    private static List<MetadataRecord> featureLevelRecords() {
-        return DEFAULT_FEATURE_LEVELS.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .map(feature -> MetadataRecords.of(FeatureLevelRecord.newBuilder().setName(feature.getKey())
-                        .setLevel(feature.getValue()).build()))
-                .toList();
+    /** The feature levels to finalize: the defaults with {@code --feature}'s changes, level 0 left out. */
+    private Map<String, Integer> featureLevels() {
+        Map<String, Integer> levels = new TreeMap<>(ClusterFeatures.FORMAT_DEFAULTS);
+        for (String argument : featureLevels) {
+            int equals = argument.indexOf('=');
+            String name = equals < 0 ? argument : argument.substring(0, equals).trim();
+            SupportedRange range = ClusterFeatures.SUPPORTED.get(name);
+            if (range == null) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": unknown feature '"
+                        + name + "' (known: " + String.join(", ", new TreeMap<>(ClusterFeatures.SUPPORTED).keySet())
+                        + ")");
+            }
+            int level;
+            try {
+                level = Integer.parseInt(equals < 0 ? "" : argument.substring(equals + 1).trim());
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument
+                        + ": expected NAME=LEVEL with a number");
+            }
+            if (level != 0 && (level < range.minLevel() || level > range.maxLevel())) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": " + name
+                        + " supports levels " + range.minLevel() + " to " + range.maxLevel() + " (or 0, off)");
+            }
+            levels.put(name, level);
+        }
+        levels.values().removeIf(level -> level == 0);
+        return levels;
     }
 
     /** The credentials of {@code --add-scram} as records; the passwords are not kept. */

@@ -8,6 +8,8 @@ import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import io.kraft.server.ControllerNode;
 import io.kraft.storage.DirectoryLock;
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
 import java.io.IOException;
@@ -203,6 +205,14 @@ final class StartCommand implements Runnable {
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         for (Path dir : unformatted) {
             MetaProperties.forNewDirectory(clusterId, nodeId).write(dir);
+        }
+        Path metadataLogDir = NodeConfigs.metadataLogDir(config);
+        try {
+            // A new cluster starts at the default feature levels, as after 'kraft-cli format'.
+            BootstrapMetadata.write(metadataLogDir, ClusterFeatures.levelRecords(ClusterFeatures.FORMAT_DEFAULTS));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the bootstrap records into " + metadataLogDir + ": "
+                    + e.getMessage(), e);
         }
         out.println("Formatted " + dirs + " with new cluster.id " + clusterId);
     }

@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.MetadataRecords;
-import io.kraft.proto.metadata.FeatureLevelRecord;
+import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.MetaProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,10 +53,9 @@ class FormatCommandTest {
         assertNotEquals(MetaProperties.read(dirs.get(0)).orElseThrow().directoryId(),
                 MetaProperties.read(dirs.get(1)).orElseThrow().directoryId());
         assertEquals(3, MetaProperties.verify(dirs, 4, config).size());
-        // A new cluster starts with eligible leader replicas on (KIP-966).
-        assertEquals(List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
-                .setName("eligible.leader.replicas.version").setLevel(1).build())),
-                BootstrapMetadata.read(root.resolve("metadata")));
+        // A new cluster starts with eligible leader replicas on (KIP-966) and transaction version 2 (KIP-890).
+        assertEquals(Map.of("eligible.leader.replicas.version", 1, "transaction.version", 2),
+                finalized(root.resolve("metadata")));
     }
 
     @Test
@@ -63,8 +63,47 @@ class FormatCommandTest {
         Path config = config("metadata.log.dir=" + root.resolve("logs1"));
         CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
         assertEquals(0, run.exitCode(), run.err());
-        assertEquals(2, run.out().lines().count(), run.out());
+        assertEquals(2, run.out().lines().filter(line -> line.startsWith("Formatted ")).count(), run.out());
         assertFalse(Files.exists(root.resolve("metadata")));
+    }
+
+    @Test
+    void aNewClusterStartsAtTransactionVersion2UnlessFeatureSaysOtherwise() throws Exception {
+        Path config = config();
+        CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("Finalized eligible.leader.replicas.version=1, transaction.version=2 in the"
+                + " bootstrap records of "), run.out());
+        assertEquals(2, finalized(root.resolve("metadata")).get("transaction.version"));
+
+    }
+
+    @Test
+    void featureSetsALevelOtherThanTheDefault() throws Exception {
+        CliRun run = CliRun.of("format", "-c", config().toString(), "-t", CLUSTER_ID,
+                "--feature", "transaction.version=1");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(1, finalized(root.resolve("metadata")).get("transaction.version"));
+    }
+
+    @Test
+    void anUnknownFeatureOrALevelOutsideItsRangeIsAUsageErrorAndWritesNothing() throws Exception {
+        Path config = config();
+        CliRun unknown = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID, "--feature", "no.such=1");
+        assertEquals(KraftCli.EXIT_USAGE, unknown.exitCode());
+        assertTrue(unknown.err().startsWith("Invalid --feature no.such=1: unknown feature 'no.such'"), unknown.err());
+        CliRun tooHigh = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID,
+                "--feature", "transaction.version=3");
+        assertEquals(KraftCli.EXIT_USAGE, tooHigh.exitCode());
+        assertTrue(tooHigh.err().contains("transaction.version supports levels 1 to 2"), tooHigh.err());
+        assertFalse(Files.exists(root.resolve("logs1")));
+    }
+
+    private static Map<String, Integer> finalized(Path metadataDir) {
+        Map<String, Integer> levels = new TreeMap<>();
+        BootstrapMetadata.read(metadataDir).stream().filter(MetadataRecord::hasFeatureLevel)
+                .map(MetadataRecord::getFeatureLevel).forEach(r -> levels.put(r.getName(), r.getLevel()));
+        return levels;
     }
 
     @Test

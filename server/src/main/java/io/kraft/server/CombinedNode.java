@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * reaches whichever voter is active and its heartbeat stream lets that controller fence it fast.
  */
 public final class CombinedNode implements AutoCloseable {
-    /** The metadata.version range this build supports. */
+    /** The feature levels this build supports. */
     public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ControllerNode.SUPPORTED_FEATURES;
     private static final Logger LOG = LoggerFactory.getLogger(CombinedNode.class);
 

@@ -5,6 +5,7 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.LeaderBalanceSettings;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
@@ -41,10 +42,8 @@ import org.slf4j.LoggerFactory;
  * before the log is replayed; {@link #start()} then starts it.
  */
 public final class ControllerNode implements AutoCloseable {
-    /** The feature levels this build supports: metadata.version, and eligible leader replicas (KIP-966). */
-    public static final Map<String, SupportedRange> SUPPORTED_FEATURES =
-            Map.of("metadata.version", new SupportedRange(1, 3),
-                    "eligible.leader.replicas.version", new SupportedRange(1, 1));
+    /** The feature levels this build supports. */
+    public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ClusterFeatures.SUPPORTED;
     private static final Logger LOG = LoggerFactory.getLogger(ControllerNode.class);
     static final long TICK_MS = 10;
     static final int FETCH_MAX_ENTRIES = 500;

@@ -1,6 +1,10 @@
 package io.kraft.systest;
 
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.storage.MetaProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,7 +80,17 @@ final class CombinedCluster {
         nodes.forEach((id, node) -> {
             configFiles.put(id, node.write());
             node.directories().forEach(directory -> MetaProperties.forNewDirectory(clusterId, id).write(directory));
+            node.metadataLogDir().ifPresent(CombinedCluster::writeDefaultFeatures);
         });
+    }
+
+    /** The feature levels format finalizes for a new cluster (transaction.version 2, say). */
+    private static void writeDefaultFeatures(Path metadataLogDir) {
+        try {
+            BootstrapMetadata.write(metadataLogDir, ClusterFeatures.levelRecords(ClusterFeatures.FORMAT_DEFAULTS));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     List<Integer> nodeIds() {

@@ -139,6 +139,12 @@ class KafkaToolsProcessTest {
         // The features a client may use; metadata.version is this cluster's own and not advertised to clients.
         String features = tool("org.apache.kafka.tools.FeatureCommand", "describe");
         assertTrue(features.contains("Feature: transaction.version"), features);
+        tool("org.apache.kafka.tools.FeatureCommand", "upgrade", "--feature", "transaction.version=2");
+        String upgraded = transactionVersionLine(tool("org.apache.kafka.tools.FeatureCommand", "describe"));
+        assertTrue(upgraded.contains("FinalizedVersionLevel: 2"), upgraded);
+        tool("org.apache.kafka.tools.FeatureCommand", "downgrade", "--feature", "transaction.version=1");
+        String downgraded = transactionVersionLine(tool("org.apache.kafka.tools.FeatureCommand", "describe"));
+        assertTrue(downgraded.contains("FinalizedVersionLevel: 1"), downgraded);
         String quorum = tool("org.apache.kafka.tools.MetadataQuorumCommand", "describe", "--status");
         assertTrue(quorum.contains("LeaderId") && quorum.contains("CurrentVoters"), quorum);
         assertTrue(tool("org.apache.kafka.tools.TransactionsCommand", "list").contains("TransactionalId"));
@@ -181,6 +187,12 @@ class KafkaToolsProcessTest {
         all.addAll(List.of(args));
         String shortName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
         return runTool(JvmSpec.kafkaTool(nextName(shortName), mainClass, all.toArray(String[]::new)));
+    }
+
+    /** kafka-features describe's line of transaction.version. */
+    private static String transactionVersionLine(String describe) {
+        return describe.lines().filter(line -> line.contains("Feature: transaction.version")).findFirst()
+                .orElse(describe);
     }
 
     private String runTool(JvmSpec spec) {

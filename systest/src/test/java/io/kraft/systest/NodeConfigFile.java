@@ -100,6 +100,11 @@ public final class NodeConfigFile {
         return controllerPort;
     }
 
+    /** The metadata log directory, unless the file leaves it unset. */
+    java.util.Optional<Path> metadataLogDir() {
+        return java.util.Optional.ofNullable(values.get("metadata.log.dir")).map(Path::of);
+    }
+
     /** The log directories and the metadata log directory (unless it is unset), as the file names them. */
     public List<Path> directories() {
         String metadataLogDir = values.get("metadata.log.dir");

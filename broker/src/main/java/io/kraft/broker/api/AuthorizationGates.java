@@ -48,6 +48,7 @@ public final class AuthorizationGates {
         cluster(ApiKey.LIST_PARTITION_REASSIGNMENTS, AclOperation.DESCRIBE);
         cluster(ApiKey.DESCRIBE_LOG_DIRS, AclOperation.DESCRIBE);
         cluster(ApiKey.DESCRIBE_QUORUM, AclOperation.DESCRIBE);
+        cluster(ApiKey.UPDATE_FEATURES, AclOperation.ALTER);
         cluster(ApiKey.WRITE_TXN_MARKERS, AclOperation.CLUSTER_ACTION);
         group(ApiKey.JOIN_GROUP, body -> ((JoinGroupRequest) body).groupId());
         group(ApiKey.SYNC_GROUP, body -> ((SyncGroupRequest) body).groupId());

@@ -32,12 +32,14 @@ public final class TransactionComponents implements AutoCloseable {
 
     private final TransactionMarkerPublisher markers;
     private final TransactionVerifier verifier;
+    private final ImplicitTransactionAdds implicitAdds;
     private final List<ApiHandler> handlers;
 
     private TransactionComponents(TransactionMarkerPublisher markers, TransactionVerifier verifier,
-                                  List<ApiHandler> handlers) {
+                                  ImplicitTransactionAdds implicitAdds, List<ApiHandler> handlers) {
         this.markers = markers;
         this.verifier = verifier;
+        this.implicitAdds = implicitAdds;
         this.handlers = handlers;
     }
 
@@ -59,7 +61,14 @@ public final class TransactionComponents implements AutoCloseable {
                 new EndTxnHandler(controller),
                 new DescribeTransactionsHandler(metadata::image),
                 new ListTransactionsHandler(metadata::image, System::currentTimeMillis));
-        return new TransactionComponents(markers, verifier, handlers);
+        return new TransactionComponents(markers, verifier,
+                new ImplicitTransactionAdds(controller, verifier, VERIFY_MAX_WAIT_MS, System::currentTimeMillis),
+                handlers);
+    }
+
+    /** Adds a version 2 producer's partitions and groups to its transaction (KIP-890 part 2). */
+    public ImplicitTransactionAdds implicitAdds() {
+        return implicitAdds;
     }
 
     /** Checks transactional Produce against the transactions' partitions (KIP-890 part 1). */

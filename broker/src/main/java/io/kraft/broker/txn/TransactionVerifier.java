@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A leader's check of a transactional Produce (KIP-890 part 1, which prevents hanging transactions): the partition
@@ -22,9 +23,8 @@ import java.util.concurrent.TimeUnit;
  * {@code maxWaitMs}) for an image that does before it is refused.
  */
 public final class TransactionVerifier implements MetadataPublisher {
-    /** A produce waiting for the image to show its partition in the transaction. */
-    private record Waiter(String transactionalId, long producerId, short producerEpoch, String topic, int partition,
-                          CompletableFuture<Boolean> verified) {
+    /** A produce waiting for an image that meets its condition (its partition in the transaction, say). */
+    private record Waiter(Predicate<MetadataImage> condition, CompletableFuture<Boolean> verified) {
     }
 
     private final long maxWaitMs;
@@ -42,25 +42,48 @@ public final class TransactionVerifier implements MetadataPublisher {
     public CompletableFuture<Boolean> verify(String transactionalId, long producerId, short producerEpoch,
                                              String topic, int partition) {
         Objects.requireNonNull(transactionalId, "transactionalId");
-        if (inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition)) {
+        return await(image -> inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition),
+                maxWaitMs);
+    }
+
+    /**
+     * Completes with true once the image shows the id with no decided transaction still writing its markers (or not
+     * at all), with false if that does not come within {@code waitMs}. A version 2 producer's next transaction waits
+     * for this before its partitions can be added (KIP-890 part 2).
+     */
+    public CompletableFuture<Boolean> awaitSettled(String transactionalId, long waitMs) {
+        Objects.requireNonNull(transactionalId, "transactionalId");
+        return await(image -> {
+            TransactionMetadata txn = image.transactions().transaction(transactionalId);
+            return txn == null || !txn.state().isPrepare();
+        }, waitMs);
+    }
+
+    private CompletableFuture<Boolean> await(Predicate<MetadataImage> condition, long waitMs) {
+        if (condition.test(image)) {
             return CompletableFuture.completedFuture(true);
         }
-        Waiter waiter = new Waiter(transactionalId, producerId, producerEpoch, topic, partition,
-                new CompletableFuture<>());
+        Waiter waiter = new Waiter(condition, new CompletableFuture<>());
         synchronized (waiters) {
             waiters.add(waiter);
         }
         // Checked again after registering: an image published in between would otherwise be missed.
-        if (inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition)) {
+        if (condition.test(image)) {
             waiter.verified().complete(true);
         }
-        waiter.verified().completeOnTimeout(false, maxWaitMs, TimeUnit.MILLISECONDS)
+        waiter.verified().completeOnTimeout(false, waitMs, TimeUnit.MILLISECONDS)
                 .whenComplete((ok, error) -> {
                     synchronized (waiters) {
                         waiters.remove(waiter);
                     }
                 });
         return waiter.verified();
+    }
+
+    /** Whether this broker's image shows the partition in the id's open transaction at that producer id and epoch. */
+    public boolean isInTransaction(String transactionalId, long producerId, short producerEpoch, String topicName,
+                                   int partition) {
+        return inTransaction(image, transactionalId, producerId, producerEpoch, topicName, partition);
     }
 
     /** Whether the partition is in the id's open transaction at that producer id and epoch, in {@code image}. */
@@ -107,8 +130,7 @@ public final class TransactionVerifier implements MetadataPublisher {
         List<Waiter> due = new ArrayList<>();
         synchronized (waiters) {
             for (Waiter waiter : waiters) {
-                if (inTransaction(newImage, waiter.transactionalId(), waiter.producerId(), waiter.producerEpoch(),
-                        waiter.topic(), waiter.partition())) {
+                if (waiter.condition().test(newImage)) {
                     due.add(waiter);
                 }
             }

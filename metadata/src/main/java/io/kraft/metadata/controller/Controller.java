@@ -94,22 +94,43 @@ public interface Controller {
     CompletableFuture<List<ApiError>> alterClientQuotas(List<io.kraft.metadata.quota.ClientQuotaAlteration> entries,
                                                         boolean validateOnly);
 
+    /**
+     * UpdateFeatures: each feature's result, once the new levels have committed (all or, when one is refused,
+     * none; none either if validateOnly).
+     */
+    CompletableFuture<Map<String, ApiError>> updateFeatures(Map<String, FeatureControlManager.FeatureUpdate> updates,
+                                                            boolean validateOnly);
+
     // ---- transactions (the transaction coordinator runs in the active controller) -------------------------------
 
     /** InitProducerId with a transactional id (see {@link TransactionControlManager#initProducerId}). */
     CompletableFuture<TransactionalProducer> initTransactionalProducer(String transactionalId, int timeoutMs,
                                                                       long producerId, short producerEpoch);
 
-    /** AddPartitionsToTxn: answers, per topic name and partition, its error (all NONE when added). */
+    /**
+     * AddPartitionsToTxn: answers, per topic name and partition, its error (all NONE when added).
+     *
+     * @param transactionVersion 2 when a partition leader adds them on a Produce (KIP-890 part 2), else 1
+     */
     CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
-            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions);
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
+            int transactionVersion);
 
-    /** AddOffsetsToTxn: the group's offsets partition joins the transaction. */
+    /**
+     * AddOffsetsToTxn: the group's offsets partition joins the transaction.
+     *
+     * @param transactionVersion 2 when TxnOffsetCommit adds the group itself (KIP-890 part 2), else 1
+     */
     CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                    String groupId, String offsetsTopic, int offsetsPartition);
+                                                    String groupId, String offsetsTopic, int offsetsPartition,
+                                                    int transactionVersion);
 
-    /** EndTxn: answers once PrepareCommit/PrepareAbort has committed. */
-    CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch, boolean commit);
+    /**
+     * EndTxn: answers, once PrepareCommit/PrepareAbort has committed, the producer id and epoch the producer goes on
+     * with (see {@link TransactionControlManager#endTransaction}).
+     */
+    CompletableFuture<TransactionalProducer> endTransaction(String transactionalId, long producerId,
+                                                            short producerEpoch, boolean commit, boolean bumpEpoch);
 
     /** A partition leader wrote a transaction's markers into some partitions. */
     CompletableFuture<Void> transactionMarkersWritten(TransactionMarkersWritten report);

@@ -6,8 +6,10 @@ import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.storage.errors.Errors;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Finalized levels of cluster-wide features, limited to the levels this controller supports; the current levels are
@@ -21,6 +23,10 @@ public final class FeatureControlManager {
                 throw new IllegalArgumentException("Invalid supported range " + minLevel + ".." + maxLevel);
             }
         }
+    }
+
+    /** One feature's requested level; a level below the finalized one needs {@code allowDowngrade}. */
+    public record FeatureUpdate(int level, boolean allowDowngrade) {
     }
 
     private final Map<String, SupportedRange> supported;
@@ -46,6 +52,33 @@ public final class FeatureControlManager {
         }
         return ControllerResult.of(List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
                 .setName(name).setLevel(level).build())), null);
+    }
+
+    /**
+     * UpdateFeatures: each feature's result (INVALID_UPDATE_VERSION for an unknown feature, a level outside the
+     * supported range, or a downgrade not asked for); the records of all of them, or of none when one is refused or
+     * {@code validateOnly}.
+     */
+    public ControllerResult<Map<String, ApiError>> updateFeatures(Map<String, FeatureUpdate> updates,
+                                                                  boolean validateOnly) {
+        Map<String, ApiError> results = new TreeMap<>();
+        List<MetadataRecord> records = new ArrayList<>();
+        boolean refused = false;
+        for (Map.Entry<String, FeatureUpdate> entry : new TreeMap<>(updates).entrySet()) {
+            String name = entry.getKey();
+            FeatureUpdate update = entry.getValue();
+            ControllerResult<Void> one = updateFeature(name, update.level());
+            int current = metadata.featureLevel(name);
+            if (one.isSuccess() && update.level() < current && !update.allowDowngrade()) {
+                one = ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Level " + update.level()
+                        + " of feature " + name + " is below its finalized level " + current
+                        + ": a downgrade must be asked for");
+            }
+            results.put(name, one.isSuccess() ? ApiError.NONE : one.error());
+            refused |= !one.isSuccess();
+            records.addAll(one.records());
+        }
+        return ControllerResult.of(refused || validateOnly ? List.of() : records, results);
     }
 
     public int level(String name) {

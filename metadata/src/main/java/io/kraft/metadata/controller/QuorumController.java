@@ -263,6 +263,12 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     @Override
+    public CompletableFuture<Map<String, ApiError>> updateFeatures(
+            Map<String, FeatureControlManager.FeatureUpdate> updates, boolean validateOnly) {
+        return submit("updateFeatures", m -> m.features().updateFeatures(updates, validateOnly));
+    }
+
+    @Override
     public CompletableFuture<List<ApiError>> alterClientQuotas(
             List<io.kraft.metadata.quota.ClientQuotaAlteration> entries, boolean validateOnly) {
         return submit("alterClientQuotas", m -> m.alterClientQuotas(entries, validateOnly));
@@ -292,24 +298,27 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
 
     @Override
     public CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
-            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
+            int transactionVersion) {
         return submit("addPartitionsToTxn " + transactionalId, m -> m.transactions().addPartitions(transactionalId,
-                producerId, producerEpoch, partitions, time.wallClockMs()));
+                producerId, producerEpoch, partitions, transactionVersion, time.wallClockMs()));
     }
 
     @Override
     public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
                                                            short producerEpoch, String groupId, String offsetsTopic,
-                                                           int offsetsPartition) {
+                                                           int offsetsPartition, int transactionVersion) {
         return submit("addOffsetsToTxn " + transactionalId, m -> m.transactions().addOffsets(transactionalId,
-                producerId, producerEpoch, groupId, offsetsTopic, offsetsPartition, time.wallClockMs()));
+                producerId, producerEpoch, groupId, offsetsTopic, offsetsPartition, transactionVersion,
+                time.wallClockMs()));
     }
 
     @Override
-    public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                  boolean commit) {
+    public CompletableFuture<TransactionalProducer> endTransaction(String transactionalId, long producerId,
+                                                                   short producerEpoch, boolean commit,
+                                                                   boolean bumpEpoch) {
         return submit("endTxn " + transactionalId, m -> m.transactions().endTransaction(transactionalId, producerId,
-                producerEpoch, commit, time.wallClockMs()));
+                producerEpoch, commit, bumpEpoch, time.wallClockMs()));
     }
 
     @Override

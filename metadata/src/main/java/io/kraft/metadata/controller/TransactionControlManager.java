@@ -20,7 +20,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The transaction coordinator's decisions (protocol version 1): generates the records that move a transactional id
+ * The transaction coordinator's decisions (protocol versions 1 and 2, KIP-890 part 2): generates the records that move a transactional id
  * through Empty, Ongoing, PrepareCommit/PrepareAbort and CompleteCommit/CompleteAbort, and answers with Kafka's errors.
  * It reads the ids' states from the {@link SpeculativeMetadata} and keeps only indexes: the next deadline of each id
  * (an open transaction's timeout, an idle id's expiry), and, for ids whose markers are being written, which partitions
@@ -30,6 +30,8 @@ import java.util.UUID;
 public final class TransactionControlManager {
     /** The last epoch a producer id may be bumped to; past it the transactional id moves to a new producer id. */
     public static final short MAX_PRODUCER_EPOCH = Short.MAX_VALUE - 1;
+    /** The transaction protocol version whose commit and abort bump the epoch (KIP-890 part 2). */
+    public static final int TRANSACTION_VERSION_2 = 2;
     /** At most this many ids are aborted or expired in one batch of records; the rest go in the next. */
     static final int MAX_EXPIRED_PER_BATCH = 100;
 
@@ -137,11 +139,14 @@ public final class TransactionControlManager {
      * AddPartitionsToTxn: the partitions join the producer's transaction, which opens if it was not. Every partition
      * must exist; if one does not, nothing is added, it gets UNKNOWN_TOPIC_OR_PARTITION and the others
      * OPERATION_NOT_ATTEMPTED (the answer maps topic name to partition to error).
+     *
+     * @param transactionVersion 2 when a partition leader adds them on a Produce (KIP-890 part 2), else 1; a
+     *                           transaction keeps the version it opened with
      */
     public ControllerResult<Map<String, Map<Integer, Errors>>> addPartitions(String transactionalId, long producerId,
                                                                              short producerEpoch,
                                                                              Map<String, List<Integer>> partitions,
-                                                                             long nowMs) {
+                                                                             int transactionVersion, long nowMs) {
         ControllerResult<TransactionMetadata> checked = checkProducer(transactionalId, producerId, producerEpoch);
         if (!checked.isSuccess()) {
             return checked.castFailure();
@@ -173,15 +178,18 @@ public final class TransactionControlManager {
                     error == Errors.NONE ? Errors.OPERATION_NOT_ATTEMPTED : error));
             return ControllerResult.of(List.of(), answer);
         }
-        return ControllerResult.of(join(current, resolved, Set.of(), nowMs), answer);
+        return ControllerResult.of(join(current, resolved, Set.of(), transactionVersion, nowMs), answer);
     }
 
     /**
      * AddOffsetsToTxn: the group's offsets partition ({@code __consumer_offsets} partition {@code offsetsPartition})
      * joins the transaction, so its commit or abort marker decides the transaction's offsets.
+     *
+     * @param transactionVersion 2 when TxnOffsetCommit adds the group itself (KIP-890 part 2), else 1
      */
     public ControllerResult<Void> addOffsets(String transactionalId, long producerId, short producerEpoch,
-                                             String groupId, String offsetsTopic, int offsetsPartition, long nowMs) {
+                                             String groupId, String offsetsTopic, int offsetsPartition,
+                                             int transactionVersion, long nowMs) {
         ControllerResult<TransactionMetadata> checked = checkProducer(transactionalId, producerId, producerEpoch);
         if (!checked.isSuccess()) {
             return checked.castFailure();
@@ -197,44 +205,90 @@ public final class TransactionControlManager {
                     + "-" + offsetsPartition + " of group " + groupId + " does not exist yet");
         }
         return ControllerResult.of(join(current, Set.of(new TopicIdPartition(topicId, offsetsPartition)),
-                Set.of(groupId), nowMs), null);
+                Set.of(groupId), transactionVersion, nowMs), null);
     }
 
     /**
      * EndTxn: an open transaction moves to PrepareCommit or PrepareAbort, answered once that is committed; its
      * partitions' leaders then write the markers. A retry of a decision already complete is answered NONE; one still
      * writing markers CONCURRENT_TRANSACTIONS; the other decision, or no open transaction, INVALID_TXN_STATE.
+     *
+     * <p>With {@code bumpEpoch} (EndTxn v5+, a client of transaction protocol version 2, KIP-890 part 2) a version 2
+     * transaction is decided at the next epoch, which its markers carry, so a late write of the ended transaction is
+     * fenced; the answer is the producer id and epoch to go on with (a new producer id at epoch 0 once the epochs are
+     * used up). A retry at the epoch before that bump gets the same answer; with nothing open the epoch is bumped
+     * at once by an abort (a commit of nothing is answered as in version 1). Without it, and for a transaction begun
+     * with version 1, the epoch stays.
      */
-    public ControllerResult<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                 boolean commit, long nowMs) {
+    public ControllerResult<TransactionalProducer> endTransaction(String transactionalId, long producerId,
+                                                                  short producerEpoch, boolean commit,
+                                                                  boolean bumpEpoch, long nowMs) {
+        TransactionMetadata existing = transactionalId == null ? null : metadata.transaction(transactionalId);
+        if (bumpEpoch && existing != null && isRetryOfBumpedEnd(existing, producerId, producerEpoch)) {
+            boolean same = commit == (existing.state() == TransactionState.PREPARE_COMMIT
+                    || existing.state() == TransactionState.COMPLETE_COMMIT);
+            return same ? ControllerResult.of(List.of(), continuingProducer(existing))
+                    : ControllerResult.failed(Errors.INVALID_TXN_STATE, "Transactional id " + transactionalId
+                    + " ended its transaction with the other decision (" + existing.state().kafkaName() + ")");
+        }
         ControllerResult<TransactionMetadata> checked = checkProducer(transactionalId, producerId, producerEpoch);
         if (!checked.isSuccess()) {
             return checked.castFailure();
         }
         TransactionMetadata current = checked.response();
+        TransactionalProducer unchanged = TransactionalProducer.of(current.producerId(), current.producerEpoch());
         String decision = commit ? "commit" : "abort";
         switch (current.state()) {
             case ONGOING -> {
+                if (bumpEpoch && current.transactionVersion() >= TRANSACTION_VERSION_2) {
+                    return bumpedEnd(current, commit, nowMs);
+                }
                 return ControllerResult.of(List.of(record(prepare(current, commit, current.producerEpoch(), nowMs))),
-                        null);
+                        unchanged);
             }
             case PREPARE_COMMIT, PREPARE_ABORT -> {
-                boolean same = commit == (current.state() == TransactionState.PREPARE_COMMIT);
+                // A version 2 producer at the bumped epoch ends its next transaction before this one completed.
+                boolean same = commit == (current.state() == TransactionState.PREPARE_COMMIT)
+                        || (bumpEpoch && current.transactionVersion() >= TRANSACTION_VERSION_2);
                 return ControllerResult.failed(same ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE,
                         "Transactional id " + transactionalId + " is in " + current.state().kafkaName()
                                 + "; cannot " + decision);
             }
-            case COMPLETE_COMMIT, COMPLETE_ABORT -> {
-                boolean same = commit == (current.state() == TransactionState.COMPLETE_COMMIT);
-                return same ? ControllerResult.of(List.of(), null) : ControllerResult.failed(Errors.INVALID_TXN_STATE,
-                        "Transactional id " + transactionalId + " is in " + current.state().kafkaName()
-                                + "; cannot " + decision);
-            }
             default -> {
+                if (bumpEpoch && !commit) {
+                    // A version 2 producer aborts a transaction none of whose writes reached a partition.
+                    return bumpedEnd(current, false, nowMs);
+                }
+                boolean complete = current.state() == TransactionState.COMPLETE_COMMIT
+                        || current.state() == TransactionState.COMPLETE_ABORT;
+                if (complete && commit == (current.state() == TransactionState.COMPLETE_COMMIT)) {
+                    return ControllerResult.of(List.of(), unchanged);
+                }
                 return ControllerResult.failed(Errors.INVALID_TXN_STATE, "Transactional id " + transactionalId
                         + " has no open transaction to " + decision + " (" + current.state().kafkaName() + ")");
             }
         }
+    }
+
+    /** {@link #addPartitions(String, long, short, Map, int, long)} by the producer itself (version 1). */
+    public ControllerResult<Map<String, Map<Integer, Errors>>> addPartitions(String transactionalId, long producerId,
+                                                                             short producerEpoch,
+                                                                             Map<String, List<Integer>> partitions,
+                                                                             long nowMs) {
+        return addPartitions(transactionalId, producerId, producerEpoch, partitions, 1, nowMs);
+    }
+
+    /** {@link #addOffsets(String, long, short, String, String, int, int, long)} by AddOffsetsToTxn (version 1). */
+    public ControllerResult<Void> addOffsets(String transactionalId, long producerId, short producerEpoch,
+                                             String groupId, String offsetsTopic, int offsetsPartition, long nowMs) {
+        return addOffsets(transactionalId, producerId, producerEpoch, groupId, offsetsTopic, offsetsPartition, 1,
+                nowMs);
+    }
+
+    /** {@link #endTransaction(String, long, short, boolean, boolean, long)} of a version 1 client (no bump). */
+    public ControllerResult<TransactionalProducer> endTransaction(String transactionalId, long producerId,
+                                                                  short producerEpoch, boolean commit, long nowMs) {
+        return endTransaction(transactionalId, producerId, producerEpoch, commit, false, nowMs);
     }
 
     /**
@@ -352,6 +406,11 @@ public final class TransactionControlManager {
             return ControllerResult.failed(Errors.INVALID_PRODUCER_ID_MAPPING, "Unknown transactional id "
                     + transactionalId);
         }
+        if (current.state().isPrepare() && current.nextProducerId() == producerId && producerEpoch == 0) {
+            // Version 2: the producer already has the producer id its decided transaction moves the id to.
+            return ControllerResult.failed(Errors.CONCURRENT_TRANSACTIONS, "Transactional id " + transactionalId
+                    + " is completing its previous transaction (" + current.state().kafkaName() + ")");
+        }
         if (current.producerId() != producerId) {
             return ControllerResult.failed(Errors.INVALID_PRODUCER_ID_MAPPING, "Transactional id " + transactionalId
                     + " has producer id " + current.producerId() + ", not " + producerId);
@@ -366,7 +425,7 @@ public final class TransactionControlManager {
 
     /** The records opening or growing the transaction by what is not in it yet (none if nothing is new). */
     private List<MetadataRecord> join(TransactionMetadata current, Set<TopicIdPartition> partitions,
-                                      Set<String> groups, long nowMs) {
+                                      Set<String> groups, int transactionVersion, long nowMs) {
         boolean open = current.state() == TransactionState.ONGOING;
         Set<TopicIdPartition> newPartitions = new HashSet<>(partitions);
         Set<String> newGroups = new HashSet<>(groups);
@@ -380,11 +439,61 @@ public final class TransactionControlManager {
         TransactionMetadata ongoing = new TransactionMetadata(current.transactionalId(), current.producerId(),
                 current.producerEpoch(), current.previousProducerId(), current.previousProducerEpoch(),
                 current.timeoutMs(), TransactionState.ONGOING, Set.of(), Set.of(),
-                open ? current.startTimeMs() : nowMs, nowMs, 0);
+                open ? current.startTimeMs() : nowMs, nowMs, 0,
+                open ? current.transactionVersion() : transactionVersion, -1L);
         return List.of(MetadataRecords.of(ongoing.toRecordBuilder(newPartitions, newGroups).build()));
     }
 
-    /** The open transaction decided: its partitions stay, the epoch is {@code epoch} (bumped when fencing). */
+    /**
+     * Version 2's end: the transaction decided at the next epoch (which its markers carry), or, with nothing open,
+     * completed at once at it. Past the last epoch, the id moves on to a new producer id at epoch 0: a decided
+     * transaction keeps its producer id at epoch 32767 for its markers and names the new one, which it takes when it
+     * completes.
+     */
+    private ControllerResult<TransactionalProducer> bumpedEnd(TransactionMetadata current, boolean commit,
+                                                              long nowMs) {
+        List<MetadataRecord> records = new ArrayList<>();
+        short epoch = (short) (current.producerEpoch() + 1);
+        long nextProducerId = -1L;
+        if (current.producerEpoch() >= MAX_PRODUCER_EPOCH) {
+            nextProducerId = metadata.nextProducerId();
+            records.add(nextProducerIdRecord(nextProducerId + 1));
+        }
+        TransactionMetadata ended;
+        if (current.state() == TransactionState.ONGOING) {
+            ended = new TransactionMetadata(current.transactionalId(), current.producerId(), epoch,
+                    current.producerId(), current.producerEpoch(), current.timeoutMs(),
+                    commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT, current.partitions(),
+                    current.groups(), current.startTimeMs(), nowMs, 0, TRANSACTION_VERSION_2, nextProducerId);
+        } else {
+            boolean rolled = nextProducerId >= 0;
+            ended = new TransactionMetadata(current.transactionalId(), rolled ? nextProducerId : current.producerId(),
+                    rolled ? 0 : epoch, current.producerId(), current.producerEpoch(), current.timeoutMs(),
+                    commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT, Set.of(), Set.of(),
+                    -1L, nowMs, 0, TRANSACTION_VERSION_2, -1L);
+        }
+        records.add(record(ended));
+        return ControllerResult.of(records, continuingProducer(ended));
+    }
+
+    /** Whether an EndTxn at this producer id and epoch is a retry of a version 2 end that already bumped them. */
+    private static boolean isRetryOfBumpedEnd(TransactionMetadata current, long producerId, short producerEpoch) {
+        boolean ended = current.state().isPrepare() || current.state() == TransactionState.COMPLETE_COMMIT
+                || current.state() == TransactionState.COMPLETE_ABORT;
+        return ended && current.transactionVersion() >= TRANSACTION_VERSION_2
+                && current.previousProducerId() == producerId && current.previousProducerEpoch() == producerEpoch;
+    }
+
+    /** The producer id and epoch a version 2 producer goes on with after this end. */
+    private static TransactionalProducer continuingProducer(TransactionMetadata ended) {
+        return ended.nextProducerId() >= 0 ? TransactionalProducer.of(ended.nextProducerId(), (short) 0)
+                : TransactionalProducer.of(ended.producerId(), ended.producerEpoch());
+    }
+
+    /**
+     * The open transaction decided: its partitions stay, the epoch is {@code epoch} (bumped when fencing). Written as
+     * version 1: a fencing bump must never look like a version 2 end the fenced producer could claim by a retry.
+     */
     private static TransactionMetadata prepare(TransactionMetadata current, boolean commit, short epoch, long nowMs) {
         boolean bumped = epoch != current.producerEpoch();
         return new TransactionMetadata(current.transactionalId(), current.producerId(), epoch,
@@ -406,11 +515,14 @@ public final class TransactionControlManager {
                 return List.of();
             }
         }
-        TransactionMetadata complete = new TransactionMetadata(current.transactionalId(), current.producerId(),
-                current.producerEpoch(), current.previousProducerId(), current.previousProducerEpoch(),
+        // A version 2 end that used up the epochs moves the id to its next producer id now.
+        boolean rolled = current.nextProducerId() >= 0;
+        TransactionMetadata complete = new TransactionMetadata(current.transactionalId(),
+                rolled ? current.nextProducerId() : current.producerId(), rolled ? 0 : current.producerEpoch(),
+                current.previousProducerId(), current.previousProducerEpoch(),
                 current.timeoutMs(), current.state() == TransactionState.PREPARE_COMMIT
                         ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT,
-                Set.of(), Set.of(), -1L, nowMs, 0);
+                Set.of(), Set.of(), -1L, nowMs, 0, current.transactionVersion(), -1L);
         return List.of(record(complete));
     }
 

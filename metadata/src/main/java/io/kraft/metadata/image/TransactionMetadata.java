@@ -24,16 +24,30 @@ import java.util.UUID;
  * @param previousProducerEpoch the epoch before the last bump (-1 if none)
  * @param startTimeMs           when the open transaction started, -1 if none is open
  * @param coordinatorEpoch      the controller epoch that wrote the current state (markers carry it)
+ * @param transactionVersion    the transaction protocol version the open (or last) transaction began with, 1 or 2
+ *                              (KIP-890 part 2)
+ * @param nextProducerId        version 2: the producer id the id moves to when a decided transaction that used up
+ *                              its epochs completes, -1 if none
  */
 public record TransactionMetadata(String transactionalId, long producerId, short producerEpoch,
                                   long previousProducerId, short previousProducerEpoch, int timeoutMs,
                                   TransactionState state, Set<TopicIdPartition> partitions, Set<String> groups,
-                                  long startTimeMs, long updateTimeMs, int coordinatorEpoch) {
+                                  long startTimeMs, long updateTimeMs, int coordinatorEpoch, int transactionVersion,
+                                  long nextProducerId) {
     public TransactionMetadata {
         Objects.requireNonNull(transactionalId, "transactionalId");
         Objects.requireNonNull(state, "state");
         partitions = Set.copyOf(partitions);
         groups = Set.copyOf(groups);
+    }
+
+    /** A version 1 state with no next producer id. */
+    public TransactionMetadata(String transactionalId, long producerId, short producerEpoch, long previousProducerId,
+                               short previousProducerEpoch, int timeoutMs, TransactionState state,
+                               Set<TopicIdPartition> partitions, Set<String> groups, long startTimeMs,
+                               long updateTimeMs, int coordinatorEpoch) {
+        this(transactionalId, producerId, producerEpoch, previousProducerId, previousProducerEpoch, timeoutMs, state,
+                partitions, groups, startTimeMs, updateTimeMs, coordinatorEpoch, 1, -1L);
     }
 
     /** This state replaced by what {@code record} says (its partitions and groups join, unless the state clears them). */
@@ -56,7 +70,9 @@ public record TransactionMetadata(String transactionalId, long producerId, short
                 (short) record.getProducerEpoch(), record.getPreviousProducerId(),
                 (short) record.getPreviousProducerEpoch(), record.getTimeoutMs(), state, partitions, groups,
                 record.getStartTimeMs(), record.getUpdateTimeMs(),
-                record.getCoordinatorEpoch() != 0 ? record.getCoordinatorEpoch() : recordEpoch);
+                record.getCoordinatorEpoch() != 0 ? record.getCoordinatorEpoch() : recordEpoch,
+                Math.max(1, record.getTransactionVersion()),
+                record.hasNextProducerId() ? record.getNextProducerId() : -1L);
     }
 
     /** The record of this state with every partition and group (the snapshot form). */
@@ -78,6 +94,13 @@ public record TransactionMetadata(String transactionalId, long producerId, short
                 .setUpdateTimeMs(updateTimeMs)
                 .setCoordinatorEpoch(coordinatorEpoch)
                 .addAllAddedGroups(new TreeSet<>(addedGroups));
+        // Version 1 writes no version, so its records stay as they were before versions were kept.
+        if (transactionVersion >= 2) {
+            builder.setTransactionVersion(transactionVersion);
+        }
+        if (nextProducerId >= 0) {
+            builder.setNextProducerId(nextProducerId);
+        }
         Map<UUID, List<Integer>> byTopic = new TreeMap<>();
         addedPartitions.stream().sorted(Comparator.comparing(TopicIdPartition::topicId)
                         .thenComparingInt(TopicIdPartition::partition))

@@ -3,7 +3,9 @@ package io.kraft.metadata.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.metadata.controller.FeatureControlManager.FeatureUpdate;
 import io.kraft.storage.errors.Errors;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProducerIdAndFeatureControlManagerTest {
@@ -34,5 +36,28 @@ class ProducerIdAndFeatureControlManagerTest {
         assertTrue(env.commit(env.managers.updateFeature("metadata.version", 0)).isSuccess());
         assertEquals(0, env.image.features().level("metadata.version"));
         assertEquals(env.image.features(), env.managers.features().image());
+    }
+
+    @Test
+    void updateFeaturesAppliesAllOrNoneAndADowngradeOnlyWhenAskedFor() {
+        FeatureControlManager features = env.managers.features();
+        var up = features.updateFeatures(Map.of("metadata.version", new FeatureUpdate(3, false)), false);
+        assertEquals(Map.of("metadata.version", ApiError.NONE), env.commit(up).response());
+        assertEquals(3, env.image.features().level("metadata.version"));
+
+        var notAsked = features.updateFeatures(Map.of("metadata.version", new FeatureUpdate(1, false)), false);
+        assertEquals(Errors.INVALID_UPDATE_VERSION, notAsked.response().get("metadata.version").error());
+        assertTrue(notAsked.records().isEmpty());
+
+        var oneRefused = features.updateFeatures(Map.of("metadata.version", new FeatureUpdate(1, true),
+                "no.such.feature", new FeatureUpdate(1, false)), false);
+        assertTrue(oneRefused.response().get("metadata.version").isSuccess());
+        assertEquals(Errors.INVALID_UPDATE_VERSION, oneRefused.response().get("no.such.feature").error());
+        assertTrue(oneRefused.records().isEmpty(), "nothing applies when one is refused");
+
+        assertTrue(features.updateFeatures(Map.of("metadata.version", new FeatureUpdate(1, true)), true).records()
+                .isEmpty(), "validate only");
+        env.commit(features.updateFeatures(Map.of("metadata.version", new FeatureUpdate(1, true)), false));
+        assertEquals(1, env.image.features().level("metadata.version"));
     }
 }

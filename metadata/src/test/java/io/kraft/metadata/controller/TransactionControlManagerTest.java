@@ -152,7 +152,8 @@ class TransactionControlManagerTest {
         assertEquals(Set.of(), complete.partitions());
         assertEquals(p.producerEpoch(), complete.producerEpoch(), "version 1 keeps the epoch on commit");
 
-        ControllerResult<Void> retried = txns.endTransaction("t", p.producerId(), p.producerEpoch(), true, env.nowMs);
+        ControllerResult<TransactionalProducer> retried = txns.endTransaction("t", p.producerId(), p.producerEpoch(),
+                true, env.nowMs);
         assertTrue(retried.isSuccess() && retried.records().isEmpty());
         assertUnchangedAfter(txns.endTransaction("t", p.producerId(), p.producerEpoch(), false, env.nowMs),
                 Errors.INVALID_TXN_STATE);
@@ -264,17 +265,12 @@ class TransactionControlManagerTest {
     }
 
     private TransactionalProducer init(String id) {
-        ControllerResult<TransactionalProducer> result = env.commit(txns.initProducerId(id, TIMEOUT_MS, -1,
-                (short) -1, env.nowMs));
-        assertTrue(result.isSuccess(), result.error().toString());
-        assertEquals(Errors.NONE, result.response().error());
-        return result.response();
+        return TransactionSteps.init(env, id, TIMEOUT_MS);
     }
 
     private ControllerResult<Void> report(String id, TransactionalProducer p, boolean commit,
                                           TopicIdPartition... partitions) {
-        return txns.markersWritten(new TransactionMarkersWritten(1, 1, id, p.producerId(), p.producerEpoch(), commit,
-                List.of(partitions)), env.nowMs);
+        return TransactionSteps.report(env, id, p, commit, partitions);
     }
 
     private TransactionMetadata state(String id) {
@@ -282,9 +278,7 @@ class TransactionControlManagerTest {
     }
 
     private void assertUnchangedAfter(ControllerResult<?> result, Errors expected) {
-        assertFalse(result.isSuccess(), "expected " + expected);
-        assertEquals(expected, result.error().error(), result.error().toString());
-        assertTrue(result.records().isEmpty());
+        TransactionSteps.assertUnchangedAfter(result, expected);
     }
 
     private static TopicIdPartition tp(UUID topicId, int partition) {

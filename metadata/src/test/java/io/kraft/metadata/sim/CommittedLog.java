@@ -106,14 +106,23 @@ final class CommittedLog {
                 case PREPARE_ABORT -> TransactionState.COMPLETE_ABORT;
                 default -> null;
             };
-            if (decided != null && (after.state() != decided || after.producerEpoch() != before.producerEpoch()
-                    || after.producerId() != before.producerId())) {
+            // A version 2 end that used up the epochs completes at its next producer id, epoch 0.
+            boolean rolled = before.nextProducerId() >= 0;
+            long completedId = rolled ? before.nextProducerId() : before.producerId();
+            short completedEpoch = rolled ? 0 : before.producerEpoch();
+            if (decided != null && (after.state() != decided || after.producerEpoch() != completedEpoch
+                    || after.producerId() != completedId)) {
                 transactionViolations.add("transactional id " + id + " in " + before.state().kafkaName()
                         + " at epoch " + before.producerEpoch() + " moved to " + after.state().kafkaName()
                         + " at epoch " + after.producerEpoch() + " instead of completing its decision");
             }
             if (decided != null) {
                 transactionsCompleted++;
+            }
+            if (before.state() == TransactionState.ONGOING && after.state().isPrepare()
+                    && after.transactionVersion() >= 2 && after.producerEpoch() != before.producerEpoch() + 1) {
+                transactionViolations.add("transactional id " + id + " decided a version 2 transaction of epoch "
+                        + before.producerEpoch() + " at epoch " + after.producerEpoch() + ", not the next one");
             }
         }
     };

@@ -5,6 +5,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.FeatureControlManager;
 import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
@@ -44,6 +45,7 @@ import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
 import io.kraft.proto.controller.EndTransactionRequest;
+import io.kraft.proto.controller.EndTransactionResponse;
 import io.kraft.proto.controller.AlterUserScramCredentialsRequest;
 import io.kraft.proto.controller.AlterUserScramCredentialsResponse;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
@@ -456,6 +458,25 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     }
 
     @Override
+    public void updateFeatures(io.kraft.proto.controller.UpdateFeaturesRequest request,
+                               StreamObserver<io.kraft.proto.controller.UpdateFeaturesResponse> observer) {
+        Map<String, FeatureControlManager.FeatureUpdate> updates = new LinkedHashMap<>();
+        request.getUpdatesList().forEach(u -> updates.put(u.getFeature(),
+                new FeatureControlManager.FeatureUpdate(u.getLevel(), u.getAllowDowngrade())));
+        reply(observer, controller.updateFeatures(updates, request.getValidateOnly()), (results, error) -> {
+            var response = io.kraft.proto.controller.UpdateFeaturesResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (results != null) {
+                results.forEach((name, result) -> response.addResults(io.kraft.proto.controller.FeatureUpdateResult
+                        .newBuilder().setFeature(name).setErrorCode(result.error().code())
+                        .setErrorMessage(result.message() == null ? "" : result.message())));
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
     public void deleteAcls(io.kraft.proto.controller.DeleteAclsRequest request,
                            StreamObserver<io.kraft.proto.controller.DeleteAclsResponse> observer) {
         if (tooMany(observer, "ACL filters", request.getFiltersCount())) {
@@ -595,7 +616,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         request.getTopicsList().forEach(t -> partitions.computeIfAbsent(t.getName(), n -> new ArrayList<>())
                 .addAll(t.getPartitionsList()));
         reply(observer, controller.addPartitionsToTransaction(request.getTransactionalId(), request.getProducerId(),
-                (short) request.getProducerEpoch(), partitions), (results, error) -> {
+                (short) request.getProducerEpoch(), partitions, Math.max(1, request.getTransactionVersion())),
+                (results, error) -> {
                     AddPartitionsToTransactionResponse.Builder response = AddPartitionsToTransactionResponse.newBuilder()
                             .setErrorCode(error.error().code()).setErrorMessage(message(error));
                     if (results != null) {
@@ -613,13 +635,21 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                                         StreamObserver<TransactionResponse> observer) {
         replyTransaction(observer, controller.addOffsetsToTransaction(request.getTransactionalId(),
                 request.getProducerId(), (short) request.getProducerEpoch(), request.getGroupId(),
-                request.getOffsetsTopic(), request.getOffsetsPartition()));
+                request.getOffsetsTopic(), request.getOffsetsPartition(), Math.max(1, request.getTransactionVersion())));
     }
 
     @Override
-    public void endTransaction(EndTransactionRequest request, StreamObserver<TransactionResponse> observer) {
-        replyTransaction(observer, controller.endTransaction(request.getTransactionalId(), request.getProducerId(),
-                (short) request.getProducerEpoch(), request.getCommit()));
+    public void endTransaction(EndTransactionRequest request, StreamObserver<EndTransactionResponse> observer) {
+        reply(observer, controller.endTransaction(request.getTransactionalId(), request.getProducerId(),
+                (short) request.getProducerEpoch(), request.getCommit(), request.getBumpEpoch()), (producer, error) -> {
+                    EndTransactionResponse.Builder response = EndTransactionResponse.newBuilder()
+                            .setErrorCode(error.error().code()).setErrorMessage(message(error));
+                    if (error.isSuccess()) {
+                        response.setProducerId(producer.producerId()).setProducerEpoch(producer.producerEpoch());
+                    }
+                    hintIfNotController(error, response::setActiveControllerId);
+                    return response.build();
+                });
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.controller.AclDeleteResult;
 import io.kraft.metadata.controller.ApiError;
+import io.kraft.metadata.controller.FeatureControlManager;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.ElectionType;
 import io.kraft.metadata.controller.ControllerException;
@@ -51,6 +52,7 @@ import io.kraft.proto.controller.DeletableTopicResult;
 import io.kraft.proto.controller.DeleteTopicsRequest;
 import io.kraft.proto.controller.DeleteTopicsResponse;
 import io.kraft.proto.controller.EndTransactionRequest;
+import io.kraft.proto.controller.EndTransactionResponse;
 import io.kraft.proto.controller.IncrementalAlterConfigsRequest;
 import io.kraft.proto.controller.IncrementalAlterConfigsResponse;
 import io.kraft.proto.controller.PartitionId;
@@ -366,6 +368,25 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     }
 
     @Override
+    public CompletableFuture<Map<String, ApiError>> updateFeatures(
+            Map<String, FeatureControlManager.FeatureUpdate> updates, boolean validateOnly) {
+        var message = io.kraft.proto.controller.UpdateFeaturesRequest.newBuilder().setValidateOnly(validateOnly);
+        updates.forEach((name, update) -> message.addUpdates(io.kraft.proto.controller.FeatureUpdate.newBuilder()
+                .setFeature(name).setLevel(update.level()).setAllowDowngrade(update.allowDowngrade())));
+        var request = message.build();
+        return withRetries("UpdateFeatures", requestDeadlineMs, (stub, observer) -> stub.updateFeatures(request,
+                        observer),
+                (io.kraft.proto.controller.UpdateFeaturesResponse response) -> decode(response.getErrorCode(),
+                        response.getErrorMessage(), response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> {
+                            Map<String, ApiError> results = new LinkedHashMap<>();
+                            response.getResultsList().forEach(r -> results.put(r.getFeature(), r.getErrorCode() == 0
+                                    ? ApiError.NONE : ApiError.of(errorFor(r.getErrorCode()), r.getErrorMessage())));
+                            return results;
+                        }));
+    }
+
+    @Override
     public CompletableFuture<List<AclDeleteResult>> deleteAcls(List<AclFilter> filters) {
         var message = io.kraft.proto.controller.DeleteAclsRequest.newBuilder()
                 .addAllFilters(filters.stream().map(AclMessages::filter).toList()).build();
@@ -422,9 +443,11 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     @Override
     public CompletableFuture<Map<String, Map<Integer, Errors>>> addPartitionsToTransaction(
-            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+            String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
+            int transactionVersion) {
         AddPartitionsToTransactionRequest.Builder message = AddPartitionsToTransactionRequest.newBuilder()
-                .setTransactionalId(transactionalId).setProducerId(producerId).setProducerEpoch(producerEpoch);
+                .setTransactionalId(transactionalId).setProducerId(producerId).setProducerEpoch(producerEpoch)
+                .setTransactionVersion(transactionVersion);
         partitions.forEach((topic, ids) -> message.addTopics(TransactionTopic.newBuilder().setName(topic)
                 .addAllPartitions(ids)));
         AddPartitionsToTransactionRequest request = message.build();
@@ -444,21 +467,27 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     @Override
     public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
                                                            short producerEpoch, String groupId, String offsetsTopic,
-                                                           int offsetsPartition) {
+                                                           int offsetsPartition, int transactionVersion) {
         AddOffsetsToTransactionRequest message = AddOffsetsToTransactionRequest.newBuilder()
                 .setTransactionalId(transactionalId).setProducerId(producerId).setProducerEpoch(producerEpoch)
-                .setGroupId(groupId).setOffsetsTopic(offsetsTopic).setOffsetsPartition(offsetsPartition).build();
+                .setGroupId(groupId).setOffsetsTopic(offsetsTopic).setOffsetsPartition(offsetsPartition)
+                .setTransactionVersion(transactionVersion).build();
         return withRetries("AddOffsetsToTransaction", requestDeadlineMs,
                 (stub, observer) -> stub.addOffsetsToTransaction(message, observer), GrpcControllerClient::decodeVoid);
     }
 
     @Override
-    public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                  boolean commit) {
+    public CompletableFuture<TransactionalProducer> endTransaction(String transactionalId, long producerId,
+                                                                   short producerEpoch, boolean commit,
+                                                                   boolean bumpEpoch) {
         EndTransactionRequest message = EndTransactionRequest.newBuilder().setTransactionalId(transactionalId)
-                .setProducerId(producerId).setProducerEpoch(producerEpoch).setCommit(commit).build();
+                .setProducerId(producerId).setProducerEpoch(producerEpoch).setCommit(commit).setBumpEpoch(bumpEpoch)
+                .build();
         return withRetries("EndTransaction", requestDeadlineMs,
-                (stub, observer) -> stub.endTransaction(message, observer), GrpcControllerClient::decodeVoid);
+                (stub, observer) -> stub.endTransaction(message, observer),
+                (EndTransactionResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
+                        response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> TransactionalProducer.of(response.getProducerId(), (short) response.getProducerEpoch())));
     }
 
     @Override

@@ -4,6 +4,8 @@ import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
 import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.server.CombinedNode;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -33,9 +35,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * node count), each producer committing transactions of {@code bench.recordsPerTxn} 100-byte records spread over 6
  * partitions, with 1 and with 16 producers, for {@code bench.seconds} each; prints the rate, the p50/p99 time of
  * {@code commitTransaction()}, and the metadata records each transaction cost the controller's log (the coordinator's
- * state lives there, so that log bounds the rate).
+ * state lives there, so that log bounds the rate). The cluster is formatted at {@code bench.txnVersion} (the
+ * {@code transaction.version} feature, 2 as a new cluster's default, or 1).
  *
- * <p>{@code mvn -B -q -pl server -am -Ptxn-bench test-compile exec:exec [-Dbench.nodes=3] [-Dbench.seconds=20]}
+ * <p>{@code mvn -B -q -pl server -am -Ptxn-bench test-compile exec:exec [-Dbench.nodes=3] [-Dbench.seconds=20]
+ * [-Dbench.txnVersion=1]}
  */
 public final class TransactionBenchmark {
     private static final String CLUSTER_ID = "VHhuQmVuY2htYXJrQ2x1c3Rl";
@@ -48,13 +52,14 @@ public final class TransactionBenchmark {
         int nodeCount = Integer.getInteger("bench.nodes", 1);
         int seconds = Integer.getInteger("bench.seconds", 15);
         int recordsPerTxn = Integer.getInteger("bench.recordsPerTxn", 6);
+        int txnVersion = Integer.getInteger("bench.txnVersion", 2);
         Path dir = Files.createTempDirectory("kraft-txn-bench");
-        List<CombinedNode> nodes = start(dir, nodeCount);
+        List<CombinedNode> nodes = start(dir, nodeCount, txnVersion);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(nodes)))) {
             admin.createTopics(List.of(new NewTopic("bench", PARTITIONS, (short) nodeCount))).all()
                     .get(60, TimeUnit.SECONDS);
-            System.out.printf("%d node(s), RF %d, %d records of 100 B per transaction over %d partitions, %d s per run%n",
-                    nodeCount, nodeCount, recordsPerTxn, PARTITIONS, seconds);
+            System.out.printf("%d node(s), RF %d, transaction.version %d, %d records of 100 B per transaction over %d"
+                    + " partitions, %d s per run%n", nodeCount, nodeCount, txnVersion, recordsPerTxn, PARTITIONS, seconds);
             for (int producers : new int[] {1, 16}) {
                 run(nodes, producers, seconds, recordsPerTxn);
             }
@@ -129,7 +134,7 @@ public final class TransactionBenchmark {
         return nodes.stream().map(n -> "localhost:" + n.clientPort()).collect(Collectors.joining(","));
     }
 
-    private static List<CombinedNode> start(Path dir, int count) throws Exception {
+    private static List<CombinedNode> start(Path dir, int count, int txnVersion) throws Exception {
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
         StringBuilder voters = new StringBuilder();
@@ -141,6 +146,8 @@ public final class TransactionBenchmark {
             Map<String, String> properties = new HashMap<>(Map.of("controller.quorum.voters", voters.toString(),
                     "log.dirs", dir.resolve("node-" + id).resolve("logs").toString(),
                     "offsets.topic.replication.factor", String.valueOf(count)));
+            BootstrapMetadata.write(dir.resolve("node-" + id).resolve("metadata"),
+                    ClusterFeatures.levelRecords(Map.of(ClusterFeatures.TRANSACTION_VERSION, txnVersion)));
             nodes.add(CombinedNode.start(id, CLUSTER_ID, dir.resolve("node-" + id).resolve("metadata"),
                     "PLAINTEXT://localhost:0", properties, topicConfigs));
         }

@@ -187,10 +187,10 @@ class TransactionsEndToEndTest {
             assertEquals(List.of("tx-list-done"), byPattern.stream().map(TransactionListing::transactionalId).toList());
             open.abortTransaction();
         }
-        // Version 1 of the transaction protocol is what brokers support; none is finalized, so clients use it.
+        // Brokers support versions 1 and 2 of the transaction protocol; this cluster finalizes none, so clients use 1.
         org.apache.kafka.clients.admin.FeatureMetadata features = node.admin().describeFeatures().featureMetadata()
                 .get(30, TimeUnit.SECONDS);
-        assertEquals(1, features.supportedFeatures().get("transaction.version").maxVersion());
+        assertEquals(2, features.supportedFeatures().get("transaction.version").maxVersion());
         assertTrue(!features.finalizedFeatures().containsKey("transaction.version"), features.toString());
         KafkaException unknown = assertThrows(java.util.concurrent.ExecutionException.class, () ->
                 node.admin().describeTransactions(List.of("no-such-id")).all().get(30, TimeUnit.SECONDS))

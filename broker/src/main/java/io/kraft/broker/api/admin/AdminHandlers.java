@@ -58,6 +58,7 @@ public final class AdminHandlers {
                 new CreateAclsHandler(controller),
                 new DeleteAclsHandler(controller),
                 new DescribeClientQuotasHandler(metadata::image),
-                new AlterClientQuotasHandler(controller));
+                new AlterClientQuotasHandler(controller),
+                new UpdateFeaturesHandler(controller));
     }
 }

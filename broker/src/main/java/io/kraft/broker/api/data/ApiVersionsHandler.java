@@ -6,13 +6,18 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ApiVersionsRequest;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
+import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Answers ApiVersions (v0-4) with the listener's served APIs and their advertised ranges, and from v3 the features
- * this broker supports (each with the levels it can run). The v3+ client software name and version are accepted as
- * sent.
+ * this broker supports (each with the levels it can run) and the cluster's finalized levels of them, from the metadata
+ * image (its offset is the finalized features' epoch, which only grows). The v3+ client software name and version are
+ * accepted as sent.
  */
 public final class ApiVersionsHandler implements RequestHandler<ApiVersionsRequest, ApiVersionsResponse> {
     /** A feature this broker can run, from level {@code minLevel} to {@code maxLevel}. */
@@ -21,24 +26,27 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
 
     /**
      * The transaction protocol versions the transaction coordinator implements: 1 (Kafka's level 0 behaves the
-     * same), not yet 2 (KIP-890 part 2), so clients that would use version 2 once it is finalized do not.
+     * same) and 2 (KIP-890 part 2), which Java 4.x clients use once the cluster finalizes it.
      */
     public static final SupportedFeature TRANSACTION_VERSION =
-            new SupportedFeature("transaction.version", (short) 0, (short) 1);
+            new SupportedFeature("transaction.version", (short) 0, (short) 2);
 
     /** Eligible leader replicas (KIP-966): level 1 keeps an ELR per partition and holds the high watermark under min ISR. */
     public static final SupportedFeature ELIGIBLE_LEADER_REPLICAS_VERSION =
             new SupportedFeature("eligible.leader.replicas.version", (short) 0, (short) 1);
 
     private final List<SupportedFeature> features;
+    private final Supplier<MetadataImage> images;
 
     /** Advertises no feature. */
     public ApiVersionsHandler() {
-        this(List.of());
+        this(List.of(), () -> MetadataImage.EMPTY);
     }
 
-    public ApiVersionsHandler(List<SupportedFeature> features) {
+    /** @param images the current metadata image, whose finalized levels of {@code features} are answered */
+    public ApiVersionsHandler(List<SupportedFeature> features, Supplier<MetadataImage> images) {
         this.features = List.copyOf(features);
+        this.images = images;
     }
 
     @Override
@@ -52,6 +60,20 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
         for (SupportedFeature feature : features) {
             response.supportedFeatures().add(new ApiVersionsResponse.SupportedFeatureKey().setName(feature.name())
                     .setMinVersion(feature.minLevel()).setMaxVersion(feature.maxLevel()));
+        }
+        if (!features.isEmpty()) {
+            MetadataImage image = images.get();
+            Map<String, Integer> finalized = new TreeMap<>();
+            for (SupportedFeature feature : features) {
+                int level = image.features().level(feature.name());
+                if (level > 0) {
+                    finalized.put(feature.name(), level);
+                }
+            }
+            finalized.forEach((name, level) -> response.finalizedFeatures().add(
+                    new ApiVersionsResponse.FinalizedFeatureKey().setName(name)
+                            .setMinVersionLevel(level.shortValue()).setMaxVersionLevel(level.shortValue())));
+            response.setFinalizedFeaturesEpoch(image.offset());
         }
         return response;
     }

@@ -18,6 +18,7 @@ import io.kraft.broker.protocol.message.ProduceResponse.PartitionProduceResponse
 import io.kraft.broker.protocol.message.ProduceResponse.TopicProduceResponse;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.ReplicaManager;
+import io.kraft.broker.txn.ImplicitTransactionAdds;
 import io.kraft.broker.txn.TransactionVerifier;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
@@ -50,11 +51,15 @@ import java.util.concurrent.CompletableFuture;
  * open transaction (KIP-890 part 1: a late or stray batch cannot open a transaction nobody will end); one the
  * broker's image does not show yet waits for it, with its bytes copied out of the network buffer, and is refused
  * with INVALID_TXN_STATE if it does not come. The producer's later requests append after it
- * ({@link TransactionalAppendOrder}).
+ * ({@link TransactionalAppendOrder}). A v12+ transactional Produce is a transaction protocol version 2 producer's
+ * (KIP-890 part 2), which adds no partitions itself: a partition not in its open transaction is added by this leader
+ * ({@link ImplicitTransactionAdds}) before the batch appends.
  */
 public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest, ProduceResponse> {
     private static final ByteBuffer NO_RECORDS = ByteBuffer.allocate(0);
-    private static final CompletableFuture<Boolean> VERIFIED = CompletableFuture.completedFuture(true);
+    private static final CompletableFuture<Errors> VERIFIED = CompletableFuture.completedFuture(Errors.NONE);
+    /** From this version a transactional Produce comes from a version 2 producer (KIP-890 part 2). */
+    static final int IMPLICIT_ADD_SINCE = 12;
     /**
      * The longest an acks=all produce waits for replication, whatever its timeout_ms says (producers send their
      * request.timeout.ms, 30 s by default); beyond it the answer is REQUEST_TIMED_OUT and the producer retries.
@@ -65,6 +70,8 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     private final ReplicaManager replicaManager;
     /** Null where no transaction coordinator exists (transactional batches are then not checked). */
     private final TransactionVerifier verifier;
+    /** Null where no transaction coordinator exists. */
+    private final ImplicitTransactionAdds implicitAdds;
     private final BrokerTopicMetrics topicMetrics;
     private final TransactionalAppendOrder appendOrder = new TransactionalAppendOrder();
 
@@ -79,8 +86,15 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     /** @param topicMetrics where appended messages and bytes are counted; null counts nothing */
     public ProduceHandler(ReplicaManager replicaManager, TransactionVerifier verifier,
                           BrokerTopicMetrics topicMetrics) {
+        this(replicaManager, verifier, null, topicMetrics);
+    }
+
+    /** @param implicitAdds adds a version 2 producer's partitions to its transaction; null refuses them instead */
+    public ProduceHandler(ReplicaManager replicaManager, TransactionVerifier verifier,
+                          ImplicitTransactionAdds implicitAdds, BrokerTopicMetrics topicMetrics) {
         this.replicaManager = Objects.requireNonNull(replicaManager, "replicaManager");
         this.verifier = verifier;
+        this.implicitAdds = implicitAdds;
         this.topicMetrics = topicMetrics;
     }
 
@@ -129,7 +143,8 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         long timeoutMs = cappedTimeoutMs(body.timeoutMs());
         CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appended =
                 verifier != null && body.transactionalId() != null
-                        ? appendVerified(body.transactionalId(), timeoutMs, acks, entries)
+                        ? appendVerified(body.transactionalId(), timeoutMs, acks, entries,
+                        implicitAdds != null && request.version() >= IMPLICIT_ADD_SINCE)
                         : replicaManager.appendRecords(timeoutMs, acks, false, entries);
         return appended.thenApply(results -> {
             if (topicMetrics != null) {
@@ -152,19 +167,29 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
     }
 
     private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendVerified(
-            String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries) {
+            String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries,
+            boolean implicitAdd) {
         // An earlier request of this producer still waiting: everything here waits for it too, or it would overtake.
         CompletableFuture<Void> before = appendOrder.waitingFor(transactionalId);
         Map<TopicPartition, ByteBuffer> now = new LinkedHashMap<>();
         Map<TopicPartition, ByteBuffer> later = new LinkedHashMap<>();
-        Map<TopicPartition, CompletableFuture<Boolean>> checks = new LinkedHashMap<>();
+        Map<TopicPartition, CompletableFuture<Errors>> checks = new LinkedHashMap<>();
+        Map<TopicPartition, BatchProducer> toAdd = new LinkedHashMap<>();
         entries.forEach((tp, records) -> {
             RecordBatch first = records.remaining() >= RecordBatch.HEADER_SIZE
                     ? new RecordBatch(records, records.position()) : null;
-            CompletableFuture<Boolean> check = first == null || !first.isTransactional() || first.isControl()
-                    ? VERIFIED : verifier.verify(transactionalId, first.producerId(), first.producerEpoch(), tp.topic(),
-                            tp.partition());
-            if (before == null && check.isDone() && check.join()) {
+            CompletableFuture<Errors> check;
+            if (first == null || !first.isTransactional() || first.isControl()) {
+                check = VERIFIED;
+            } else if (implicitAdd && !verifier.isInTransaction(transactionalId, first.producerId(),
+                    first.producerEpoch(), tp.topic(), tp.partition())) {
+                // Read now: the batch is a view of the request's buffer, which is gone once handle returns.
+                toAdd.put(tp, new BatchProducer(first.producerId(), first.producerEpoch()));
+                check = new CompletableFuture<>();
+            } else {
+                check = verified(transactionalId, new BatchProducer(first.producerId(), first.producerEpoch()), tp);
+            }
+            if (before == null && check.isDone() && check.join() == Errors.NONE) {
                 now.put(tp, records);
             } else {
                 // The request's buffer is only valid until handle returns.
@@ -174,6 +199,9 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                 checks.put(tp, check);
             }
         });
+        if (!toAdd.isEmpty()) {
+            addImplicitly(transactionalId, toAdd, checks);
+        }
         if (later.isEmpty()) {
             return replicaManager.appendRecords(timeoutMs, acks, false, now);
         }
@@ -202,18 +230,69 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
         });
     }
 
-    /** Appends the partitions whose checks passed; the others are refused with INVALID_TXN_STATE. */
+    /** The producer id and epoch of a partition's first batch. */
+    private record BatchProducer(long producerId, short producerEpoch) {
+    }
+
+    /** The image check of a partition the producer added itself (or that is already in its transaction). */
+    private CompletableFuture<Errors> verified(String transactionalId, BatchProducer producer, TopicPartition tp) {
+        return verifier.verify(transactionalId, producer.producerId(), producer.producerEpoch(), tp.topic(),
+                tp.partition()).thenApply(ok -> ok ? Errors.NONE : Errors.INVALID_TXN_STATE);
+    }
+
+    /**
+     * Version 2: one add of every partition of the request not in the producer's open transaction yet; each check
+     * completes once the image shows its partition added, or with the add's error as a Produce answers it.
+     */
+    private void addImplicitly(String transactionalId, Map<TopicPartition, BatchProducer> toAdd,
+                               Map<TopicPartition, CompletableFuture<Errors>> checks) {
+        BatchProducer any = toAdd.values().iterator().next();
+        Map<String, List<Integer>> partitions = new LinkedHashMap<>();
+        toAdd.keySet().forEach(tp -> partitions.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
+        implicitAdds.addPartitions(transactionalId, any.producerId(), any.producerEpoch(), partitions)
+                .whenComplete((errors, failure) -> toAdd.forEach((tp, producer) -> {
+                    CompletableFuture<Errors> check = checks.get(tp);
+                    Errors error = failure != null ? Errors.UNKNOWN_SERVER_ERROR
+                            : errors.getOrDefault(tp.topic(), Map.of()).getOrDefault(tp.partition(),
+                            Errors.UNKNOWN_SERVER_ERROR);
+                    if (error == Errors.NONE) {
+                        verified(transactionalId, producer, tp).whenComplete((e, f) ->
+                                check.complete(f != null ? Errors.UNKNOWN_SERVER_ERROR : e));
+                    } else {
+                        check.complete(forProduce(error));
+                    }
+                }));
+    }
+
+    /**
+     * A failed add as a Produce answers it: a fenced producer gets INVALID_PRODUCER_EPOCH (what every Produce version
+     * knows), a coordinator that is busy or out of reach NOT_ENOUGH_REPLICAS, which every client retries.
+     */
+    static Errors forProduce(Errors error) {
+        return switch (error) {
+            case PRODUCER_FENCED, INVALID_PRODUCER_EPOCH -> Errors.INVALID_PRODUCER_EPOCH;
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR,
+                 NOT_CONTROLLER, REQUEST_TIMED_OUT, OPERATION_NOT_ATTEMPTED, UNKNOWN_SERVER_ERROR ->
+                    Errors.NOT_ENOUGH_REPLICAS;
+            default -> error;
+        };
+    }
+
+    /** Appends the partitions whose checks passed; the others are refused with their check's error. */
     private CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendChecked(
             String transactionalId, long timeoutMs, short acks, Map<TopicPartition, ByteBuffer> entries,
-            Map<TopicPartition, CompletableFuture<Boolean>> checks) {
+            Map<TopicPartition, CompletableFuture<Errors>> checks) {
         Map<TopicPartition, ByteBuffer> verified = new LinkedHashMap<>();
         Map<TopicPartition, PartitionProduceResult> refused = new LinkedHashMap<>();
         entries.forEach((tp, records) -> {
-            if (checks.get(tp).join()) {
+            Errors error = checks.get(tp).join();
+            if (error == Errors.NONE) {
                 verified.put(tp, records);
             } else {
-                refused.put(tp, PartitionProduceResult.failed(Errors.INVALID_TXN_STATE, "partition " + tp
-                        + " is not in the open transaction of transactional id " + transactionalId));
+                refused.put(tp, PartitionProduceResult.failed(error, error == Errors.INVALID_TXN_STATE
+                        ? "partition " + tp + " is not in the open transaction of transactional id " + transactionalId
+                        : "partition " + tp + " could not join the transaction of transactional id "
+                        + transactionalId));
             }
         });
         if (verified.isEmpty()) {

@@ -18,6 +18,7 @@ import io.kraft.broker.protocol.message.TxnOffsetCommitRequest.TxnOffsetCommitRe
 import io.kraft.broker.protocol.message.TxnOffsetCommitResponse;
 import io.kraft.broker.protocol.message.TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition;
 import io.kraft.broker.protocol.message.TxnOffsetCommitResponse.TxnOffsetCommitResponseTopic;
+import io.kraft.broker.txn.ImplicitTransactionAdds;
 import io.kraft.broker.txn.TransactionVerifier;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.TopicImage;
@@ -41,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * (AddOffsetsToTxn put it there; checked against this broker's image as a transactional Produce is), then the group
  * coordinator checks the consumer's group metadata (v3+, KIP-447) and writes the offsets as the producer's
  * transactional records; they become the group's committed offsets when the transaction commits. A producer whose
- * epoch is stale gets INVALID_PRODUCER_EPOCH (every version knows it; clients treat it as fenced).
+ * epoch is stale gets INVALID_PRODUCER_EPOCH (every version knows it; clients treat it as fenced). v5+ comes from a
+ * transaction protocol version 2 producer (KIP-890 part 2), which sends no AddOffsetsToTxn: the group joins its
+ * transaction here ({@link ImplicitTransactionAdds}).
  */
 public final class TxnOffsetCommitHandler
         implements AsyncRequestHandler<TxnOffsetCommitRequest, TxnOffsetCommitResponse> {
@@ -50,12 +53,22 @@ public final class TxnOffsetCommitHandler
     private final GroupCoordinatorService coordinator;
     private final TransactionVerifier verifier;
     private final Supplier<MetadataImage> images;
+    /** Null: a v5+ commit's group must have been added as in v4 (no coordinator to add it). */
+    private final ImplicitTransactionAdds implicitAdds;
+    /** From this version the producer runs transaction protocol version 2 (KIP-890 part 2). */
+    static final int IMPLICIT_ADD_SINCE = 5;
 
     public TxnOffsetCommitHandler(GroupCoordinatorService coordinator, TransactionVerifier verifier,
                                   Supplier<MetadataImage> images) {
+        this(coordinator, verifier, images, null);
+    }
+
+    public TxnOffsetCommitHandler(GroupCoordinatorService coordinator, TransactionVerifier verifier,
+                                  Supplier<MetadataImage> images, ImplicitTransactionAdds implicitAdds) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.verifier = Objects.requireNonNull(verifier, "verifier");
         this.images = Objects.requireNonNull(images, "images");
+        this.implicitAdds = implicitAdds;
     }
 
     @Override
@@ -97,7 +110,36 @@ public final class TxnOffsetCommitHandler
         if (verifier.isFenced(commit.transactionalId(), commit.producerId(), commit.producerEpoch())) {
             return answer(body, all(partitions, Errors.INVALID_PRODUCER_EPOCH));
         }
-        CompletableFuture<Map<OffsetKey, Errors>> results = verifier.verify(commit.transactionalId(),
+        CompletableFuture<Errors> added = CompletableFuture.completedFuture(Errors.NONE);
+        if (implicitAdds != null && version >= IMPLICIT_ADD_SINCE && !verifier.isInTransaction(
+                commit.transactionalId(), commit.producerId(), commit.producerEpoch(), OffsetsTopic.NAME,
+                offsetsPartition)) {
+            added = implicitAdds.addGroup(commit.transactionalId(), commit.producerId(), commit.producerEpoch(),
+                    commit.groupId(), OffsetsTopic.NAME, offsetsPartition);
+        }
+        CompletableFuture<Map<OffsetKey, Errors>> results = added.thenCompose(error -> error == Errors.NONE
+                ? verifiedCommit(commit, partitions, offsetsPartition)
+                : CompletableFuture.completedFuture(all(partitions, forTxnOffsetCommit(error))));
+        return results.thenApply(errors -> HandlerResponse.of(toResponse(body, errors)));
+    }
+
+    /**
+     * A failed implicit add as TxnOffsetCommit answers it: fenced is INVALID_PRODUCER_EPOCH (as the image check
+     * answers), a coordinator busy or out of reach COORDINATOR_LOAD_IN_PROGRESS, which clients retry.
+     */
+    private static Errors forTxnOffsetCommit(Errors error) {
+        return switch (error) {
+            case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+            case CONCURRENT_TRANSACTIONS, NOT_CONTROLLER, REQUEST_TIMED_OUT, UNKNOWN_SERVER_ERROR ->
+                    Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            default -> error;
+        };
+    }
+
+    private CompletableFuture<Map<OffsetKey, Errors>> verifiedCommit(TxnCommitRequest commit,
+                                                                     List<PartitionCommit> partitions,
+                                                                     int offsetsPartition) {
+        return verifier.verify(commit.transactionalId(),
                 commit.producerId(), commit.producerEpoch(), OffsetsTopic.NAME, offsetsPartition).thenCompose(ok -> {
                     if (ok) {
                         return coordinator.commitTransactionalOffsets(commit);
@@ -110,7 +152,6 @@ public final class TxnOffsetCommitHandler
                             LogText.of(commit.groupId()), OffsetsTopic.NAME, offsetsPartition, refusal);
                     return CompletableFuture.completedFuture(all(partitions, refusal));
                 });
-        return results.thenApply(errors -> HandlerResponse.of(toResponse(body, errors)));
     }
 
     /**

@@ -52,7 +52,7 @@ public final class AddOffsetsToTxnHandler implements AsyncRequestHandler<AddOffs
         }
         int partition = GroupCoordinator.partitionFor(body.groupId(), offsets.partitions().size());
         return controller.addOffsetsToTransaction(body.transactionalId(), body.producerId(), body.producerEpoch(),
-                        body.groupId(), OffsetsTopic.NAME, partition)
+                        body.groupId(), OffsetsTopic.NAME, partition, 1)
                 .handle((ignored, failure) -> answer(failure == null ? Errors.NONE : TransactionErrors.forClient(
                         TransactionErrors.of(failure), request.version(), PRODUCER_FENCED_SINCE)));
     }

@@ -36,6 +36,8 @@ public final class AddPartitionsToTxnHandler
         implements AsyncRequestHandler<AddPartitionsToTxnRequest, AddPartitionsToTxnResponse> {
     /** AddPartitionsToTxn knows PRODUCER_FENCED from this version on (KIP-588). */
     static final int PRODUCER_FENCED_SINCE = 2;
+    /** From v5 a broker's add (not verify_only) is a leader's for a version 2 Produce (KIP-890 part 2). */
+    static final int IMPLICIT_ADD_SINCE = 5;
 
     private final Controller controller;
     private final Supplier<MetadataImage> images;
@@ -64,7 +66,7 @@ public final class AddPartitionsToTxnHandler
                         .setResultsByTopicV3AndBelow(denied.get())));
             }
             return add(body.v3AndBelowTransactionalId(), body.v3AndBelowProducerId(), body.v3AndBelowProducerEpoch(),
-                    partitions, version).thenApply(results -> HandlerResponse.of(new AddPartitionsToTxnResponse()
+                    partitions, version, 1).thenApply(results -> HandlerResponse.of(new AddPartitionsToTxnResponse()
                     .setResultsByTopicV3AndBelow(results)));
         }
         // v4+ is the brokers' own form (KIP-890): only a principal with ClusterAction may send it.
@@ -78,7 +80,8 @@ public final class AddPartitionsToTxnHandler
             CompletableFuture<List<AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult>> results = txn.verifyOnly()
                     ? CompletableFuture.completedFuture(verify(txn.transactionalId(), txn.producerId(),
                     txn.producerEpoch(), partitions))
-                    : add(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions, version);
+                    : add(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), partitions, version,
+                    version >= IMPLICIT_ADD_SINCE ? 2 : 1);
             answers.add(results.thenApply(topicResults -> new AddPartitionsToTxnResponse.AddPartitionsToTxnResult()
                     .setTransactionalId(txn.transactionalId()).setTopicResults(topicResults)));
         }
@@ -112,8 +115,9 @@ public final class AddPartitionsToTxnHandler
 
     private CompletableFuture<List<AddPartitionsToTxnResponse.AddPartitionsToTxnTopicResult>> add(
             String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
-            short version) {
-        return controller.addPartitionsToTransaction(transactionalId, producerId, producerEpoch, partitions)
+            short version, int transactionVersion) {
+        return controller.addPartitionsToTransaction(transactionalId, producerId, producerEpoch, partitions,
+                        transactionVersion)
                 .handle((errors, failure) -> {
                     if (failure != null) {
                         Errors error = TransactionErrors.forClient(TransactionErrors.of(failure), version,

@@ -15,12 +15,15 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Answers EndTxn (v0-5): the transaction coordinator records PrepareCommit or PrepareAbort, and the answer goes once
- * that record is committed; the partitions' leaders then write the markers. The v5 fields for transaction protocol
- * version 2 (the producer id and epoch after the bump) are -1: this coordinator runs version 1.
+ * that record is committed; the partitions' leaders then write the markers. v5 is sent by clients of transaction
+ * protocol version 2 (KIP-890 part 2): the coordinator bumps the epoch of a version 2 transaction, and the answer
+ * carries the producer id and epoch the producer goes on with.
  */
 public final class EndTxnHandler implements AsyncRequestHandler<EndTxnRequest, EndTxnResponse> {
     /** EndTxn knows PRODUCER_FENCED from this version on (KIP-588). */
     static final int PRODUCER_FENCED_SINCE = 2;
+    /** The EndTxn version of transaction protocol version 2 clients (KIP-890 part 2). */
+    static final int EPOCH_BUMP_SINCE = 5;
 
     private final Controller controller;
 
@@ -37,10 +40,15 @@ public final class EndTxnHandler implements AsyncRequestHandler<EndTxnRequest, E
     public CompletableFuture<HandlerResponse> handle(RequestContext context, ApiRequest<EndTxnRequest> request) {
         EndTxnRequest body = request.body();
         return controller.endTransaction(body.transactionalId(), body.producerId(), body.producerEpoch(),
-                        body.committed())
-                .handle((ignored, failure) -> HandlerResponse.of(response(failure == null ? Errors.NONE
-                        : TransactionErrors.forClient(TransactionErrors.of(failure), request.version(),
-                        PRODUCER_FENCED_SINCE))));
+                        body.committed(), request.version() >= EPOCH_BUMP_SINCE)
+                .handle((producer, failure) -> {
+                    if (failure != null) {
+                        return HandlerResponse.of(response(TransactionErrors.forClient(TransactionErrors.of(failure),
+                                request.version(), PRODUCER_FENCED_SINCE)));
+                    }
+                    return HandlerResponse.of(response(Errors.NONE).setProducerId(producer.producerId())
+                            .setProducerEpoch(producer.producerEpoch()));
+                });
     }
 
     @Override

@@ -422,21 +422,30 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<Map<String, io.kraft.metadata.controller.ApiError>> updateFeatures(
+                Map<String, io.kraft.metadata.controller.FeatureControlManager.FeatureUpdate> updates,
+                boolean validateOnly) {
+            throw new UnsupportedOperationException("not a feature test");
+        }
+
+        @Override
         public CompletableFuture<Map<String, Map<Integer, io.kraft.storage.errors.Errors>>> addPartitionsToTransaction(
-                String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions) {
+                String transactionalId, long producerId, short producerEpoch, Map<String, List<Integer>> partitions,
+                int transactionVersion) {
             throw new UnsupportedOperationException("not a transaction test");
         }
 
         @Override
         public CompletableFuture<Void> addOffsetsToTransaction(String transactionalId, long producerId,
                                                                short producerEpoch, String groupId,
-                                                               String offsetsTopic, int offsetsPartition) {
+                                                               String offsetsTopic, int offsetsPartition,
+                                                               int transactionVersion) {
             throw new UnsupportedOperationException("not a transaction test");
         }
 
         @Override
-        public CompletableFuture<Void> endTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                      boolean commit) {
+        public CompletableFuture<io.kraft.metadata.controller.TransactionalProducer> endTransaction(
+                String transactionalId, long producerId, short producerEpoch, boolean commit, boolean bumpEpoch) {
             throw new UnsupportedOperationException("not a transaction test");
         }
 
