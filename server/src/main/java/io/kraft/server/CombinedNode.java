@@ -182,7 +182,20 @@ public final class CombinedNode implements AutoCloseable {
      * the metadata log.
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops without a clean shutdown, for tests: the broker stops as {@link BrokerServer#kill()} says (no controlled
+     * shutdown, logs left to recovery); the metadata log and Raft stop as they always do, since what they acknowledged
+     * is already on disk.
+     */
+    public void kill() {
+        close(false);
+    }
+
+    private synchronized void close(boolean clean) {
         if (closed) {
             return;
         }
@@ -190,7 +203,11 @@ public final class CombinedNode implements AutoCloseable {
         if (httpServer != null) {
             httpServer.close();
         }
-        broker.close();
+        if (clean) {
+            broker.close();
+        } else {
+            broker.kill();
+        }
         quorumDescriber.close();
         controllerClient.ifPresent(GrpcControllerClient::close);
         controllerNode.close();

@@ -379,4 +379,9 @@ final class LogDirectories implements AutoCloseable {
             throw failure;
         }
     }
+
+    /** Releases every directory's files without writing anything more, as a crash would leave them. */
+    public void closeAsCrash() {
+        managers.forEach(LogManager::closeAfterFailure);
+    }
 }

@@ -758,6 +758,15 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /** Like {@link #close()}, but without the checkpoints and clean-shutdown markers: the next start recovers. */
+    public void closeAsCrash() {
+        close(false);
+    }
+
+    private void close(boolean clean) {
         synchronized (stateLock) {
             if (closed) {
                 return;
@@ -776,6 +785,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();
         timer.stop();
+        if (!clean) {
+            logDirs.closeAsCrash();
+            partitions.clear();
+            return;
+        }
         try {
             checkpointHighWatermarks();
         } catch (RuntimeException e) {
