@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -67,16 +68,13 @@ public final class KraftCluster implements AutoCloseable {
      * @throws IllegalStateException if the nodes are not ready within the builder's ready timeout
      */
     public KraftCluster start() {
-        // Voters first: brokers then register with an elected controller instead of retrying.
-        List<EmbeddedNode> order = nodes.values().stream()
-                .sorted(Comparator.comparing(node -> node.role() == NodeRole.BROKER)).toList();
+        // Voters first, together (a quorum elects once a majority runs); then the brokers, together.
+        List<EmbeddedNode> voters = nodes.values().stream().filter(node -> node.role() != NodeRole.BROKER).toList();
+        List<EmbeddedNode> brokers = nodes.values().stream().filter(node -> node.role() == NodeRole.BROKER).toList();
         try {
-            for (EmbeddedNode node : order) {
-                if (!node.isRunning()) {
-                    startNode(node);
-                }
-            }
-            awaitReady(order);
+            startTogether(voters);
+            startTogether(brokers);
+            awaitReady(List.copyOf(nodes.values()));
         } catch (RuntimeException e) {
             closeQuietly(e);
             throw e;
@@ -156,7 +154,8 @@ public final class KraftCluster implements AutoCloseable {
     }
 
     /**
-     * Stops every node cleanly and deletes the temporary directory.
+     * Stops every node and deletes the temporary directory: as {@link #kill} when the data is deleted, cleanly (brokers
+     * first) when the builder named a directory to keep.
      *
      * @throws AssertionError if a node hit a fault (it would have stopped its process), naming it
      */
@@ -180,7 +179,13 @@ public final class KraftCluster implements AutoCloseable {
         order.sort(Comparator.comparing(node -> node.role() != NodeRole.BROKER));
         for (EmbeddedNode node : order) {
             try {
-                node.stop();
+                // Data about to be deleted needs no clean shutdown; and the last combined nodes' controlled shutdowns
+                // would each wait out their timeout once the quorum has lost its majority.
+                if (ownsDir) {
+                    node.kill();
+                } else {
+                    node.stop();
+                }
             } catch (Exception e) {
                 if (cause != null) {
                     cause.addSuppressed(e);
@@ -206,6 +211,39 @@ public final class KraftCluster implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting node " + node.id(), e);
+        }
+    }
+
+    /** Starts the nodes that are not running, each on its own thread, and returns once every start returned. */
+    private void startTogether(List<EmbeddedNode> group) {
+        List<Thread> threads = new ArrayList<>();
+        List<RuntimeException> failures = new CopyOnWriteArrayList<>();
+        for (EmbeddedNode node : group) {
+            if (node.isRunning()) {
+                continue;
+            }
+            Thread thread = new Thread(() -> {
+                try {
+                    startNode(node);
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }, "kraft-testkit-start-" + node.id());
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while starting the cluster", e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
         }
     }
 
@@ -334,10 +372,11 @@ public final class KraftCluster implements AutoCloseable {
                 }
             }
             int brokerCount = combined + brokers;
+            int voterCount = combined + controllers;
             Map<Integer, EmbeddedNode> nodes = new LinkedHashMap<>();
             for (Map.Entry<Integer, NodeRole> node : roles.entrySet()) {
                 Path nodeDir = dir.resolve("node-" + node.getKey());
-                Map<String, String> own = new HashMap<>(testDefaults(brokerCount));
+                Map<String, String> own = new HashMap<>(testDefaults(brokerCount, voterCount));
                 own.putAll(properties);
                 own.put("controller.quorum.voters", voters.toString());
                 own.put("log.dirs", nodeDir.resolve("logs").toString());
@@ -349,14 +388,20 @@ public final class KraftCluster implements AutoCloseable {
 
         /**
          * Settings a test cluster wants unless told otherwise: internal topics replicated as widely as the brokers
-         * allow, and groups that start without the 3 s wait for more members.
+         * allow, groups that start without the 3 s wait for more members, and a quorum of several voters that holds
+         * its first election after 150 ms instead of 1 s (a lone voter elects itself at once anyway).
          */
-        private static Map<String, String> testDefaults(int brokerCount) {
+        private static Map<String, String> testDefaults(int brokerCount, int voterCount) {
             String replicas = Integer.toString(Math.min(3, brokerCount));
-            return Map.of("offsets.topic.replication.factor", replicas,
+            Map<String, String> defaults = new HashMap<>(Map.of("offsets.topic.replication.factor", replicas,
                     "transaction.state.log.replication.factor", replicas,
                     "transaction.state.log.min.isr", Integer.toString(Math.min(2, brokerCount)),
-                    "group.initial.rebalance.delay.ms", "0");
+                    "group.initial.rebalance.delay.ms", "0"));
+            if (voterCount > 1) {
+                defaults.put("controller.quorum.election.timeout.ms", "150");
+                defaults.put("controller.quorum.election.backoff.max.ms", "150");
+            }
+            return defaults;
         }
     }
 
