@@ -1,7 +1,6 @@
 package io.kraft.server;
 
-import java.time.Duration;
-import java.time.Instant;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,6 +18,8 @@ import java.util.function.BooleanSupplier;
 public final class StartupTimeline {
     /** How often the conditions of {@link #endWhen} are checked: fine enough for phases of a few milliseconds. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The epoch milliseconds at which the launcher started the process, if it says. */
+    public static final String LAUNCH_MS_PROPERTY = "kraft.launch.ms";
 
     private final long originNanos;
     private final boolean watching;
@@ -43,16 +44,23 @@ public final class StartupTimeline {
     }
 
     /**
-     * A timeline starting when the operating system started this process; its first phase, "jvm", ends now.
+     * A timeline starting when this process was launched; its first phase, "jvm", ends now. The launch is the
+     * epoch milliseconds in the system property {@value #LAUNCH_MS_PROPERTY} ({@code bin/kraft-cli} sets it, so the
+     * script's own time counts), else the JVM's start (the operating system's record of the process start is only
+     * precise to a second).
      *
      * @param watching whether {@link #endWhen} watches its conditions (a thread polling each millisecond during the
      *                 start) or does nothing
      */
     public static StartupTimeline sinceProcessStart(boolean watching) {
-        long now = System.nanoTime();
-        Instant started = ProcessHandle.current().info().startInstant().orElse(null);
-        long sinceStart = started == null ? 0 : Math.max(0, Duration.between(started, Instant.now()).toNanos());
-        StartupTimeline timeline = new StartupTimeline(now - sinceStart, watching);
+        long nowNanos = System.nanoTime();
+        long nowMs = System.currentTimeMillis();
+        long launchMs = Long.getLong(LAUNCH_MS_PROPERTY, -1);
+        if (launchMs < 0 || launchMs > nowMs) {
+            launchMs = ManagementFactory.getRuntimeMXBean().getStartTime();
+        }
+        StartupTimeline timeline = new StartupTimeline(
+                nowNanos - TimeUnit.MILLISECONDS.toNanos(Math.max(0, nowMs - launchMs)), watching);
         timeline.end("jvm");
         return timeline;
     }
