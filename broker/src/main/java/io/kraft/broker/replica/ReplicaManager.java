@@ -752,21 +752,18 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         logDirs.writeHighWatermarks(highWatermarks);
     }
 
+    /** Like {@link #close()}, without checkpoints or clean-shutdown markers: the next start recovers the logs. */
+    public void closeAsCrash() {
+        logDirs.leaveForRecovery();
+        close();
+    }
+
     /**
      * Answers every waiting request, stops maintenance, checkpoints the high watermarks and closes the log
      * directories (flushing logs and writing the clean-shutdown markers). Call after the wire server stopped.
      */
     @Override
     public void close() {
-        close(true);
-    }
-
-    /** Like {@link #close()}, but without the checkpoints and clean-shutdown markers: the next start recovers. */
-    public void closeAsCrash() {
-        close(false);
-    }
-
-    private void close(boolean clean) {
         synchronized (stateLock) {
             if (closed) {
                 return;
@@ -785,11 +782,6 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();
         timer.stop();
-        if (!clean) {
-            logDirs.closeAsCrash();
-            partitions.clear();
-            return;
-        }
         try {
             checkpointHighWatermarks();
         } catch (RuntimeException e) {
