@@ -361,12 +361,24 @@ public final class BrokerServer implements AutoCloseable {
 
     /** Controlled shutdown (bounded), then stops serving clients and heartbeating. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops as a crash would, for tests: no controlled shutdown (the controller fences the broker when its session
+     * times out), and the logs are left without checkpoints or clean-shutdown markers, so the next start recovers them.
+     */
+    public void kill() {
+        close(false);
+    }
+
+    private synchronized void close(boolean clean) {
         if (closed) {
             return;
         }
         closed = true;
-        if (lifecycle != null) {
+        if (clean && lifecycle != null) {
             // Leaderships move while clients are still served here, as in Kafka's controlled shutdown.
             lifecycle.controlledShutdown();
         }
@@ -380,7 +392,11 @@ public final class BrokerServer implements AutoCloseable {
             lifecycle.close();
         }
         // Last: answers waiting requests, checkpoints and closes the logs with the clean-shutdown marker.
-        replicaManager.close();
+        if (clean) {
+            replicaManager.close();
+        } else {
+            replicaManager.closeAsCrash();
+        }
         metrics.close();
     }
 }

@@ -7,6 +7,8 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.BrokerNode;
 import io.kraft.server.CombinedNode;
 import io.kraft.server.ControllerNode;
+import io.kraft.server.ProcessStoppingFaultHandler;
+import io.kraft.server.StartupTimeline;
 import io.kraft.storage.DirectoryLock;
 import io.kraft.metadata.BootstrapMetadata;
 import io.kraft.metadata.controller.ClusterFeatures;
@@ -25,6 +27,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.apache.logging.log4j.LogManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,6 +46,7 @@ final class StartCommand implements Runnable {
     /** Where the no-argument start keeps its configuration and data, relative to the working directory. */
     static final Path DEFAULT_DATA_DIR = Path.of("data");
     private static final String DEFAULT_CONFIG_RESOURCE = "/io/kraft/cli/config/server.properties";
+    private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -52,6 +57,8 @@ final class StartCommand implements Runnable {
 
     @Override
     public void run() {
+        // Phases on other threads (election, registration) are watched only when the debug line is wanted.
+        StartupTimeline timeline = StartupTimeline.sinceProcessStart(LOG.isDebugEnabled());
         PrintWriter out = spec.commandLine().getOut();
         Path file = configFile;
         ParsedConfig config;
@@ -62,7 +69,8 @@ final class StartCommand implements Runnable {
         } else {
             config = NodeConfigs.load(file);
         }
-        RunningNode node = startNode(config, file);
+        timeline.end("config");
+        RunningNode node = startNode(config, file, timeline);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();
@@ -73,6 +81,8 @@ final class StartCommand implements Runnable {
         try {
             // A broker accepts clients only once registered, caught up and unfenced; the line says it is serving.
             node.ready().get();
+            timeline.end("ready");
+            LOG.debug("Node {} start-up: {}", node.nodeId(), timeline.summary());
             out.println("kraft node " + node.nodeId() + " ready, listening: " + node.listening() + " ("
                     + node.previousShutdown().startDescription() + ")");
             out.println("stop with Ctrl-C or kill " + ProcessHandle.current().pid());
@@ -110,6 +120,11 @@ final class StartCommand implements Runnable {
      * @throws DirectoryLock.DirectoryInUseException if another node uses one of the directories
      */
     static RunningNode startNode(ParsedConfig config, Path file) {
+        return startNode(config, file, StartupTimeline.startingNow());
+    }
+
+    /** Like the other {@code startNode}, ending each phase of the start on {@code timeline}. */
+    static RunningNode startNode(ParsedConfig config, Path file, StartupTimeline timeline) {
         List<Path> directories = NodeConfigs.allDirectories(config);
         Map<Path, MetaProperties> identities = MetaProperties.verify(directories, config.getInt(NodeConfigs.NODE_ID),
                 file);
@@ -117,14 +132,16 @@ final class StartCommand implements Runnable {
         // Before any file is opened for writing: two nodes on one directory would corrupt each other's logs.
         List<DirectoryLock> locks = DirectoryLock.acquireAll(directories);
         try {
-            return startLocked(config, clusterId, locks);
+            timeline.end("directories");
+            return startLocked(config, clusterId, locks, timeline);
         } catch (RuntimeException e) {
             locks.forEach(DirectoryLock::close);
             throw e;
         }
     }
 
-    private static RunningNode startLocked(ParsedConfig config, String clusterId, List<DirectoryLock> locks) {
+    private static RunningNode startLocked(ParsedConfig config, String clusterId, List<DirectoryLock> locks,
+                                           StartupTimeline timeline) {
         List<String> roles = config.getList(NodeConfigs.PROCESS_ROLES);
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         TopicConfigResolver topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(config));
@@ -133,7 +150,7 @@ final class StartCommand implements Runnable {
         try {
             if (broker && controller) {
                 CombinedNode node = CombinedNode.start(nodeId, clusterId, metadataLogDir(config), clientListener(config),
-                        config.originals(), topicConfigs);
+                        config.originals(), topicConfigs, new ProcessStoppingFaultHandler(), timeline);
                 return new RunningNode(nodeId, node.listening() + ", "
                         + controllerListening(config, node.controllerPort()), node.previousShutdown(), node,
                         node.ready(), locks);

@@ -200,7 +200,20 @@ public final class BrokerNode implements AutoCloseable {
      * ends the heartbeat stream, stops following the log and closes it.
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops without a clean shutdown, for tests: the broker stops as {@link BrokerServer#kill()} says (no controlled
+     * shutdown, logs left to recovery); the metadata log and Raft stop as they always do, since what they acknowledged
+     * is already on disk.
+     */
+    public void kill() {
+        close(false);
+    }
+
+    private synchronized void close(boolean clean) {
         if (closed) {
             return;
         }
@@ -208,7 +221,11 @@ public final class BrokerNode implements AutoCloseable {
         if (httpServer != null) {
             httpServer.close();
         }
-        broker.close();
+        if (clean) {
+            broker.close();
+        } else {
+            broker.kill();
+        }
         quorumDescriber.close();
         controllerClient.close();
         driver.close();

@@ -68,9 +68,17 @@ public final class CombinedNode implements AutoCloseable {
     public static CombinedNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
                                      Map<String, String> properties, TopicConfigResolver topicConfigs,
                                      FaultHandler faultHandler) throws InterruptedException {
+        return start(nodeId, clusterId, metadataLogDir, clientListener, properties, topicConfigs, faultHandler,
+                StartupTimeline.startingNow());
+    }
+
+    /** Like the other {@code start}, ending on {@code timeline} each phase this method runs through. */
+    public static CombinedNode start(int nodeId, String clusterId, Path metadataLogDir, String clientListener,
+                                     Map<String, String> properties, TopicConfigResolver topicConfigs,
+                                     FaultHandler faultHandler, StartupTimeline timeline) throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
         ControllerNode controllerNode = ControllerNode.create(nodeId, clusterId, metadataLogDir, properties,
-                topicConfigs, faultHandler);
+                topicConfigs, faultHandler, timeline);
         QuorumController controller = controllerNode.controller();
         Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
                 : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),
@@ -84,9 +92,15 @@ public final class CombinedNode implements AutoCloseable {
                 () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs(),
                 controllerNode.security());
         broker.setQuorumDescriber(quorumDescriber);
+        timeline.end("broker");
+        timeline.endWhen("elected", controllerNode::isQuorumLeader, broker.ready());
+        timeline.endWhen("registered", () -> broker.brokerEpoch() >= 0, broker.ready());
+        timeline.endWhen("unfenced", broker::isUnfenced, broker.ready());
         controllerNode.start();
+        timeline.end("raft started");
         try {
             broker.start();
+            timeline.end("listeners bound");
         } catch (InterruptedException | RuntimeException e) {
             broker.close();
             quorumDescriber.close();
@@ -168,7 +182,20 @@ public final class CombinedNode implements AutoCloseable {
      * the metadata log.
      */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops without a clean shutdown, for tests: the broker stops as {@link BrokerServer#kill()} says (no controlled
+     * shutdown, logs left to recovery); the metadata log and Raft stop as they always do, since what they acknowledged
+     * is already on disk.
+     */
+    public void kill() {
+        close(false);
+    }
+
+    private synchronized void close(boolean clean) {
         if (closed) {
             return;
         }
@@ -176,7 +203,11 @@ public final class CombinedNode implements AutoCloseable {
         if (httpServer != null) {
             httpServer.close();
         }
-        broker.close();
+        if (clean) {
+            broker.close();
+        } else {
+            broker.kill();
+        }
         quorumDescriber.close();
         controllerClient.ifPresent(GrpcControllerClient::close);
         controllerNode.close();

@@ -92,6 +92,14 @@ public final class ControllerNode implements AutoCloseable {
      */
     public static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
                                         TopicConfigResolver topicConfigs, FaultHandler faultHandler) {
+        return create(nodeId, clusterId, metadataLogDir, properties, topicConfigs, faultHandler,
+                StartupTimeline.startingNow());
+    }
+
+    /** Like the other {@code create}, ending the phases of opening the log, the state store and the controller. */
+    static ControllerNode create(int nodeId, String clusterId, Path metadataLogDir, Map<String, String> properties,
+                                 TopicConfigResolver topicConfigs, FaultHandler faultHandler,
+                                 StartupTimeline timeline) {
         Objects.requireNonNull(clusterId, "clusterId");
         QuorumConfig quorum = QuorumConfig.from(properties);
         if (!quorum.voters().containsKey(nodeId)) {
@@ -105,12 +113,16 @@ public final class ControllerNode implements AutoCloseable {
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
         FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
         FileRaftLog log = FileRaftLog.open(logDir, properties);
+        timeline.end("metadata log");
+        RocksDbMetadataStorage storage = new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE),
+                snapshots);
+        timeline.end("state store");
         QuorumController controller = QuorumController.builder(nodeId, settings)
                 .topicConfigs(topicConfigs)
                 .transactionSettings(TransactionSettings.fromProperties(properties))
                 .leaderBalance(LeaderBalanceSettings.fromProperties(properties))
                 .supportedFeatures(SUPPORTED_FEATURES)
-                .storage(new RocksDbMetadataStorage(logDir.resolve(MetadataLogDirs.CONTROLLER_STATE), snapshots))
+                .storage(storage)
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
@@ -121,6 +133,7 @@ public final class ControllerNode implements AutoCloseable {
                 snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir),
                 transport, controller, nodeId, faultHandler::handleFault);
         transport.serveDescribeQuorum(driver::describe);
+        timeline.end("controller");
         return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security);
     }
 

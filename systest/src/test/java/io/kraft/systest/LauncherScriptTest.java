@@ -49,6 +49,18 @@ class LauncherScriptTest {
     }
 
     @Test
+    void onlyAStartWritesTheClassDataArchiveAndNothingAboutItIsPrinted() throws Exception {
+        Distribution.jar();
+        Path cache = workDir.resolve("cache");
+        Result result = runScript(Map.of("KRAFT_CACHE_DIR", cache.toString()), "random-uuid");
+        assertEquals(0, result.exitCode(), result.stderr());
+        assertEquals("", result.stderr());
+        try (var files = Files.list(cache)) {
+            assertEquals(List.of(), files.toList(), "an archive is written by a start only");
+        }
+    }
+
+    @Test
     void heapOptsReplaceTheDefaultHeapAndArgumentsPassThrough() throws Exception {
         Distribution.jar();
         Result result = runScript(Map.of("KRAFT_HEAP_OPTS", "-Xmx48m", "KRAFT_OPTS", "-XshowSettings:vm"),

@@ -58,6 +58,8 @@ final class LogDirectories implements AutoCloseable {
     private final List<OffsetCheckpointFile> cleanerFiles;
     /** Entries exist only while their log does: a new log of the same name must be compacted from its start. */
     private final Map<TopicPartition, Long> cleanerOffsets = new HashMap<>();
+    /** Set when the broker stops as a crash would (tests' kill): nothing more is written. */
+    private volatile boolean leaveForRecovery;
 
     private LogDirectories(Map<Path, UUID> directoryIds, List<LogManager> managers, Map<Path, UUID> failedAtOpen,
                            LogDirFailureListener failures) {
@@ -310,6 +312,9 @@ final class LogDirectories implements AutoCloseable {
 
     /** Writes each directory's file with the high watermarks of the partitions whose logs it holds. */
     void writeHighWatermarks(Map<TopicPartition, Long> highWatermarks) {
+        if (leaveForRecovery) {
+            return;
+        }
         writePerDirectory(highWatermarkFiles, highWatermarks);
     }
 
@@ -384,6 +389,10 @@ final class LogDirectories implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (leaveForRecovery) {
+            managers.forEach(LogManager::closeAfterFailure);
+            return;
+        }
         RuntimeException failure = null;
         for (LogManager manager : managers) {
             try {
@@ -399,5 +408,10 @@ final class LogDirectories implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** Makes {@link #close()} release every directory's files without writing anything, as a crash leaves them. */
+    public void leaveForRecovery() {
+        leaveForRecovery = true;
     }
 }

@@ -756,6 +756,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         logDirs.writeHighWatermarks(highWatermarks);
     }
 
+    /** Like {@link #close()}, without checkpoints or clean-shutdown markers: the next start recovers the logs. */
+    public void closeAsCrash() {
+        logDirs.leaveForRecovery();
+        close();
+    }
+
     /**
      * Answers every waiting request, stops maintenance, checkpoints the high watermarks and closes the log
      * directories (flushing logs and writing the clean-shutdown markers). Call after the wire server stopped.

@@ -51,7 +51,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class MetadataStateStore implements AutoCloseable {
     static {
-        RocksDB.loadLibrary();
+        RocksDbNativeLibrary.load();
     }
 
     private static final String[] FAMILIES = {"meta", "brokers", "topics", "partitions", "configs", "features",

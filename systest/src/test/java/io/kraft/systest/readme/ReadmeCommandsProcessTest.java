@@ -46,7 +46,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * node, the quorum commands, {@code kill <pid>} as the page says to stop it, metadata-shell on the stopped node, and
  * last the dedicated controller and broker the page formats. The Maven commands (benchmarks, simulations) run from the
  * repository with arguments appended that only make them small ({@link MavenSmoke}), in the background meanwhile; {@code bin/bench-vs-kafka} runs with
- * {@code --help}. The {@code text} blocks are synopses: the options they name must exist.
+ * {@code --help}. The {@code text} blocks are synopses: the options they name must exist; {@code java} and {@code xml} blocks are
+ * samples for an application's own build and tests.
  *
  * <p>Only two things are filled in: the page's ports 9092 and 9093 become free ones (in the commands and in the
  * configuration the node reads), and {@code <placeholders>} get fixed values.
@@ -56,6 +57,8 @@ class ReadmeCommandsProcessTest {
     private static final Duration CLI_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration MAVEN_TIMEOUT = Duration.ofMinutes(5);
     private static final Pattern PLACEHOLDER = Pattern.compile("<([a-z][a-z-]*)>");
+    /** Blocks of code for readers to copy into their own projects (the testkit's), never run here. */
+    private static final Set<String> SAMPLE_BLOCKS = Set.of("java", "xml");
     private static final Map<String, String> PLACEHOLDER_VALUES = Map.of("seed", "1",
             "cluster-id", MetaProperties.randomUuid());
     private static final String CLIENT_ADDRESS = "localhost:9092";
@@ -120,8 +123,11 @@ class ReadmeCommandsProcessTest {
     void everyCodeBlockSaysWhatItIsAndEveryCommandIsOneThisTestRuns() {
         List<String> problems = new ArrayList<>();
         for (Command command : commands) {
+            if (SAMPLE_BLOCKS.contains(command.blockType())) {
+                continue;
+            }
             if (!command.blockType().equals("sh") && !command.blockType().equals("text")) {
-                problems.add(command + " (a '" + command.blockType() + "' block: use sh or text)");
+                problems.add(command + " (a '" + command.blockType() + "' block: use sh, text, java or xml)");
             } else if (command.blockType().equals("sh") && phaseOf(command) == null) {
                 problems.add(command + " (not a command this test knows when to run: add it to phaseOf)");
             }
