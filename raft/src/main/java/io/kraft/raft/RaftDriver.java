@@ -54,6 +54,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Set on the raft thread once a fatal error stopped it: nothing queued behind the error runs. */
     private volatile boolean stopped;
+    private final RaftStats stats = new RaftStats(System::nanoTime);
     private final AtomicInteger queuedMessages = new AtomicInteger();
     private final AtomicLong droppedMessages = new AtomicLong();
     private final AtomicLong lastDropLogNanos = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL_NANOS);
@@ -92,6 +93,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
 
     /** Starts ticking and accepting messages, and answers describe-quorum requests the transport receives. */
     public void start() {
+        node.latestSnapshot().ifPresent(loaded -> stats.snapshotTaken());
         transport.serveDescribeQuorum(this::describe);
         transport.start(this::deliver, peerId -> enqueue(() -> node.peerUnreachable(peerId)));
         run(() -> step(() -> { }));
@@ -143,6 +145,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
 
     private CompletableFuture<Long> appendOnRaftThread(BooleanSupplier leads, List<byte[]> records) {
         CompletableFuture<Long> result = new CompletableFuture<>();
+        long appendedAtNanos = System.nanoTime();
         boolean queued = enqueue(() -> {
             if (!leads.getAsBoolean()) {
                 result.completeExceptionally(new NotLeaderException(node.nodeId(), node.epoch(), node.leaderId()));
@@ -152,6 +155,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
                 if (error != null) {
                     result.completeExceptionally(error);
                 } else {
+                    stats.recordCommit(System.nanoTime() - appendedAtNanos);
                     result.complete(offset);
                 }
             });
@@ -171,6 +175,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     public CompletableFuture<Void> snapshotCreated(SnapshotId id) {
         return call(() -> {
             node.snapshotCreated(id);
+            stats.snapshotTaken();
             applyRetention();
             return null;
         });
@@ -218,6 +223,11 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     @Override
     public int nodeId() {
         return node.nodeId();
+    }
+
+    /** The node's figures for its metrics (any thread). */
+    public RaftStats stats() {
+        return stats;
     }
 
     @Override
@@ -302,6 +312,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         try {
             event.run();
             processReady();
+            stats.logEnd(node.log().endOffset(), node.log().lastEpoch());
         } catch (Throwable e) {
             // A failed disk write must not be papered over: stop this node rather than run on with unknown state.
             stopped = true;

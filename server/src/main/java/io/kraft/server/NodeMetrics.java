@@ -7,13 +7,15 @@ import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftDriver;
+import io.kraft.raft.RaftStats;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * The metrics a node assembly adds beside its broker's: the metadata quorum as this node sees it
- * ({@code kafka.server:type=raft-metrics}: current leader and epoch, high watermark) and, on a controller,
+ * ({@code kafka.server:type=raft-metrics}: current leader and epoch, high watermark, log end, commit latency;
+ * {@code snapshot-emitter-metrics}: the latest snapshot's age) and, on a controller,
  * Kafka's {@code kafka.controller:type=KafkaController} gauges read from the committed image.
  */
 final class NodeMetrics {
@@ -32,6 +34,17 @@ final class NodeMetrics {
                 () -> description.get().epoch());
         metrics.gauge(MetricName.of("kafka.server", type, "high-watermark"), "The metadata log's committed offset",
                 () -> description.get().highWatermark());
+        RaftStats stats = driver.stats();
+        metrics.gauge(MetricName.of("kafka.server", type, "log-end-offset"), "The metadata log's end offset here",
+                stats::logEndOffset);
+        metrics.gauge(MetricName.of("kafka.server", type, "log-end-epoch"), "The epoch of the metadata log's last entry",
+                stats::logEndEpoch);
+        metrics.gauge(MetricName.of("kafka.server", type, "commit-latency-avg"),
+                "Mean ms from an append to its commit on the leader, over the last minute", stats::commitLatencyAvgMs);
+        metrics.gauge(MetricName.of("kafka.server", type, "commit-latency-max"),
+                "Longest ms from an append to its commit on the leader, over the last minute", stats::commitLatencyMaxMs);
+        metrics.gauge(MetricName.of("kafka.server", "snapshot-emitter-metrics", "latest-snapshot-generated-age-ms"),
+                "Ms since this node made or loaded its latest metadata snapshot (-1: none)", stats::latestSnapshotAgeMs);
     }
 
     /** KafkaController gauges; {@code active} tells whether this node's controller is the active one. */

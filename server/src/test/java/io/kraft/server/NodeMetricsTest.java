@@ -77,6 +77,10 @@ class NodeMetricsTest {
             assertEquals(1, value(text, "kafka_controller_kafkacontroller_activecontrollercount"));
             assertEquals(0, value(text, "kafka_controller_kafkacontroller_offlinepartitionscount"));
             assertEquals(1, value(text, "kafka_server_raft_metrics_current_leader"));
+            assertTrue(value(text, "kafka_server_raft_metrics_log_end_offset") > 0, "the metadata log has records");
+            assertTrue(value(text, "kafka_server_raft_metrics_commit_latency_max") > 0, "the leader committed appends");
+            double snapshotAge = value(text, "kafka_server_snapshot_emitter_metrics_latest_snapshot_generated_age_ms");
+            assertTrue(snapshotAge == -1 || snapshotAge >= 0, "snapshot age " + snapshotAge);
             double idle = value(text, "kafka_server_kafkarequesthandlerpool_requesthandleravgidlepercent");
             assertTrue(idle >= 0 && idle <= 1, "idle share " + idle);
             double networkIdle = value(text, "kafka_network_socketserver_networkprocessoravgidlepercent");
