@@ -38,7 +38,6 @@ import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
 import io.kraft.proto.controller.AlterPartitionResponse;
 import io.kraft.proto.controller.AlterableConfig;
-import io.kraft.proto.controller.BrokerHeartbeatResponse;
 import io.kraft.proto.controller.ControllerServiceGrpc;
 import io.kraft.proto.controller.CreatableTopic;
 import io.kraft.proto.controller.CreatableTopicResult;
@@ -68,8 +67,6 @@ import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.proto.metadata.TopicPartitions;
 import io.kraft.storage.errors.Errors;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,7 +125,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     /** The controller requests go to first: the last one that answered, or the last one named active. */
     private volatile int target;
     private final Object heartbeatLock = new Object();
-    private HeartbeatStream heartbeatStream;
+    private ControllerHeartbeatStream heartbeatStream;
     private volatile BrokerHeartbeatRequest lastHeartbeat;
     private volatile boolean closed;
 
@@ -687,13 +684,14 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     // ---- the heartbeat stream -------------------------------------------------------------------------------
 
     /** The open heartbeat stream to {@code controllerId}, opening one (and closing any other) if needed. */
-    private HeartbeatStream heartbeatStreamTo(int controllerId) {
-        HeartbeatStream replaced = null;
-        HeartbeatStream current;
+    private ControllerHeartbeatStream heartbeatStreamTo(int controllerId) {
+        ControllerHeartbeatStream replaced = null;
+        ControllerHeartbeatStream current;
         synchronized (heartbeatLock) {
-            if (heartbeatStream == null || heartbeatStream.ended() || heartbeatStream.controllerId != controllerId) {
+            if (heartbeatStream == null || heartbeatStream.ended() || heartbeatStream.controllerId() != controllerId) {
                 replaced = heartbeatStream;
-                heartbeatStream = new HeartbeatStream(controllerId);
+                heartbeatStream = new ControllerHeartbeatStream(controllerId, channel(controllerId),
+                        this::heartbeatStreamBroke);
             }
             current = heartbeatStream;
         }
@@ -704,7 +702,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     }
 
     /** A stream that had worked broke: re-open one at once with the last heartbeat rather than at the next interval. */
-    private void heartbeatStreamBroke(HeartbeatStream stream) {
+    private void heartbeatStreamBroke(ControllerHeartbeatStream stream) {
         BrokerHeartbeatRequest last = lastHeartbeat;
         synchronized (heartbeatLock) {
             if (closed || last == null || heartbeatStream != stream) {
@@ -718,99 +716,10 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         }
     }
 
-    /** One heartbeat stream to one controller: answers come back in request order. */
-    private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatResponse> {
-        final int controllerId;
-        private final StreamObserver<io.kraft.proto.controller.BrokerHeartbeatRequest> requests;
-        private final ArrayDeque<CompletableFuture<BrokerHeartbeatResponse>> waiting = new ArrayDeque<>();
-        private boolean answeredOnce;
-        private boolean ended;
-        private boolean closedByUs;
-
-        HeartbeatStream(int controllerId) {
-            this.controllerId = controllerId;
-            this.requests = ControllerServiceGrpc.newStub(channel(controllerId)).brokerHeartbeat(this);
-        }
-
-        synchronized boolean ended() {
-            return ended;
-        }
-
-        CompletableFuture<BrokerHeartbeatResponse> send(io.kraft.proto.controller.BrokerHeartbeatRequest request) {
-            CompletableFuture<BrokerHeartbeatResponse> answer = new CompletableFuture<>();
-            synchronized (this) {
-                if (!ended) {
-                    waiting.add(answer);
-                    requests.onNext(request);
-                    return answer;
-                }
-            }
-            answer.completeExceptionally(Status.UNAVAILABLE.withDescription("heartbeat stream to controller "
-                    + controllerId + " has ended").asRuntimeException());
-            return answer;
-        }
-
-        @Override
-        public void onNext(BrokerHeartbeatResponse response) {
-            CompletableFuture<BrokerHeartbeatResponse> answer;
-            synchronized (this) {
-                answeredOnce = true;
-                answer = waiting.poll();
-            }
-            if (answer != null) {
-                answer.complete(response);
-            }
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            end(t);
-        }
-
-        @Override
-        public void onCompleted() {
-            end(Status.UNAVAILABLE.withDescription("controller " + controllerId + " ended the heartbeat stream")
-                    .asRuntimeException());
-        }
-
-        /** Half-closes the stream from this side (the broker moved to another controller or shuts down). */
-        void close() {
-            synchronized (this) {
-                if (ended) {
-                    return;
-                }
-                closedByUs = true;
-                requests.onCompleted();
-            }
-            end(Status.CANCELLED.withDescription("heartbeat stream to controller " + controllerId + " closed")
-                    .asRuntimeException());
-        }
-
-        private void end(Throwable cause) {
-            List<CompletableFuture<BrokerHeartbeatResponse>> failed;
-            boolean broke;
-            synchronized (this) {
-                if (ended) {
-                    return;
-                }
-                ended = true;
-                failed = new ArrayList<>(waiting);
-                waiting.clear();
-                broke = answeredOnce && !closedByUs;
-            }
-            // Complete outside the lock: a failed answer may retry, which opens another stream.
-            failed.forEach(answer -> answer.completeExceptionally(cause));
-            if (broke) {
-                LOG.info("Heartbeat stream to controller {} broke: {}", controllerId, cause.toString());
-                heartbeatStreamBroke(this);
-            }
-        }
-    }
-
     /** Ends the heartbeat stream (the controller then sees this broker's connection close) and the channels. */
     @Override
     public void close() {
-        HeartbeatStream stream;
+        ControllerHeartbeatStream stream;
         synchronized (heartbeatLock) {
             if (closed) {
                 return;
