@@ -6,12 +6,14 @@ import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.image.ConfigResource;
+import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataProvenance;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
+import io.kraft.metadata.loader.CommittedRuns;
 import io.kraft.metadata.loader.MetadataLoader;
 import io.kraft.metadata.loader.PublisherQueue;
 import io.kraft.metadata.loop.EventLoop;
@@ -78,6 +80,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final EventLoop publisherLoop;
     private final FaultHandler faultHandler;
     private final MetadataLoader loader;
+    /** Committed batches waiting for the loop (filled on Raft's thread). */
+    private final CommittedRuns committedRuns = new CommittedRuns();
 
     private RaftClient raft;
     private volatile LeaderAndEpoch leader = new LeaderAndEpoch(OptionalInt.empty(), 0);
@@ -516,40 +520,64 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
 
     @Override
     public void handleCommit(CommittedBatch batch) {
-        runEvent("commit " + batch.baseOffset(), () -> applyCommitted(batch));
+        // Batches committed while the loop is busy join the waiting run: a member far behind applies few deltas.
+        CommittedRuns.Run run = committedRuns.add(batch);
+        if (run != null) {
+            runEvent("commit " + batch.baseOffset(), () -> applyCommitted(committedRuns.take(run)));
+        }
     }
 
     @Override
     public void handleLoadSnapshot(SnapshotId snapshotId) {
+        committedRuns.cut();
         runEvent("load snapshot " + snapshotId, () -> loadSnapshot(snapshotId));
     }
 
     @Override
     public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
+        committedRuns.cut();
         runEvent("leader change " + leaderAndEpoch, () -> changeLeader(leaderAndEpoch));
     }
 
     @Override
     public void handleLeaderReady(LeaderReady ready) {
+        committedRuns.cut();
         runEvent("leader ready " + ready.epoch(), () -> becomeActive(ready));
     }
 
-    private void applyCommitted(CommittedBatch batch) {
-        Optional<MetadataLoader.AppliedBatch> applied;
-        try {
-            // The active controller's view already heard its own records; a standby's indexes hear them now.
-            applied = managers != null ? loader.applyCommitted(batch)
-                    : loader.applyCommitted(batch, standby.committedChanges());
-        } catch (RuntimeException e) {
-            fault("could not apply the committed metadata batch at " + batch.baseOffset() + ".." + batch.lastOffset()
-                    + ": " + e.getMessage(), e);
+    private void applyCommitted(List<CommittedBatch> batches) {
+        if (managers != null) {
+            // The active controller checks each batch's epoch against its own, so it takes them one at a time.
+            batches.forEach(batch -> applyCommitted(List.of(batch), batch));
+        } else if (!batches.isEmpty()) {
+            applyCommitted(batches, batches.get(batches.size() - 1));
+        }
+        if (committedRuns.idle()) {
+            loader.catchUp().caughtUp(loader.image().offset());
+        }
+        releaseAnswers();
+        maybeSnapshot();
+    }
+
+    private void applyCommitted(List<CommittedBatch> batches, CommittedBatch last) {
+        if (closed) {
             return;
         }
-        if (applied.isPresent() && managers != null) {
+        boolean applied;
+        try {
+            // The active controller's view already heard its own records; a standby's indexes hear them now.
+            applied = loader.applyCommitted(batches, managers != null ? MetadataChangeListener.NONE
+                    : standby.committedChanges());
+        } catch (RuntimeException e) {
+            fault("could not apply the committed metadata batches at " + batches.get(0).baseOffset() + ".."
+                    + last.lastOffset() + ": " + e.getMessage(), e);
+            return;
+        }
+        if (applied && managers != null) {
             // The view already holds the active controller's own records; only its split into committed and pending
             // moves. A record of another epoch means the log moved on without this controller.
-            if (batch.epoch() != leaderEpoch) {
-                stopServing("a batch of epoch " + batch.epoch() + " committed", false);
+            if (last.epoch() != leaderEpoch) {
+                stopServing("a batch of epoch " + last.epoch() + " committed", false);
             } else {
                 try {
                     managers.committed(loader.image());
@@ -557,11 +585,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                     stopServing(e.getMessage(), true);
                 }
             }
-        } else if (applied.isPresent()) {
+        } else if (applied) {
+            long started = System.nanoTime();
             standby.followCommitted(loader.image());
+            loader.catchUp().followed(System.nanoTime() - started);
         }
-        releaseAnswers();
-        maybeSnapshot();
     }
 
     private void maybeSnapshot() {
@@ -616,13 +644,18 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             stopServing("snapshot " + snapshotId + " replaced its state", true);
         }
         if (loaded) {
+            long started = System.nanoTime();
             standby = newManagers(loader.image());
+            loader.catchUp().indexesRebuilt(System.nanoTime() - started);
         }
         releaseAnswers();
     }
 
     private void changeLeader(LeaderAndEpoch newLeader) {
         leader = newLeader;
+        if (newLeader.leaderId().isPresent()) {
+            loader.catchUp().leaderKnown();
+        }
         boolean leading = newLeader.leaderId().isPresent() && newLeader.leaderId().getAsInt() == nodeId;
         if (leading && leaderEpoch == newLeader.epoch()) {
             return;

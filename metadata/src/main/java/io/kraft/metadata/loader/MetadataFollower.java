@@ -2,6 +2,7 @@ package io.kraft.metadata.loader;
 
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.fault.FaultHandler;
+import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.image.MetadataSource;
@@ -16,6 +17,7 @@ import io.kraft.raft.RaftListener;
 import io.kraft.raft.SnapshotId;
 import io.kraft.raft.file.FileSnapshotStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 import org.slf4j.Logger;
@@ -42,6 +44,8 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     private final EventLoop publisherLoop;
     private final FaultHandler faultHandler;
     private final MetadataLoader loader;
+    /** Committed batches waiting for the loop (filled on Raft's thread). */
+    private final CommittedRuns runs = new CommittedRuns();
     private volatile LeaderAndEpoch leader = new LeaderAndEpoch(OptionalInt.empty(), 0);
     private RaftClient raft;
     private boolean closed;
@@ -124,13 +128,19 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
 
     @Override
     public void handleCommit(CommittedBatch batch) {
+        // Batches committed while the loop is busy join the waiting run: a broker far behind applies few deltas.
+        CommittedRuns.Run waiting = runs.add(batch);
+        if (waiting == null) {
+            return;
+        }
         loop.execute("commit " + batch.baseOffset(), () -> run(() -> {
+            List<CommittedBatch> batches = runs.take(waiting);
             try {
-                loader.applyCommitted(batch);
+                loader.applyCommitted(batches, MetadataChangeListener.NONE);
             } catch (RuntimeException e) {
                 closed = true;
-                faultHandler.handleFault("Broker " + nodeId + " could not apply the committed metadata batch at "
-                        + batch.baseOffset() + ".." + batch.lastOffset() + ": " + e.getMessage(), e);
+                faultHandler.handleFault("Broker " + nodeId + " could not apply the committed metadata batches at "
+                        + batch.baseOffset() + ".." + batches.get(batches.size() - 1).lastOffset() + ": " + e.getMessage(), e);
                 return;
             }
             maybeSnapshot();
@@ -139,6 +149,7 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
 
     @Override
     public void handleLoadSnapshot(SnapshotId snapshotId) {
+        runs.cut();
         loop.execute("load snapshot " + snapshotId, () -> run(() -> {
             try {
                 loader.loadSnapshot(snapshotId);
@@ -152,6 +163,7 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
 
     @Override
     public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
+        runs.cut();
         leader = leaderAndEpoch;
         LOG.info("Broker {} follows metadata leader {} in epoch {}", nodeId,
                 leaderAndEpoch.leaderId().isPresent() ? leaderAndEpoch.leaderId().getAsInt() : "(none)",

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class MetadataLoader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataLoader.class);
 
-    /** Records a committed batch added to the image, starting at {@code firstOffset}. */
-    public record AppliedBatch(List<MetadataRecord> records, long firstOffset, MetadataDelta delta) {
+    /** The records of one committed batch that were added to the image, from {@code firstOffset} in {@code epoch}. */
+    public record ReplayedBatch(List<MetadataRecord> records, long firstOffset, int epoch) {
     }
 
     private final String owner;
@@ -43,6 +43,8 @@ public final class MetadataLoader implements AutoCloseable {
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private long recordBytesSinceSnapshot;
     private long lastSnapshotMs;
+    private long deltasApplied;
+    private final CatchUpTimeline catchUp;
     /** The snapshot being written out, if one was started. */
     private CompletableFuture<SnapshotId> saving;
 
@@ -60,6 +62,7 @@ public final class MetadataLoader implements AutoCloseable {
         this.time = Objects.requireNonNull(time, "time");
         this.publishers = Objects.requireNonNull(publishers, "publishers");
         this.lastSnapshotMs = time.monotonicMs();
+        this.catchUp = new CatchUpTimeline(owner);
     }
 
     /** The last committed image (readable from any thread). */
@@ -80,22 +83,60 @@ public final class MetadataLoader implements AutoCloseable {
     /**
      * Applies the part of a committed batch the image does not hold yet, then hands the new image to the publishers.
      *
-     * @return what was applied, or empty if a loaded snapshot already covered the whole batch
+     * @return whether anything was applied (false if a loaded snapshot already covered the whole batch)
      * @throws InvalidMetadataRecordException if a committed record is not a metadata record or does not apply
      */
-    public Optional<AppliedBatch> applyCommitted(CommittedBatch batch) {
-        return applyCommitted(batch, MetadataChangeListener.NONE);
+    public boolean applyCommitted(CommittedBatch batch) {
+        return applyCommitted(List.of(batch), MetadataChangeListener.NONE);
     }
 
     /**
-     * Like {@link #applyCommitted(CommittedBatch)}, reporting each entity change to {@code listener} as the batch is
+     * Applies the parts of consecutive committed batches the image does not hold yet as one delta (one new image,
+     * one store write, one publication), reporting each entity change to {@code listener} as the batches are
      * replayed (a standby controller keeps its managers' indexes in step with the log this way).
+     *
+     * @return whether anything was applied (false if a loaded snapshot already covered every batch)
+     * @throws InvalidMetadataRecordException if a committed record is not a metadata record or does not apply
      */
-    public Optional<AppliedBatch> applyCommitted(CommittedBatch batch, MetadataChangeListener listener) {
+    public boolean applyCommitted(List<CommittedBatch> batches, MetadataChangeListener listener) {
+        long started = System.nanoTime();
+        MetadataDelta delta = null;
+        List<ReplayedBatch> replayed = new ArrayList<>(batches.size());
+        int recordCount = 0;
+        for (CommittedBatch batch : batches) {
+            ReplayedBatch records = parseNew(batch, delta == null ? image.offset() : delta.offset());
+            if (records == null) {
+                continue;
+            }
+            if (delta == null) {
+                delta = new MetadataDelta(image, listener);
+            }
+            delta.replayBatch(records.records(), records.firstOffset(), records.epoch());
+            replayed.add(records);
+            recordCount += records.records().size();
+        }
+        if (delta == null) {
+            return false;
+        }
+        MetadataImage next = delta.apply();
+        long storing = System.nanoTime();
+        storage.apply(delta);
+        long stored = System.nanoTime();
+        image = next;
+        deltasApplied++;
+        publishers.publishBatches(delta, next, replayed);
+        catchUp.applied(replayed.size(), recordCount, stored - started, stored - storing);
+        return true;
+    }
+
+    /** The records of {@code batch} after {@code appliedOffset}, parsed, or null if there are none. */
+    private ReplayedBatch parseNew(CommittedBatch batch, long appliedOffset) {
         List<byte[]> raw = batch.records();
-        int skip = (int) Math.max(0, Math.min(raw.size(), image.offset() + 1 - batch.baseOffset()));
+        int skip = (int) Math.max(0, Math.min(raw.size(), appliedOffset + 1 - batch.baseOffset()));
+        if (skip == raw.size()) {
+            return null;
+        }
         List<MetadataRecord> records = new ArrayList<>(raw.size() - skip);
-        long bytes = 0;
         for (int i = skip; i < raw.size(); i++) {
             try {
                 records.add(MetadataRecord.parseFrom(raw.get(i)));
@@ -103,20 +144,19 @@ public final class MetadataLoader implements AutoCloseable {
                 throw new InvalidMetadataRecordException("Committed record at offset " + (batch.baseOffset() + i)
                         + " is not a metadata record: " + e.getMessage());
             }
-            bytes += raw.get(i).length;
+            recordBytesSinceSnapshot += raw.get(i).length;
         }
-        if (records.isEmpty()) {
-            return Optional.empty();
-        }
-        long firstOffset = batch.baseOffset() + skip;
-        MetadataDelta delta = new MetadataDelta(image, listener);
-        delta.replayBatch(records, firstOffset, batch.epoch());
-        MetadataImage next = delta.apply();
-        storage.apply(delta);
-        image = next;
-        recordBytesSinceSnapshot += bytes;
-        publishers.publishBatch(delta, next, records, firstOffset, batch.epoch());
-        return Optional.of(new AppliedBatch(records, firstOffset, delta));
+        return new ReplayedBatch(records, batch.baseOffset() + skip, batch.epoch());
+    }
+
+    /** How many deltas committed batches were applied as since this loader was made (a run of batches is one). */
+    public long deltasApplied() {
+        return deltasApplied;
+    }
+
+    /** Where this node's time went until it first caught up (the owner reports leaders and its indexes to it). */
+    public CatchUpTimeline catchUp() {
+        return catchUp;
     }
 
     /**
@@ -129,6 +169,7 @@ public final class MetadataLoader implements AutoCloseable {
         if (snapshotId.endOffset() - 1 <= image.offset()) {
             return false;
         }
+        long started = System.nanoTime();
         MetadataStorage.LoadedSnapshot loaded = storage.loadSnapshot(snapshotId);
         // One replay gives both the image and the delta the publishers get (everything in it is new to them).
         MetadataDelta delta = MetadataDelta.fromSnapshot(loaded.records(), Math.max(1, loaded.position().epoch()));
@@ -136,7 +177,9 @@ public final class MetadataLoader implements AutoCloseable {
         image = next;
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = time.monotonicMs();
-        LOG.info("{} loaded metadata snapshot {}", owner, snapshotId);
+        long tookNanos = System.nanoTime() - started;
+        catchUp.snapshotLoaded(next.offset(), tookNanos);
+        LOG.info("{} loaded metadata snapshot {} in {} ms", owner, snapshotId, tookNanos / 1_000_000);
         publishers.publishSnapshot(delta, next);
         return true;
     }

@@ -63,6 +63,14 @@ public final class PublisherQueue {
      */
     public void publishBatch(MetadataDelta delta, MetadataImage image, List<MetadataRecord> records, long firstOffset,
                              int epoch) {
+        publishBatches(delta, image, List.of(new MetadataLoader.ReplayedBatch(records, firstOffset, epoch)));
+    }
+
+    /**
+     * Publishes consecutive committed batches: {@code delta} (from the previously published image) holds
+     * {@code batches} and gives {@code image}. The queue owns the delta from now on.
+     */
+    public void publishBatches(MetadataDelta delta, MetadataImage image, List<MetadataLoader.ReplayedBatch> batches) {
         if (publishers.isEmpty()) {
             published = image; // a dedicated controller has nobody to hand images to: spare the loop a wakeup
             return;
@@ -70,7 +78,9 @@ public final class PublisherQueue {
         boolean schedule;
         synchronized (this) {
             if (pending != null) {
-                pending.delta.replayBatch(records, firstOffset, epoch);
+                for (MetadataLoader.ReplayedBatch batch : batches) {
+                    pending.delta.replayBatch(batch.records(), batch.firstOffset(), batch.epoch());
+                }
                 pending.image = image;
                 return;
             }

@@ -10,8 +10,6 @@ import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.loader.MetadataStorage;
 import io.kraft.proto.metadata.FeatureLevelRecord;
 import io.kraft.raft.CommittedBatch;
-import io.kraft.raft.QuorumDescription;
-import io.kraft.raft.RaftClient;
 import io.kraft.raft.SnapshotId;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +30,7 @@ class QuorumControllerFaultTest {
                 .storage(new FailingStorage())
                 .faultHandler(faults)
                 .build();
-        controller.start(new IdleRaft());
+        controller.start(new SnapshotRecordingRaft());
         List<byte[]> records = List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
                 .setName("metadata.version").setLevel(1).build()).toByteArray());
         try {
@@ -73,34 +71,6 @@ class QuorumControllerFaultTest {
 
         @Override
         public void close() {
-        }
-    }
-
-    /** A Raft client that is never asked anything in this test. */
-    private static final class IdleRaft implements RaftClient {
-        @Override
-        public int nodeId() {
-            return 1;
-        }
-
-        @Override
-        public CompletableFuture<Long> append(int epoch, List<byte[]> records) {
-            return new CompletableFuture<>();
-        }
-
-        @Override
-        public CompletableFuture<Void> resign(int epoch) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletableFuture<Void> snapshotCreated(SnapshotId id) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletableFuture<QuorumDescription> describe() {
-            return new CompletableFuture<>();
         }
     }
 }

@@ -1,0 +1,111 @@
+package io.kraft.metadata.loader;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a starting node's time goes until its image first holds everything Raft has handed over: the snapshot load,
+ * the indexes rebuilt over it, the wait for a leader and for the first commit, and the replay of the log after the
+ * snapshot (batches, records, deltas, and the time spent applying them and following them with the indexes). Logged
+ * as one line at debug level once caught up. Called on the owner's loop only.
+ */
+public final class CatchUpTimeline {
+    private static final Logger LOG = LoggerFactory.getLogger(CatchUpTimeline.class);
+
+    private final String owner;
+    private final long startNanos = System.nanoTime();
+    private long snapshotAtMs = -1;
+    private long snapshotLoadMs;
+    private long snapshotOffset = -1;
+    private long indexesMs;
+    private long leaderAtMs = -1;
+    private long firstCommitAtMs = -1;
+    private long batches;
+    private long records;
+    private long deltas;
+    private long applyNanos;
+    private long storeNanos;
+    private long followNanos;
+    private boolean done;
+
+    /** @param owner names the node in the line, e.g. "Controller 1" */
+    public CatchUpTimeline(String owner) {
+        this.owner = Objects.requireNonNull(owner, "owner");
+    }
+
+    private long sinceStartMs() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** A snapshot ending at {@code offset} was loaded in {@code nanos}. */
+    public void snapshotLoaded(long offset, long nanos) {
+        if (!done) {
+            snapshotAtMs = sinceStartMs();
+            snapshotLoadMs += TimeUnit.NANOSECONDS.toMillis(nanos);
+            snapshotOffset = offset;
+        }
+    }
+
+    /** Indexes over a loaded image were built from it in {@code nanos}. */
+    public void indexesRebuilt(long nanos) {
+        if (!done) {
+            indexesMs += TimeUnit.NANOSECONDS.toMillis(nanos);
+        }
+    }
+
+    /** A leader became known. */
+    public void leaderKnown() {
+        if (!done && leaderAtMs < 0) {
+            leaderAtMs = sinceStartMs();
+        }
+    }
+
+    /**
+     * {@code batchCount} committed batches holding {@code recordCount} records became one delta in {@code nanos}, of
+     * which {@code storeNanos} writing it to the state store.
+     */
+    public void applied(int batchCount, int recordCount, long nanos, long storeNanos) {
+        if (done) {
+            return;
+        }
+        if (firstCommitAtMs < 0) {
+            firstCommitAtMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos - startNanos);
+        }
+        batches += batchCount;
+        records += recordCount;
+        deltas++;
+        applyNanos += nanos;
+        this.storeNanos += storeNanos;
+    }
+
+    /** Indexes followed an applied delta in {@code nanos}. */
+    public void followed(long nanos) {
+        if (!done) {
+            followNanos += nanos;
+        }
+    }
+
+    /** The image holds everything handed over so far, up to {@code offset}: logs the line, once. */
+    public void caughtUp(long offset) {
+        if (done || firstCommitAtMs < 0) {
+            return;
+        }
+        done = true;
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} caught up to offset {} in {} ms: snapshot {} loaded at {} ms (took {} ms), indexes rebuilt in"
+                            + " {} ms, leader known at {} ms, first commit at {} ms, then {} batches ({} records) as {}"
+                            + " deltas applied in {} ms ({} ms of it writing the state store) and followed by the"
+                            + " indexes in {} ms", owner, offset, sinceStartMs(), snapshotOffset, snapshotAtMs,
+                    snapshotLoadMs, indexesMs, leaderAtMs, firstCommitAtMs, batches, records, deltas,
+                    TimeUnit.NANOSECONDS.toMillis(applyNanos), TimeUnit.NANOSECONDS.toMillis(storeNanos),
+                    TimeUnit.NANOSECONDS.toMillis(followNanos));
+        }
+    }
+
+    /** Whether {@link #caughtUp} has logged. */
+    public boolean isDone() {
+        return done;
+    }
+}
