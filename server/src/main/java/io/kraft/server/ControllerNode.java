@@ -46,7 +46,11 @@ public final class ControllerNode implements AutoCloseable {
     public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ClusterFeatures.SUPPORTED;
     private static final Logger LOG = LoggerFactory.getLogger(ControllerNode.class);
     static final long TICK_MS = 10;
-    static final int FETCH_MAX_ENTRIES = 500;
+    /**
+     * Records one Raft fetch response carries at most (its bytes are capped by {@code RaftConfig}'s 8 MiB as well): a
+     * member far behind (a new broker replaying the log) needs one round trip per this many records.
+     */
+    public static final int FETCH_MAX_ENTRIES = 20_000;
 
     private final int nodeId;
     private final QuorumConfig quorum;

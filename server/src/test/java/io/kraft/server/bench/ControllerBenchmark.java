@@ -35,6 +35,7 @@ import io.kraft.raft.file.MetadataLogRetention;
 import io.kraft.broker.network.TestCertificateAuthority;
 import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.ControllerNode;
 import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.ControllerGrpcService;
 import io.kraft.server.grpc.GrpcControllerClient;
@@ -278,7 +279,7 @@ public final class ControllerBenchmark {
         FileRaftLog log = FileRaftLog.open(observerDir, 64 * 1024 * 1024);
         MetadataFollower follower = MetadataFollower.open(observerId, observerDir.resolve("broker-state"),
                 observerSnapshots, SnapshotPolicy.from(Map.of()), BENCH_FAULTS);
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, 500), TICK_MS, log,
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(observerId, TICK_MS, ControllerNode.FETCH_MAX_ENTRIES), TICK_MS, log,
                 observerSnapshots, MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(observerDir),
                 new GrpcRaftTransport(observerId, CLUSTER_ID, quorum.voters(), -1, quorum.requestTimeoutMs(),
                         List.of(), security(observerId)), follower, observerId);
@@ -311,7 +312,7 @@ public final class ControllerBenchmark {
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, CLUSTER_ID, quorum.voters(),
                 quorum.voters().get(nodeId).getPort(), quorum.requestTimeoutMs(),
                 List.of(new ControllerGrpcService(controller)), security(nodeId));
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, 500), TICK_MS, log, snapshots,
+        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, ControllerNode.FETCH_MAX_ENTRIES), TICK_MS, log, snapshots,
                 MetadataLogRetention.from(log, Map.of()), new FileQuorumStateStore(nodeDir), transport, controller,
                 nodeId);
         controller.start(driver);
