@@ -63,7 +63,12 @@ public final class MetadataStateStore implements AutoCloseable {
     private final ColumnFamilyOptions familyOptions;
     private final List<ColumnFamilyHandle> handles;
     private final RocksDB db;
-    private final WriteOptions writeOptions = new WriteOptions();
+    /**
+     * No write-ahead log: a node's store is rebuilt from snapshot and Raft log at every start (see
+     * {@link RocksDbMetadataStorage}), so the WAL only doubled every write; a checkpoint flushes the memtables first
+     * (RocksDB's default for a checkpoint) and a clean close flushes them too, so both stay complete.
+     */
+    private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private final ColumnFamilyHandle meta;
     private final ColumnFamilyHandle brokers;
     private final ColumnFamilyHandle topics;
