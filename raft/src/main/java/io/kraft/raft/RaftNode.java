@@ -68,10 +68,15 @@ public final class RaftNode {
         OptionalInt leader = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId
                 ? OptionalInt.empty() : persisted.leaderId();
         if (config.isVoter()) {
-            // A lone voter has nobody to hear from: waiting out an election timeout would only delay its start.
+            // A lone voter has nobody to hear from: waiting out an election timeout would only delay its start. A
+            // voter that led before it stopped has no leader to follow, and the others have most likely elected one
+            // meanwhile: its pre-vote (KIP-996, which disturbs no live leader) at once is answered with that leader,
+            // where waiting would leave it behind for an election timeout (a whole quorum restarting has one such
+            // voter at most, so the early round does not collide with others).
             boolean loneVoter = config.voterIds().size() == 1;
+            boolean ledBefore = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId;
             this.step = new FollowerStep(parts, newFollower(persisted.epoch(), leader, persisted.votedId(),
-                    loneVoter ? 0 : node.randomElectionTimeoutTicks()));
+                    loneVoter || ledBefore ? 0 : node.randomElectionTimeoutTicks()));
         } else {
             this.step = new ObserverStep(parts, new ObserverState(persisted.epoch(), leader,
                     node.now() + config.fetchTimeoutTicks()));

@@ -66,6 +66,35 @@ class RaftNodeTest {
     }
 
     @Test
+    void aRestartedFormerLeaderAsksAtOnceAndFollowsTheLeaderItIsToldOf() {
+        RaftNode restarted = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log, snapshots,
+                new QuorumState(1, OptionalInt.of(1), OptionalInt.of(1)), new Random(7));
+        ready(restarted);
+        restarted.tick();
+        List<RaftMessage> preVotes = ready(restarted).messages();
+        assertEquals(2, preVotes.size(), "no election timeout to wait out: " + preVotes);
+        assertTrue(((VoteRequest) preVotes.get(0)).preVote(), "a pre-vote, which disturbs no live leader");
+        assertEquals(1, restarted.epoch());
+
+        // Voter 2 leads epoch 2, elected while this node was down: it refuses and names itself.
+        restarted.handle(new VoteResponse(2, 1, 2, 2, false, true, 2));
+        ready(restarted);
+        assertEquals(Role.FOLLOWER, restarted.role());
+        assertEquals(OptionalInt.of(2), restarted.leaderId());
+        assertEquals(2, restarted.epoch());
+    }
+
+    @Test
+    void aRestartedFollowerWithoutALeaderWaitsAnElectionTimeout() {
+        RaftNode restarted = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log, snapshots,
+                new QuorumState(1, OptionalInt.of(2), OptionalInt.empty()), new Random(7));
+        ready(restarted);
+        restarted.tick();
+        assertEquals(List.of(), ready(restarted).messages());
+        assertEquals(Role.FOLLOWER, restarted.role());
+    }
+
+    @Test
     void leaderIsReadyOnceItsLeaderChangeRecordCommitsAndOnlyOncePerEpoch() {
         RaftNode node = electNodeOne();
         log.flush();
