@@ -62,6 +62,8 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final int FRAME_HEADER_BYTES = 8;
     static final int ENTRY_HEADER_BYTES = 13;
     static final int MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+    /** The most one read of a run of entries takes in (a larger entry is read alone). */
+    private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
     private final Path directory;
     private final long segmentBytes;
@@ -469,9 +471,8 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             while (next < endOffset && result.size() < maxEntries) {
                 Segment segment = segments.floorEntry(next).getValue();
                 int index = (int) (next - segment.baseOffset);
-                for (; index < segment.count && result.size() < maxEntries; index++, next++) {
-                    result.add(readEntry(segment, index));
-                }
+                int to = (int) Math.min(segment.count, index + (long) (maxEntries - result.size()));
+                next += readEntries(segment, index, to, result);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read raft log in " + directory + " at " + offset, e);
@@ -479,12 +480,34 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         return result;
     }
 
-    private LogEntry readEntry(Segment segment, int index) throws IOException {
-        long position = segment.positions[index];
-        long end = index + 1 < segment.count ? segment.positions[index + 1] : segment.sizeBytes;
-        ByteBuffer buffer = ByteBuffer.allocate((int) (end - position));
-        readFully(segment.channel, buffer, position);
-        buffer.flip();
+    /**
+     * Reads entries {@code from} (inclusive) up to {@code to} of a segment into {@code out} with one read of up to
+     * {@link #READ_CHUNK_BYTES} (at least one entry), rather than one read per entry: a member catching up reads
+     * hundreds of thousands of small entries.
+     *
+     * @return how many entries were read
+     */
+    private int readEntries(Segment segment, int from, int to, List<LogEntry> out) throws IOException {
+        long start = segment.positions[from];
+        int last = from + 1;
+        while (last < to && entryEnd(segment, last) - start <= READ_CHUNK_BYTES) {
+            last++;
+        }
+        ByteBuffer chunk = ByteBuffer.allocate((int) (entryEnd(segment, last - 1) - start));
+        readFully(segment.channel, chunk, start);
+        for (int index = from; index < last; index++) {
+            int position = (int) (segment.positions[index] - start);
+            int length = (int) (entryEnd(segment, index) - segment.positions[index]);
+            out.add(parseEntry(segment, index, chunk.slice(position, length)));
+        }
+        return last - from;
+    }
+
+    private static long entryEnd(Segment segment, int index) {
+        return index + 1 < segment.count ? segment.positions[index + 1] : segment.sizeBytes;
+    }
+
+    private LogEntry parseEntry(Segment segment, int index, ByteBuffer buffer) throws IOException {
         buffer.getInt();
         int crc = buffer.getInt();
         if (crc(buffer.slice()) != crc) {

@@ -1,5 +1,6 @@
 package io.kraft.raft.file;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -64,6 +65,31 @@ class FileRaftLogTest {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES)) {
             assertEquals(PreviousShutdown.UNCLEAN, log.previousShutdown());
             assertEquals(15, log.endOffset());
+        }
+    }
+
+    @Test
+    void readsRunsOfEntriesWhateverTheirSizeAgainstOneReadsChunk() {
+        Random random = new Random(3);
+        List<LogEntry> written = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            byte[] payload = new byte[i % 100 == 50 ? 1_500_000 : random.nextInt(20_000)];
+            random.nextBytes(payload);
+            written.add(LogEntry.data(i, 1 + i / 150, payload));
+        }
+        try (FileRaftLog log = FileRaftLog.open(dir, 64L * 1024 * 1024)) {
+            log.append(written);
+            for (int from : new int[] {0, 49, 50, 51, 149, 250}) {
+                List<LogEntry> read = log.read(from, 1_000);
+                assertEquals(written.size() - from, read.size(), "from " + from);
+                for (int k = 0; k < read.size(); k++) {
+                    LogEntry expected = written.get(from + k);
+                    assertEquals(expected.offset(), read.get(k).offset());
+                    assertEquals(expected.epoch(), read.get(k).epoch());
+                    assertArrayEquals(expected.payload(), read.get(k).payload(), "entry " + expected.offset());
+                }
+            }
+            assertEquals(List.of(10L, 11L, 12L), log.read(10, 3).stream().map(LogEntry::offset).toList());
         }
     }
 
