@@ -90,7 +90,7 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
     public LoadedSnapshot loadSnapshot(SnapshotId id) {
         stateStore.close();
         deleteRecursively(stateDirectory);
-        copyRecursively(snapshots.directory(id), stateDirectory);
+        linkOrCopy(snapshots.directory(id), stateDirectory);
         stateStore = MetadataStateStore.open(stateDirectory);
         return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
     }
@@ -114,7 +114,7 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         try {
             Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            copyRecursively(source, target);
+            linkOrCopy(source, target);
         }
     }
 
@@ -131,18 +131,33 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         }
     }
 
-    private static void copyRecursively(Path source, Path target) {
+    /**
+     * Copies a snapshot's checkpoint into the state directory, hard-linking its table files as RocksDB's own
+     * checkpoints do: RocksDB never changes an {@code .sst} file once written (it only deletes it, which leaves the
+     * snapshot's link), so only the small files it appends to or rewrites (manifest, options, current) are copied.
+     * At a million partitions this spares copying tens of megabytes before every load.
+     */
+    private static void linkOrCopy(Path source, Path target) {
         try (Stream<Path> walk = Files.walk(source)) {
             for (Path p : walk.toList()) {
                 Path destination = target.resolve(source.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(destination);
-                } else {
+                } else if (!p.getFileName().toString().endsWith(".sst") || !tryLink(destination, p)) {
                     Files.copy(p, destination);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot copy snapshot " + source + " to " + target, e);
+        }
+    }
+
+    private static boolean tryLink(Path link, Path existing) {
+        try {
+            Files.createLink(link, existing);
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false; // another file system, or none that links: copy instead
         }
     }
 }
