@@ -261,15 +261,14 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private boolean scan(Segment segment) throws IOException {
         long fileSize = segment.channel.size();
         long position = 0;
-        ByteBuffer frame = ByteBuffer.allocate(FRAME_HEADER_BYTES);
+        ReadWindow window = new ReadWindow(segment.channel, fileSize);
         String problem = null;
         while (position < fileSize) {
-            frame.clear();
-            if (readFully(segment.channel, frame, position) < FRAME_HEADER_BYTES) {
+            ByteBuffer frame = window.bytes(position, FRAME_HEADER_BYTES);
+            if (frame == null) {
                 problem = "the file ends inside an entry header";
                 break;
             }
-            frame.flip();
             int length = frame.getInt();
             int crc = frame.getInt();
             if (length < ENTRY_HEADER_BYTES || length > MAX_ENTRY_BYTES) {
@@ -280,9 +279,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
                 problem = "the file ends inside an entry";
                 break;
             }
-            ByteBuffer body = ByteBuffer.allocate(length);
-            readFully(segment.channel, body, position + FRAME_HEADER_BYTES);
-            body.flip();
+            ByteBuffer body = window.bytes(position + FRAME_HEADER_BYTES, length);
             if (crc(body) != crc) {
                 problem = "an entry fails its CRC check";
                 break;
@@ -739,6 +736,37 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
         CRC32C crc = new CRC32C();
         crc.update(body.duplicate());
         return (int) crc.getValue();
+    }
+
+    /** A segment read front to back through one buffer of {@link #READ_CHUNK_BYTES}: recovery scans every entry. */
+    private static final class ReadWindow {
+        private final FileChannel channel;
+        private final long fileSize;
+        private ByteBuffer buffer = ByteBuffer.allocate(0);
+        private long start;
+
+        ReadWindow(FileChannel channel, long fileSize) {
+            this.channel = channel;
+            this.fileSize = fileSize;
+        }
+
+        /** The file's bytes from {@code position} on, {@code length} of them; null if the file ends before. */
+        ByteBuffer bytes(long position, int length) throws IOException {
+            if (position + length > fileSize) {
+                return null;
+            }
+            if (position < start || position + length > start + buffer.limit()) {
+                int size = (int) Math.min(Math.max(length, READ_CHUNK_BYTES), fileSize - position);
+                buffer = buffer.capacity() >= size ? buffer.clear() : ByteBuffer.allocate(size);
+                buffer.limit(size);
+                if (readFully(channel, buffer, position) < size) {
+                    throw new IOException("short read at " + position + " of a file of " + fileSize + " bytes");
+                }
+                buffer.flip();
+                start = position;
+            }
+            return buffer.slice((int) (position - start), length);
+        }
     }
 
     private static int readFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
