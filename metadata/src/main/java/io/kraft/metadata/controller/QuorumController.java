@@ -92,7 +92,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     /**
      * The managers every member keeps in step with the committed log (their indexes follow each committed delta), so
      * that becoming active costs nothing however large the image: a failover does not wait for a rebuild. Rebuilt from
-     * the image only when its state stops matching the log (a loaded snapshot, uncommitted records of a lost term).
+     * the image only when its state stops matching the log (a loaded snapshot, uncommitted records of a lost term);
+     * null from a snapshot load until the log after it has been applied (a member that far behind builds them once).
      */
     private ControlManagers standby;
     /** The epoch this member leads, or -1. Set at election; {@link #managers} appears once the epoch is ready. */
@@ -553,6 +554,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             applyCommitted(batches, batches.get(batches.size() - 1));
         }
         if (committedRuns.idle()) {
+            if (standby == null && managers == null && !closed) {
+                long started = System.nanoTime();
+                standby = newManagers(loader.image());
+                loader.catchUp().indexesRebuilt(System.nanoTime() - started);
+            }
             loader.catchUp().caughtUp(loader.image().offset());
         }
         releaseAnswers();
@@ -566,8 +572,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         boolean applied;
         try {
             // The active controller's view already heard its own records; a standby's indexes hear them now.
-            applied = loader.applyCommitted(batches, managers != null ? MetadataChangeListener.NONE
-                    : standby.committedChanges());
+            applied = loader.applyCommitted(batches, managers != null || standby == null
+                    ? MetadataChangeListener.NONE : standby.committedChanges());
         } catch (RuntimeException e) {
             fault("could not apply the committed metadata batches at " + batches.get(0).baseOffset() + ".."
                     + last.lastOffset() + ": " + e.getMessage(), e);
@@ -585,7 +591,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                     stopServing(e.getMessage(), true);
                 }
             }
-        } else if (applied) {
+        } else if (applied && standby != null) {
             long started = System.nanoTime();
             standby.followCommitted(loader.image());
             loader.catchUp().followed(System.nanoTime() - started);
@@ -593,20 +599,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     private void maybeSnapshot() {
-        if (raft == null) {
-            return;
-        }
-        try {
-            loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
-                if (error == null) {
-                    raft.snapshotCreated(id);
-                } else {
-                    LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, error.toString());
-                }
-            }));
-        } catch (RuntimeException e) {
-            // The log is still there to replay from; the next check tries again.
-            LOG.warn("Controller {} could not save a metadata snapshot: {}", nodeId, e.toString());
+        if (raft != null) {
+            loader.snapshotIfDue(raft);
         }
     }
 
@@ -644,9 +638,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             stopServing("snapshot " + snapshotId + " replaced its state", true);
         }
         if (loaded) {
-            long started = System.nanoTime();
-            standby = newManagers(loader.image());
-            loader.catchUp().indexesRebuilt(System.nanoTime() - started);
+            // Far behind: the indexes are built once, over the caught-up image (see applyCommitted), rather than over
+            // the snapshot and then followed record by record through the log after it.
+            standby = null;
         }
         releaseAnswers();
     }
@@ -691,9 +685,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         nextWriteOffset = ready.nextOffset();
-        if (standby.metadata().committedImage() != image) {
+        if (standby == null || standby.metadata().committedImage() != image) {
             LOG.warn("Controller {} rebuilds its managers: they follow offset {}, not the image at {}", nodeId,
-                    standby.metadata().committedImage().offset(), image.offset());
+                    standby == null ? "(none since its snapshot load)" : standby.metadata().committedImage().offset(),
+                    image.offset());
             standby = newManagers(image);
         }
         managers = standby;

@@ -171,22 +171,8 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     }
 
     private void maybeSnapshot() {
-        if (raft == null) {
-            return;
-        }
-        try {
-            loader.maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
-                if (error == null) {
-                    raft.snapshotCreated(id);
-                } else {
-                    // The log is still there to replay from; the next check tries again.
-                    LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, error.toString());
-                }
-            }));
-        } catch (RuntimeException e) {
-            // Capturing the snapshot failed: the log is still there to replay from, and the next check tries again.
-            // (Anything else reaching the loop is a fault.)
-            LOG.warn("Broker {} could not save a metadata snapshot: {}", nodeId, e.toString());
+        if (raft != null) {
+            loader.snapshotIfDue(raft);
         }
     }
 

@@ -10,6 +10,7 @@ import io.kraft.metadata.image.MetadataPublisher;
 import io.kraft.metadata.loop.Time;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.CommittedBatch;
+import io.kraft.raft.RaftClient;
 import io.kraft.raft.SnapshotId;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,6 +214,24 @@ public final class MetadataLoader implements AutoCloseable {
             return id;
         });
         return Optional.of(saving);
+    }
+
+    /**
+     * {@link #maybeSnapshot()}, telling {@code raft} of the stored snapshot so it can delete the log prefix. A
+     * snapshot that cannot be saved is logged: the log is still there to replay from, and the next check tries again.
+     */
+    public void snapshotIfDue(RaftClient raft) {
+        try {
+            maybeSnapshot().ifPresent(saving -> saving.whenComplete((id, error) -> {
+                if (error == null) {
+                    raft.snapshotCreated(id);
+                } else {
+                    LOG.warn("{} could not save a metadata snapshot: {}", owner, error.toString());
+                }
+            }));
+        } catch (RuntimeException e) {
+            LOG.warn("{} could not save a metadata snapshot: {}", owner, e.toString());
+        }
     }
 
     /** How often the owner should call {@link #maybeSnapshot} for the time limit to be honoured. */
