@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
  * Where a starting node's time goes until its image first holds everything Raft has handed over: the snapshot load,
  * the indexes rebuilt over it, the wait for a leader and for the first commit, and the replay of the log after the
  * snapshot (batches, records, deltas, and the time spent applying them and following them with the indexes). Logged
- * as one line at debug level once caught up. Called on the owner's loop only.
+ * as one line at debug level once caught up (by a controller: a broker's fetches bring the log in pieces, so it cannot
+ * tell "caught up" from "between two fetches"). Called on the owner's loop only.
  */
 public final class CatchUpTimeline {
     private static final Logger LOG = LoggerFactory.getLogger(CatchUpTimeline.class);
@@ -102,10 +103,5 @@ public final class CatchUpTimeline {
                     TimeUnit.NANOSECONDS.toMillis(applyNanos), TimeUnit.NANOSECONDS.toMillis(storeNanos),
                     TimeUnit.NANOSECONDS.toMillis(followNanos));
         }
-    }
-
-    /** Whether {@link #caughtUp} has logged. */
-    public boolean isDone() {
-        return done;
     }
 }
