@@ -96,7 +96,10 @@ public final class ClusterControlManager implements BrokerLiveness {
             return ControllerResult.failed(Errors.DUPLICATE_BROKER_REGISTRATION, "Broker " + request.brokerId()
                     + " is already registered with another incarnation that is still connected and heartbeating");
         }
-        long brokerEpoch = highestBrokerEpoch + 1;
+        // Epochs must never repeat, also those of brokers unregistered since (a controller that took over knows only
+        // the image's brokers). Every epoch handed out is at most its record's offset + 1, so one above the view's
+        // last offset + 1 is higher than any epoch ever written before it.
+        long brokerEpoch = Math.max(highestBrokerEpoch + 1, metadata.lastOffset() + 2);
         RegisterBrokerRecord.Builder record = RegisterBrokerRecord.newBuilder()
                 .setBrokerId(request.brokerId())
                 .setIncarnationId(Uuids.toProto(request.incarnationId()))
