@@ -46,6 +46,8 @@ public final class ControllerNode implements AutoCloseable {
     public static final Map<String, SupportedRange> SUPPORTED_FEATURES = ClusterFeatures.SUPPORTED;
     private static final Logger LOG = LoggerFactory.getLogger(ControllerNode.class);
     static final long TICK_MS = 10;
+    /** How long a probe of a broker that may be gone waits for a connection; only a refusal counts. */
+    static final int BROKER_PROBE_TIMEOUT_MS = 1_000;
     static final int FETCH_MAX_ENTRIES = 500;
 
     private final int nodeId;
@@ -125,6 +127,7 @@ public final class ControllerNode implements AutoCloseable {
                 .storage(storage)
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
+                .brokerProbe(new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS))
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,

@@ -211,6 +211,17 @@ public final class ClusterControlManager implements BrokerLiveness {
         }
     }
 
+    /**
+     * Every connection to the broker's advertised endpoints was refused: fence it without waiting for the
+     * connection-loss or takeover grace, unless it was heard from since (see {@link BrokerSession#refused}).
+     *
+     * @return whether the broker is now due to be fenced
+     */
+    public boolean connectionRefused(int brokerId, long nowMs) {
+        BrokerRegistration broker = metadata.broker(brokerId);
+        return broker != null && !broker.fenced() && session(brokerId, nowMs).refused(nowMs);
+    }
+
     /** Fence records for every unfenced broker whose session expired or whose connection-loss grace ran out. */
     public ControllerResult<List<Integer>> fenceStaleBrokers(long nowMs) {
         List<MetadataRecord> records = new ArrayList<>();
