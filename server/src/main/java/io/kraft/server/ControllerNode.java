@@ -51,6 +51,8 @@ public final class ControllerNode implements AutoCloseable {
      * member far behind (a new broker replaying the log) needs one round trip per this many records.
      */
     public static final int FETCH_MAX_ENTRIES = 20_000;
+    /** How long a probe of a broker that may be gone waits for a connection; only a refusal counts. */
+    static final int BROKER_PROBE_TIMEOUT_MS = 1_000;
 
     private final int nodeId;
     private final QuorumConfig quorum;
@@ -129,6 +131,7 @@ public final class ControllerNode implements AutoCloseable {
                 .storage(storage)
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
+                .brokerProbe(new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS))
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,

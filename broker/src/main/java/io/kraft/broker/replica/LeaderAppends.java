@@ -5,6 +5,7 @@ import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.InvalidRecordException;
 import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.storage.log.producer.DuplicateSequenceException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +83,13 @@ final class LeaderAppends {
                 }
                 if (requiredAcks == -1) {
                     waitFor.put(tp, info.lastOffset() + 1);
+                }
+            } catch (DuplicateSequenceException e) {
+                results.put(tp, failure(tp, partition, e));
+                if (requiredAcks == -1 && e.writtenBelowOffset() >= 0) {
+                    // The producer takes DUPLICATE_SEQUENCE_NUMBER as a success: as for acks=all, only once the
+                    // retried records (written before this leader's cached batches) are replicated.
+                    waitFor.put(tp, e.writtenBelowOffset());
                 }
             } catch (RuntimeException e) {
                 results.put(tp, failure(tp, partition, e));

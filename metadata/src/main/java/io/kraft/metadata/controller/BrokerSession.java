@@ -36,6 +36,21 @@ final class BrokerSession {
         connectionLossDeadlineMs = Math.min(connectionLossDeadlineMs, nowMs + graceMs);
     }
 
+    /**
+     * Nothing listens at the broker's advertised endpoints any more (connections refused: its process is gone, and
+     * its kernel closed its sockets). Fences it at once if it may be gone anyway; a broker heard from since this
+     * controller took over, and still connected, is left to its session.
+     *
+     * @return whether the broker is now due
+     */
+    boolean refused(long nowMs) {
+        if (!mayBeGone()) {
+            return false;
+        }
+        connectionLossDeadlineMs = Math.min(connectionLossDeadlineMs, nowMs);
+        return true;
+    }
+
     /** The time at which the broker is to be fenced unless it is heard from before. */
     long fencingDeadlineMs(long sessionTimeoutMs) {
         return Math.min(lastContactMs + sessionTimeoutMs, connectionLossDeadlineMs);

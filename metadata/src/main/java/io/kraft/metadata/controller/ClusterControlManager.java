@@ -96,7 +96,10 @@ public final class ClusterControlManager implements BrokerLiveness {
             return ControllerResult.failed(Errors.DUPLICATE_BROKER_REGISTRATION, "Broker " + request.brokerId()
                     + " is already registered with another incarnation that is still connected and heartbeating");
         }
-        long brokerEpoch = highestBrokerEpoch + 1;
+        // Epochs must never repeat, also those of brokers unregistered since (a controller that took over knows only
+        // the image's brokers). Every epoch handed out is at most its record's offset + 1, so one above the view's
+        // last offset + 1 is higher than any epoch ever written before it.
+        long brokerEpoch = Math.max(highestBrokerEpoch + 1, metadata.lastOffset() + 2);
         RegisterBrokerRecord.Builder record = RegisterBrokerRecord.newBuilder()
                 .setBrokerId(request.brokerId())
                 .setIncarnationId(Uuids.toProto(request.incarnationId()))
@@ -206,6 +209,17 @@ public final class ClusterControlManager implements BrokerLiveness {
         if (isRegistered(brokerId)) {
             session(brokerId, nowMs).connectionClosed(nowMs, settings.connectionLossGraceMs());
         }
+    }
+
+    /**
+     * Every connection to the broker's advertised endpoints was refused: fence it without waiting for the
+     * connection-loss or takeover grace, unless it was heard from since (see {@link BrokerSession#refused}).
+     *
+     * @return whether the broker is now due to be fenced
+     */
+    public boolean connectionRefused(int brokerId, long nowMs) {
+        BrokerRegistration broker = metadata.broker(brokerId);
+        return broker != null && !broker.fenced() && session(brokerId, nowMs).refused(nowMs);
     }
 
     /** Fence records for every unfenced broker whose session expired or whose connection-loss grace ran out. */

@@ -231,6 +231,11 @@ public final class ControlManagers {
         cluster.connectionClosed(brokerId, nowMs);
     }
 
+    /** See {@link ClusterControlManager#connectionRefused}. */
+    public boolean connectionRefused(int brokerId, long nowMs) {
+        return cluster.connectionRefused(brokerId, nowMs);
+    }
+
     /** Fences brokers whose session or connection-loss grace ran out, moving their leaderships; responds with their ids. */
     public ControllerResult<List<Integer>> fenceStaleBrokers(long nowMs) {
         ControllerResult<List<Integer>> result = cluster.fenceStaleBrokers(nowMs);

@@ -5,6 +5,7 @@ import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.fault.FaultHandler;
+import io.kraft.metadata.image.BrokerRegistration;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.MetadataChangeListener;
 import io.kraft.metadata.image.MetadataImage;
@@ -79,6 +80,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final EventLoop loop;
     private final EventLoop publisherLoop;
     private final FaultHandler faultHandler;
+    private final BrokerProbe brokerProbe;
     private final MetadataLoader loader;
     /** Committed batches waiting for the loop (filled on Raft's thread). */
     private final CommittedRuns committedRuns = new CommittedRuns();
@@ -124,6 +126,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.random = new Random(builder.randomSeed);
         this.time = builder.time;
         this.faultHandler = Objects.requireNonNull(builder.faultHandler, "faultHandler");
+        this.brokerProbe = builder.brokerProbe;
         this.loop = builder.eventLoop != null ? builder.eventLoop
                 : new SingleThreadEventLoop("quorum-controller-" + nodeId, faultHandler);
         this.fencingTimer = new DeadlineTimer(loop, "fence stale brokers",
@@ -341,8 +344,23 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             if (managers != null) {
                 managers.connectionClosed(brokerId, time.monotonicMs());
                 rescheduleFencing();
+                probe(brokerId);
             }
         });
+    }
+
+    // A broker that may be gone: if nothing listens at its endpoints any more, it is fenced without the grace.
+    private void probe(int brokerId) {
+        BrokerRegistration broker = loader.image().cluster().broker(brokerId);
+        if (broker != null && !broker.fenced()) {
+            brokerProbe.probe(brokerId, broker.listeners(), () -> runEvent("connectionRefused " + brokerId, () -> {
+                if (managers != null && managers.connectionRefused(brokerId, time.monotonicMs())) {
+                    LOG.info("Controller {} found nothing listening at broker {}'s endpoints; it fences it now",
+                            nodeId, brokerId);
+                    rescheduleFencing();
+                }
+            }));
+        }
     }
 
     /**
@@ -697,6 +715,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
                 ready.epoch(), image.offset(), nextWriteOffset);
         rescheduleFencing();
+        // Brokers that died with the previous controller never reconnect: those whose endpoints refuse need no grace.
+        loader.image().cluster().brokers().keySet().forEach(this::probe);
         rescheduleTransactionTimer();
         if (leaderBalance.enabled()) {
             leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());

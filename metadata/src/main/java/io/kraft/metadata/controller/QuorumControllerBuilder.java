@@ -26,6 +26,7 @@ public final class QuorumControllerBuilder {
     MetadataStorage storage;
     SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(Map.of());
     FaultHandler faultHandler;
+    BrokerProbe brokerProbe = BrokerProbe.NONE;
     List<MetadataRecord> bootstrapRecords = List.of();
 
     QuorumControllerBuilder(int nodeId, ControllerSettings settings) {
@@ -93,6 +94,12 @@ public final class QuorumControllerBuilder {
     }
 
     /** Hears faults: publishers that fail, committed records that do not apply (required). */
+    /** What checks whether a broker that may be gone still listens (default: nothing). */
+    public QuorumControllerBuilder brokerProbe(BrokerProbe probe) {
+        this.brokerProbe = Objects.requireNonNull(probe, "brokerProbe");
+        return this;
+    }
+
     public QuorumControllerBuilder faultHandler(FaultHandler handler) {
         this.faultHandler = handler;
         return this;

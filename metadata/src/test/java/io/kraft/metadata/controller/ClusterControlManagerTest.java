@@ -115,6 +115,30 @@ class ClusterControlManagerTest {
     }
 
     @Test
+    void aBrokerWhoseEndpointsRefuseIsFencedWithoutTheGraceUnlessItWasHeardFrom() {
+        long epoch1 = env.startBroker(1, null);
+        env.startBroker(2, null);
+        long epoch3 = env.startBroker(3, null);
+        env.nowMs += 500;
+        cluster.resetSessions(env.nowMs); // a takeover: broker 2 died with the previous controller
+        env.nowMs += 100;
+        heartbeat(1, epoch1, false, false);
+        assertFalse(cluster.connectionRefused(1, env.nowMs), "heard from since the takeover: left to its session");
+        assertTrue(cluster.connectionRefused(2, env.nowMs));
+        assertEquals(env.nowMs, cluster.nextFencingDeadlineMs(env.nowMs));
+        ControllerResult<List<Integer>> fenced = env.commit(cluster.fenceStaleBrokers(env.nowMs));
+        assertEquals(List.of(2), fenced.response(), "broker 2 is fenced at once; broker 3 still has its grace");
+        assertFalse(cluster.connectionRefused(2, env.nowMs), "already fenced");
+
+        // A silent partition: no closed connection, and the broker was heard from, so a refusal alone changes nothing.
+        heartbeat(3, epoch3, false, false);
+        assertFalse(cluster.connectionRefused(3, env.nowMs));
+        cluster.connectionClosed(3, env.nowMs);
+        assertTrue(cluster.connectionRefused(3, env.nowMs), "its heartbeat stream ended and nothing listens");
+        assertEquals(List.of(3), env.commit(cluster.fenceStaleBrokers(env.nowMs)).response());
+    }
+
+    @Test
     void aControllerTakingOverFencesTheBrokersItDoesNotHearFromWithinTheTakeoverGrace() {
         long epoch1 = env.startBroker(1, null);
         env.startBroker(2, null);

@@ -47,4 +47,22 @@ class UnregisterBrokerControlTest {
         assertEquals(Errors.BROKER_ID_NOT_REGISTERED, env.managers.heartbeat(new BrokerHeartbeatRequest(2,
                 epochs.get(2), env.nextOffset, false, false), env.nowMs).error().error());
     }
+
+    @Test
+    void aNewControllerNeverHandsOutTheEpochOfAnUnregisteredBroker() {
+        for (int id = 1; id <= 3; id++) {
+            epochs.put(id, env.startBroker(id, null));
+        }
+        assertTrue(env.commit(env.managers.unregisterBroker(3)).isSuccess());
+        // A controller failover: the new active controller starts from the committed image, without broker 3.
+        ControlManagers takeover = ControlManagers.fromImage(env.image, env.settings,
+                ControllerTestEnv.topicConfigResolver(), ControllerTestEnv.FEATURES, new Random(5));
+        long highest = epochs.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long newBroker = takeover.registerBroker(ControllerTestEnv.registration(4, null), env.nowMs).response();
+        assertTrue(newBroker > highest, "epoch " + newBroker + " repeats or precedes " + highest);
+        long returning = takeover.registerBroker(new BrokerRegistrationRequest(ControllerTestEnv.CLUSTER_ID, 3,
+                UUID.randomUUID(), ControllerTestEnv.registration(3, null).listeners(), java.util.Optional.empty()),
+                env.nowMs).response();
+        assertTrue(returning > highest, "epoch " + returning + " repeats or precedes " + highest);
+    }
 }

@@ -5,7 +5,9 @@ import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /** A write a controller acknowledged, and what the committed log must therefore hold. */
 interface Acknowledgement {
@@ -68,14 +70,29 @@ interface Acknowledgement {
         }
     }
 
-    record ConfigsAltered(ConfigResource resource, Map<String, Optional<String>> changes) implements Acknowledgement {
+    /**
+     * An IncrementalAlterConfigs answered with success. {@code unsetWhenSent}: the keys the committed image did not
+     * hold when the request was sent; the controller may answer long after (once what it read commits), when a later
+     * request may have set the key.
+     */
+    record ConfigsAltered(ConfigResource resource, Map<String, Optional<String>> changes, Set<String> unsetWhenSent)
+            implements Acknowledgement {
+        /** The change, with what the committed log held for the resource when it was sent. */
+        static ConfigsAltered sent(CommittedLog log, ConfigResource resource, Map<String, Optional<String>> changes) {
+            Map<String, String> held = log.image().configs().configs(resource);
+            return new ConfigsAltered(resource, changes, changes.keySet().stream().filter(key -> !held.containsKey(key))
+                    .collect(Collectors.toUnmodifiableSet()));
+        }
+
         @Override
         public String missingFrom(CommittedLog log) {
             for (Map.Entry<String, Optional<String>> change : changes.entrySet()) {
                 // A change to what the key already held writes nothing: that value must have committed before
-                // (a later write may have changed it again by now). Keys start out unset.
+                // (a later write may have changed it again by now). Keys start out unset; a deletion of a key unset
+                // when it was sent may be answered after another request set it (it took effect before that one).
                 boolean committed = log.configCommitted(resource, change.getKey(), change.getValue())
-                        || (change.getValue().isEmpty() && !log.configEverSet(resource, change.getKey()));
+                        || (change.getValue().isEmpty() && (!log.configEverSet(resource, change.getKey())
+                                || unsetWhenSent.contains(change.getKey())));
                 if (!committed) {
                     return "config " + change.getKey() + "=" + change.getValue() + " of " + resource
                             + " was answered but never committed; committed config records: " + log.configHistory();

@@ -77,22 +77,24 @@ final class SimAdmin {
                 String key = cluster.scheduler().random().nextBoolean() ? "retention.ms" : "min.insync.replicas";
                 String value = key.equals("retention.ms") ? "6000" + cluster.scheduler().random().nextInt(3)
                         : String.valueOf(1 + cluster.scheduler().random().nextInt(3));
-                // min.insync.replicas is only set, never deleted: deleting it trips a check unrelated to ELR (seed 1512
-                // with deletes, reported separately).
-                boolean delete = key.equals("retention.ms") && cluster.scheduler().random().nextBoolean();
-                Map<String, Optional<String>> changes = Map.of(key, delete ? Optional.empty() : Optional.of(value));
+                Map<String, Optional<String>> changes = Map.of(key,
+                        cluster.scheduler().random().nextBoolean() ? Optional.of(value) : Optional.empty());
                 ConfigResource resource = ConfigResource.topic(topic);
                 requestInFlight = true;
+                Acknowledgement.ConfigsAltered altered = Acknowledgement.ConfigsAltered.sent(cluster.committedLog(),
+                        resource, changes);
                 cluster.call("admin alterConfigs " + topic, c -> c.incrementalAlterConfigs(resource, changes),
-                        answer -> new Acknowledgement.ConfigsAltered(resource, changes), this::done);
+                        answer -> altered, this::done);
             }
             default -> {
                 ConfigResource resource = ConfigResource.broker("");
                 Map<String, Optional<String>> changes = Map.of("log.retention.ms",
                         Optional.of(String.valueOf(60_000 + cluster.scheduler().random().nextInt(3))));
                 requestInFlight = true;
+                Acknowledgement.ConfigsAltered altered = Acknowledgement.ConfigsAltered.sent(cluster.committedLog(),
+                        resource, changes);
                 cluster.call("admin alterConfigs cluster", c -> c.incrementalAlterConfigs(resource, changes),
-                        answer -> new Acknowledgement.ConfigsAltered(resource, changes), this::done);
+                        answer -> altered, this::done);
             }
         }
     }

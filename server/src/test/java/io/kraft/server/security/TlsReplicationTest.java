@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -133,21 +135,29 @@ class TlsReplicationTest {
         }
     }
 
+    /** The topic as the broker asked sees it, or null while it does not know it yet (its metadata lags). */
     private static TopicDescription describe(Admin admin) {
         try {
             return admin.describeTopics(List.of("replicated")).allTopicNames().get(WAIT_MS, TimeUnit.MILLISECONDS)
                     .get("replicated");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException) {
+                return null; // UNKNOWN_TOPIC_OR_PARTITION right after createTopics, or a broker just stopped
+            }
+            throw new IllegalStateException(e);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static List<Integer> isr(Admin admin) {
-        return describe(admin).partitions().get(0).isr().stream().map(n -> n.id()).toList();
+        TopicDescription topic = describe(admin);
+        return topic == null ? List.of() : topic.partitions().get(0).isr().stream().map(n -> n.id()).toList();
     }
 
     private static int leader(Admin admin) {
-        var leader = describe(admin).partitions().get(0).leader();
+        TopicDescription topic = describe(admin);
+        var leader = topic == null ? null : topic.partitions().get(0).leader();
         return leader == null ? -1 : leader.id();
     }
 }

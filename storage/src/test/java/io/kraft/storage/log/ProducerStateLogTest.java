@@ -87,13 +87,13 @@ class ProducerStateLogTest {
     }
 
     @Test
-    void theSixthOldestBatchIsNoLongerRecognisedAndIsOutOfOrder() throws Exception {
+    void theSixthOldestBatchIsNoLongerCachedAndIsAnsweredAsADuplicateSequence() throws Exception {
         try (Log log = Log.open(dir, config().build())) {
             appendBatches(log, PID, EPOCH, 6);
-            OutOfOrderSequenceException refused = assertRefused(OutOfOrderSequenceException.class, log,
+            DuplicateSequenceException refused = assertRefused(DuplicateSequenceException.class, log,
                     idempotent(PID, EPOCH, 0, 3, NOW));
-            assertTrue(refused.getMessage().contains("expected 18"), refused.getMessage());
-            assertTrue(refused.getMessage().contains("sequence 0"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("sequences 0..2"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("(from 3)"), refused.getMessage());
             assertEquals(PID, refused.producerId());
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.log.producer.BatchMetadata;
 import io.kraft.storage.log.producer.InvalidProducerEpochException;
+import io.kraft.storage.log.producer.DuplicateSequenceException;
 import io.kraft.storage.log.producer.OutOfOrderSequenceException;
 import io.kraft.storage.log.producer.ProducerStateEntry;
 import io.kraft.storage.log.producer.ProducerStateException;
@@ -275,6 +276,9 @@ class ProducerStateModelTest {
             }
             if (epoch != entry.producerEpoch()) {
                 return sequence == 0 ? null : OutOfOrderSequenceException.class;
+            }
+            if (!entry.batches().isEmpty() && sequence + count - 1 < entry.batches().get(0).firstSequence()) {
+                return DuplicateSequenceException.class; // written before the cached batches
             }
             return sequence == entry.nextSequence() ? null : OutOfOrderSequenceException.class;
         }

@@ -13,7 +13,8 @@ import java.util.Map;
  * so an append is refused or accepted as a whole before anything is written. Reads only batch headers.
  *
  * <p>Rules per batch with a producer id: a repeat of one of the producer's cached batches (same epoch
- * and sequence range) is a duplicate; an older epoch is fenced; a newer epoch must start at sequence
+ * and sequence range) is a duplicate; a retry of sequences written before the cached batches is refused with
+ * DUPLICATE_SEQUENCE_NUMBER (written, offsets unknown); an older epoch is fenced; a newer epoch must start at sequence
  * 0; the same epoch must continue at the sequence after the last one; an unknown producer must start
  * at 0 (KIP-360: it then bumps its epoch and does). A producer with an open transaction writes only
  * transactional batches. Control batches (transaction markers, written for the coordinator) carry no sequence:
@@ -35,6 +36,7 @@ public final class ProducerAppendValidator {
      * @throws InvalidProducerEpochException the batch's epoch is older than its producer's
      * @throws OutOfOrderSequenceException   the batch's base sequence is not the expected one
      * @throws UnknownProducerIdException    no state for the producer and the sequence is not 0
+     * @throws DuplicateSequenceException    a retry of sequences written before the cached batches
      * @throws InvalidTxnStateException      a non-transactional batch from a producer with an open transaction
      * @throws TransactionCoordinatorFencedException a marker from an older coordinator than the last marker's
      */
@@ -65,6 +67,15 @@ public final class ProducerAppendValidator {
             BatchMetadata duplicate = entry.findDuplicate(epoch, firstSequence, lastSequence);
             if (duplicate != null) {
                 return duplicate;
+            }
+            if (entry.wroteBeforeCache(epoch, firstSequence, lastSequence)) {
+                // Its records are in the log but their offsets are no longer known: DUPLICATE_SEQUENCE_NUMBER, which
+                // the Java producer completes as a success (KIP-98), not OUT_OF_ORDER_SEQUENCE_NUMBER, which it
+                // retries until its delivery timeout fails records that were written.
+                throw new DuplicateSequenceException(producerId, "producer " + producerId + " epoch " + epoch
+                        + " retried sequences " + firstSequence + ".." + lastSequence + " to log " + state.dir()
+                        + ", written before its last " + ProducerStateEntry.MAX_CACHED_BATCHES + " batches (from "
+                        + entry.batches().get(0).firstSequence() + ")", entry.batches().get(0).firstOffset());
             }
         }
         if (entry == null) {

@@ -77,6 +77,20 @@ public record ProducerStateEntry(long producerId, short producerEpoch, List<Batc
     }
 
     /**
+     * Whether a batch at {@code epoch} with this sequence range was written before the cached batches: a retry
+     * whose metadata is no longer kept (a producer can have more than {@value #MAX_CACHED_BATCHES} batches of a
+     * partition in flight across a leader change, one connection per broker). False when the cached sequences
+     * wrapped past Integer.MAX_VALUE, where older and newer cannot be told apart.
+     */
+    boolean wroteBeforeCache(short epoch, int firstSequence, int lastSequence) {
+        if (epoch != producerEpoch || batches.isEmpty() || firstSequence < 0 || firstSequence > lastSequence) {
+            return false;
+        }
+        int oldestCached = batches.get(0).firstSequence();
+        return oldestCached <= lastSequence() && lastSequence < oldestCached;
+    }
+
+    /**
      * This state after a batch at {@code epoch}: a new epoch forgets the old epoch's batches; a transactional
      * batch opens a transaction at {@code txnFirstOffset} unless one is open ({@link #NO_TXN} for other batches).
      */
