@@ -12,6 +12,7 @@ import io.kraft.broker.group.consumer.ConsumerGroupRecord;
 import io.kraft.broker.group.consumer.ConsumerGroupView;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
+import io.kraft.broker.group.consumer.MemberState;
 import io.kraft.broker.group.consumer.PartitionAssignor;
 import io.kraft.broker.group.consumer.Reconciler;
 import io.kraft.broker.group.consumer.SubscribedTopics;
@@ -42,8 +43,9 @@ final class ConsumerGroupHeartbeats {
     private final CoordinatorTimer timer;
     private final GroupRecordWriter writer;
     private final TopicCatalog topics;
-    /** Session expiry of each member, by group then member id. */
-    private final Map<String, Map<String, CoordinatorTimer.Cancellable>> sessions = new HashMap<>();
+    private final MemberTimers sessions;
+    /** A member that does not revoke within its rebalance timeout is removed (KIP-848). */
+    private final MemberTimers revocations;
 
     ConsumerGroupHeartbeats(ConsumerGroupConfig config, CoordinatorTimer timer, GroupRecordWriter writer,
                             TopicCatalog topics) {
@@ -51,6 +53,8 @@ final class ConsumerGroupHeartbeats {
         this.timer = Objects.requireNonNull(timer, "timer");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.topics = Objects.requireNonNull(topics, "topics");
+        this.sessions = new MemberTimers(timer);
+        this.revocations = new MemberTimers(timer);
     }
 
     /** Why the request is malformed, or null (checked before the group is looked up). */
@@ -168,6 +172,7 @@ final class ConsumerGroupHeartbeats {
         reconcile(group, member, request.owned(), records);
         holder.restoreState(GroupState.STABLE, timer.nowMs());
         scheduleSession(holder, member.memberId());
+        watchRevocation(holder, member);
         Result answer = new Result(Errors.NONE.code(), null, member.memberId(), member.memberEpoch(),
                 config.heartbeatIntervalMs(), member.assigned());
         write(holder, records, done, answer);
@@ -329,26 +334,36 @@ final class ConsumerGroupHeartbeats {
     // ---- sessions -------------------------------------------------------------------------------
 
     private void scheduleSession(ClassicGroup holder, String memberId) {
-        cancelSession(holder.groupId(), memberId);
-        CoordinatorTimer.Cancellable expiry = timer.schedule(config.sessionTimeoutMs(),
-                () -> expire(holder, memberId));
-        sessions.computeIfAbsent(holder.groupId(), id -> new HashMap<>()).put(memberId, expiry);
+        sessions.schedule(holder.groupId(), memberId, config.sessionTimeoutMs(), () -> expire(holder, memberId,
+                "after " + config.sessionTimeoutMs() + " ms without a heartbeat"));
     }
 
     private void cancelSession(String groupId, String memberId) {
-        Map<String, CoordinatorTimer.Cancellable> members = sessions.get(groupId);
-        if (members != null) {
-            CoordinatorTimer.Cancellable expiry = members.remove(memberId);
-            if (expiry != null) {
-                expiry.cancel();
-            }
-            if (members.isEmpty()) {
-                sessions.remove(groupId);
-            }
+        sessions.cancel(groupId, memberId);
+        revocations.cancel(groupId, memberId);
+    }
+
+    /** A member told to revoke partitions has its rebalance timeout to do so; the deadline is set once per wait. */
+    private void watchRevocation(ClassicGroup holder, ConsumerGroupMember member) {
+        String groupId = holder.groupId();
+        if (member.state() != MemberState.UNREVOKED_PARTITIONS) {
+            revocations.cancel(groupId, member.memberId());
+            return;
+        }
+        int timeoutMs = member.subscription().rebalanceTimeoutMs();
+        if (timeoutMs > 0 && !revocations.has(groupId, member.memberId())) {
+            String memberId = member.memberId();
+            revocations.schedule(groupId, memberId, timeoutMs, () -> {
+                ConsumerGroup group = holder.consumerGroup();
+                ConsumerGroupMember current = group == null ? null : group.member(memberId);
+                if (current != null && current.state() == MemberState.UNREVOKED_PARTITIONS) {
+                    expire(holder, memberId, "as it did not revoke its partitions within " + timeoutMs + " ms");
+                }
+            });
         }
     }
 
-    private void expire(ClassicGroup holder, String memberId) {
+    private void expire(ClassicGroup holder, String memberId, String why) {
         ConsumerGroup group = holder.consumerGroup();
         if (group == null || holder.is(GroupState.DEAD)) {
             return;
@@ -359,8 +374,8 @@ final class ConsumerGroupHeartbeats {
         }
         List<ConsumerGroupRecord> records = new ArrayList<>();
         removeMember(group, member, records);
-        LOG.info("Member {} of consumer group {} expired after {} ms without a heartbeat; group epoch {}",
-                LogText.of(memberId), LogText.of(group.groupId()), config.sessionTimeoutMs(), group.groupEpoch());
+        LOG.info("Member {} of consumer group {} is removed {}; group epoch {}", LogText.of(memberId),
+                LogText.of(group.groupId()), why, group.groupEpoch());
         write(holder, records, result -> {
             if (result.errorCode() != Errors.NONE.code()) {
                 LOG.warn("Could not write the expiry of member {} of group {}: error {}", LogText.of(memberId),
@@ -379,10 +394,8 @@ final class ConsumerGroupHeartbeats {
 
     /** The group was unloaded or deleted: its sessions stop. */
     void unload(ClassicGroup holder) {
-        Map<String, CoordinatorTimer.Cancellable> members = sessions.remove(holder.groupId());
-        if (members != null) {
-            members.values().forEach(CoordinatorTimer.Cancellable::cancel);
-        }
+        sessions.cancelAll(holder.groupId());
+        revocations.cancelAll(holder.groupId());
     }
 
     /**

@@ -153,6 +153,22 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
+    void aMemberThatNeverRevokesIsRemovedAfterItsRebalanceTimeout() {
+        Result a = heartbeat("a", 0, null);
+        Result b = heartbeat("b", 0, null);
+        assertEquals(1, heartbeat("a", a.memberEpoch(), a.assignment()).memberEpoch(), "a is told to revoke");
+        for (int elapsed = 0; elapsed < 300_000; elapsed += 10_000) {
+            timer.advance(10_000);
+            heartbeat("a", a.memberEpoch(), null); // alive, but never reports the partitions gone
+            b = heartbeat("b", b.memberEpoch(), b.assignment());
+        }
+        timer.advance(10_000);
+        b = heartbeat("b", b.memberEpoch(), b.assignment());
+        assertEquals(6, b.assignment().size());
+        assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), heartbeat("a", a.memberEpoch(), null).errorCode());
+    }
+
+    @Test
     void leavingFreesPartitionsAtOnce() {
         heartbeat("a", 0, null);
         Result leave = heartbeat("a", ConsumerHeartbeat.LEAVE_EPOCH, null);

@@ -11,17 +11,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Consumer-protocol groups (KIP-848) when things change under them: a member in another JVM killed with SIGKILL
- * loses its partitions once its session ends, and a pattern subscription picks up a topic created afterwards.
+ * loses its partitions once its session ends, a pattern subscription picks up a topic created afterwards, and an
+ * empty group moves between the classic and the consumer protocol keeping its committed offsets.
  */
 class ConsumerProtocolFailuresTest {
     private static final int SESSION_MS = 6_000;
@@ -97,6 +101,44 @@ class ConsumerProtocolFailuresTest {
         } finally {
             child.destroyForcibly();
         }
+    }
+
+    /** Consumes from the committed position until {@code count} records came; commits; returns the first offsets. */
+    private static Map<Integer, Long> consumeAndCommit(Properties props, String topic, int count) {
+        Map<Integer, Long> firstOffsets = new ConcurrentHashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            int seen = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (seen < count && System.nanoTime() < deadline) {
+                for (var record : consumer.poll(Duration.ofMillis(100))) {
+                    firstOffsets.putIfAbsent(record.partition(), record.offset());
+                    seen++;
+                }
+            }
+            assertEquals(count, seen);
+            consumer.commitSync();
+        }
+        return firstOffsets;
+    }
+
+    @Test
+    void anEmptyGroupMovesBetweenTheClassicAndTheConsumerProtocol() throws Exception {
+        String topic = "kip848-migrate";
+        String group = "kip848-migrate-group";
+        node.createTopic(topic, 2, Map.of());
+        Properties classic = ConsumerProtocolGroupTest.consumerProps(node.bootstrap(), group);
+        classic.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        Properties consumer = ConsumerProtocolGroupTest.consumerProps(node.bootstrap(), group);
+
+        produce(topic, 2, 20);
+        assertEquals(Map.of(0, 0L, 1, 0L), consumeAndCommit(classic, topic, 20));
+        produce(topic, 2, 20);
+        assertEquals(Map.of(0, 10L, 1, 10L), consumeAndCommit(consumer, topic, 20), "resumed at the classic commits");
+        assertEquals(GroupType.CONSUMER, describe(group).type());
+        produce(topic, 2, 20);
+        assertEquals(Map.of(0, 20L, 1, 20L), consumeAndCommit(classic, topic, 20), "and back");
+        assertEquals(GroupType.CLASSIC, describe(group).type());
     }
 
     @Test
