@@ -341,6 +341,11 @@ final class ClassicGroup {
 
     /** The topics the group's consumers subscribe to; empty when it is not a readable consumer group. */
     Optional<Set<String>> subscribedTopics() {
+        if (consumerGroup != null) { // the topics the broker resolved for its members (KIP-848)
+            Set<String> topics = new HashSet<>();
+            consumerGroup.subscribedTopics().values().forEach(topic -> topics.add(topic.name()));
+            return Optional.of(topics);
+        }
         if (!ConsumerProtocol.PROTOCOL_TYPE.equals(protocolType) || protocolName == null || members.isEmpty()) {
             return Optional.empty();
         }

@@ -31,6 +31,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -511,14 +512,20 @@ public final class GroupCoordinator {
     public GroupCounts counts() {
         EnumMap<GroupState, Integer> byState = new EnumMap<>(GroupState.class);
         Map<GroupCounts.GroupOffset, Long> committed = new HashMap<>();
+        Map<String, Integer> consumerByState = new HashMap<>();
         for (CoordinatorPartition partition : partitions.values()) {
             for (ClassicGroup group : partition.groups()) {
-                byState.merge(group.state(), 1, Integer::sum);
+                if (group.consumerGroup() != null) {
+                    consumerByState.merge(group.consumerGroup().stateName().toLowerCase(Locale.ROOT), 1,
+                            Integer::sum);
+                } else {
+                    byState.merge(group.state(), 1, Integer::sum);
+                }
                 group.offsets().forEach((key, offset) ->
                         committed.put(new GroupCounts.GroupOffset(group.groupId(), key), offset.offset()));
             }
         }
-        return new GroupCounts(byState, committed);
+        return new GroupCounts(byState, committed, consumerByState);
     }
 
     /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */

@@ -11,7 +11,10 @@ import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
 import io.kraft.broker.group.consumer.TopicCatalog;
 import io.kraft.broker.group.consumer.TopicInfo;
+import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.storage.errors.Errors;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -166,6 +169,38 @@ class ConsumerGroupCoordinatorTest {
         b = heartbeat("b", b.memberEpoch(), b.assignment());
         assertEquals(6, b.assignment().size());
         assertEquals(Errors.UNKNOWN_MEMBER_ID.code(), heartbeat("a", a.memberEpoch(), null).errorCode());
+    }
+
+    @Test
+    void consumerGroupsAreCountedUnderTheirProtocolAndState() throws Exception {
+        Result a = heartbeat("a", 0, null);
+        heartbeat("b", 0, null); // a must revoke: the group reconciles
+        assertEquals(1, coordinator.counts().consumerInState("reconciling"));
+        ByteArrayOutputStream scrape = new ByteArrayOutputStream();
+        try (KafkaMetrics metrics = KafkaMetrics.withoutJmx()) {
+            GroupCoordinatorMetrics.gauges(metrics, key -> -1).update(coordinator.counts());
+            metrics.writePrometheus(scrape);
+        }
+        String text = scrape.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains(
+                "kafka_server_group_coordinator_metrics_group_count_by_protocol{protocol=\"consumer\"} 1"), text);
+        assertTrue(text.contains(
+                "kafka_server_group_coordinator_metrics_group_count_by_protocol{protocol=\"classic\"} 0"), text);
+        assertTrue(text.contains("kafka_server_group_coordinator_metrics_consumer_group_count_by_state"
+                + "{state=\"reconciling\"} 1"), text);
+        assertEquals(Errors.NONE.code(), a.errorCode());
+    }
+
+    @Test
+    void offsetsOfSubscribedTopicsCannotBeDeletedWhileTheGroupHasMembers() {
+        heartbeat("a", 0, null);
+        AtomicReference<GroupApi.OffsetDeleteResult> result = new AtomicReference<>();
+        coordinator.deleteOffsets(GROUP, List.of(new OffsetKey("events", 0), new OffsetKey("other", 0)),
+                result::set);
+        timer.runPending();
+        assertEquals(Errors.NONE, result.get().error());
+        assertEquals(Errors.GROUP_SUBSCRIBED_TO_TOPIC, result.get().partitionErrors().get(new OffsetKey("events", 0)));
+        assertEquals(Errors.NONE, result.get().partitionErrors().get(new OffsetKey("other", 0)));
     }
 
     @Test
