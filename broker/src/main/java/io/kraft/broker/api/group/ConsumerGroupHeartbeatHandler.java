@@ -10,8 +10,11 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ConsumerGroupHeartbeatRequest;
 import io.kraft.broker.protocol.message.ConsumerGroupHeartbeatResponse;
+import io.kraft.metadata.authorizer.AclOperation;
+import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +42,16 @@ public final class ConsumerGroupHeartbeatHandler
     public CompletableFuture<HandlerResponse> handle(RequestContext context,
                                                      ApiRequest<ConsumerGroupHeartbeatRequest> request) {
         ConsumerGroupHeartbeatRequest body = request.body();
+        if (context.authorizationEnabled() && body.subscribedTopicNames() != null) {
+            // Kafka asks for DESCRIBE on every topic named in the subscription (the group's READ is checked before).
+            List<String> denied = body.subscribedTopicNames().stream()
+                    .filter(topic -> !context.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic)).toList();
+            if (!denied.isEmpty()) {
+                return CompletableFuture.completedFuture(HandlerResponse.of(new ConsumerGroupHeartbeatResponse()
+                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                        .setErrorMessage("Topic authorization failed for topics " + denied)));
+            }
+        }
         Assignment owned = null;
         if (body.topicPartitions() != null) {
             Map<UUID, SortedSet<Integer>> byTopic = new TreeMap<>();
