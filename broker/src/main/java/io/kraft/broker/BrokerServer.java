@@ -157,7 +157,8 @@ public final class BrokerServer implements AutoCloseable {
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
-                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION), metadata::image));
+                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION, ApiVersionsHandler.GROUP_VERSION),
+                metadata::image));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         handlers.add(new SaslHandshakeHandler());

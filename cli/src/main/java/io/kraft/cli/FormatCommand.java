@@ -57,7 +57,7 @@ final class FormatCommand implements Runnable {
 
     @Option(names = {"-f", "--feature"}, paramLabel = "NAME=LEVEL",
             description = "A feature level the new cluster starts with instead of the default, e.g."
-                    + " transaction.version=1 (0 leaves the feature off); repeatable. Defaults: eligible.leader.replicas.version=1, transaction.version=2.")
+                    + " transaction.version=1 (0 leaves the feature off); repeatable. Defaults: eligible.leader.replicas.version=1, group.version=1, transaction.version=2.")
     private List<String> featureLevels = new ArrayList<>();
 
     @Override

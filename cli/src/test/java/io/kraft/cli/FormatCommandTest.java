@@ -53,8 +53,9 @@ class FormatCommandTest {
         assertNotEquals(MetaProperties.read(dirs.get(0)).orElseThrow().directoryId(),
                 MetaProperties.read(dirs.get(1)).orElseThrow().directoryId());
         assertEquals(3, MetaProperties.verify(dirs, 4, config).size());
-        // A new cluster starts with eligible leader replicas on (KIP-966) and transaction version 2 (KIP-890).
-        assertEquals(Map.of("eligible.leader.replicas.version", 1, "transaction.version", 2),
+        // A new cluster starts with eligible leader replicas on (KIP-966), the consumer group protocol (KIP-848) and
+        // transaction version 2 (KIP-890).
+        assertEquals(Map.of("eligible.leader.replicas.version", 1, "group.version", 1, "transaction.version", 2),
                 finalized(root.resolve("metadata")));
     }
 
@@ -72,7 +73,8 @@ class FormatCommandTest {
         Path config = config();
         CliRun run = CliRun.of("format", "-c", config.toString(), "-t", CLUSTER_ID);
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains("Finalized eligible.leader.replicas.version=1, transaction.version=2 in the"
+        assertTrue(run.out().contains("Finalized eligible.leader.replicas.version=1, group.version=1,"
+                + " transaction.version=2 in the"
                 + " bootstrap records of "), run.out());
         assertEquals(2, finalized(root.resolve("metadata")).get("transaction.version"));
 

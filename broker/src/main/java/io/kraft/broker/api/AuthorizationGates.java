@@ -9,6 +9,7 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.AddOffsetsToTxnRequest;
 import io.kraft.broker.protocol.message.ApiMessage;
+import io.kraft.broker.protocol.message.ConsumerGroupHeartbeatRequest;
 import io.kraft.broker.protocol.message.EndTxnRequest;
 import io.kraft.broker.protocol.message.HeartbeatRequest;
 import io.kraft.broker.protocol.message.JoinGroupRequest;
@@ -30,9 +31,9 @@ import java.util.function.Function;
 /**
  * The APIs whose whole request stands or falls with one ACL check (Kafka's mapping): the cluster operations
  * (ElectLeaders, reassignments, DescribeLogDirs and DescribeQuorum, WriteTxnMarkers) and the requests of one group or
- * one transactional id (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, EndTxn, AddOffsetsToTxn). A denied request is
- * answered with the API's all-failed response carrying the authorization error. Handlers are wrapped only on a
- * broker with an authorizer, so a broker without one runs them as they are.
+ * one transactional id (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, ConsumerGroupHeartbeat, EndTxn,
+ * AddOffsetsToTxn). A denied request is answered with the API's all-failed response carrying the authorization
+ * error. Handlers are wrapped only on a broker with an authorizer, so a broker without one runs them as they are.
  */
 public final class AuthorizationGates {
     /** One check: the operation on a resource named by the request, and the error when it is denied. */
@@ -54,6 +55,7 @@ public final class AuthorizationGates {
         group(ApiKey.SYNC_GROUP, body -> ((SyncGroupRequest) body).groupId());
         group(ApiKey.HEARTBEAT, body -> ((HeartbeatRequest) body).groupId());
         group(ApiKey.LEAVE_GROUP, body -> ((LeaveGroupRequest) body).groupId());
+        group(ApiKey.CONSUMER_GROUP_HEARTBEAT, body -> ((ConsumerGroupHeartbeatRequest) body).groupId());
         transactional(ApiKey.END_TXN, body -> ((EndTxnRequest) body).transactionalId());
         transactional(ApiKey.ADD_OFFSETS_TO_TXN, body -> ((AddOffsetsToTxnRequest) body).transactionalId());
         group(ApiKey.ADD_OFFSETS_TO_TXN, body -> ((AddOffsetsToTxnRequest) body).groupId());

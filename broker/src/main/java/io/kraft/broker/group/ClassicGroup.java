@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.group.consumer.ConsumerGroup;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,6 +36,8 @@ final class ClassicGroup {
     private boolean inInitialDelay;
     private CoordinatorTimer.Cancellable joinTimer;
     private CoordinatorTimer.Cancellable syncTimer;
+    /** The consumer-protocol (KIP-848) state when this group is one; its offsets stay here either way. */
+    private ConsumerGroup consumerGroup;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -43,6 +46,17 @@ final class ClassicGroup {
 
     String groupId() {
         return groupId;
+    }
+
+    /** The KIP-848 state, or null for a classic group. */
+    ConsumerGroup consumerGroup() {
+        return consumerGroup;
+    }
+
+    /** Makes this a consumer-protocol group (it has no classic members), or, with null, a classic one again. */
+    void consumerGroup(ConsumerGroup state) {
+        this.consumerGroup = state;
+        this.protocolType = state == null ? null : ConsumerProtocol.PROTOCOL_TYPE;
     }
 
     GroupState state() {
@@ -327,6 +341,11 @@ final class ClassicGroup {
 
     /** The topics the group's consumers subscribe to; empty when it is not a readable consumer group. */
     Optional<Set<String>> subscribedTopics() {
+        if (consumerGroup != null) { // the topics the broker resolved for its members (KIP-848)
+            Set<String> topics = new HashSet<>();
+            consumerGroup.subscribedTopics().values().forEach(topic -> topics.add(topic.name()));
+            return Optional.of(topics);
+        }
         if (!ConsumerProtocol.PROTOCOL_TYPE.equals(protocolType) || protocolName == null || members.isEmpty()) {
             return Optional.empty();
         }

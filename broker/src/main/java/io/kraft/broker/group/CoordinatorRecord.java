@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.group.consumer.ConsumerGroupRecord;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,6 +15,23 @@ public sealed interface CoordinatorRecord {
 
     /** Whether this record deletes its key. */
     boolean isTombstone();
+
+    /** One of a consumer-protocol group's records (KIP-848). */
+    record ConsumerGroupPart(ConsumerGroupRecord record) implements CoordinatorRecord {
+        public ConsumerGroupPart {
+            Objects.requireNonNull(record, "record");
+        }
+
+        @Override
+        public String groupId() {
+            return record.groupId();
+        }
+
+        @Override
+        public boolean isTombstone() {
+            return record.isTombstone();
+        }
+    }
 
     /** A committed offset, or its deletion when {@code value} is null. */
     record OffsetCommit(String groupId, OffsetKey partition, OffsetAndMetadata value) implements CoordinatorRecord {

@@ -1,8 +1,10 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.group.CoordinatorRecord.ConsumerGroupPart;
 import io.kraft.broker.group.CoordinatorRecord.GroupMetadata;
 import io.kraft.broker.group.CoordinatorRecord.OffsetCommit;
 import io.kraft.broker.group.CoordinatorRecord.StoredMember;
+import io.kraft.broker.group.consumer.ConsumerGroupRecordCodec;
 import io.kraft.broker.protocol.message.GroupMetadataKey;
 import io.kraft.broker.protocol.message.GroupMetadataValue;
 import io.kraft.broker.protocol.message.GroupMetadataValue.MemberMetadata;
@@ -20,7 +22,8 @@ import java.util.OptionalLong;
  * ({@code broker/src/main/messages}). Keys and values start with an int16 version: keys v0-1 are offset commits
  * (group, topic, partition), key v2 is a group's metadata (group). Offset values v0-3 and group values v0-3 follow
  * Kafka's documented layouts, so the versions written today (v3 each, v1 for an offset with an explicit expiry)
- * stay readable as they evolve.
+ * stay readable as they evolve. Key versions 3 and 5-8 are a consumer-protocol group's (KIP-848), read and written by
+ * {@link ConsumerGroupRecordCodec}.
  */
 public final class CoordinatorRecordCodec {
     static final short OFFSET_COMMIT_KEY_VERSION = 1;
@@ -34,6 +37,9 @@ public final class CoordinatorRecordCodec {
 
     /** The record's key bytes. */
     public static ByteBuffer encodeKey(CoordinatorRecord record) {
+        if (record instanceof ConsumerGroupPart part) {
+            return ConsumerGroupRecordCodec.encodeKey(part.record());
+        }
         if (record instanceof OffsetCommit commit) {
             OffsetCommitKey key = new OffsetCommitKey()
                     .setGroup(commit.groupId())
@@ -48,6 +54,9 @@ public final class CoordinatorRecordCodec {
     public static ByteBuffer encodeValue(CoordinatorRecord record) {
         if (record.isTombstone()) {
             return null;
+        }
+        if (record instanceof ConsumerGroupPart part) {
+            return ConsumerGroupRecordCodec.encodeValue(part.record());
         }
         if (record instanceof OffsetCommit commit) {
             OffsetAndMetadata offset = commit.value();
@@ -106,6 +115,9 @@ public final class CoordinatorRecordCodec {
             if (keyVersion == GROUP_METADATA_KEY_VERSION) {
                 GroupMetadataKey k = GroupMetadataKey.parse(keyBytes, keyVersion);
                 return new GroupMetadata(k.group(), value == null ? null : decodeGroup(value));
+            }
+            if (ConsumerGroupRecordCodec.isConsumerKey(keyVersion)) {
+                return new ConsumerGroupPart(ConsumerGroupRecordCodec.decode(keyVersion, keyBytes, value));
             }
             throw new CorruptCoordinatorRecordException("unknown __consumer_offsets key version " + keyVersion);
         } catch (CorruptCoordinatorRecordException e) {

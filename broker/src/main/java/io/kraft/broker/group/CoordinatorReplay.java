@@ -1,8 +1,10 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.group.CoordinatorRecord.ConsumerGroupPart;
 import io.kraft.broker.group.CoordinatorRecord.GroupMetadata;
 import io.kraft.broker.group.CoordinatorRecord.GroupMetadataValue;
 import io.kraft.broker.group.CoordinatorRecord.OffsetCommit;
+import io.kraft.broker.group.consumer.ConsumerGroupReplay;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +32,7 @@ final class CoordinatorReplay {
     private final Map<String, GroupMetadataValue> groups = new HashMap<>();
     private final Map<String, Map<OffsetKey, Positioned>> offsets = new TreeMap<>();
     private final Map<Long, List<Written>> openTransactions = new HashMap<>();
+    private final ConsumerGroupReplay consumerGroups = new ConsumerGroupReplay();
     private long position;
 
     void replay(List<CoordinatorLogEntry> entries) {
@@ -65,6 +68,8 @@ final class CoordinatorReplay {
             } else {
                 groupOffsets.put(commit.partition(), new Positioned(commit.value(), at));
             }
+        } else if (record instanceof ConsumerGroupPart part) {
+            consumerGroups.replay(part.record());
         } else if (record instanceof GroupMetadata metadata) {
             if (metadata.isTombstone()) {
                 groups.remove(metadata.groupId());
@@ -85,6 +90,11 @@ final class CoordinatorReplay {
     /** The last metadata of each group that has some. */
     Map<String, GroupMetadataValue> groups() {
         return groups;
+    }
+
+    /** The consumer-protocol groups (KIP-848). */
+    ConsumerGroupReplay consumerGroups() {
+        return consumerGroups;
     }
 
     /** The committed offsets of each group (possibly an empty map). */

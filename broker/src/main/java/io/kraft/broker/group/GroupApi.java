@@ -126,7 +126,12 @@ public final class GroupApi {
     }
 
     /** A group as ListGroups reports it. */
-    public record ListedGroup(String groupId, String protocolType, GroupState state) {
+    public record ListedGroup(String groupId, String protocolType, GroupState state, String groupType,
+                              String stateName) {
+        /** A classic group. */
+        public ListedGroup(String groupId, String protocolType, GroupState state) {
+            this(groupId, protocolType, state, "classic", state.wireName());
+        }
     }
 
     /** A ListGroups answer: the error is COORDINATOR_LOAD_IN_PROGRESS while a partition still loads. */

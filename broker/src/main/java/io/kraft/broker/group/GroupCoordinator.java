@@ -19,6 +19,11 @@ import io.kraft.broker.group.GroupApi.PartitionCommit;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
 import io.kraft.broker.group.GroupApi.TxnCommitRequest;
+import io.kraft.broker.group.consumer.ConsumerGroupConfig;
+import io.kraft.broker.group.consumer.ConsumerGroupRecord;
+import io.kraft.broker.group.consumer.ConsumerGroupView;
+import io.kraft.broker.group.consumer.ConsumerHeartbeat;
+import io.kraft.broker.group.consumer.TopicCatalog;
 import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
@@ -26,6 +31,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -58,6 +64,7 @@ public final class GroupCoordinator {
     private final CoordinatorLog log;
     private final GroupMembershipManager membership;
     private final OffsetManager offsets;
+    private final ConsumerGroupHeartbeats consumerGroups;
     private final Map<Integer, CoordinatorPartition> partitions = new HashMap<>();
     private int partitionCount;
 
@@ -66,12 +73,19 @@ public final class GroupCoordinator {
      */
     public GroupCoordinator(GroupConfig config, CoordinatorTimer timer, CoordinatorLog log,
                             Predicate<OffsetKey> partitionExists) {
+        this(config, ConsumerGroupConfig.defaults(), TopicCatalog.EMPTY, timer, log, partitionExists);
+    }
+
+    /** @param topics the topics consumer-protocol groups subscribe to (KIP-848) */
+    public GroupCoordinator(GroupConfig config, ConsumerGroupConfig consumerConfig, TopicCatalog topics,
+                            CoordinatorTimer timer, CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
         this.config = Objects.requireNonNull(config, "config");
         this.timer = Objects.requireNonNull(timer, "timer");
         this.log = Objects.requireNonNull(log, "log");
         this.membership = new GroupMembershipManager(config, timer, this::write);
         this.offsets = new OffsetManager(config, timer, this::write, this::writeTransactional, partitionExists);
         this.partitionCount = config.offsetsTopicPartitions();
+        this.consumerGroups = new ConsumerGroupHeartbeats(consumerConfig, timer, this::write, topics);
     }
 
     /**
@@ -171,6 +185,11 @@ public final class GroupCoordinator {
             group.restoreState(group.isEmptyOfMembers() ? GroupState.EMPTY : GroupState.STABLE, stateTimestampMs);
             rebuilt.put(groupId, group);
         });
+        replay.consumerGroups().groups().forEach((groupId, consumerGroup) -> {
+            ClassicGroup group = new ClassicGroup(groupId, nowMs);
+            group.consumerGroup(consumerGroup);
+            rebuilt.put(groupId, group);
+        });
         replay.offsets().forEach((groupId, groupOffsets) -> {
             if (groupOffsets.isEmpty()) {
                 return;
@@ -189,7 +208,9 @@ public final class GroupCoordinator {
         for (ClassicGroup group : rebuilt.values()) {
             group.writePositionAtLeast(replay.endPosition());
             target.put(group);
-            if (group.is(GroupState.STABLE)) {
+            if (group.consumerGroup() != null) {
+                consumerGroups.restore(group);
+            } else if (group.is(GroupState.STABLE)) {
                 membership.restoreSessions(group);
             }
         }
@@ -204,6 +225,7 @@ public final class GroupCoordinator {
         }
         for (ClassicGroup group : removed.groups()) {
             GroupMembershipManager.failAllWaiting(group, Errors.NOT_COORDINATOR);
+            consumerGroups.unload(group);
             group.restoreState(GroupState.DEAD, timer.nowMs());
         }
         LOG.info("Unloaded {} groups of __consumer_offsets-{}", removed.groups().size(), partition);
@@ -245,6 +267,18 @@ public final class GroupCoordinator {
         }
         CoordinatorPartition partition = partitionOf(request.groupId());
         ClassicGroup group = partition.group(request.groupId());
+        if (group != null && group.consumerGroup() != null) {
+            if (!group.consumerGroup().isEmpty()) {
+                done.accept(JoinResult.failed(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+                return;
+            }
+            List<CoordinatorRecord> tombstones = new ArrayList<>();
+            addConsumerTombstones(group, tombstones);
+            group.consumerGroup(null); // only offsets left: the classic protocol may take the group over
+            String groupId = group.groupId();
+            appendTo(partition, groupId, tombstones, error -> LOG.info(
+                    "Empty consumer group {} becomes a classic group: {}", LogText.of(groupId), error));
+        }
         boolean created = false;
         if (group == null) {
             if (!request.memberId().isEmpty()) {
@@ -297,6 +331,36 @@ public final class GroupCoordinator {
         return membership.leave(group, members);
     }
 
+    /** ConsumerGroupHeartbeat (KIP-848): joins, reconciles, or leaves a consumer-protocol group. */
+    public void consumerGroupHeartbeat(ConsumerHeartbeat request, Consumer<ConsumerHeartbeat.Result> done) {
+        String invalid = consumerGroups.invalid(request);
+        if (invalid != null) {
+            done.accept(ConsumerHeartbeat.Result.failed(Errors.INVALID_REQUEST, invalid));
+            return;
+        }
+        Errors route = routeError(request.groupId());
+        if (route != Errors.NONE) {
+            done.accept(ConsumerHeartbeat.Result.failed(route, null));
+            return;
+        }
+        CoordinatorPartition partition = partitionOf(request.groupId());
+        ClassicGroup group = partition.group(request.groupId());
+        if (group == null) {
+            if (request.memberEpoch() != 0) {
+                done.accept(ConsumerHeartbeat.Result.failed(Errors.UNKNOWN_MEMBER_ID, "The group is unknown."));
+                return;
+            }
+            group = new ClassicGroup(request.groupId(), timer.nowMs());
+            partition.put(group);
+        }
+        if (!consumerGroups.adopt(group)) {
+            done.accept(ConsumerHeartbeat.Result.failed(Errors.GROUP_ID_NOT_FOUND,
+                    "Group " + request.groupId() + " is a classic group with members."));
+            return;
+        }
+        consumerGroups.heartbeat(group, request, done);
+    }
+
     // ---- offsets ----------------------------------------------------------------------------------
 
     /** Commits offsets; {@code done} gets one error per partition (a refused commit gives every partition its error). */
@@ -308,7 +372,8 @@ public final class GroupCoordinator {
         }
         CoordinatorPartition partition = partitionOf(request.groupId());
         ClassicGroup group = partition.group(request.groupId());
-        Errors refused = offsets.validateCommit(group, request);
+        Errors refused = group != null && group.consumerGroup() != null
+                ? consumerGroups.validateCommit(group, request) : offsets.validateCommit(group, request);
         if (refused != Errors.NONE) {
             done.accept(allPartitions(request, refused));
             return;
@@ -428,6 +493,7 @@ public final class GroupCoordinator {
                     group.transitionTo(GroupState.DEAD, timer.nowMs());
                     partition.remove(group.groupId());
                     tombstones.add(new GroupMetadata(group.groupId(), null));
+                    addConsumerTombstones(group, tombstones);
                 }
                 LOG.info("Expired {} offsets of group {}{}", expired.size(), LogText.of(group.groupId()),
                         removeGroup ? "; the group is removed" : "");
@@ -446,14 +512,20 @@ public final class GroupCoordinator {
     public GroupCounts counts() {
         EnumMap<GroupState, Integer> byState = new EnumMap<>(GroupState.class);
         Map<GroupCounts.GroupOffset, Long> committed = new HashMap<>();
+        Map<String, Integer> consumerByState = new HashMap<>();
         for (CoordinatorPartition partition : partitions.values()) {
             for (ClassicGroup group : partition.groups()) {
-                byState.merge(group.state(), 1, Integer::sum);
+                if (group.consumerGroup() != null) {
+                    consumerByState.merge(group.consumerGroup().stateName().toLowerCase(Locale.ROOT), 1,
+                            Integer::sum);
+                } else {
+                    byState.merge(group.state(), 1, Integer::sum);
+                }
                 group.offsets().forEach((key, offset) ->
                         committed.put(new GroupCounts.GroupOffset(group.groupId(), key), offset.offset()));
             }
         }
-        return new GroupCounts(byState, committed);
+        return new GroupCounts(byState, committed, consumerByState);
     }
 
     /** Groups of every loaded partition, optionally only those in {@code states} (empty: all). */
@@ -467,8 +539,11 @@ public final class GroupCoordinator {
             }
             for (ClassicGroup group : partition.groups()) {
                 if (!group.is(GroupState.DEAD) && (states.isEmpty() || states.contains(group.state()))) {
-                    listed.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
-                            group.state()));
+                    String protocolType = group.protocolType() == null ? "" : group.protocolType();
+                    listed.add(group.consumerGroup() == null
+                            ? new ListedGroup(group.groupId(), protocolType, group.state())
+                            : new ListedGroup(group.groupId(), protocolType, group.state(), "consumer",
+                                    group.consumerGroup().stateName()));
                 }
             }
         }
@@ -498,6 +573,15 @@ public final class GroupCoordinator {
                 stable && group.protocolName() != null ? group.protocolName() : "", members);
     }
 
+    /** A consumer-protocol group's epochs, members and assignments (ConsumerGroupDescribe, KIP-848). */
+    public ConsumerGroupView describeConsumerGroup(String groupId) {
+        Errors route = routeNonEmpty(groupId);
+        if (route != Errors.NONE) {
+            return ConsumerGroupView.failed(groupId, route, null);
+        }
+        return consumerGroups.describe(groupId, group(groupId));
+    }
+
     /** Deletes an empty group and its offsets (tombstones); NON_EMPTY_GROUP while it has members. */
     public void deleteGroup(String groupId, Consumer<Errors> done) {
         Errors route = routeError(groupId);
@@ -520,11 +604,23 @@ public final class GroupCoordinator {
         keys.addAll(group.transactionalOffsets().partitions()); // Kafka deletes undecided offsets with the group too
         keys.forEach(key -> tombstones.add(new OffsetCommit(groupId, key, null)));
         tombstones.add(new GroupMetadata(groupId, null));
+        addConsumerTombstones(group, tombstones);
+        consumerGroups.unload(group);
         group.cancelAllTimers();
         group.transitionTo(GroupState.DEAD, timer.nowMs());
         partition.remove(groupId);
         LOG.info("Deleting group {} and its {} offsets", LogText.of(groupId), tombstones.size() - 1);
         appendTo(partition, groupId, tombstones, done);
+    }
+
+    /** An empty consumer-protocol group's epochs go with it (KIP-848 records). */
+    private static void addConsumerTombstones(ClassicGroup group, List<CoordinatorRecord> tombstones) {
+        if (group.consumerGroup() != null) {
+            tombstones.add(new CoordinatorRecord.ConsumerGroupPart(
+                    new ConsumerGroupRecord.TargetAssignmentEpoch(group.groupId(), null)));
+            tombstones.add(new CoordinatorRecord.ConsumerGroupPart(
+                    new ConsumerGroupRecord.GroupEpoch(group.groupId(), null)));
+        }
     }
 
     // ---- writes -----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.kraft.broker.group;
 
 import io.kraft.broker.api.group.FindCoordinatorHandler;
 import io.kraft.broker.api.group.GroupHandlers;
+import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.network.ApiHandler;
 import io.kraft.broker.network.AsyncRequestHandler;
 import io.kraft.broker.network.RequestHandler;
@@ -43,7 +44,9 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
         GroupConfig config = GroupConfig.fromProperties(properties);
         ReplicaCoordinatorLog offsetsLog = new ReplicaCoordinatorLog(replicas, config.offsetsCommitTimeoutMs(),
                 System::currentTimeMillis);
-        GroupCoordinatorService coordinator = new GroupCoordinatorService(config, offsetsLog, partition -> {
+        GroupCoordinatorService coordinator = new GroupCoordinatorService(config,
+                ConsumerGroupConfig.fromProperties(properties), new ImageTopicCatalog(metadata::image), offsetsLog,
+                partition -> {
             TopicImage topic = metadata.image().topics().topic(partition.topic());
             return topic != null && topic.partition(partition.partition()) != null;
         });

@@ -13,7 +13,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The group coordinator's gauges under Kafka's names: Kafka 4.4's {@code kafka.server:type=group-coordinator-metrics}
- * ({@code group-count,protocol=classic}, {@code classic-group-count,state=...}, {@code offset-count}) and the older
+ * ({@code group-count,protocol=classic|consumer}, {@code classic-group-count,state=...},
+ * {@code consumer-group-count,state=...}, {@code offset-count}) and the older
  * {@code kafka.coordinator.group:type=GroupMetadataManager} names (NumGroups, NumGroupsStable, ..., NumOffsets) that
  * existing dashboards read; and consumer-group lag, which Kafka leaves to outside exporters: per group and partition
  * ({@code kafka.server:type=ConsumerGroupLag,name=Lag,group=,topic=,partition=}) and per group ({@code name=LagSum}),
@@ -67,8 +68,15 @@ public final class GroupCoordinatorMetrics {
         GroupCoordinatorMetrics gauges = new GroupCoordinatorMetrics(metrics, highWatermarks);
         gauges.gauge(MetricName.of(NEW_DOMAIN, NEW_TYPE, "group-count").tagged("protocol", "classic"),
                 "Groups this coordinator holds, by protocol (Dead ones excluded)", GroupCounts::live);
+        gauges.gauge(MetricName.of(NEW_DOMAIN, NEW_TYPE, "group-count").tagged("protocol", "consumer"),
+                "Groups this coordinator holds, by protocol (Dead ones excluded)", GroupCounts::consumerGroups);
         gauges.gauge(MetricName.of(OLD_DOMAIN, OLD_TYPE, "NumGroups"),
-                "Groups this coordinator holds (Dead ones excluded)", GroupCounts::live);
+                "Groups this coordinator holds (Dead ones excluded)", c -> c.live() + c.consumerGroups());
+        for (String state : GroupCounts.CONSUMER_STATES) {
+            gauges.gauge(MetricName.of(NEW_DOMAIN, NEW_TYPE, "consumer-group-count").tagged("state", state),
+                    "Consumer-protocol groups (KIP-848) this coordinator holds, by state",
+                    c -> c.consumerInState(state));
+        }
         gauges.gauge(MetricName.of(NEW_DOMAIN, NEW_TYPE, "offset-count"),
                 "Committed offsets of the groups this coordinator holds", GroupCounts::offsets);
         gauges.gauge(MetricName.of(OLD_DOMAIN, OLD_TYPE, "NumOffsets"),

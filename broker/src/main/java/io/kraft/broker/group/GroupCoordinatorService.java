@@ -13,6 +13,10 @@ import io.kraft.broker.group.GroupApi.OffsetFetchResult;
 import io.kraft.broker.group.GroupApi.SyncRequest;
 import io.kraft.broker.group.GroupApi.SyncResult;
 import io.kraft.broker.group.GroupApi.TxnCommitRequest;
+import io.kraft.broker.group.consumer.ConsumerGroupConfig;
+import io.kraft.broker.group.consumer.ConsumerGroupView;
+import io.kraft.broker.group.consumer.ConsumerHeartbeat;
+import io.kraft.broker.group.consumer.TopicCatalog;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +38,14 @@ public final class GroupCoordinatorService implements AutoCloseable {
     private final GroupCoordinator coordinator;
 
     public GroupCoordinatorService(GroupConfig config, CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
+        this(config, ConsumerGroupConfig.defaults(), TopicCatalog.EMPTY, log, partitionExists);
+    }
+
+    /** @param topics the topics of the metadata image, for consumer-protocol groups (KIP-848) */
+    public GroupCoordinatorService(GroupConfig config, ConsumerGroupConfig consumerConfig, TopicCatalog topics,
+                                   CoordinatorLog log, Predicate<OffsetKey> partitionExists) {
         this.loop = new EventLoopTimer("kraft-group-coordinator");
-        this.coordinator = new GroupCoordinator(config, loop, log, partitionExists);
+        this.coordinator = new GroupCoordinator(config, consumerConfig, topics, loop, log, partitionExists);
         loop.execute(coordinator::scheduleOffsetExpiry);
     }
 
@@ -91,6 +101,10 @@ public final class GroupCoordinatorService implements AutoCloseable {
         return call(c -> c.leaveGroup(groupId, members));
     }
 
+    public CompletableFuture<ConsumerHeartbeat.Result> consumerGroupHeartbeat(ConsumerHeartbeat request) {
+        return async(done -> coordinator.consumerGroupHeartbeat(request, done));
+    }
+
     public CompletableFuture<Map<OffsetKey, Errors>> commitOffsets(CommitRequest request) {
         return async(done -> coordinator.commitOffsets(request, done));
     }
@@ -118,6 +132,10 @@ public final class GroupCoordinatorService implements AutoCloseable {
 
     public CompletableFuture<DescribedGroup> describeGroup(String groupId) {
         return call(c -> c.describeGroup(groupId));
+    }
+
+    public CompletableFuture<ConsumerGroupView> describeConsumerGroup(String groupId) {
+        return call(c -> c.describeConsumerGroup(groupId));
     }
 
     public CompletableFuture<Errors> deleteGroup(String groupId) {

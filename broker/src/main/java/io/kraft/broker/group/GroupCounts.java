@@ -1,6 +1,7 @@
 package io.kraft.broker.group;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -9,8 +10,16 @@ import java.util.Map;
  *
  * @param committed every group's committed offset per partition
  */
-public record GroupCounts(Map<GroupState, Integer> byState, Map<GroupOffset, Long> committed) {
+public record GroupCounts(Map<GroupState, Integer> byState, Map<GroupOffset, Long> committed,
+                          Map<String, Integer> consumerByState) {
     public static final GroupCounts NONE = new GroupCounts(new EnumMap<>(GroupState.class), Map.of());
+    /** The states of consumer-protocol groups (KIP-848), in the lower case of Kafka's metric tags. */
+    public static final List<String> CONSUMER_STATES = List.of("empty", "assigning", "reconciling", "stable", "dead");
+
+    /** Classic groups only. */
+    public GroupCounts(Map<GroupState, Integer> byState, Map<GroupOffset, Long> committed) {
+        this(byState, committed, Map.of());
+    }
 
     /** One group's committed position in one partition. */
     public record GroupOffset(String group, OffsetKey partition) {
@@ -21,14 +30,25 @@ public record GroupCounts(Map<GroupState, Integer> byState, Map<GroupOffset, Lon
         copy.putAll(byState);
         byState = copy;
         committed = Map.copyOf(committed);
+        consumerByState = Map.copyOf(consumerByState);
     }
 
-    /** Groups in {@code state}. */
+    /** Consumer-protocol groups in {@code state} (one of {@link #CONSUMER_STATES}). */
+    public int consumerInState(String state) {
+        return consumerByState.getOrDefault(state, 0);
+    }
+
+    /** Consumer-protocol groups. */
+    public int consumerGroups() {
+        return consumerByState.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** Classic groups in {@code state}. */
     public int inState(GroupState state) {
         return byState.getOrDefault(state, 0);
     }
 
-    /** Groups in every state but Dead (a dead group is on its way out and no longer listed). */
+    /** Classic groups in every state but Dead (a dead group is on its way out and no longer listed). */
     public int live() {
         return byState.entrySet().stream().filter(e -> e.getKey() != GroupState.DEAD)
                 .mapToInt(Map.Entry::getValue).sum();

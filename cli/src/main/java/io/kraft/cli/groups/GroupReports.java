@@ -10,7 +10,9 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.MemberAssignment;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 
@@ -49,20 +51,37 @@ public final class GroupReports {
 
     /**
      * {@code --describe --members}: each member with how many partitions it owns, and with {@code verbose}
-     * which ones, as {@code topic(0,1),other(2)}.
+     * which ones, as {@code topic(0,1),other(2)}. A consumer-protocol group (KIP-848) also shows each member's epoch,
+     * and with {@code verbose} its target assignment at the group's target assignment epoch.
      */
     public static TextTable members(ConsumerGroupDescription group, boolean verbose) {
-        TextTable table = verbose
-                ? new TextTable("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT")
-                : new TextTable("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS");
+        boolean consumerProtocol = group.type() == GroupType.CONSUMER;
+        List<String> header = new ArrayList<>(List.of("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"));
+        if (consumerProtocol) {
+            header.add("CURRENT-EPOCH");
+        }
+        if (verbose) {
+            header.add(consumerProtocol ? "CURRENT-ASSIGNMENT" : "ASSIGNMENT");
+        }
+        if (verbose && consumerProtocol) {
+            header.addAll(List.of("TARGET-EPOCH", "TARGET-ASSIGNMENT"));
+        }
+        TextTable table = new TextTable(header.toArray(String[]::new));
         List<MemberDescription> members = new ArrayList<>(group.members());
         members.sort(Comparator.comparing(MemberDescription::consumerId));
         for (MemberDescription member : members) {
             List<String> row = new ArrayList<>(List.of(group.groupId(), text(member.consumerId()),
                     text(member.host()), text(member.clientId()),
                     Integer.toString(member.assignment().topicPartitions().size())));
+            if (consumerProtocol) {
+                row.add(member.memberEpoch().map(String::valueOf).orElse(UNKNOWN));
+            }
             if (verbose) {
-                row.add(assignment(member));
+                row.add(assignment(member.assignment()));
+            }
+            if (verbose && consumerProtocol) {
+                row.add(group.targetAssignmentEpoch().map(String::valueOf).orElse(UNKNOWN));
+                row.add(member.targetAssignment().map(GroupReports::assignment).orElse(UNKNOWN));
             }
             table.add(row);
         }
@@ -88,9 +107,9 @@ public final class GroupReports {
         return table;
     }
 
-    private static String assignment(MemberDescription member) {
+    private static String assignment(MemberAssignment assignment) {
         Map<String, TreeSet<Integer>> byTopic = new TreeMap<>();
-        for (TopicPartition partition : member.assignment().topicPartitions()) {
+        for (TopicPartition partition : assignment.topicPartitions()) {
             byTopic.computeIfAbsent(partition.topic(), topic -> new TreeSet<>()).add(partition.partition());
         }
         if (byTopic.isEmpty()) {

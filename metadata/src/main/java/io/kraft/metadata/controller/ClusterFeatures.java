@@ -18,6 +18,8 @@ public final class ClusterFeatures {
     public static final String METADATA_VERSION = "metadata.version";
     /** The transaction protocol version: 2 is KIP-890 part 2 (an epoch bump per transaction, implicit adds). */
     public static final String TRANSACTION_VERSION = "transaction.version";
+    /** The group coordinator's protocols: 1 adds KIP-848's consumer protocol (Kafka 4's default for a new cluster). */
+    public static final String GROUP_VERSION = "group.version";
     /** Eligible leader replicas (KIP-966). */
     public static final String ELIGIBLE_LEADER_REPLICAS_VERSION = FeaturesImage.ELIGIBLE_LEADER_REPLICAS;
 
@@ -25,11 +27,13 @@ public final class ClusterFeatures {
     public static final Map<String, SupportedRange> SUPPORTED = Map.ofEntries(
             Map.entry(METADATA_VERSION, new SupportedRange(1, 3)),
             Map.entry(ELIGIBLE_LEADER_REPLICAS_VERSION, new SupportedRange(1, 1)),
+            Map.entry(GROUP_VERSION, new SupportedRange(1, 1)),
             Map.entry(TRANSACTION_VERSION, new SupportedRange(1, 2)));
 
     /** The levels a new cluster starts with (Kafka 4.x's defaults for a new cluster). */
     public static final Map<String, Integer> FORMAT_DEFAULTS = Map.ofEntries(
             Map.entry(ELIGIBLE_LEADER_REPLICAS_VERSION, 1),
+            Map.entry(GROUP_VERSION, 1),
             Map.entry(TRANSACTION_VERSION, 2));
 
     private ClusterFeatures() {

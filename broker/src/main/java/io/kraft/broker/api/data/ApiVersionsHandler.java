@@ -31,6 +31,9 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
     public static final SupportedFeature TRANSACTION_VERSION =
             new SupportedFeature("transaction.version", (short) 0, (short) 2);
 
+    /** The consumer group protocol (KIP-848): level 1 serves ConsumerGroupHeartbeat and ConsumerGroupDescribe. */
+    public static final SupportedFeature GROUP_VERSION = new SupportedFeature("group.version", (short) 0, (short) 1);
+
     /** Eligible leader replicas (KIP-966): level 1 keeps an ELR per partition and holds the high watermark under min ISR. */
     public static final SupportedFeature ELIGIBLE_LEADER_REPLICAS_VERSION =
             new SupportedFeature("eligible.leader.replicas.version", (short) 0, (short) 1);

@@ -20,6 +20,8 @@ public final class GroupHandlers {
                 new ListGroupsHandler(coordinator),
                 new DescribeGroupsHandler(coordinator),
                 new DeleteGroupsHandler(coordinator),
-                new OffsetDeleteHandler(coordinator));
+                new OffsetDeleteHandler(coordinator),
+                new ConsumerGroupHeartbeatHandler(coordinator),
+                new ConsumerGroupDescribeHandler(coordinator));
     }
 }

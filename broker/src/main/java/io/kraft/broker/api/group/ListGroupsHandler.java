@@ -24,11 +24,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Answers ListGroups (v0-5) with the groups this broker coordinates; v4 filters by state names (any case),
- * v5 by group type, where every group here is of the "classic" type.
+ * v5 by group type ("classic", or "consumer" for KIP-848 groups).
  */
 public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRequest, ListGroupsResponse> {
-    static final String CLASSIC_GROUP_TYPE = "classic";
-
     private final GroupCoordinatorService coordinator;
 
     public ListGroupsHandler(GroupCoordinatorService coordinator) {
@@ -46,32 +44,36 @@ public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRe
         short version = request.version();
         List<String> stateNames = version >= 4 ? body.statesFilter() : List.of();
         List<String> types = version >= 5 ? body.typesFilter() : List.of();
-        boolean classicWanted = types.isEmpty()
-                || types.stream().anyMatch(t -> t.toLowerCase(Locale.ROOT).equals(CLASSIC_GROUP_TYPE));
+        Set<String> wantedTypes = new java.util.HashSet<>();
+        types.forEach(t -> wantedTypes.add(t.toLowerCase(Locale.ROOT)));
         Set<GroupState> states = EnumSet.noneOf(GroupState.class);
         stateNames.forEach(name -> GroupState.fromWireName(name).ifPresent(states::add));
-        boolean nothingMatches = !classicWanted || (!stateNames.isEmpty() && states.isEmpty());
+        boolean nothingMatches = !stateNames.isEmpty() && states.isEmpty();
         // DESCRIBE on the cluster lists every group; otherwise those the principal may describe (as Kafka does).
         boolean everyGroup = !context.authorizationEnabled() || context.authorizeCluster(AclOperation.DESCRIBE);
         return Requests.respond(coordinator.listGroups(states), result -> toResponse(context, result, nothingMatches,
-                everyGroup));
+                everyGroup, wantedTypes));
     }
 
     private static ListGroupsResponse toResponse(RequestContext context, ListGroupsResult result,
-                                                 boolean nothingMatches, boolean everyGroup) {
+                                                 boolean nothingMatches, boolean everyGroup,
+                                                 Set<String> wantedTypes) {
         ListGroupsResponse response = new ListGroupsResponse().setErrorCode(result.error().code());
         if (nothingMatches) {
             return response;
         }
         for (ListedGroup group : result.groups()) {
+            if (!wantedTypes.isEmpty() && !wantedTypes.contains(group.groupType())) {
+                continue;
+            }
             if (!everyGroup && !context.authorizeQuietly(AclOperation.DESCRIBE, ResourceType.GROUP, group.groupId())) {
                 continue;
             }
             response.groups().add(new ListGroupsResponse.ListedGroup()
                     .setGroupId(group.groupId())
                     .setProtocolType(group.protocolType())
-                    .setGroupState(group.state().wireName())
-                    .setGroupType(CLASSIC_GROUP_TYPE));
+                    .setGroupState(group.stateName())
+                    .setGroupType(group.groupType()));
         }
         return response;
     }

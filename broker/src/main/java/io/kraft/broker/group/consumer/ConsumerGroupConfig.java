@@ -1,0 +1,101 @@
+package io.kraft.broker.group.consumer;
+
+import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.STRING;
+import static io.kraft.config.Importance.MEDIUM;
+
+import io.kraft.config.ConfigDef;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code group.consumer.*} settings of consumer-protocol groups (KIP-848), with Kafka's defaults: a member's
+ * session and heartbeat interval, the most members a group holds, and the server-side assignors (the first is
+ * the default).
+ */
+public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
+                                  List<PartitionAssignor> assignors) {
+    public static final String SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
+    public static final String HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
+    public static final String MAX_SIZE = "group.consumer.max.size";
+    public static final String ASSIGNORS = "group.consumer.assignors";
+
+    public ConsumerGroupConfig {
+        if (sessionTimeoutMs < 1 || heartbeatIntervalMs < 1 || maxSize < 1) {
+            throw new IllegalArgumentException(SESSION_TIMEOUT_MS + ", " + HEARTBEAT_INTERVAL_MS + " and " + MAX_SIZE
+                    + " must be positive");
+        }
+        if (heartbeatIntervalMs >= sessionTimeoutMs) {
+            throw new IllegalArgumentException(HEARTBEAT_INTERVAL_MS + " must be less than " + SESSION_TIMEOUT_MS);
+        }
+        if (assignors.isEmpty()) {
+            throw new IllegalArgumentException(ASSIGNORS + " needs at least one assignor");
+        }
+        assignors = List.copyOf(assignors);
+    }
+
+    /** The keys, so a node's configuration knows them. */
+    public static ConfigDef definition() {
+        return new ConfigDef()
+                .define(SESSION_TIMEOUT_MS, INT, 45_000, MEDIUM,
+                        "How long a consumer-protocol member may go without a heartbeat before it is removed.")
+                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, MEDIUM,
+                        "How often consumer-protocol members are told to heartbeat.")
+                .define(MAX_SIZE, INT, Integer.MAX_VALUE, MEDIUM, "The most members a consumer-protocol group holds.")
+                .define(ASSIGNORS, STRING, "uniform,range", MEDIUM,
+                        "The server-side assignors (uniform, range); the first is used unless a member asks for another.");
+    }
+
+    public static ConsumerGroupConfig defaults() {
+        return fromProperties(Map.of());
+    }
+
+    public static ConsumerGroupConfig fromProperties(Map<String, String> props) {
+        List<PartitionAssignor> assignors = new ArrayList<>();
+        for (String name : Arrays.asList(props.getOrDefault(ASSIGNORS, "uniform,range").split(","))) {
+            String trimmed = name.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            assignors.add(assignor(trimmed));
+        }
+        return new ConsumerGroupConfig(intProp(props, SESSION_TIMEOUT_MS, 45_000),
+                intProp(props, HEARTBEAT_INTERVAL_MS, 5_000), intProp(props, MAX_SIZE, Integer.MAX_VALUE), assignors);
+    }
+
+    /** The assignor by its name or, as Kafka's setting allows, by Kafka's class name of it. */
+    private static PartitionAssignor assignor(String name) {
+        String simple = name.substring(name.lastIndexOf('.') + 1);
+        if (simple.equalsIgnoreCase(UniformAssignor.NAME) || simple.equals("UniformAssignor")) {
+            return new UniformAssignor();
+        }
+        if (simple.equalsIgnoreCase(RangeAssignor.NAME) || simple.equals("RangeAssignor")) {
+            return new RangeAssignor();
+        }
+        throw new IllegalArgumentException(ASSIGNORS + ": unknown assignor '" + name + "' (uniform, range)");
+    }
+
+    /** The assignor named {@code name}, or null when it is not configured. */
+    public PartitionAssignor assignor(String name, boolean orDefault) {
+        for (PartitionAssignor assignor : assignors) {
+            if (assignor.name().equals(name)) {
+                return assignor;
+            }
+        }
+        return orDefault ? assignors.get(0) : null;
+    }
+
+    private static int intProp(Map<String, String> props, String name, int defaultValue) {
+        String text = props.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an int, got '" + text + "'");
+        }
+    }
+}
