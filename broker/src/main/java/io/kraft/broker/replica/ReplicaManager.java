@@ -616,19 +616,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     public CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendRecords(
             long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
-        if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
-            Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(Errors.INVALID_REQUIRED_ACKS,
-                    "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
-            return CompletableFuture.completedFuture(results);
-        }
-        return leaderAppends.append(timeoutMs, requiredAcks, entries, (tp, partition, records, nowMs) -> {
-            if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
-                throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
-                        "clients may not produce to the internal topic " + tp.topic());
-            }
-            return partition.appendAsLeader(records, requiredAcks, nowMs);
-        });
+        return leaderAppends.appendProduce(timeoutMs, requiredAcks, internalTopicsAllowed, entries);
     }
 
     /**
@@ -641,27 +629,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * after a retry is harmless: it ends no transaction twice.
      */
     public CompletableFuture<Map<TopicPartition, Errors>> writeTxnMarkers(TxnMarker marker, long timeoutMs) {
-        Map<TopicPartition, TxnMarker> entries = new LinkedHashMap<>();
-        marker.partitions().forEach(tp -> entries.put(tp, marker));
-        if (marker.producerId() < 0 || marker.producerEpoch() < 0) {
-            Map<TopicPartition, Errors> refused = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> refused.put(tp, Errors.INVALID_REQUEST));
-            return CompletableFuture.completedFuture(refused);
-        }
-        return leaderAppends.append(timeoutMs, (short) -1, entries, (tp, partition, txn, nowMs) ->
-                partition.appendTxnMarker(txn.producerId(), txn.producerEpoch(), txn.endMarker(), nowMs)
-        ).thenApply(results -> {
-            Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
-            results.forEach((tp, result) -> errors.put(tp, result.error()));
-            errors.forEach((tp, error) -> {
-                if (error == Errors.NONE) {
-                    markerListeners.forEach(listener -> listener.onMarkerWritten(tp, marker));
-                }
-            });
-            LOG.debug("Broker {} wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", brokerId,
-                    marker.result(), marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
-            return errors;
-        });
+        return leaderAppends.writeTxnMarkers(marker, timeoutMs, markerListeners);
     }
 
     // ---- fetch -------------------------------------------------------------------------------------
