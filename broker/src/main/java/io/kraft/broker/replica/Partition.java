@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
 
 /**
  * One partition this broker hosts: its log, its role (leader or follower) and leader epoch from the
@@ -53,7 +54,8 @@ public final class Partition {
 
     private final TopicPartition topicPartition;
     private final int localBrokerId;
-    private final Log log;
+    /** Replaced only when a move to another log directory completes (under the role lock's write side). */
+    private volatile Log log;
     private final ReentrantReadWriteLock roleLock = new ReentrantReadWriteLock();
     /** Followers' fetch positions and catch-up times; absent = not fetched since this term began. */
     private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
@@ -92,6 +94,20 @@ public final class Partition {
 
     public Log log() {
         return log;
+    }
+
+    /**
+     * Swaps this partition's log for the one {@code swap} returns from the current one (a move between log
+     * directories completing, KIP-113), with appends, truncations and role changes held off meanwhile.
+     */
+    void replaceLog(UnaryOperator<Log> swap) {
+        Lock lock = roleLock.writeLock();
+        lock.lock();
+        try {
+            log = swap.apply(log);
+        } finally {
+            lock.unlock();
+        }
     }
 
     public boolean isLeader() {
@@ -613,6 +629,7 @@ public final class Partition {
         } finally {
             lock.unlock();
         }
+        Log log = this.log; // one log throughout, even if a log directory move swaps it meanwhile
         // The watermark first: the data read below it is then certainly committed.
         long hw = highWatermark;
         long lso = log.lastStableOffset(hw);

@@ -115,6 +115,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final FollowerFetches followerFetches;
     private final ReplicationThrottles throttles;
     private final LocalReads localReads;
+    private final LogDirMover mover;
     private boolean started;
     private boolean closed;
 
@@ -198,6 +199,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 throttles.leader(), config.fetchMaxBytes());
         this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, logDirFailures::isOffline,
                 producePurgatory, fetchPurgatory, clock);
+        this.mover = new LogDirMover(brokerId, logDirs, partitions::get, logDirFailures::isOffline,
+                throttles.alterLogDirs(), clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
@@ -210,6 +213,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
             started = true;
             maintenance.start();
+            mover.start();
             if (fetchers != null) {
                 fetchers.start();
                 isrProposals.start(partitions::values);
@@ -245,6 +249,23 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             Partition partition = partitions.get(tp);
             return partition == null ? -1 : partition.highWatermark();
         });
+    }
+
+    /**
+     * AlterReplicaLogDirs (KIP-113): moves each partition's replica to the log directory given, by path, answering
+     * each as {@link LogDirMover#requestMove} does; the moves run in the background.
+     */
+    public Map<TopicPartition, Errors> alterReplicaLogDirs(Map<TopicPartition, Path> moves) {
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        moves.forEach((tp, dir) -> results.put(tp, mover.requestMove(tp, dir)));
+        return results;
+    }
+
+    /** The log directory moves in progress: per partition, the target directory and the bytes copied so far. */
+    public Map<TopicPartition, Map.Entry<Path, Long>> logDirMoves() {
+        Map<TopicPartition, Map.Entry<Path, Long>> moves = new LinkedHashMap<>();
+        mover.moves().forEach((tp, move) -> moves.put(tp, Map.entry(move.dir(), move.copiedBytes())));
+        return moves;
     }
 
     /** How the previous run left the log directories, as opening them found (see {@link LogDirectories}). */
@@ -461,7 +482,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 checkpointedHighWatermarks.remove(tp);
             }
         }
-        Log log = logDirs.getOrCreate(tp);
+        Log log = logDirs.getOrCreate(tp, mover.wishedDirectory(tp));
         TopicLogSettings settings = topicConfigs.topicSettings(tp.topic());
         log.updateConfig(LogConfig.from(settings));
         if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
@@ -470,6 +491,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
         partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image));
         partitions.put(tp, partition);
+        mover.onHosted(partition);
         return partition;
     }
 
@@ -480,6 +502,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (partition != null && !partition.topicId().equals(topicId)) {
             return; // a newer topic of the same name lives here now
         }
+        mover.cancel(tp);
         try {
             ReplicaFetcherManager currentFetchers = fetchers;
             if (currentFetchers != null) {
@@ -750,6 +773,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             isrProposals.close();
         }
         maintenance.close();
+        mover.close();
         logDirFailures.close();
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();
