@@ -59,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * in a purgatory for {@code min_bytes}), and the offset lookups of ListOffsets, OffsetForLeaderEpoch and
  * DeleteRecords through {@link #partitionOrError}.
  *
- * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs. Each log's
+ * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs, and a replica moves to
+ * another one on request (AlterReplicaLogDirs, {@link LogDirMover}). Each log's
  * settings are the topic's overrides over the broker defaults and follow topic config changes. High
  * watermarks are checkpointed per directory ({@code replication-offset-checkpoint}) periodically and on close.
  * With replication enabled (a {@link Replication} given at construction) followers fetch from their leaders (a
