@@ -96,9 +96,16 @@ final class LogDirMover implements AutoCloseable {
             if (existing != null) {
                 abandon(tp, "it now moves to " + dir.get());
             }
+            Log future = null;
             try {
-                moves.put(tp, new FutureReplica(tp, dir.get(), logDirs.getOrCreateFutureLog(tp, dir.get())));
+                future = logDirs.getOrCreateFutureLog(tp, dir.get());
+                // The topic id goes with the log: stray-log checks and a recreated topic rely on it.
+                PartitionMetadataFile.write(future.dir(), partition.topicId());
+                moves.put(tp, new FutureReplica(tp, dir.get(), future));
             } catch (LogStorageException e) {
+                if (future != null) {
+                    logDirs.reportIoError(future, e);
+                }
                 LOG.warn("Broker {} cannot move {} to {}: {}", brokerId, tp, dir.get(), e.getMessage());
                 return Errors.KAFKA_STORAGE_ERROR;
             }

@@ -128,7 +128,33 @@ final class LogDirectories implements AutoCloseable {
             }
             throw e;
         }
-        return new LogDirectories(ids, List.copyOf(opened), failedAtOpen, failures);
+        LogDirectories directories = new LogDirectories(ids, List.copyOf(opened), failedAtOpen, failures);
+        directories.dropDuplicateLogs();
+        return directories;
+    }
+
+    /**
+     * A crash between the two renames that end a move between directories (KIP-113) leaves the partition's log in both,
+     * with the same records (the partition's writers were held off): the longer one stays (on a tie, the first in
+     * log.dirs order), the other is deleted.
+     */
+    private void dropDuplicateLogs() {
+        Map<TopicPartition, LogManager> kept = new HashMap<>();
+        for (LogManager manager : online()) {
+            for (Map.Entry<TopicPartition, Log> entry : manager.logs().entrySet()) {
+                TopicPartition tp = entry.getKey();
+                LogManager other = kept.putIfAbsent(tp, manager);
+                if (other == null) {
+                    continue;
+                }
+                LogManager drop = entry.getValue().logEndOffset() > other.log(tp).map(Log::logEndOffset).orElse(-1L)
+                        ? other : manager;
+                kept.put(tp, drop == other ? manager : other);
+                LOG.warn("Log of {} found in both {} and {} (a move between log directories was interrupted): "
+                        + "deleting the copy in {}", tp, other.logDir(), manager.logDir(), drop.logDir());
+                drop.deleteLog(tp);
+            }
+        }
     }
 
     /**
@@ -220,6 +246,15 @@ final class LogDirectories implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /** Every future log of the online directories (moves in progress), by partition. */
+    Map<TopicPartition, Log> futureLogs() {
+        Map<TopicPartition, Log> all = new HashMap<>();
+        for (LogManager manager : online()) {
+            manager.futureLogs().forEach(all::putIfAbsent);
+        }
+        return all;
     }
 
     /** The future log of the partition in {@code dir}, created empty if absent. */

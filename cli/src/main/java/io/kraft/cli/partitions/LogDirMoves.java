@@ -3,10 +3,14 @@ package io.kraft.cli.partitions;
 import io.kraft.cli.client.ClientFailures;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeReplicaLogDirsResult.ReplicaLogDirInfo;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.errors.ReplicaNotAvailableException;
 
@@ -68,7 +72,7 @@ public final class LogDirMoves {
                     + replica.brokerId();
             ReplicaLogDirInfo info;
             try {
-                info = admin.describeReplicaLogDirs(java.util.List.of(replica)).all().get().get(replica);
+                info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
             } catch (ExecutionException e) {
                 out.println("Cannot tell where " + where + " is: " + ClientFailures.message(e));
                 inProgress++;
@@ -78,7 +82,7 @@ public final class LogDirMoves {
                 out.println("Reassignment of replica " + replica + " completed successfully.");
             } else if (move.getValue().equals(info.getFutureReplicaLogDir())) {
                 out.println("Reassignment of replica " + replica + " is still in progress ("
-                        + info.getFutureReplicaOffsetLag() + " offsets to copy).");
+                        + info.getFutureReplicaOffsetLag() + " offsets to copy" + copied(admin, replica, info) + ").");
                 inProgress++;
             } else if (info.getCurrentReplicaLogDir() == null) {
                 out.println("The replica of " + where + " is in no online log directory of its broker (one may be "
@@ -90,6 +94,27 @@ public final class LogDirMoves {
                 inProgress++;
             }
         }
+        if (!moves.isEmpty()) {
+            out.println((moves.size() - inProgress) + " of " + moves.size() + " log directory moves done.");
+        }
         return inProgress;
+    }
+
+    /** ", B of T bytes copied": the future replica's size of its current one's, from DescribeLogDirs. */
+    private static String copied(Admin admin, TopicPartitionReplica replica, ReplicaLogDirInfo info)
+            throws InterruptedException {
+        TopicPartition partition = new TopicPartition(replica.topic(), replica.partition());
+        try {
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(List.of(replica.brokerId()))
+                    .allDescriptions().get().getOrDefault(replica.brokerId(), Map.of());
+            LogDirDescription currentDir = dirs.get(info.getCurrentReplicaLogDir());
+            LogDirDescription futureDir = dirs.get(info.getFutureReplicaLogDir());
+            ReplicaInfo current = currentDir == null ? null : currentDir.replicaInfos().get(partition);
+            ReplicaInfo future = futureDir == null ? null : futureDir.replicaInfos().get(partition);
+            return current == null || future == null ? ""
+                    : ", " + future.size() + " of " + current.size() + " bytes copied";
+        } catch (ExecutionException e) {
+            return ""; // the sizes are a courtesy: a broker that cannot say them leaves them out
+        }
     }
 }
