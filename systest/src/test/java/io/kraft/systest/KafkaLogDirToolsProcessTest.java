@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,8 +64,10 @@ class KafkaLogDirToolsProcessTest {
 
         JsonNode kafkas = kafkaLogDirs();
         assertEquals(Optional.empty(), dirOf(kafkas, "moving-0", true), "no future replica is left: " + kafkas);
-        assertEquals(kafkas, jsonLine(runTool(JvmSpec.kraftCli(nextName("kraft-log-dirs"), "log-dirs",
-                "--bootstrap-server", bootstrap(), "--describe"))), "kraft-cli log-dirs gives what kafka-log-dirs does");
+        // Kafka's tool lists a broker's directories in no set order; ours sorts them.
+        assertEquals(byDirectory(kafkas), byDirectory(jsonLine(runTool(JvmSpec.kraftCli(nextName("kraft-log-dirs"),
+                "log-dirs", "--bootstrap-server", bootstrap(), "--describe")))),
+                "kraft-cli log-dirs gives what kafka-log-dirs does");
         String consumed = kafkaTool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--topic", "moving",
                 "--from-beginning", "--max-messages", "2000", "--timeout-ms", "30000");
         assertEquals(2000, consumed.lines().count() - consumed.lines().filter(l -> l.startsWith("Processed")).count(),
@@ -93,6 +97,16 @@ class KafkaLogDirToolsProcessTest {
     private static JsonNode jsonLine(String output) throws Exception {
         return JSON.readTree(output.lines().filter(line -> line.startsWith("{")).findFirst().orElseThrow(
                 () -> new AssertionError("no JSON in " + output)));
+    }
+
+    /** The JSON of kafka-log-dirs with each broker's directories keyed by path. */
+    private static Map<Integer, Map<String, JsonNode>> byDirectory(JsonNode logDirs) {
+        Map<Integer, Map<String, JsonNode>> brokers = new TreeMap<>();
+        for (JsonNode broker : logDirs.get("brokers")) {
+            Map<String, JsonNode> dirs = brokers.computeIfAbsent(broker.get("broker").intValue(), b -> new TreeMap<>());
+            broker.get("logDirs").forEach(dir -> dirs.put(dir.get("logDir").asText(), dir));
+        }
+        return brokers;
     }
 
     /** The log directory in which the JSON lists the partition's replica (its future replica if {@code future}). */

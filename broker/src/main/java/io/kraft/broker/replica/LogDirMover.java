@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -45,7 +46,6 @@ final class LogDirMover implements AutoCloseable {
     private final Map<TopicPartition, Path> wishes = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean closed;
-    private volatile long completedMoves;
 
     LogDirMover(int brokerId, LogDirectories logDirs, Function<TopicPartition, Partition> hosted,
                 Predicate<TopicPartition> offline, ReplicationQuota quota, LongSupplier clock) {
@@ -129,7 +129,14 @@ final class LogDirMover implements AutoCloseable {
         Path wish = wishes.remove(tp);
         synchronized (lock) {
             Optional<Map.Entry<Path, Log>> future = logDirs.futureLog(tp);
-            if (future.isPresent() && !moves.containsKey(tp)) {
+            Optional<UUID> copiedTopic = future.flatMap(f -> PartitionMetadataFile.read(f.getValue().dir()));
+            if (copiedTopic.isPresent() && !copiedTopic.get().equals(partition.topicId())) {
+                // The topic was deleted and recreated while the broker was down: the copy is of the old one.
+                moves.remove(tp);
+                logDirs.deleteFutureLog(tp);
+                LOG.info("Broker {} deleted the future log of {} in {}: it copied topic id {}, the topic now has id {}",
+                        brokerId, tp, future.get().getKey(), copiedTopic.get(), partition.topicId());
+            } else if (future.isPresent() && !moves.containsKey(tp)) {
                 moves.put(tp, new FutureReplica(tp, future.get().getKey(), future.get().getValue()));
                 LOG.info("Broker {} resumes moving {} to {} from offset {}", brokerId, tp, future.get().getKey(),
                         future.get().getValue().logEndOffset());
@@ -155,11 +162,6 @@ final class LogDirMover implements AutoCloseable {
     /** The moves in progress, by partition: the target directory and the bytes copied so far by this process. */
     Map<TopicPartition, FutureReplica> moves() {
         return Map.copyOf(moves);
-    }
-
-    /** Moves completed since the start. */
-    long completedMoves() {
-        return completedMoves;
     }
 
     private void run() {
@@ -233,7 +235,6 @@ final class LogDirMover implements AutoCloseable {
             return logDirs.completeMove(tp, move.dir(), current.config().fileDeleteDelayMs());
         });
         moves.remove(tp);
-        completedMoves++;
         LOG.info("Broker {} moved {} from {} to {} at offset {} ({} bytes copied)", brokerId, tp, from, move.dir(),
                 partition.logEndOffset(), move.copiedBytes());
     }
