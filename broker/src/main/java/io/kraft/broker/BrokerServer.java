@@ -3,6 +3,7 @@ package io.kraft.broker;
 import io.kraft.broker.api.AuthorizationGates;
 import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
+import io.kraft.broker.api.admin.AlterReplicaLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeQuorumHandler;
 import io.kraft.broker.api.admin.QuorumDescriber;
@@ -200,6 +201,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
+        handlers.add(new AlterReplicaLogDirsHandler(replicaManager::alterReplicaLogDirs));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));

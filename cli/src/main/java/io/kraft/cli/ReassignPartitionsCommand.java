@@ -4,6 +4,7 @@ import io.kraft.cli.client.ClientFailures;
 import io.kraft.cli.partitions.CopyProgress;
 import io.kraft.cli.partitions.JsonPlans;
 import io.kraft.cli.partitions.LiveBrokers;
+import io.kraft.cli.partitions.LogDirMoves;
 import io.kraft.cli.partitions.PlanException;
 import io.kraft.cli.partitions.ReplicaAssignments;
 import io.kraft.cli.partitions.ReplicationThrottles;
@@ -93,6 +94,11 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
                     + "bytes/s; --verify removes it once all are done.")
     private long alterLogDirsThrottle;
 
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "10000",
+            description = "How long --execute waits for a replica's broker to create it before moving it between "
+                    + "log directories (default: ${DEFAULT-VALUE}).")
+    private long timeoutMs;
+
     @Option(names = "--preserve-throttles", description = "With --verify: keep the throttles when all is done.")
     private boolean preserveThrottles;
 
@@ -118,7 +124,7 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
                 } else if (execute) {
                     return execute(admin, plan, out, err);
                 } else if (verify) {
-                    return verify(admin, plan.replicas(), preserveThrottles, out);
+                    return verify(admin, plan, preserveThrottles, out);
                 }
                 return cancel(admin, plan.replicas(), out, err);
             } catch (PlanException e) {
@@ -224,12 +230,6 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         Map<TopicPartition, List<Integer>> plan = reassignment.replicas();
         Map<TopicPartition, List<Integer>> current = currentOf(admin, plan);
         Map<TopicPartitionReplica, String> currentDirs = currentLogDirs(admin, current);
-        reassignment.logDirs().forEach((replica, dir) -> {
-            if (!dir.equals(currentDirs.get(replica))) {
-                throw new PlanException("The plan puts replica " + replica + " in log directory " + dir
-                        + ": moving replicas between log directories is not supported; use \"any\"");
-            }
-        });
         if (!additional && !admin.listPartitionReassignments().reassignments().get().isEmpty()) {
             throw new PlanException("Cannot execute because there is an existing partition assignment. Use "
                     + "--additional to override this and create a new partition assignment in addition to the "
@@ -252,7 +252,25 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
             out.println("The replica-alter-dir throttle limit was set to " + alterLogDirsThrottle + " B/s");
         }
         Map<TopicPartition, Optional<NewPartitionReassignment>> targets = JsonPlans.targets(plan);
-        return alter(admin, targets, "Successfully started partition reassignment", " for ", "reassigning", out, err);
+        int result = alter(admin, targets, "Successfully started partition reassignment", " for ", "reassigning", out,
+                err);
+        Map<TopicPartitionReplica, String> dirMoves = new LinkedHashMap<>(reassignment.logDirs());
+        dirMoves.entrySet().removeIf(move -> move.getValue().equals(currentDirs.get(move.getKey())));
+        if (result != 0 || dirMoves.isEmpty()) {
+            return result;
+        }
+        Map<TopicPartitionReplica, String> failed = LogDirMoves.start(admin, dirMoves, timeoutMs);
+        if (failed.isEmpty()) {
+            out.println("Successfully started log directory move" + (dirMoves.size() == 1 ? "" : "s") + " for: "
+                    + String.join(",", dirMoves.keySet().stream().map(TopicPartitionReplica::toString).toList()));
+            return 0;
+        }
+        out.println("Error moving replica(s) between log directories:");
+        failed.forEach((replica, message) -> out.println(replica + ": " + message));
+        out.flush();
+        err.println("Error: " + failed.size() + " replica(s) could not be moved between log directories");
+        err.flush();
+        return KraftCli.EXIT_FAILURE;
     }
 
     /** The log directory of each current replica that its broker, if up, reports (DescribeLogDirs). */
@@ -308,8 +326,9 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         return KraftCli.EXIT_FAILURE;
     }
 
-    private static int verify(Admin admin, Map<TopicPartition, List<Integer>> plan, boolean preserveThrottles,
+    private static int verify(Admin admin, JsonPlans.ReassignmentPlan reassignment, boolean preserveThrottles,
                               PrintWriter out) throws ExecutionException, InterruptedException {
+        Map<TopicPartition, List<Integer>> plan = reassignment.replicas();
         Map<TopicPartition, PartitionReassignment> ongoing = admin.listPartitionReassignments(plan.keySet())
                 .reassignments().get();
         Map<TopicPartition, List<Integer>> current = currentOf(admin, plan);
@@ -328,7 +347,16 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         });
         Map<TopicPartition, PartitionReassignment> moving = new LinkedHashMap<>(ongoing);
         moving.keySet().retainAll(plan.keySet());
-        if (moving.isEmpty()) {
+        int dirMovesInProgress = 0;
+        if (!reassignment.logDirs().isEmpty()) {
+            out.println();
+            out.println("Status of replica log directory moves:");
+            dirMovesInProgress = LogDirMoves.verify(admin, reassignment.logDirs(), out);
+        }
+        if (moving.isEmpty() && dirMovesInProgress > 0) {
+            out.println(dirMovesInProgress + " of " + reassignment.logDirs().size()
+                    + " log directory moves are not done yet.");
+        } else if (moving.isEmpty()) {
             out.println(plan.size() + " of " + plan.size() + " partitions done.");
             if (!preserveThrottles) {
                 // As Kafka's tool: every broker's rates, and the plan's topics' replica lists, once all is done.

@@ -154,8 +154,9 @@ class PartitionCommandsTest {
                 file("dirs.json", "{\"version\":1,\"partitions\":[{\"topic\":\"orders\",\"partition\":0,"
                         + "\"replicas\":[1],\"log_dirs\":[\"/data\"]}]}").toString());
         assertEquals(KraftCli.EXIT_FAILURE, otherDir.exitCode());
-        assertTrue(otherDir.err().contains("moving replicas between log directories is not supported"),
-                otherDir.err());
+        assertEquals("Error: 1 replica(s) could not be moved between log directories" + NL, otherDir.err());
+        assertTrue(otherDir.out().contains("Error moving replica(s) between log directories:" + NL + "orders-0-1: "),
+                otherDir.out());
         assertUsageError(run("reassign-partitions", "--verify", "--reassignment-json-file",
                 file("dirs2.json", "{\"version\":1,\"partitions\":[{\"topic\":\"orders\",\"partition\":0,"
                         + "\"replicas\":[1],\"log_dirs\":[\"any\",\"any\"]}]}").toString()), "one entry per replica");

@@ -167,6 +167,11 @@ public final class CombinedNode implements AutoCloseable {
         return controllerNode.previousShutdown().and(broker.replicaManager().previousShutdown());
     }
 
+    /** The broker's replica manager (tests look at its log directories and throttles). */
+    public io.kraft.broker.replica.ReplicaManager replicaManager() {
+        return broker.replicaManager();
+    }
+
     /** The metadata image this node's controller has committed (tools and benchmarks look inside). */
     public io.kraft.metadata.image.MetadataImage metadataImage() {
         return controllerNode.controller().image();

@@ -31,7 +31,7 @@ class KafkaToolsProcessTest {
     Path dataDir;
 
     private final Map<Integer, NodeConfigFile> nodes = new TreeMap<>();
-    private int toolRuns;
+    private final ToolRunner tools = new ToolRunner(processes, WAIT);
 
     @Test
     void kafkasToolsWorkAgainstTheCluster() throws Exception {
@@ -196,13 +196,10 @@ class KafkaToolsProcessTest {
     }
 
     private String runTool(JvmSpec spec) {
-        JvmProcess process = processes.run(spec, WAIT);
-        int status = process.waitForExit(WAIT);
-        assertEquals(0, status, spec.mainClass() + " " + spec.args() + " exited " + status + process.describeLogs());
-        return process.stdout();
+        return tools.run(spec);
     }
 
     private String nextName(String tool) {
-        return "tool-" + (++toolRuns) + "-" + tool;
+        return tools.nextName(tool);
     }
 }

@@ -47,6 +47,7 @@ public final class AuthorizationGates {
         cluster(ApiKey.UNREGISTER_BROKER, AclOperation.ALTER);
         cluster(ApiKey.ALTER_PARTITION_REASSIGNMENTS, AclOperation.ALTER);
         cluster(ApiKey.LIST_PARTITION_REASSIGNMENTS, AclOperation.DESCRIBE);
+        cluster(ApiKey.ALTER_REPLICA_LOG_DIRS, AclOperation.ALTER);
         cluster(ApiKey.DESCRIBE_LOG_DIRS, AclOperation.DESCRIBE);
         cluster(ApiKey.DESCRIBE_QUORUM, AclOperation.DESCRIBE);
         cluster(ApiKey.UPDATE_FEATURES, AclOperation.ALTER);

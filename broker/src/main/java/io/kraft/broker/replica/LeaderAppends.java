@@ -6,6 +6,7 @@ import io.kraft.storage.log.InvalidRecordException;
 import io.kraft.storage.log.RecordError;
 import io.kraft.storage.log.TopicPartition;
 import io.kraft.storage.log.producer.DuplicateSequenceException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,56 @@ final class LeaderAppends {
         this.producePurgatory = producePurgatory;
         this.fetchPurgatory = fetchPurgatory;
         this.clock = clock;
+    }
+
+    /**
+     * A producer's batches (see {@link ReplicaManager#appendRecords}): INVALID_REQUIRED_ACKS for acks other than 0, 1
+     * or -1, INVALID_TOPIC_EXCEPTION for an internal topic unless {@code internalTopicsAllowed}.
+     */
+    CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendProduce(
+            long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
+        if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
+            Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
+            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(Errors.INVALID_REQUIRED_ACKS,
+                    "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
+            return CompletableFuture.completedFuture(results);
+        }
+        return append(timeoutMs, requiredAcks, entries, (tp, partition, records, nowMs) -> {
+            if (ReplicaManager.INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
+                throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
+                        "clients may not produce to the internal topic " + tp.topic());
+            }
+            return partition.appendAsLeader(records, requiredAcks, nowMs);
+        });
+    }
+
+    /**
+     * A transaction's markers (see {@link ReplicaManager#writeTxnMarkers}), each partition's error once committed;
+     * the listeners hear of every marker written.
+     */
+    CompletableFuture<Map<TopicPartition, Errors>> writeTxnMarkers(TxnMarker marker, long timeoutMs,
+                                                                   List<TxnMarkerListener> listeners) {
+        Map<TopicPartition, TxnMarker> entries = new LinkedHashMap<>();
+        marker.partitions().forEach(tp -> entries.put(tp, marker));
+        if (marker.producerId() < 0 || marker.producerEpoch() < 0) {
+            Map<TopicPartition, Errors> refused = new LinkedHashMap<>();
+            entries.keySet().forEach(tp -> refused.put(tp, Errors.INVALID_REQUEST));
+            return CompletableFuture.completedFuture(refused);
+        }
+        return append(timeoutMs, (short) -1, entries, (tp, partition, txn, nowMs) ->
+                partition.appendTxnMarker(txn.producerId(), txn.producerEpoch(), txn.endMarker(), nowMs)
+        ).thenApply(results -> {
+            Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+            results.forEach((tp, result) -> errors.put(tp, result.error()));
+            errors.forEach((tp, error) -> {
+                if (error == Errors.NONE) {
+                    listeners.forEach(listener -> listener.onMarkerWritten(tp, marker));
+                }
+            });
+            LOG.debug("Wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", marker.result(),
+                    marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
+            return errors;
+        });
     }
 
     /**

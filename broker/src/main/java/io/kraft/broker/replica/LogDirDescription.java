@@ -13,8 +13,15 @@ import java.util.Map;
  */
 public record LogDirDescription(Path dir, boolean online, long totalBytes, long usableBytes,
                                 Map<TopicPartition, Replica> replicas) {
-    /** A replica's log: its size on disk and how far its end lags the partition's high watermark. */
-    public record Replica(long sizeBytes, long offsetLag) {
+    /**
+     * A replica's log: its size on disk and how far its end lags the partition's high watermark, or for a future
+     * replica (a log moving into this directory, KIP-113) how far it lags the log it copies.
+     */
+    public record Replica(long sizeBytes, long offsetLag, boolean future) {
+        /** A partition's current log. */
+        public Replica(long sizeBytes, long offsetLag) {
+            this(sizeBytes, offsetLag, false);
+        }
     }
 
     public LogDirDescription {

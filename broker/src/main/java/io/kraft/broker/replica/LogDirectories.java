@@ -128,7 +128,33 @@ final class LogDirectories implements AutoCloseable {
             }
             throw e;
         }
-        return new LogDirectories(ids, List.copyOf(opened), failedAtOpen, failures);
+        LogDirectories directories = new LogDirectories(ids, List.copyOf(opened), failedAtOpen, failures);
+        directories.dropDuplicateLogs();
+        return directories;
+    }
+
+    /**
+     * A crash between the two renames that end a move between directories (KIP-113) leaves the partition's log in both,
+     * with the same records (the partition's writers were held off): the longer one stays (on a tie, the first in
+     * log.dirs order), the other is deleted.
+     */
+    private void dropDuplicateLogs() {
+        Map<TopicPartition, LogManager> kept = new HashMap<>();
+        for (LogManager manager : online()) {
+            for (Map.Entry<TopicPartition, Log> entry : manager.logs().entrySet()) {
+                TopicPartition tp = entry.getKey();
+                LogManager other = kept.putIfAbsent(tp, manager);
+                if (other == null) {
+                    continue;
+                }
+                LogManager drop = entry.getValue().logEndOffset() > other.log(tp).map(Log::logEndOffset).orElse(-1L)
+                        ? other : manager;
+                kept.put(tp, drop == other ? manager : other);
+                LOG.warn("Log of {} found in both {} and {} (a move between log directories was interrupted): "
+                        + "deleting the copy in {}", tp, other.logDir(), manager.logDir(), drop.logDir());
+                drop.deleteLog(tp);
+            }
+        }
     }
 
     /**
@@ -157,6 +183,7 @@ final class LogDirectories implements AutoCloseable {
     }
 
     private Optional<LogManager> managerOf(TopicPartition tp) {
+        // A completed move leaves the log in one directory only; the other copy of a crash mid-swap is ignored.
         for (LogManager manager : online()) {
             if (manager.log(tp).isPresent()) {
                 return Optional.of(manager);
@@ -180,6 +207,85 @@ final class LogDirectories implements AutoCloseable {
                 .orElseThrow(() -> new LogStorageException("cannot create the log of " + tp
                         + ": every log directory is offline"));
         return emptiest.getOrCreateLog(tp);
+    }
+
+    /**
+     * The partition's log, created on {@code preferred} (an AlterReplicaLogDirs wish, KIP-113) when it has none and
+     * that directory is online, else as {@link #getOrCreate(TopicPartition)} places it.
+     */
+    synchronized Log getOrCreate(TopicPartition tp, Optional<Path> preferred) {
+        Optional<LogManager> wanted = preferred.flatMap(this::onlineManager);
+        if (wanted.isPresent() && log(tp).isEmpty()) {
+            return wanted.get().getOrCreateLog(tp);
+        }
+        return getOrCreate(tp);
+    }
+
+    /** The online directory {@code dir}, if it is one of log.dirs. */
+    Optional<LogManager> onlineManager(Path dir) {
+        return online().stream().filter(m -> m.logDir().equals(dir)).findFirst();
+    }
+
+    /** The configured log directory {@code dir} names (as given, or absolute), if any. */
+    Optional<Path> configuredDirectory(Path dir) {
+        Path wanted = dir.toAbsolutePath().normalize();
+        return directoryIds.keySet().stream().filter(d -> d.toAbsolutePath().normalize().equals(wanted)).findFirst();
+    }
+
+    /** Whether {@code dir} is a configured directory that has not failed. */
+    boolean isOnline(Path dir) {
+        return onlineManager(dir).isPresent();
+    }
+
+    /** The partition's future log (a move in progress, KIP-113) and the directory it is in, if any. */
+    Optional<Map.Entry<Path, Log>> futureLog(TopicPartition tp) {
+        for (LogManager manager : online()) {
+            Optional<Log> future = manager.futureLog(tp);
+            if (future.isPresent()) {
+                return Optional.of(Map.entry(manager.logDir(), future.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every future log of the online directories (moves in progress), by partition. */
+    Map<TopicPartition, Log> futureLogs() {
+        Map<TopicPartition, Log> all = new HashMap<>();
+        for (LogManager manager : online()) {
+            manager.futureLogs().forEach(all::putIfAbsent);
+        }
+        return all;
+    }
+
+    /** The future log of the partition in {@code dir}, created empty if absent. */
+    Log getOrCreateFutureLog(TopicPartition tp, Path dir) {
+        return onlineManager(dir).orElseThrow(() -> new LogStorageException("cannot move " + tp + " to " + dir
+                + ": the log directory is offline")).getOrCreateFutureLog(tp);
+    }
+
+    /** Deletes the partition's future log wherever it is (an abandoned move); a no-op without one. */
+    synchronized void deleteFutureLog(TopicPartition tp) {
+        for (LogManager manager : online()) {
+            manager.deleteFutureLog(tp);
+        }
+    }
+
+    /**
+     * Ends a move: the future log in {@code dir} becomes the partition's log and the one it replaces is deleted after
+     * {@code deleteDelayMs}. The caller holds off every writer and reader-to-be of the partition.
+     *
+     * @return the partition's log in {@code dir}
+     */
+    synchronized Log completeMove(TopicPartition tp, Path dir, long deleteDelayMs) {
+        Optional<LogManager> source = managerOf(tp);
+        // Promoted first: a crash between the two steps leaves two copies of the log, never none.
+        Log promoted = onlineManager(dir).orElseThrow(() -> new LogStorageException("cannot move " + tp + " to " + dir
+                + ": the log directory is offline")).promoteFutureLog(tp);
+        source.filter(m -> !m.logDir().equals(dir)).ifPresent(m -> m.deleteReplacedLog(tp, deleteDelayMs));
+        if (cleanerOffsets.containsKey(tp)) {
+            writePerDirectory(cleanerFiles, cleanerOffsets);
+        }
+        return promoted;
     }
 
     /** The log directory that holds {@code log}. */
@@ -290,7 +396,11 @@ final class LogDirectories implements AutoCloseable {
             }
             Map<TopicPartition, LogDirDescription.Replica> replicas = new HashMap<>();
             manager.get().logs().forEach((tp, log) -> replicas.put(tp, new LogDirDescription.Replica(
-                    log.sizeInBytes(), Math.max(0, highWatermark.applyAsLong(tp) - log.logEndOffset()))));
+                    log.sizeInBytes(), Math.max(0, highWatermark.applyAsLong(tp) - log.logEndOffset()), false)));
+            // A future log's lag is how far it is behind the log it copies (KIP-113).
+            manager.get().futureLogs().forEach((tp, future) -> replicas.put(tp, new LogDirDescription.Replica(
+                    future.sizeInBytes(), Math.max(0, log(tp).map(Log::logEndOffset).orElse(0L)
+                    - future.logEndOffset()), true)));
             long total = -1;
             long usable = -1;
             try {

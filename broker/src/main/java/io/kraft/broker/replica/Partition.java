@@ -8,16 +8,11 @@ import io.kraft.storage.log.AbortedTxn;
 import io.kraft.storage.log.AppendInfo;
 import io.kraft.storage.log.CommittedRead;
 import io.kraft.storage.log.EpochEndOffset;
-import io.kraft.storage.log.EpochEntry;
 import io.kraft.storage.log.FileSlice;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.OffsetOutOfRangeException;
-import io.kraft.storage.log.TimestampOffset;
 import io.kraft.storage.log.TopicPartition;
 import io.kraft.storage.record.EndTransactionMarker;
-import io.kraft.storage.record.Record;
-import io.kraft.storage.record.RecordBatch;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
 
 /**
  * One partition this broker hosts: its log, its role (leader or follower) and leader epoch from the
@@ -58,7 +54,8 @@ public final class Partition {
 
     private final TopicPartition topicPartition;
     private final int localBrokerId;
-    private final Log log;
+    /** Replaced only when a move to another log directory completes (under the role lock's write side). */
+    private volatile Log log;
     private final ReentrantReadWriteLock roleLock = new ReentrantReadWriteLock();
     /** Followers' fetch positions and catch-up times; absent = not fetched since this term began. */
     private final Map<Integer, FollowerState> followers = new ConcurrentHashMap<>();
@@ -97,6 +94,20 @@ public final class Partition {
 
     public Log log() {
         return log;
+    }
+
+    /**
+     * Swaps this partition's log for the one {@code swap} returns from the current one (a move between log
+     * directories completing, KIP-113), with appends, truncations and role changes held off meanwhile.
+     */
+    void replaceLog(UnaryOperator<Log> swap) {
+        Lock lock = roleLock.writeLock();
+        lock.lock();
+        try {
+            log = swap.apply(log);
+        } finally {
+            lock.unlock();
+        }
     }
 
     public boolean isLeader() {
@@ -618,6 +629,7 @@ public final class Partition {
         } finally {
             lock.unlock();
         }
+        Log log = this.log; // one log throughout, even if a log directory move swaps it meanwhile
         // The watermark first: the data read below it is then certainly committed.
         long hw = highWatermark;
         long lso = log.lastStableOffset(hw);
@@ -678,70 +690,7 @@ public final class Partition {
             case TXN_COMMITTED -> lastStableOffset();
             case HIGH_WATERMARK -> highWatermark;
         };
-        if (timestamp == EARLIEST_TIMESTAMP || timestamp == EARLIEST_LOCAL_TIMESTAMP) {
-            long start = log.logStartOffset();
-            return new TimestampAndOffset(-1L, start, epochForOffset(start));
-        }
-        if (timestamp == LATEST_TIMESTAMP) {
-            return new TimestampAndOffset(-1L, lastFetchable, current.leaderEpoch());
-        }
-        if (timestamp == LATEST_TIERED_TIMESTAMP) {
-            return TimestampAndOffset.NOT_FOUND; // no tiered storage: nothing is tiered
-        }
-        if (timestamp == MAX_TIMESTAMP) {
-            Optional<TimestampOffset> max = log.maxTimestampOffset();
-            if (max.isEmpty()) {
-                return TimestampAndOffset.NOT_FOUND;
-            }
-            // The log knows the batch; KIP-734 answers the offset of the record carrying the largest timestamp.
-            TimestampAndOffset exact = firstRecordAtOrAfter(max.get(), max.get().timestampMs());
-            return exact.offset() < lastFetchable ? exact : TimestampAndOffset.NOT_FOUND;
-        }
-        if (timestamp < 0) {
-            return TimestampAndOffset.NOT_FOUND;
-        }
-        Optional<TimestampOffset> batchHit = log.offsetForTimestamp(timestamp);
-        if (batchHit.isEmpty()) {
-            return TimestampAndOffset.NOT_FOUND;
-        }
-        TimestampAndOffset exact = firstRecordAtOrAfter(batchHit.get(), timestamp);
-        return exact.offset() < lastFetchable ? exact : TimestampAndOffset.NOT_FOUND;
-    }
-
-    /**
-     * The log's time lookup works per batch; the answer must name the first record whose timestamp reaches
-     * the target, so the batch found is read and its records scanned.
-     */
-    private TimestampAndOffset firstRecordAtOrAfter(TimestampOffset batchHit, long timestamp) {
-        long start = log.logStartOffset();
-        try {
-            ByteBuffer bytes = log.read(Math.max(batchHit.offset(), start), 1, true).records().readFully();
-            if (bytes.remaining() >= RecordBatch.HEADER_SIZE) {
-                RecordBatch batch = new RecordBatch(bytes, 0);
-                for (Record record : batch.records()) {
-                    long recordTimestamp = batch.isLogAppendTime() ? batch.maxTimestamp() : record.timestamp();
-                    if (record.offset() >= start && recordTimestamp >= timestamp) {
-                        return new TimestampAndOffset(recordTimestamp, record.offset(), batch.partitionLeaderEpoch());
-                    }
-                }
-            }
-        } catch (IOException | OffsetOutOfRangeException e) {
-            // The batch went away under the lookup (retention); its own answer is still a valid bound.
-        }
-        return new TimestampAndOffset(batchHit.timestampMs(), batchHit.offset(), epochForOffset(batchHit.offset()));
-    }
-
-    /** The leader epoch that wrote {@code offset}, from the leader epoch cache; -1 when unknown. */
-    private int epochForOffset(long offset) {
-        int epoch = NO_EPOCH;
-        for (EpochEntry entry : log.leaderEpochCache().entries()) {
-            if (entry.startOffset() <= offset) {
-                epoch = entry.epoch();
-            } else {
-                break;
-            }
-        }
-        return epoch;
+        return TimestampLookup.find(log, timestamp, lastFetchable, current.leaderEpoch());
     }
 
     /**

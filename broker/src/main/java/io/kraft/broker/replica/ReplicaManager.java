@@ -59,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * in a purgatory for {@code min_bytes}), and the offset lookups of ListOffsets, OffsetForLeaderEpoch and
  * DeleteRecords through {@link #partitionOrError}.
  *
- * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs. Each log's
+ * <p>Logs live in {@code log.dirs}; a new partition goes to the directory with the fewest logs, and a replica moves to
+ * another one on request (AlterReplicaLogDirs, {@link LogDirMover}). Each log's
  * settings are the topic's overrides over the broker defaults and follow topic config changes. High
  * watermarks are checkpointed per directory ({@code replication-offset-checkpoint}) periodically and on close.
  * With replication enabled (a {@link Replication} given at construction) followers fetch from their leaders (a
@@ -115,6 +116,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final FollowerFetches followerFetches;
     private final ReplicationThrottles throttles;
     private final LocalReads localReads;
+    private final LogDirMover mover;
     private boolean started;
     private boolean closed;
 
@@ -198,6 +200,8 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 throttles.leader(), config.fetchMaxBytes());
         this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, logDirFailures::isOffline,
                 producePurgatory, fetchPurgatory, clock);
+        this.mover = new LogDirMover(brokerId, logDirs, partitions::get, logDirFailures::isOffline,
+                throttles.alterLogDirs(), clock);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
@@ -210,6 +214,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             }
             started = true;
             maintenance.start();
+            mover.start();
             if (fetchers != null) {
                 fetchers.start();
                 isrProposals.start(partitions::values);
@@ -245,6 +250,23 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             Partition partition = partitions.get(tp);
             return partition == null ? -1 : partition.highWatermark();
         });
+    }
+
+    /**
+     * AlterReplicaLogDirs (KIP-113): moves each partition's replica to the log directory given, by path, answering
+     * each as {@link LogDirMover#requestMove} does; the moves run in the background.
+     */
+    public Map<TopicPartition, Errors> alterReplicaLogDirs(Map<TopicPartition, Path> moves) {
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        moves.forEach((tp, dir) -> results.put(tp, mover.requestMove(tp, dir)));
+        return results;
+    }
+
+    /** The log directory moves in progress: per partition, the target directory and the bytes copied so far. */
+    public Map<TopicPartition, Map.Entry<Path, Long>> logDirMoves() {
+        Map<TopicPartition, Map.Entry<Path, Long>> moves = new LinkedHashMap<>();
+        mover.moves().forEach((tp, move) -> moves.put(tp, Map.entry(move.dir(), move.copiedBytes())));
+        return moves;
     }
 
     /** How the previous run left the log directories, as opening them found (see {@link LogDirectories}). */
@@ -461,7 +483,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 checkpointedHighWatermarks.remove(tp);
             }
         }
-        Log log = logDirs.getOrCreate(tp);
+        Log log = logDirs.getOrCreate(tp, mover.wishedDirectory(tp));
         TopicLogSettings settings = topicConfigs.topicSettings(tp.topic());
         log.updateConfig(LogConfig.from(settings));
         if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
@@ -470,6 +492,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
         partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image));
         partitions.put(tp, partition);
+        mover.onHosted(partition);
         return partition;
     }
 
@@ -480,6 +503,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         if (partition != null && !partition.topicId().equals(topicId)) {
             return; // a newer topic of the same name lives here now
         }
+        mover.cancel(tp);
         try {
             ReplicaFetcherManager currentFetchers = fetchers;
             if (currentFetchers != null) {
@@ -616,19 +640,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      */
     public CompletableFuture<Map<TopicPartition, PartitionProduceResult>> appendRecords(
             long timeoutMs, short requiredAcks, boolean internalTopicsAllowed, Map<TopicPartition, ByteBuffer> entries) {
-        if (requiredAcks != 0 && requiredAcks != 1 && requiredAcks != -1) {
-            Map<TopicPartition, PartitionProduceResult> results = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> results.put(tp, PartitionProduceResult.failed(Errors.INVALID_REQUIRED_ACKS,
-                    "acks must be 0, 1 or -1 (all), got " + requiredAcks)));
-            return CompletableFuture.completedFuture(results);
-        }
-        return leaderAppends.append(timeoutMs, requiredAcks, entries, (tp, partition, records, nowMs) -> {
-            if (INTERNAL_TOPICS.contains(tp.topic()) && !internalTopicsAllowed) {
-                throw new ReplicaException(Errors.INVALID_TOPIC_EXCEPTION,
-                        "clients may not produce to the internal topic " + tp.topic());
-            }
-            return partition.appendAsLeader(records, requiredAcks, nowMs);
-        });
+        return leaderAppends.appendProduce(timeoutMs, requiredAcks, internalTopicsAllowed, entries);
     }
 
     /**
@@ -641,27 +653,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
      * after a retry is harmless: it ends no transaction twice.
      */
     public CompletableFuture<Map<TopicPartition, Errors>> writeTxnMarkers(TxnMarker marker, long timeoutMs) {
-        Map<TopicPartition, TxnMarker> entries = new LinkedHashMap<>();
-        marker.partitions().forEach(tp -> entries.put(tp, marker));
-        if (marker.producerId() < 0 || marker.producerEpoch() < 0) {
-            Map<TopicPartition, Errors> refused = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> refused.put(tp, Errors.INVALID_REQUEST));
-            return CompletableFuture.completedFuture(refused);
-        }
-        return leaderAppends.append(timeoutMs, (short) -1, entries, (tp, partition, txn, nowMs) ->
-                partition.appendTxnMarker(txn.producerId(), txn.producerEpoch(), txn.endMarker(), nowMs)
-        ).thenApply(results -> {
-            Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
-            results.forEach((tp, result) -> errors.put(tp, result.error()));
-            errors.forEach((tp, error) -> {
-                if (error == Errors.NONE) {
-                    markerListeners.forEach(listener -> listener.onMarkerWritten(tp, marker));
-                }
-            });
-            LOG.debug("Broker {} wrote {} markers of producer {} epoch {} (coordinator epoch {}): {}", brokerId,
-                    marker.result(), marker.producerId(), marker.producerEpoch(), marker.coordinatorEpoch(), errors);
-            return errors;
-        });
+        return leaderAppends.writeTxnMarkers(marker, timeoutMs, markerListeners);
     }
 
     // ---- fetch -------------------------------------------------------------------------------------
@@ -782,6 +774,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
             isrProposals.close();
         }
         maintenance.close();
+        mover.close();
         logDirFailures.close();
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();

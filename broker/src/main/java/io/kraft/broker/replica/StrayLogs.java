@@ -52,6 +52,15 @@ final class StrayLogs {
                 LOG.error("Broker {} could not delete the stray log of {}", brokerId, tp, e);
             }
         }
+        for (Map.Entry<TopicPartition, Log> entry : logDirs.futureLogs().entrySet()) {
+            // A move the partition's deletion (or reassignment away) interrupted while the broker was down.
+            TopicPartition tp = entry.getKey();
+            String reason = hosted.test(tp) ? null : strayReason(tp, entry.getValue(), image);
+            if (reason != null) {
+                logDirs.deleteFutureLog(tp);
+                LOG.info("Broker {} deleted the stray future log {}: {}", brokerId, entry.getValue().dir(), reason);
+            }
+        }
         return deleted;
     }
 

@@ -11,13 +11,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -32,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>A deleted log's directory is first renamed {@code <topic>-<partition>.<uuid>-delete} (Kafka's
  * pattern), so its name is free for a new log at once and a crash mid-delete leaves nothing that
  * loads as a log; such directories are removed in the background and on open.
+ *
+ * <p>A partition moving here from another log directory of the same broker (KIP-113) has a future log in
+ * {@code <topic>-<partition>.<uuid>-future} while it is copied; {@link #promoteFutureLog} makes it the partition's log.
+ * Future logs are reopened on open, so a move interrupted by a restart resumes from what was copied.
  *
  * <p>The metadata log's directory ({@link TopicPartition#CLUSTER_METADATA}) may sit in a log directory, when
  * metadata.log.dir is unset or names one: it is never opened, created or deleted here.
@@ -48,19 +56,23 @@ public final class LogManager implements AutoCloseable {
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     /** Suffix of a deleted log's renamed directory, removed in the background. */
     public static final String DELETE_DIR_SUFFIX = "-delete";
+    /** Suffix of a future log's directory: a copy of a log moving here from another log directory (KIP-113). */
+    public static final String FUTURE_DIR_SUFFIX = "-future";
 
     private final Path logDir;
     private final Function<TopicPartition, LogConfig> configs;
     private final OffsetCheckpointFile recoveryPoints;
     private final OffsetCheckpointFile logStartOffsets;
     private final Map<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    /** Logs being copied here from another directory of the same broker, not yet the partitions' logs. */
+    private final Map<TopicPartition, Log> futureLogs = new ConcurrentHashMap<>();
     private final LogDirFailureListener failureListener;
     private final AtomicBoolean failed = new AtomicBoolean();
     private final Object lifecycleLock = new Object();
     /** fsyncs segments rolled by appends off the produce path, one directory's worth at a time. */
     private final ExecutorService rollFlusher;
     /** Removes the files of deleted logs, off the caller's thread. */
-    private final ExecutorService deleter;
+    private final ScheduledExecutorService deleter;
     private boolean closed;
     private PreviousShutdown previousShutdown;
     /** The number the previous clean shutdown left in its marker, or -1 (none, or not a clean shutdown). */
@@ -79,11 +91,14 @@ public final class LogManager implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.deleter = Executors.newSingleThreadExecutor(runnable -> {
+        ScheduledThreadPoolExecutor deleterPool = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "kraft-log-deleter-" + logDir.getFileName());
             thread.setDaemon(true);
             return thread;
         });
+        // A replaced log still waiting out its delay at shutdown is removed by the next open instead.
+        deleterPool.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.deleter = deleterPool;
     }
 
     /**
@@ -130,6 +145,14 @@ public final class LogManager implements AutoCloseable {
                     LOG.info("removing {}, a log deleted before the last shutdown", partitionDir);
                     deleteRecursively(partitionDir);
                     ranBefore = true;
+                    continue;
+                }
+                Optional<TopicPartition> future = futureLogPartition(partitionDir);
+                if (future.isPresent()) {
+                    // Not in the checkpoints (they hold the partitions' logs): recovered from its start.
+                    futureLogs.put(future.get(), Log.open(partitionDir, configs.apply(future.get()), 0, 0, false,
+                            rollFlusher, this::ioFailed));
+                    LOG.info("loaded future log {} of {}: its move to {} resumes", partitionDir, future.get(), logDir);
                     continue;
                 }
                 Optional<TopicPartition> tp = TopicPartition.fromDirectoryName(partitionDir.getFileName().toString());
@@ -215,7 +238,7 @@ public final class LogManager implements AutoCloseable {
     private void closeLogsQuietly() {
         rollFlusher.shutdownNow();
         deleter.shutdownNow();
-        for (Log log : logs.values()) {
+        for (Log log : allLogs()) {
             try {
                 log.close();
             } catch (RuntimeException ignored) {
@@ -223,6 +246,7 @@ public final class LogManager implements AutoCloseable {
             }
         }
         logs.clear();
+        futureLogs.clear();
     }
 
     public Path logDir() {
@@ -286,14 +310,36 @@ public final class LogManager implements AutoCloseable {
      * @return false if this directory holds no log for the partition
      */
     public boolean deleteLog(TopicPartition tp) {
+        return retire(logs, tp, 0);
+    }
+
+    /**
+     * Deletes a partition's log once another directory's copy replaced it: renamed at once, its files stay open for
+     * readers already reading them until {@code delayMs} (file.delete.delay.ms) passed, then go.
+     *
+     * @return false if this directory holds no log for the partition
+     */
+    public boolean deleteReplacedLog(TopicPartition tp, long delayMs) {
+        return retire(logs, tp, delayMs);
+    }
+
+    /** Deletes the future log of a partition whose move here was abandoned; false if there is none. */
+    public boolean deleteFutureLog(TopicPartition tp) {
+        return retire(futureLogs, tp, 0);
+    }
+
+    private boolean retire(Map<TopicPartition, Log> from, TopicPartition tp, long delayMs) {
         Path renamed;
+        Log log;
         synchronized (lifecycleLock) {
             ensureOpen();
-            Log log = logs.remove(tp);
+            log = from.remove(tp);
             if (log == null) {
                 return false;
             }
-            log.closeHandlers();
+            if (delayMs == 0) {
+                log.closeHandlers();
+            }
             renamed = logDir.resolve(tp.directoryName() + "." + UUID.randomUUID().toString().replace("-", "")
                     + DELETE_DIR_SUFFIX);
             try {
@@ -310,8 +356,9 @@ public final class LogManager implements AutoCloseable {
             checkpoint();
         }
         LOG.info("deleted log {}; removing its files from {}", tp, renamed);
-        deleter.execute(() -> {
+        deleter.schedule(() -> {
             try {
+                log.closeHandlers();
                 deleteRecursively(renamed);
             } catch (LogStorageException e) {
                 LOG.warn("could not remove deleted log directory {}: {}", renamed, e.getMessage());
@@ -319,23 +366,99 @@ public final class LogManager implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("could not remove deleted log directory {} (the next open retries): {}", renamed, e.toString());
             }
-        });
+        }, delayMs, TimeUnit.MILLISECONDS);
         return true;
+    }
+
+    /** The future log of a partition moving here (KIP-113), if any. */
+    public Optional<Log> futureLog(TopicPartition tp) {
+        return Optional.ofNullable(futureLogs.get(tp));
+    }
+
+    /** A snapshot of the future logs: partitions moving here from another log directory. */
+    public Map<TopicPartition, Log> futureLogs() {
+        return Map.copyOf(futureLogs);
+    }
+
+    /**
+     * The future log of a partition about to move here, in {@code <topic>-<partition>.<uuid>-future} (Kafka's
+     * pattern): created empty if absent, the existing one otherwise.
+     */
+    public Log getOrCreateFutureLog(TopicPartition tp) {
+        if (tp.equals(TopicPartition.CLUSTER_METADATA)) {
+            throw new IllegalArgumentException(tp + " is the metadata log's directory: it cannot move");
+        }
+        synchronized (lifecycleLock) {
+            ensureOpen();
+            return reportingIoErrors(() -> futureLogs.computeIfAbsent(tp, p -> Log.open(logDir.resolve(
+                    p.directoryName() + "." + UUID.randomUUID().toString().replace("-", "") + FUTURE_DIR_SUFFIX),
+                    configs.apply(p), 0, 0, false, rollFlusher, this::ioFailed)));
+        }
+    }
+
+    /**
+     * Makes the future log the partition's log here: closes it (flushed), renames its directory to
+     * {@code <topic>-<partition>} and reopens it. The caller holds off every writer of the partition meanwhile.
+     *
+     * @return the partition's log, reopened from the renamed directory
+     * @throws IllegalStateException if there is no future log for the partition, or already a log
+     */
+    public Log promoteFutureLog(TopicPartition tp) {
+        synchronized (lifecycleLock) {
+            ensureOpen();
+            Log future = futureLogs.get(tp);
+            if (future == null || logs.containsKey(tp)) {
+                throw new IllegalStateException("cannot promote the future log of " + tp + " in " + logDir
+                        + (future == null ? ": there is none" : ": the directory already holds its log"));
+            }
+            return reportingIoErrors(() -> {
+                future.close();
+                futureLogs.remove(tp);
+                Path target = logDir.resolve(tp.directoryName());
+                try {
+                    DurableFiles.atomicMove(future.dir(), target);
+                    DurableFiles.fsyncDirectory(logDir);
+                } catch (IOException e) {
+                    throw new LogStorageException("cannot rename future log " + future.dir() + " to " + target, e);
+                }
+                Log log = Log.open(target, configs.apply(tp), future.logEndOffset(), future.logStartOffset(), true,
+                        rollFlusher, this::ioFailed);
+                logs.put(tp, log);
+                checkpoint();
+                return log;
+            });
+        }
+    }
+
+    /** {@code <topic>-<partition>.<32 hex digits>-future}: the partition whose future log the directory is. */
+    static Optional<TopicPartition> futureLogPartition(Path dir) {
+        return suffixedLogPartition(dir, FUTURE_DIR_SUFFIX);
+    }
+
+    private List<Log> allLogs() {
+        List<Log> all = new ArrayList<>(logs.values());
+        all.addAll(futureLogs.values());
+        return all;
     }
 
     /** {@code <topic>-<partition>.<32 hex digits>-delete}: a deleted log's renamed directory. */
     static boolean isDeletedLogDirectory(Path dir) {
+        return suffixedLogPartition(dir, DELETE_DIR_SUFFIX).isPresent();
+    }
+
+    /** The partition of a {@code <topic>-<partition>.<32 hex digits><suffix>} directory, else empty. */
+    private static Optional<TopicPartition> suffixedLogPartition(Path dir, String suffix) {
         String name = dir.getFileName().toString();
-        if (!name.endsWith(DELETE_DIR_SUFFIX)) {
-            return false;
+        if (!name.endsWith(suffix)) {
+            return Optional.empty();
         }
-        String stem = name.substring(0, name.length() - DELETE_DIR_SUFFIX.length());
+        String stem = name.substring(0, name.length() - suffix.length());
         int dot = stem.lastIndexOf('.');
         if (dot < 0 || stem.length() - dot - 1 != 32
                 || !stem.substring(dot + 1).chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-            return false;
+            return Optional.empty();
         }
-        return TopicPartition.fromDirectoryName(stem.substring(0, dot)).isPresent();
+        return TopicPartition.fromDirectoryName(stem.substring(0, dot));
     }
 
     private static void deleteRecursively(Path dir) {
@@ -437,7 +560,7 @@ public final class LogManager implements AutoCloseable {
             closed = true;
             rollFlusher.shutdownNow();
             deleter.shutdownNow();
-            for (Log log : logs.values()) {
+            for (Log log : allLogs()) {
                 try {
                     log.closeHandlers();
                 } catch (RuntimeException e) {
@@ -445,6 +568,7 @@ public final class LogManager implements AutoCloseable {
                 }
             }
             logs.clear();
+            futureLogs.clear();
         }
     }
 
@@ -472,7 +596,7 @@ public final class LogManager implements AutoCloseable {
             stopDeleter();
             Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
             try {
-                for (Log log : logs.values()) {
+                for (Log log : allLogs()) {
                     log.close();
                 }
                 checkpoint();

@@ -25,8 +25,9 @@ import java.util.function.Supplier;
 /**
  * Answers DescribeLogDirs (v1-5, KIP-113; v4 space from KIP-827) from this broker's own log directories: each
  * directory of {@code log.dirs} with the replicas it holds (size in bytes, how far the log's end is below the high
- * watermark), or KAFKA_STORAGE_ERROR for a failed one; all replicas, or only those of the named partitions. No
- * replica is ever moving between directories here, so none is a future replica, and no directory is cordoned.
+ * watermark), or KAFKA_STORAGE_ERROR for a failed one; all replicas, or only those of the named partitions. A replica
+ * moving into a directory (AlterReplicaLogDirs) is listed there as a future replica, its lag the offsets it still
+ * lacks; no directory is cordoned.
  */
 public final class DescribeLogDirsHandler implements RequestHandler<DescribeLogDirsRequest, DescribeLogDirsResponse> {
     private final Supplier<List<LogDirDescription>> logDirs;
@@ -69,7 +70,7 @@ public final class DescribeLogDirsHandler implements RequestHandler<DescribeLogD
                 DescribeLogDirsTopic described = new DescribeLogDirsTopic().setName(topic);
                 partitions.forEach((partition, replica) -> described.partitions().add(new DescribeLogDirsPartition()
                         .setPartitionIndex(partition).setPartitionSize(replica.sizeBytes())
-                        .setOffsetLag(replica.offsetLag()).setIsFutureKey(false)));
+                        .setOffsetLag(replica.offsetLag()).setIsFutureKey(replica.future())));
                 result.topics().add(described);
             });
             response.results().add(result);
