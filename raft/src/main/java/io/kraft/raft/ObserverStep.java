@@ -26,6 +26,15 @@ final class ObserverStep extends FetchingStep {
     }
 
     @Override
+    boolean grantVote(int candidateId) {
+        if (!observer.canGrantVote(candidateId)) {
+            return false;
+        }
+        observer.recordVote(candidateId);
+        return true;
+    }
+
+    @Override
     FetchSession fetchSession() {
         return observer.fetch();
     }

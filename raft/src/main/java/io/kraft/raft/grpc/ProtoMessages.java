@@ -54,12 +54,32 @@ final class ProtoMessages {
     static VoteRequest toProto(String clusterId, RaftMessage.VoteRequest m) {
         return VoteRequest.newBuilder().setClusterId(clusterId).setCandidateId(m.source()).setVoterId(m.destination())
                 .setCandidateEpoch(m.epoch()).setLastOffset(m.lastEndOffset()).setLastOffsetEpoch(m.lastEpoch())
-                .setPreVote(m.preVote()).build();
+                .setPreVote(m.preVote()).setVoterDirectoryId(directoryIdToProto(m.voterDirectoryId())).build();
     }
 
     static RaftMessage.VoteRequest fromProto(VoteRequest p) {
         return new RaftMessage.VoteRequest(p.getCandidateId(), p.getVoterId(), p.getCandidateEpoch(),
-                p.getLastOffset(), p.getLastOffsetEpoch(), p.getPreVote());
+                p.getLastOffset(), p.getLastOffsetEpoch(), p.getPreVote(),
+                directoryIdFromProto(p.getVoterDirectoryId()));
+    }
+
+    private static com.google.protobuf.ByteString directoryIdToProto(java.util.UUID id) {
+        if (id.equals(io.kraft.raft.Voter.UNKNOWN_DIRECTORY)) {
+            return com.google.protobuf.ByteString.EMPTY;
+        }
+        return com.google.protobuf.ByteString.copyFrom(java.nio.ByteBuffer.allocate(16)
+                .putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array());
+    }
+
+    private static java.util.UUID directoryIdFromProto(com.google.protobuf.ByteString bytes) {
+        if (bytes.isEmpty()) {
+            return io.kraft.raft.Voter.UNKNOWN_DIRECTORY;
+        }
+        if (bytes.size() != 16) {
+            throw new IllegalArgumentException("voter directory id of " + bytes.size() + " bytes, not 16");
+        }
+        java.nio.ByteBuffer buffer = bytes.asReadOnlyByteBuffer();
+        return new java.util.UUID(buffer.getLong(), buffer.getLong());
     }
 
     static VoteResponse toProto(RaftMessage.VoteResponse m) {
@@ -149,6 +169,7 @@ final class ProtoMessages {
             case DATA -> io.kraft.proto.raft.LogEntry.EntryType.DATA;
             case LEADER_CHANGE -> io.kraft.proto.raft.LogEntry.EntryType.LEADER_CHANGE;
             case DATA_CONTINUED -> io.kraft.proto.raft.LogEntry.EntryType.DATA_CONTINUED;
+            case VOTERS -> io.kraft.proto.raft.LogEntry.EntryType.VOTERS;
         };
     }
 
@@ -157,6 +178,7 @@ final class ProtoMessages {
             case DATA -> LogEntry.EntryType.DATA;
             case LEADER_CHANGE -> LogEntry.EntryType.LEADER_CHANGE;
             case DATA_CONTINUED -> LogEntry.EntryType.DATA_CONTINUED;
+            case VOTERS -> LogEntry.EntryType.VOTERS;
             // Guessing would be worse: a batch boundary read as data could commit half a batch.
             default -> throw new IllegalArgumentException("unknown log entry type " + wireValue);
         };
