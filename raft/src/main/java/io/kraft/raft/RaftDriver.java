@@ -59,6 +59,9 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final AtomicLong droppedMessages = new AtomicLong();
     private final AtomicLong lastDropLogNanos = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL_NANOS);
 
+    /** The voter set last handed to the transport; only the raft thread touches it. */
+    private VoterSet announcedVoters;
+
     /**
      * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
      * a new snapshot covers is deleted. A fatal error only stops the thread and is logged: for tests and tools; a node
@@ -75,6 +78,15 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
                       LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
                       RaftListener listener, long randomSeed, FatalErrorHandler fatalErrorHandler) {
+        this(config, tickMs, log, snapshots, retention, stateStore, transport, listener, randomSeed, fatalErrorHandler,
+                VoterBootstrap.fromStatic(config));
+    }
+
+    /** As above, with the voter set starting from {@code bootstrap} (KIP-853's bootstrap checkpoint, or static). */
+    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
+                      LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
+                      RaftListener listener, long randomSeed, FatalErrorHandler fatalErrorHandler,
+                      VoterBootstrap bootstrap) {
         this.fatalErrorHandler = Objects.requireNonNull(fatalErrorHandler, "fatalErrorHandler");
         this.log = Objects.requireNonNull(log, "log");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -83,7 +95,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.tickMs = tickMs;
-        this.node = new RaftNode(config, log, snapshots, stateStore.read(), new Random(randomSeed));
+        this.node = new RaftNode(config, log, snapshots, stateStore.read(), new Random(randomSeed), bootstrap);
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "raft-node-" + config.nodeId());
             t.setDaemon(true);
@@ -313,6 +325,10 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
             event.run();
             processReady();
             stats.logEnd(node.log().endOffset(), node.log().lastEpoch());
+            if (node.dynamicVoters() && !node.voters().equals(announcedVoters)) {
+                announcedVoters = node.voters();
+                transport.votersChanged(announcedVoters);
+            }
         } catch (Throwable e) {
             // A failed disk write must not be papered over: stop this node rather than run on with unknown state.
             stopped = true;
