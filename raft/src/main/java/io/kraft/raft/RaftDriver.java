@@ -210,6 +210,25 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         });
     }
 
+    /**
+     * KIP-853's AddRaftVoter on this node: completes with the voters record's offset once the new set commits, or
+     * fails as {@link RaftNode#addVoter} says (not the leader, not caught up, a change pending, static voters).
+     */
+    public CompletableFuture<Long> addVoter(Voter voter) {
+        return this.<CompletableFuture<Long>>call(() -> node.addVoter(voter)).thenCompose(change -> change);
+    }
+
+    /** KIP-853's RemoveRaftVoter on this node; see {@link RaftNode#removeVoter}. */
+    public CompletableFuture<Long> removeVoter(int voterId, java.util.UUID directoryId) {
+        return this.<CompletableFuture<Long>>call(() -> node.removeVoter(voterId, directoryId))
+                .thenCompose(change -> change);
+    }
+
+    /** The voter set in force on this node (the latest its log states). */
+    public CompletableFuture<VoterSet> voters() {
+        return call(node::voters);
+    }
+
     /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
     @Override
     public CompletableFuture<QuorumDescription> describe() {
