@@ -133,8 +133,8 @@ final class FormatCommand implements Runnable {
                 throw new UncheckedIOException("Cannot write the bootstrap voters into " + metadataLogDir + ": "
                         + e.getMessage(), e);
             }
-            out.println("Wrote the initial controller quorum " + bootstrapVoters.get().ids() + " (kraft.version 1) into "
-                    + metadataLogDir);
+            out.println("Wrote the initial controller quorum " + bootstrapVoters.get().ids()
+                    + " (kraft.version 1) into " + metadataLogDir);
         }
         if (!bootstrap.isEmpty() && unformatted.contains(metadataLogDir)) {
             try {

@@ -235,15 +235,22 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         return call(() -> {
             List<QuorumDescription.Member> members = new ArrayList<>();
             long nowMs = System.currentTimeMillis();
-            if (node.role() == Role.LEADER) {
-                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs, nowMs));
+            VoterSet voters = node.voters();
+            if (node.role() == Role.LEADER && voters.contains(node.nodeId())) {
+                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs, nowMs,
+                        directoryOf(voters, node.nodeId())));
             }
             for (ReplicaProgress p : node.replicaProgress()) {
                 members.add(new QuorumDescription.Member(p.replicaId(), p.voter(), p.endOffset(),
-                        tickToWallClockMs(p.lastFetchTick(), nowMs), tickToWallClockMs(p.lastCaughtUpTick(), nowMs)));
+                        tickToWallClockMs(p.lastFetchTick(), nowMs), tickToWallClockMs(p.lastCaughtUpTick(), nowMs),
+                        directoryOf(voters, p.replicaId())));
             }
             return new QuorumDescription(node.leaderId(), node.epoch(), node.highWatermark(), members);
         });
+    }
+
+    private static java.util.UUID directoryOf(VoterSet voters, int id) {
+        return voters.voter(id).map(Voter::directoryId).orElse(Voter.UNKNOWN_DIRECTORY);
     }
 
     /** Ticks back to wall-clock time (-1 stays -1): accurate to a tick, which is all describe-quorum needs. */

@@ -26,6 +26,31 @@ public record Voter(int id, UUID directoryId, String endpoint) {
         return new Voter(id, UNKNOWN_DIRECTORY, "");
     }
 
+    /** A directory id as 16 bytes on the wire, none for {@link #UNKNOWN_DIRECTORY}. */
+    public static byte[] directoryBytes(UUID directory) {
+        if (directory.equals(UNKNOWN_DIRECTORY)) {
+            return new byte[0];
+        }
+        return java.nio.ByteBuffer.allocate(16).putLong(directory.getMostSignificantBits())
+                .putLong(directory.getLeastSignificantBits()).array();
+    }
+
+    /**
+     * Reads {@link #directoryBytes}.
+     *
+     * @throws IllegalArgumentException if the bytes are neither empty nor 16 long
+     */
+    public static UUID directoryFromBytes(byte[] bytes) {
+        if (bytes.length == 0) {
+            return UNKNOWN_DIRECTORY;
+        }
+        if (bytes.length != 16) {
+            throw new IllegalArgumentException("directory id of " + bytes.length + " bytes, not 16");
+        }
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+        return new UUID(buffer.getLong(), buffer.getLong());
+    }
+
     /** Whether this voter is the replica {@code nodeId} with log directory {@code directory}. */
     public boolean matches(int nodeId, UUID directory) {
         return id == nodeId && (directoryId.equals(UNKNOWN_DIRECTORY) || directory.equals(UNKNOWN_DIRECTORY)

@@ -565,7 +565,8 @@ public final class GrpcRaftTransport implements RaftTransport {
         for (QuorumDescription.Member replica : description.members()) {
             ReplicaState state = ReplicaState.newBuilder().setReplicaId(replica.replicaId())
                     .setLogEndOffset(replica.endOffset()).setLastFetchTimestampMs(replica.lastFetchTimestampMs())
-                    .setLastCaughtUpTimestampMs(replica.lastCaughtUpTimestampMs()).build();
+                    .setLastCaughtUpTimestampMs(replica.lastCaughtUpTimestampMs())
+                    .setDirectoryId(ProtoMessages.directoryIdToProto(replica.directoryId())).build();
             if (replica.voter()) {
                 builder.addVoters(state);
             } else {

@@ -63,23 +63,12 @@ final class ProtoMessages {
                 directoryIdFromProto(p.getVoterDirectoryId()));
     }
 
-    private static com.google.protobuf.ByteString directoryIdToProto(java.util.UUID id) {
-        if (id.equals(io.kraft.raft.Voter.UNKNOWN_DIRECTORY)) {
-            return com.google.protobuf.ByteString.EMPTY;
-        }
-        return com.google.protobuf.ByteString.copyFrom(java.nio.ByteBuffer.allocate(16)
-                .putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array());
+    static com.google.protobuf.ByteString directoryIdToProto(java.util.UUID id) {
+        return com.google.protobuf.ByteString.copyFrom(io.kraft.raft.Voter.directoryBytes(id));
     }
 
-    private static java.util.UUID directoryIdFromProto(com.google.protobuf.ByteString bytes) {
-        if (bytes.isEmpty()) {
-            return io.kraft.raft.Voter.UNKNOWN_DIRECTORY;
-        }
-        if (bytes.size() != 16) {
-            throw new IllegalArgumentException("voter directory id of " + bytes.size() + " bytes, not 16");
-        }
-        java.nio.ByteBuffer buffer = bytes.asReadOnlyByteBuffer();
-        return new java.util.UUID(buffer.getLong(), buffer.getLong());
+    static java.util.UUID directoryIdFromProto(com.google.protobuf.ByteString bytes) {
+        return io.kraft.raft.Voter.directoryFromBytes(bytes.toByteArray());
     }
 
     static VoteResponse toProto(RaftMessage.VoteResponse m) {

@@ -132,6 +132,11 @@ class GrpcVoterChangesTest {
             await().atMost(WAIT).until(() -> votersOf(node).equals(three));
         }
 
+        // describe-quorum names each voter's directory, as DescribeQuorum v2 does.
+        await().atMost(WAIT).until(() -> drivers.get(1).describe().get(5, TimeUnit.SECONDS).members().stream()
+                .filter(m -> m.voter()).map(m -> m.directoryId()).toList()
+                .equals(List.of(directory(1), directory(2), directory(3))));
+
         await().atMost(WAIT).until(() -> tryChange(d -> d.removeVoter(1, directory(1))));
         await().atMost(WAIT).until(() -> leader() == 2 || leader() == 3);
         int successor = leader();
