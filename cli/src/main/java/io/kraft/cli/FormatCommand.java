@@ -6,16 +6,22 @@ import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.image.ScramFunctions;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.Voter;
+import io.kraft.raft.VoterSet;
+import io.kraft.raft.file.BootstrapVotersFile;
 import io.kraft.storage.MetaProperties;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -29,7 +35,8 @@ import picocli.CommandLine.TypeConversionException;
  * {@code kraft-cli format}: writes meta.properties (cluster id, node id, a fresh directory id) into
  * every log directory and the metadata log directory of a node, so that the node can start; the feature levels a new
  * cluster starts with ({@link ClusterFeatures#FORMAT_DEFAULTS}, each changeable with {@code --feature name=level}) and,
- * with {@code --add-scram}, its first SCRAM credentials (as {@code kafka-storage.sh format}).
+ * with {@code --add-scram}, its first SCRAM credentials (as {@code kafka-storage.sh format}); and for a dynamic
+ * controller quorum (KIP-853) the voters it starts with ({@code --standalone}, {@code --initial-controllers}).
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Formats the log directories and the metadata log directory of a node.")
@@ -60,9 +67,25 @@ final class FormatCommand implements Runnable {
                     + " transaction.version=1 (0 leaves the feature off); repeatable. Defaults: eligible.leader.replicas.version=1, group.version=1, transaction.version=2.")
     private List<String> featureLevels = new ArrayList<>();
 
+    @Option(names = {"-s", "--standalone"},
+            description = "Start a dynamic controller quorum (KIP-853) with this controller as its only voter; grow it"
+                    + " with 'kraft-cli quorum add-controller'. Its address is its controller.quorum.voters entry.")
+    private boolean standalone;
+
+    @Option(names = {"-I", "--initial-controllers"}, paramLabel = "ID@HOST:PORT:DIRECTORY_ID,...",
+            description = "Start a dynamic controller quorum (KIP-853) with these voters; each controller is formatted"
+                    + " with the same list, and its metadata log directory gets the directory id given for it.")
+    private String initialControllers;
+
+    @Option(names = {"-N", "--no-initial-controllers"},
+            description = "Format a controller of a dynamic quorum that is not a voter yet: it follows the log as an"
+                    + " observer until it is added.")
+    private boolean noInitialControllers;
+
     @Override
     public void run() {
         ParsedConfig config = NodeConfigs.load(configFile);
+        Optional<VoterSet> bootstrapVoters = bootstrapVoters(config);
         Map<String, Integer> features = featureLevels();
         List<MetadataRecord> credentials = bootstrapRecords();
         List<MetadataRecord> bootstrap = new ArrayList<>(ClusterFeatures.levelRecords(features));
@@ -88,8 +111,30 @@ final class FormatCommand implements Runnable {
         }
         Path metadataLogDir = NodeConfigs.metadataLogDir(config);
         for (Path dir : unformatted) {
-            MetaProperties.forNewDirectory(clusterId, nodeId).write(dir);
+            MetaProperties meta = MetaProperties.forNewDirectory(clusterId, nodeId);
+            if (dir.equals(metadataLogDir) && bootstrapVoters.isPresent()) {
+                // The voter key names this directory: it must be the id the other controllers were given for us.
+                Optional<UUID> given = bootstrapVoters.get().voter(nodeId).map(Voter::directoryId)
+                        .filter(id -> !id.equals(Voter.UNKNOWN_DIRECTORY));
+                meta = new MetaProperties(clusterId, nodeId, given.map(MetaProperties::toKafkaUuid)
+                        .orElse(meta.directoryId()));
+                if (standalone) {
+                    bootstrapVoters = Optional.of(VoterSet.of(List.of(new Voter(nodeId, meta.directoryUuid(),
+                            bootstrapVoters.get().voter(nodeId).orElseThrow().endpoint()))));
+                }
+            }
+            meta.write(dir);
             out.println("Formatted " + dir + " with cluster.id " + clusterId + " and node.id " + nodeId);
+        }
+        if (bootstrapVoters.isPresent() && unformatted.contains(metadataLogDir)) {
+            try {
+                BootstrapVotersFile.write(metadataLogDir, bootstrapVoters.get());
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot write the bootstrap voters into " + metadataLogDir + ": "
+                        + e.getMessage(), e);
+            }
+            out.println("Wrote the initial controller quorum " + bootstrapVoters.get().ids()
+                    + " (kraft.version 1) into " + metadataLogDir);
         }
         if (!bootstrap.isEmpty() && unformatted.contains(metadataLogDir)) {
             try {
@@ -108,6 +153,44 @@ final class FormatCommand implements Runnable {
             }
         }
         out.flush();
+    }
+
+    /**
+     * The voter set a dynamic quorum starts with, from {@code --standalone} (this node, its directory id filled in
+     * once its directory is formatted), {@code --initial-controllers} or {@code --no-initial-controllers} (empty);
+     * none of them keeps the static {@code controller.quorum.voters} (kraft.version 0).
+     */
+    private Optional<VoterSet> bootstrapVoters(ParsedConfig config) {
+        int given = (standalone ? 1 : 0) + (initialControllers != null ? 1 : 0) + (noInitialControllers ? 1 : 0);
+        if (given > 1) {
+            throw new ParameterException(spec.commandLine(), "--standalone, --initial-controllers and"
+                    + " --no-initial-controllers exclude each other");
+        }
+        int nodeId = config.getInt(NodeConfigs.NODE_ID);
+        if (standalone) {
+            InetSocketAddress address = QuorumConfig.parseVoters(String.join(",", config.getList(QuorumConfig.VOTERS)))
+                    .get(nodeId);
+            if (address == null) {
+                throw new ParameterException(spec.commandLine(), "--standalone needs node " + nodeId + " in "
+                        + QuorumConfig.VOTERS + " for its controller address");
+            }
+            String endpoint = address.getHostString() + ":" + address.getPort();
+            return Optional.of(VoterSet.of(List.of(new Voter(nodeId, Voter.UNKNOWN_DIRECTORY, endpoint))));
+        }
+        if (initialControllers != null) {
+            VoterSet voters;
+            try {
+                voters = InitialControllers.parse(initialControllers);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid --initial-controllers: " + e.getMessage());
+            }
+            if (!voters.contains(nodeId)) {
+                throw new ParameterException(spec.commandLine(), "Invalid --initial-controllers: this node (" + nodeId
+                        + ") is not among " + voters.ids() + "; format it with --no-initial-controllers and add it");
+            }
+            return Optional.of(voters);
+        }
+        return noInitialControllers ? Optional.of(VoterSet.empty()) : Optional.empty();
     }
 
     /** The feature levels to finalize: the defaults with {@code --feature}'s changes, level 0 left out. */

@@ -137,13 +137,14 @@ class QuorumCommandTest {
             assertEquals(0, replication.exitCode(), replication.err());
             List<String> rows = replication.out().lines().toList();
             assertEquals(5, rows.size(), replication.out());
-            assertTrue(rows.get(0).matches("NodeId +LogEndOffset +Lag +LastFetchTimestamp +LastCaughtUpTimestamp"
-                    + " +Status"), rows.get(0));
-            assertTrue(rows.get(1).matches(leaderId + " +\\d+ +0 +\\d{13} +\\d{13} +Leader"), rows.get(1));
+            assertTrue(rows.get(0).matches("NodeId +DirectoryId +LogEndOffset +Lag +LastFetchTimestamp"
+                    + " +LastCaughtUpTimestamp +Status"), rows.get(0));
+            // Static voters: the directory ids are Kafka's zero uuid.
+            assertTrue(rows.get(1).matches(leaderId + " +A{22} +\\d+ +0 +\\d{13} +\\d{13} +Leader"), rows.get(1));
             for (int row = 2; row <= 3; row++) {
-                assertTrue(rows.get(row).matches("\\d +\\d+ +\\d+ +\\d{13} +\\d{13} +Follower"), rows.get(row));
+                assertTrue(rows.get(row).matches("\\d +A{22} +\\d+ +\\d+ +\\d{13} +\\d{13} +Follower"), rows.get(row));
             }
-            assertTrue(rows.get(4).matches("4 +\\d+ +\\d+ +\\d{13} +\\d{13} +Observer"), rows.get(4));
+            assertTrue(rows.get(4).matches("4 +A{22} +\\d+ +\\d+ +\\d{13} +\\d{13} +Observer"), rows.get(4));
         });
     }
 

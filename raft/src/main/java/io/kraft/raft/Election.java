@@ -35,16 +35,18 @@ final class Election {
     }
 
     private VoteTally selfGrantedTally() {
-        VoteTally tally = new VoteTally(node.config.voterIds().size(), node.config.majority());
+        VoteTally tally = new VoteTally(node.voters().size(), node.voters().majority());
         tally.record(node.nodeId, true);
         return tally;
     }
 
     /** Asks every other voter for its (pre-)vote in {@code candidateEpoch}, comparing logs by their last entry. */
     void askForVotes(int candidateEpoch, boolean preVote) {
-        for (int voterId : node.otherVoters) {
+        for (int voterId : node.otherVoters()) {
+            java.util.UUID directory = node.voters().voter(voterId).map(Voter::directoryId)
+                    .orElse(Voter.UNKNOWN_DIRECTORY);
             node.send(new VoteRequest(node.nodeId, voterId, candidateEpoch, node.log.endOffset(), node.log.lastEpoch(),
-                    preVote));
+                    preVote, directory));
         }
     }
 
@@ -55,7 +57,18 @@ final class Election {
     void answerVoteRequest(VoteRequest request) {
         RoleStep step = roles.current();
         boolean granted = false;
-        if (node.config.isVoter() && node.isVoter(request.source()) && request.source() != node.nodeId) {
+        // In a dynamic quorum the candidate need not be in our voter set, which may be behind its own (KIP-853); a
+        // static one knows every voter for good, so a stranger is refused. The candidate counts only the
+        // votes of its own set, and we grant only to a log at least as up to date as ours. Likewise we vote when its
+        // set names us with our own directory though ours does not yet; a directory that is not ours means our disk
+        // was wiped since, and we are not the voter it asks.
+        java.util.UUID asked = request.voterDirectoryId();
+        boolean unknown = asked.equals(Voter.UNKNOWN_DIRECTORY) || node.directoryId.equals(Voter.UNKNOWN_DIRECTORY);
+        boolean keyMatches = unknown || asked.equals(node.directoryId);
+        boolean namedByCandidate = !unknown && keyMatches;
+        boolean candidateKnown = node.voterHistory.dynamic() || node.isVoter(request.source());
+        if ((node.isLocalVoter() || namedByCandidate) && keyMatches && candidateKnown
+                && request.source() != node.nodeId) {
             boolean upToDate = new OffsetAndEpoch(request.lastEndOffset(), request.lastEpoch())
                     .compareTo(node.log.lastOffsetAndEpoch()) >= 0;
             if (request.preVote()) {
@@ -141,8 +154,10 @@ final class Election {
     /** A voter announces itself leader of its epoch: a member of that epoch without a leader follows it. */
     void onLeaderAnnouncement(BeginQuorumEpoch message) {
         RoleState state = roles.state();
-        if (message.epoch() == state.epoch() && state.leaderId().isEmpty() && node.isVoter(message.source())) {
-            if (node.config.isVoter()) {
+        // The leader we voted for in this epoch may be missing from our (older) voter set: it won with its own.
+        boolean knownCandidate = node.trusts(message.source()) || state.votedId().equals(OptionalInt.of(message.source()));
+        if (message.epoch() == state.epoch() && state.leaderId().isEmpty() && knownCandidate) {
+            if (node.isLocalVoter()) {
                 roles.becomeFollower(state.epoch(), OptionalInt.of(message.source()), state.votedId(),
                         node.randomElectionTimeoutTicks());
             } else {
@@ -186,7 +201,7 @@ final class Election {
         if (position == 0) {
             return 1;
         }
-        int stepTicks = Math.max(1, node.config.electionBackoffMaxTicks() / Math.max(1, node.config.voterIds().size()));
+        int stepTicks = Math.max(1, node.config.electionBackoffMaxTicks() / Math.max(1, node.voters().size()));
         return 1 + position * stepTicks + node.random.nextInt(stepTicks);
     }
 }

@@ -33,7 +33,8 @@ final class EpochGate implements RaftMessage.Handler {
         if (message.epoch() - (long) roles.state().epoch() > RaftConfig.MAX_EPOCH_JUMP) {
             return false;
         }
-        if (message.epoch() > roles.state().epoch() && node.isVoter(message.source())) {
+        if (message.epoch() > roles.state().epoch()
+                && (node.trusts(message.source()) || message instanceof VoteRequest && node.voterHistory.dynamic())) {
             message.dispatchTo(this);
         }
         return true;
@@ -41,7 +42,12 @@ final class EpochGate implements RaftMessage.Handler {
 
     @Override
     public void onVoteRequest(VoteRequest message) {
-        if (!message.preVote()) { // a pre-vote must not move anybody's epoch
+        // A pre-vote must not move anybody's epoch. A candidate we do not count as a voter may be one our set has not
+        // caught up with (KIP-853: voters may have been added since), so it moves our epoch too, but only if its log
+        // is as up to date as ours: it could win, whereas a stale node must not disturb the quorum.
+        boolean couldWin = new OffsetAndEpoch(message.lastEndOffset(), message.lastEpoch())
+                .compareTo(node.log.lastOffsetAndEpoch()) >= 0;
+        if (!message.preVote() && (node.trusts(message.source()) || couldWin)) {
             enter(message, RaftMessage.NO_LEADER);
         }
     }
@@ -88,7 +94,7 @@ final class EpochGate implements RaftMessage.Handler {
 
     private void enter(RaftMessage message, int leaderId) {
         OptionalInt leader = leaderId == RaftMessage.NO_LEADER ? OptionalInt.empty() : OptionalInt.of(leaderId);
-        if (node.config.isVoter()) {
+        if (node.isLocalVoter()) {
             roles.becomeFollower(message.epoch(), leader, OptionalInt.empty(), node.randomElectionTimeoutTicks());
         } else {
             roles.becomeObserver(message.epoch(), leader);

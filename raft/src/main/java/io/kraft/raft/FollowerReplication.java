@@ -52,8 +52,10 @@ final class FollowerReplication {
             return;
         }
         if (state.leaderId().isEmpty() && response.leaderId() != RaftMessage.NO_LEADER
-                && response.leaderId() != node.nodeId && node.isVoter(response.leaderId())) {
-            // Someone in our epoch knows the leader (a discovery fetch, or a voter that missed BeginQuorumEpoch).
+                && response.leaderId() != node.nodeId
+                && (node.trusts(response.leaderId()) || node.isVoter(response.source()))) {
+            // Someone in our epoch knows the leader (a discovery fetch, or a voter that missed BeginQuorumEpoch); a voter
+            // we know may name one we do not, added by a voters record we have not fetched yet.
             step.adoptLeader(response.leaderId());
             return;
         }

@@ -30,7 +30,7 @@ final class LeaderReplication {
     /** The bookkeeping of a new leader of the current epoch, whose first entry goes at the log end. */
     LeaderState newLeadership() {
         // Check-quorum after 1.5 fetch timeouts, as KRaft does: a briefly slow follower must not depose the leader.
-        return new LeaderState(roles.state().epoch(), node.nodeId, node.log.endOffset(), node.config.voterIds(),
+        return new LeaderState(roles.state().epoch(), node.nodeId, node.log.endOffset(), node.voters().ids(),
                 node.now() + node.config.fetchTimeoutTicks() + node.config.fetchTimeoutTicks() / 2);
     }
 
@@ -41,7 +41,7 @@ final class LeaderReplication {
     }
 
     void tick(LeaderState leader) {
-        if (!leader.checkQuorum(node.now(), node.config.majority(), node.config.fetchTimeoutTicks())) {
+        if (!leader.checkQuorum(node.now(), node.voters().majority(), node.config.fetchTimeoutTicks())) {
             resign(leader);
             return;
         }
@@ -76,6 +76,12 @@ final class LeaderReplication {
         return future;
     }
 
+    /** Appends a control record of raft's own (a voters record), a batch of its own, and wakes the held fetches. */
+    void appendControl(LeaderState leader, LogEntry entry) {
+        node.log.append(List.of(entry));
+        answerParkedFetches(leader);
+    }
+
     /** The leader's own copy is durable further: it may now count itself up to there. */
     void ownLogFlushed(LeaderState leader) {
         if (maybeAdvanceHighWatermark(leader)) {
@@ -86,7 +92,7 @@ final class LeaderReplication {
     /** Steps down, telling voters to elect at once (best-placed first) and held fetches that it no longer leads. */
     void resign(LeaderState leader) {
         List<Integer> successors = leader.preferredSuccessors();
-        for (int voterId : node.otherVoters) {
+        for (int voterId : node.otherVoters()) {
             node.send(new EndQuorumEpoch(node.nodeId, voterId, leader.epoch(), successors));
         }
         for (LeaderState.ParkedFetch parked : leader.unparkAll()) {
@@ -194,7 +200,7 @@ final class LeaderReplication {
      * been handed to the state machine: the leader announces it is ready, once per epoch.
      */
     private boolean maybeAdvanceHighWatermark(LeaderState leader) {
-        long candidate = leader.majorityEndOffset(node.log.flushedEndOffset(), node.config.majority());
+        long candidate = leader.majorityEndOffset(node.log.flushedEndOffset(), node.voters().majority());
         if (candidate <= commits.highWatermark()) {
             return false;
         }

@@ -17,7 +17,8 @@ final class LeaderState implements RoleState {
     private final int epoch;
     private final int nodeId;
     private final long epochStartOffset;
-    private final Set<Integer> voterIds;
+    /** The voters in force, which change with voters records while this node leads (KIP-853). */
+    private Set<Integer> voterIds;
     private final Map<Integer, ReplicaProgress> progress = new TreeMap<>();
     /** The leader's log end offset when each member last fetched: reaching it later means it was caught up then. */
     private final Map<Integer, Long> leaderEndOffsetAtLastFetch = new HashMap<>();
@@ -73,6 +74,29 @@ final class LeaderState implements RoleState {
 
     void markReadyAnnounced() {
         readyAnnounced = true;
+    }
+
+    /**
+     * The voter set changed (a voters record was appended): new voters keep the progress they made as observers, so
+     * one that caught up first counts at once; removed voters are tracked as observers from now on.
+     */
+    void votersChanged(Set<Integer> voters) {
+        this.voterIds = voters;
+        for (ReplicaProgress p : List.copyOf(progress.values())) {
+            progress.put(p.replicaId(), new ReplicaProgress(p.replicaId(), voters.contains(p.replicaId()),
+                    p.endOffset(), p.lastFetchTick(), p.lastCaughtUpTick()));
+        }
+        for (int voterId : voters) {
+            if (voterId != nodeId) {
+                progress.putIfAbsent(voterId, new ReplicaProgress(voterId, true, 0, -1, -1));
+            }
+        }
+        fetchedThisWindow.retainAll(voters);
+    }
+
+    /** What {@code replicaId} acknowledged and when, if it fetched in this epoch (or is a voter). */
+    java.util.Optional<ReplicaProgress> progressOf(int replicaId) {
+        return java.util.Optional.ofNullable(progress.get(replicaId));
     }
 
     /** Offset of this epoch's leader-change record: nothing below it may be committed by counting replicas. */
@@ -152,13 +176,18 @@ final class LeaderState implements RoleState {
      */
     long majorityEndOffset(long leaderFlushedEndOffset, int majority) {
         List<Long> ends = new ArrayList<>();
-        ends.add(leaderFlushedEndOffset);
+        if (voterIds.contains(nodeId)) {
+            ends.add(leaderFlushedEndOffset); // a leader removed from the set no longer counts (KIP-853)
+        }
         for (ReplicaProgress p : progress.values()) {
             if (p.voter()) {
                 ends.add(p.endOffset());
             }
         }
         ends.sort((a, b) -> Long.compare(b, a));
+        if (ends.size() < majority) {
+            return -1;
+        }
         long candidate = ends.get(majority - 1);
         return candidate > epochStartOffset ? candidate : -1;
     }
@@ -168,7 +197,7 @@ final class LeaderState implements RoleState {
         if (nowTick < checkQuorumDeadlineTick) {
             return true;
         }
-        boolean ok = fetchedThisWindow.size() + 1 >= majority;
+        boolean ok = fetchedThisWindow.size() + (voterIds.contains(nodeId) ? 1 : 0) >= majority;
         fetchedThisWindow.clear();
         // 1.5 fetch timeouts, as KRaft does: a healthy but briefly slow follower must not depose the leader.
         checkQuorumDeadlineTick = nowTick + fetchTimeoutTicks + fetchTimeoutTicks / 2;

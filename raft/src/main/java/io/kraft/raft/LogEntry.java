@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One replicated log entry: an opaque record, or a control record that marks the start of a leader's epoch.
+ * One replicated log entry: an opaque record, or a control record that marks the start of a leader's epoch or
+ * states the voter set.
  *
  * <p>Entries form <em>batches</em>, the unit that replicates, commits and reaches the state machine whole: the
  * records of one {@link RaftNode#append} are one batch, and a control record is a batch of its own. Every entry but
@@ -22,7 +23,9 @@ public record LogEntry(long offset, int epoch, EntryType type, byte[] payload) {
         /** Raft's record opening a leader's epoch, a batch of its own. */
         LEADER_CHANGE,
         /** Application data followed by more records of the same batch. */
-        DATA_CONTINUED;
+        DATA_CONTINUED,
+        /** Raft's record of the voter set from this offset on (KIP-853's VotersRecord), a batch of its own. */
+        VOTERS;
 
         /** Whether an entry of this type is the last of its batch. */
         public boolean endsBatch() {
@@ -65,6 +68,11 @@ public record LogEntry(long offset, int epoch, EntryType type, byte[] payload) {
         byte[] payload = new byte[] {
             (byte) (leaderId >>> 24), (byte) (leaderId >>> 16), (byte) (leaderId >>> 8), (byte) leaderId};
         return new LogEntry(offset, epoch, EntryType.LEADER_CHANGE, payload);
+    }
+
+    /** A voters record: the voter set from {@code offset} on, committed or not (KIP-853). */
+    public static LogEntry voters(long offset, int epoch, VoterSet voters) {
+        return new LogEntry(offset, epoch, EntryType.VOTERS, voters.encode());
     }
 
     /** Whether this entry carries application data, whether or not it ends its batch. */

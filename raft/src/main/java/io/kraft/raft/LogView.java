@@ -49,6 +49,8 @@ final class LogView implements ReadableRaftLog {
      * view's end at the last hand-out, lowered by truncations and resets since.
      */
     private long writtenEnd;
+    /** Told of every voters record appended and every cut, so the voter set follows the log. */
+    private VoterHistory voters;
 
     /** A view of {@code storage} as found at startup, all of it durable; {@code latest} is the latest snapshot. */
     LogView(ReadableRaftLog storage, Optional<SnapshotId> latest) {
@@ -63,6 +65,11 @@ final class LogView implements ReadableRaftLog {
         this.flushedEndOffset = tailStart;
         this.unsentFrom = tailStart;
         this.writtenEnd = tailStart;
+    }
+
+    /** Keeps {@code history} in step with this view from now on. */
+    void trackVoters(VoterHistory history) {
+        this.voters = history;
     }
 
     // ---------------------------------------------------------------- reading
@@ -241,6 +248,9 @@ final class LogView implements ReadableRaftLog {
                 throw new IllegalArgumentException(entry + " cannot continue the batch of " + previous);
             }
             tail.add(entry);
+            if (voters != null) {
+                voters.appended(entry);
+            }
             previous = entry;
         }
         flushWanted = true;
@@ -255,6 +265,9 @@ final class LogView implements ReadableRaftLog {
             return;
         }
         requireBatchBoundary(offset, "truncation offset");
+        if (voters != null) {
+            voters.truncatedTo(offset);
+        }
         if (offset >= tailStart) {
             tail.subList((int) (offset - tailStart), tail.size()).clear();
         } else {
@@ -334,11 +347,17 @@ final class LogView implements ReadableRaftLog {
             // Whether the driver's log resets too or keeps a stale suffix, truncating at the end empties it.
             pendingTruncation = end;
             unsentFrom = end;
+            if (voters != null) {
+                voters.truncatedTo(end);
+            }
             writtenEnd = Math.min(writtenEnd, end);
         }
         startOffset = end;
         startEpoch = snapshot.epoch();
         pendingPrefixDeletion = snapshot;
+        if (voters != null) {
+            voters.prefixDeleted(end);
+        }
     }
 
     private int knownStartEpoch() {

@@ -1,6 +1,7 @@
 package io.kraft.raft;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.random.RandomGenerator;
 
 /**
@@ -11,20 +12,24 @@ import java.util.random.RandomGenerator;
 final class NodeContext {
     final RaftConfig config;
     final int nodeId;
-    /** Every voter but this node, sorted: whom votes and announcements go to, in a replayable order. */
-    final List<Integer> otherVoters;
+    /** This node's metadata log directory (KIP-853): a wiped and reformatted node has a new one. */
+    final UUID directoryId;
+    final VoterHistory voterHistory;
     final RandomGenerator random;
     final LogView log;
     final ReadableSnapshotStore snapshots;
     final ReadyBuilder out = new ReadyBuilder();
     private long nowTick;
 
-    NodeContext(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, RandomGenerator random) {
+    NodeContext(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, RandomGenerator random,
+                VoterBootstrap bootstrap) {
         this.config = config;
         this.nodeId = config.nodeId();
-        this.otherVoters = config.voterIds().stream().filter(id -> id != nodeId).sorted().toList();
+        this.directoryId = bootstrap.directoryId();
         this.random = random;
         this.log = new LogView(log, snapshots.latest());
+        this.voterHistory = new VoterHistory(bootstrap.voters(), bootstrap.dynamic(), log);
+        this.log.trackVoters(voterHistory);
         this.snapshots = snapshots;
     }
 
@@ -36,8 +41,37 @@ final class NodeContext {
         nowTick++;
     }
 
+    /** The voter set in force: the latest the log states, committed or not (KIP-853). */
+    VoterSet voters() {
+        return voterHistory.latest();
+    }
+
     boolean isVoter(int id) {
-        return config.voterIds().contains(id);
+        return voters().contains(id);
+    }
+
+    /**
+     * Whether a message from {@code id} may prove a newer epoch or name a leader to us: it is a voter we know, or we
+     * know no voter at all (a controller waiting to be added, or one whose set is unknown after a fetched snapshot).
+     */
+    boolean trusts(int id) {
+        return isVoter(id) || voters().isEmpty();
+    }
+
+    /** Whether this node, with its own log directory, is one of the voters in force. */
+    boolean isLocalVoter() {
+        return voters().contains(nodeId, directoryId);
+    }
+
+    /** Every voter but this node, sorted: whom votes and announcements go to, in a replayable order. */
+    List<Integer> otherVoters() {
+        return voters().ids().stream().filter(id -> id != nodeId).toList();
+    }
+
+    /** Whom an observer asks for the leader: the voters in force, else those it was bootstrapped with. */
+    List<Integer> discoveryTargets() {
+        List<Integer> voters = otherVoters();
+        return voters.isEmpty() ? config.voterIds().stream().filter(id -> id != nodeId).toList() : voters;
     }
 
     /** An election timeout drawn between one and two configured timeouts, so voters rarely stand together. */

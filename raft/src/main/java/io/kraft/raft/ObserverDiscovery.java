@@ -19,7 +19,7 @@ final class ObserverDiscovery {
 
     /** A random voter to ask for the leader, not the one that last refused connections if there is another. */
     OptionalInt voterToProbe() {
-        List<Integer> candidates = node.otherVoters;
+        List<Integer> candidates = node.discoveryTargets();
         if (candidates.size() > 1 && candidates.contains(unreachableVoter)) {
             candidates = candidates.stream().filter(id -> id != unreachableVoter).toList();
         }

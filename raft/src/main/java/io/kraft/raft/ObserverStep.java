@@ -25,6 +25,24 @@ final class ObserverStep extends FetchingStep {
         parts.roles().current().maybeSendFetch();
     }
 
+    /**
+     * An observer that hears from its leader vouches for it, as a follower does: a voter removed while it was away
+     * (KIP-853) asks the voters it still knows, which may be observers now, and follows the leader they name.
+     */
+    @Override
+    boolean hasLiveLeader() {
+        return observer.leaderId().isPresent() && observer.fetch().heardFromLeader();
+    }
+
+    @Override
+    boolean grantVote(int candidateId) {
+        if (!observer.canGrantVote(candidateId)) {
+            return false;
+        }
+        observer.recordVote(candidateId);
+        return true;
+    }
+
     @Override
     FetchSession fetchSession() {
         return observer.fetch();

@@ -8,10 +8,16 @@ public record QuorumDescription(OptionalInt leaderId, int epoch, long highWaterm
 
     /**
      * One voter or observer as the leader sees it; {@code lastFetchTimestampMs} is -1 if it never fetched, and
-     * {@code lastCaughtUpTimestampMs} (when it last had every entry the leader had) -1 if never.
+     * {@code lastCaughtUpTimestampMs} (when it last had every entry the leader had) -1 if never; a voter's
+     * {@code directoryId} is the one the voter set names (KIP-853), {@link Voter#UNKNOWN_DIRECTORY} if none.
      */
     public record Member(int replicaId, boolean voter, long endOffset, long lastFetchTimestampMs,
-                         long lastCaughtUpTimestampMs) {
+                         long lastCaughtUpTimestampMs, java.util.UUID directoryId) {
+        /** A member whose log directory is not known (a static voter, or an observer). */
+        public Member(int replicaId, boolean voter, long endOffset, long lastFetchTimestampMs,
+                      long lastCaughtUpTimestampMs) {
+            this(replicaId, voter, endOffset, lastFetchTimestampMs, lastCaughtUpTimestampMs, Voter.UNKNOWN_DIRECTORY);
+        }
     }
 
     public QuorumDescription {

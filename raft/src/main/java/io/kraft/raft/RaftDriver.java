@@ -59,6 +59,9 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final AtomicLong droppedMessages = new AtomicLong();
     private final AtomicLong lastDropLogNanos = new AtomicLong(System.nanoTime() - DROP_LOG_INTERVAL_NANOS);
 
+    /** The voter set last handed to the transport; only the raft thread touches it. */
+    private VoterSet announcedVoters;
+
     /**
      * A driver whose state machine snapshots into {@code snapshots}; {@code retention} decides when the log prefix
      * a new snapshot covers is deleted. A fatal error only stops the thread and is logged: for tests and tools; a node
@@ -75,6 +78,15 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
                       LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
                       RaftListener listener, long randomSeed, FatalErrorHandler fatalErrorHandler) {
+        this(config, tickMs, log, snapshots, retention, stateStore, transport, listener, randomSeed, fatalErrorHandler,
+                VoterBootstrap.fromStatic(config));
+    }
+
+    /** As above, with the voter set starting from {@code bootstrap} (KIP-853's bootstrap checkpoint, or static). */
+    public RaftDriver(RaftConfig config, long tickMs, RaftLog log, SnapshotStore snapshots,
+                      LogRetentionPolicy retention, QuorumStateStore stateStore, RaftTransport transport,
+                      RaftListener listener, long randomSeed, FatalErrorHandler fatalErrorHandler,
+                      VoterBootstrap bootstrap) {
         this.fatalErrorHandler = Objects.requireNonNull(fatalErrorHandler, "fatalErrorHandler");
         this.log = Objects.requireNonNull(log, "log");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -83,7 +95,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.tickMs = tickMs;
-        this.node = new RaftNode(config, log, snapshots, stateStore.read(), new Random(randomSeed));
+        this.node = new RaftNode(config, log, snapshots, stateStore.read(), new Random(randomSeed), bootstrap);
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "raft-node-" + config.nodeId());
             t.setDaemon(true);
@@ -198,21 +210,47 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         });
     }
 
+    /**
+     * KIP-853's AddRaftVoter on this node: completes with the voters record's offset once the new set commits, or
+     * fails as {@link RaftNode#addVoter} says (not the leader, not caught up, a change pending, static voters).
+     */
+    public CompletableFuture<Long> addVoter(Voter voter) {
+        return this.<CompletableFuture<Long>>call(() -> node.addVoter(voter)).thenCompose(change -> change);
+    }
+
+    /** KIP-853's RemoveRaftVoter on this node; see {@link RaftNode#removeVoter}. */
+    public CompletableFuture<Long> removeVoter(int voterId, java.util.UUID directoryId) {
+        return this.<CompletableFuture<Long>>call(() -> node.removeVoter(voterId, directoryId))
+                .thenCompose(change -> change);
+    }
+
+    /** The voter set in force on this node (the latest its log states). */
+    public CompletableFuture<VoterSet> voters() {
+        return call(node::voters);
+    }
+
     /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
     @Override
     public CompletableFuture<QuorumDescription> describe() {
         return call(() -> {
             List<QuorumDescription.Member> members = new ArrayList<>();
             long nowMs = System.currentTimeMillis();
-            if (node.role() == Role.LEADER) {
-                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs, nowMs));
+            VoterSet voters = node.voters();
+            if (node.role() == Role.LEADER && voters.contains(node.nodeId())) {
+                members.add(new QuorumDescription.Member(node.nodeId(), true, node.flushedEndOffset(), nowMs, nowMs,
+                        directoryOf(voters, node.nodeId())));
             }
             for (ReplicaProgress p : node.replicaProgress()) {
                 members.add(new QuorumDescription.Member(p.replicaId(), p.voter(), p.endOffset(),
-                        tickToWallClockMs(p.lastFetchTick(), nowMs), tickToWallClockMs(p.lastCaughtUpTick(), nowMs)));
+                        tickToWallClockMs(p.lastFetchTick(), nowMs), tickToWallClockMs(p.lastCaughtUpTick(), nowMs),
+                        directoryOf(voters, p.replicaId())));
             }
             return new QuorumDescription(node.leaderId(), node.epoch(), node.highWatermark(), members);
         });
+    }
+
+    private static java.util.UUID directoryOf(VoterSet voters, int id) {
+        return voters.voter(id).map(Voter::directoryId).orElse(Voter.UNKNOWN_DIRECTORY);
     }
 
     /** Ticks back to wall-clock time (-1 stays -1): accurate to a tick, which is all describe-quorum needs. */
@@ -313,6 +351,10 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
             event.run();
             processReady();
             stats.logEnd(node.log().endOffset(), node.log().lastEpoch());
+            if (node.dynamicVoters() && !node.voters().equals(announcedVoters)) {
+                announcedVoters = node.voters();
+                transport.votersChanged(announcedVoters);
+            }
         } catch (Throwable e) {
             // A failed disk write must not be papered over: stop this node rather than run on with unknown state.
             stopped = true;

@@ -41,8 +41,18 @@ public sealed interface RaftMessage {
     }
 
     /** Asks for a vote (or, with {@code preVote}, whether a vote would be granted) for {@code epoch}. */
-    record VoteRequest(int source, int destination, int epoch, long lastEndOffset, int lastEpoch, boolean preVote)
-            implements RaftMessage {
+    record VoteRequest(int source, int destination, int epoch, long lastEndOffset, int lastEpoch, boolean preVote,
+                       java.util.UUID voterDirectoryId) implements RaftMessage {
+        /** A request to a voter of a static set, whose directory is not known. */
+        public VoteRequest(int source, int destination, int epoch, long lastEndOffset, int lastEpoch,
+                           boolean preVote) {
+            this(source, destination, epoch, lastEndOffset, lastEpoch, preVote, Voter.UNKNOWN_DIRECTORY);
+        }
+
+        public VoteRequest {
+            java.util.Objects.requireNonNull(voterDirectoryId, "voterDirectoryId");
+        }
+
         @Override
         public void dispatchTo(Handler handler) {
             handler.onVoteRequest(this);

@@ -27,6 +27,7 @@ public final class RaftNode {
     private final SnapshotTransfer snapshotTransfer;
     private final EpochGate epochGate;
     private final NodeParts parts;
+    private final VoterChanges voterChanges;
     private RoleStep step;
     private QuorumState persistedState;
     private LeaderAndEpoch announcedLeader;
@@ -48,8 +49,18 @@ public final class RaftNode {
      */
     public RaftNode(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, QuorumState persisted,
                     RandomGenerator random) {
+        this(config, log, snapshots, persisted, random, VoterBootstrap.fromStatic(config));
+    }
+
+    /**
+     * Restores a node as above whose voter set starts from {@code bootstrap} (static, or KIP-853's bootstrap
+     * checkpoint) and then follows the voters records in its log.
+     */
+    public RaftNode(RaftConfig config, ReadableRaftLog log, ReadableSnapshotStore snapshots, QuorumState persisted,
+                    RandomGenerator random, VoterBootstrap bootstrap) {
         this.node = new NodeContext(Objects.requireNonNull(config, "config"), Objects.requireNonNull(log, "log"),
-                Objects.requireNonNull(snapshots, "snapshots"), Objects.requireNonNull(random, "random"));
+                Objects.requireNonNull(snapshots, "snapshots"), Objects.requireNonNull(random, "random"),
+                Objects.requireNonNull(bootstrap, "bootstrap"));
         this.commits = new CommitTracker(node);
         this.snapshotTransfer = new SnapshotTransfer(node, commits);
         snapshotTransfer.restore();
@@ -64,21 +75,22 @@ public final class RaftNode {
         this.parts = new NodeParts(node, roles, new Election(node, roles),
                 new LeaderReplication(node, commits, snapshotTransfer, roles),
                 new FollowerReplication(node, commits, snapshotTransfer), snapshotTransfer, new ObserverDiscovery(node));
+        this.voterChanges = new VoterChanges(node, commits, parts.leading());
         this.persistedState = persisted;
         OptionalInt leader = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId
                 ? OptionalInt.empty() : persisted.leaderId();
-        if (config.isVoter()) {
+        if (node.isLocalVoter()) {
             // A lone voter has nobody to hear from: waiting out an election timeout would only delay its start. A
             // voter that led before it stopped has no leader to follow, and the others have most likely elected one
             // meanwhile: its pre-vote (KIP-996, which disturbs no live leader) at once is answered with that leader,
             // where waiting would leave it behind for an election timeout (a whole quorum restarting has one such
             // voter at most, so the early round does not collide with others).
-            boolean loneVoter = config.voterIds().size() == 1;
+            boolean loneVoter = node.voters().size() == 1;
             boolean ledBefore = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId;
             this.step = new FollowerStep(parts, newFollower(persisted.epoch(), leader, persisted.votedId(),
                     loneVoter || ledBefore ? 0 : node.randomElectionTimeoutTicks()));
         } else {
-            this.step = new ObserverStep(parts, new ObserverState(persisted.epoch(), leader,
+            this.step = new ObserverStep(parts, new ObserverState(persisted.epoch(), leader, persisted.votedId(),
                     node.now() + config.fetchTimeoutTicks()));
         }
         this.announcedLeader = new LeaderAndEpoch(step.state().leaderId(), step.state().epoch());
@@ -91,6 +103,7 @@ public final class RaftNode {
     public void tick() {
         node.advanceClock();
         step.tick();
+        voterChanges.reconcile(parts.roles());
     }
 
     /** Handles one message addressed to this node. */
@@ -103,6 +116,7 @@ public final class RaftNode {
             return; // an epoch too far ahead to be real: believing it could leave the quorum without a next epoch
         }
         message.dispatchTo(step);
+        voterChanges.reconcile(parts.roles());
     }
 
     /**
@@ -113,6 +127,7 @@ public final class RaftNode {
     public void handleLogFlushed(long flushedEndOffset) {
         node.log.flushed(flushedEndOffset);
         step.logFlushed();
+        voterChanges.reconcile(parts.roles());
     }
 
     /**
@@ -122,6 +137,7 @@ public final class RaftNode {
     public void handleSnapshotInstalled(SnapshotId id) {
         snapshotTransfer.installed(id);
         step.maybeSendFetch();
+        voterChanges.reconcile(parts.roles());
     }
 
     /**
@@ -159,6 +175,33 @@ public final class RaftNode {
      */
     public void snapshotCreated(SnapshotId id) {
         snapshotTransfer.snapshotCreated(id);
+        if (step.state() instanceof LeaderState leader) {
+            voterChanges.restateIfCoveredBy(leader, id);
+        }
+    }
+
+    /**
+     * On the leader, adds {@code voter} to the voter set (KIP-853's AddRaftVoter). The future completes with the
+     * voters record's offset once the new set commits, or fails with a {@link VoterChangeException} carrying Kafka's
+     * error (the replica has not caught up, a change is pending, it is a voter already) or {@link NotLeaderException}.
+     */
+    public CompletableFuture<Long> addVoter(Voter voter) {
+        if (!(step.state() instanceof LeaderState leader)) {
+            return step.append(List.of()); // fails with NotLeaderException, naming the leader we know
+        }
+        CompletableFuture<Long> result = voterChanges.add(leader, voter);
+        voterChanges.reconcile(parts.roles());
+        return result;
+    }
+
+    /** On the leader, removes voter {@code voterId} with log directory {@code directoryId} (KIP-853's RemoveRaftVoter). */
+    public CompletableFuture<Long> removeVoter(int voterId, java.util.UUID directoryId) {
+        if (!(step.state() instanceof LeaderState leader)) {
+            return step.append(List.of());
+        }
+        CompletableFuture<Long> result = voterChanges.remove(leader, voterId, directoryId);
+        voterChanges.reconcile(parts.roles());
+        return result;
     }
 
     /**
@@ -220,6 +263,16 @@ public final class RaftNode {
         return step.state().leaderId();
     }
 
+    /** The voter set in force on this node: the latest its log states, committed or not. */
+    public VoterSet voters() {
+        return node.voters();
+    }
+
+    /** Whether voters may change (kraft.version 1), rather than being fixed by configuration. */
+    public boolean dynamicVoters() {
+        return node.voterHistory.dynamic();
+    }
+
     /** Offsets below this are committed (and known to be so by this node). */
     public long highWatermark() {
         return commits.highWatermark();
@@ -270,7 +323,7 @@ public final class RaftNode {
     @Override
     public String toString() {
         return "RaftNode(" + node.nodeId + ", " + step.state() + ", hw=" + commits.highWatermark() + ", end="
-                + node.log.endOffset() + ")";
+                + node.log.endOffset() + ", voters=" + node.voters().ids() + ")";
     }
 
     // ---------------------------------------------------------------- transitions (all go through transitionTo)
@@ -328,7 +381,16 @@ public final class RaftNode {
 
         @Override
         public void becomeObserver(int epoch, OptionalInt leaderId) {
-            transitionTo(new ObserverStep(parts, new ObserverState(epoch, leaderId,
+            if (step.state().role() == Role.LEADER) {
+                // A leader removed from the voter set (KIP-853) that meets a newer epoch steps down through follower,
+                // the one role a leader may pass to.
+                RoleState leader = step.state();
+                transitionTo(new FollowerStep(parts, newFollower(leader.epoch(), OptionalInt.empty(), leader.votedId(),
+                        node.randomElectionTimeoutTicks())));
+            }
+            RoleState current = step.state();
+            OptionalInt votedId = current.epoch() == epoch ? current.votedId() : OptionalInt.empty();
+            transitionTo(new ObserverStep(parts, new ObserverState(epoch, leaderId, votedId,
                     node.now() + node.config.fetchTimeoutTicks())));
             step.maybeSendFetch();
         }

@@ -33,4 +33,8 @@ public interface RaftTransport extends AutoCloseable {
 
     @Override
     void close();
+
+    /** The voter set in force changed (KIP-853): the transport learns the voters' endpoints. */
+    default void votersChanged(VoterSet voters) {
+    }
 }

@@ -23,11 +23,13 @@ public enum Role {
 
     private Set<Role> legalSuccessors() {
         return switch (this) {
-            case FOLLOWER -> EnumSet.of(FOLLOWER, PROSPECTIVE);
-            case PROSPECTIVE -> EnumSet.of(FOLLOWER, PROSPECTIVE, CANDIDATE);
-            case CANDIDATE -> EnumSet.of(FOLLOWER, PROSPECTIVE, LEADER);
+            // A voter removed from the voter set becomes an observer, and an observer added becomes a follower
+            // (KIP-853); a removed leader first resigns and so passes through FOLLOWER.
+            case FOLLOWER -> EnumSet.of(FOLLOWER, PROSPECTIVE, OBSERVER);
+            case PROSPECTIVE -> EnumSet.of(FOLLOWER, PROSPECTIVE, CANDIDATE, OBSERVER);
+            case CANDIDATE -> EnumSet.of(FOLLOWER, PROSPECTIVE, LEADER, OBSERVER);
             case LEADER -> EnumSet.of(FOLLOWER);
-            case OBSERVER -> EnumSet.of(OBSERVER);
+            case OBSERVER -> EnumSet.of(OBSERVER, FOLLOWER);
         };
     }
 }

@@ -111,7 +111,7 @@ final class SnapshotTransfer {
         if (latestSnapshot == null || id.compareTo(latestSnapshot) > 0 || !node.snapshots.contains(id)) {
             throw new IllegalArgumentException("snapshot " + id + " was not recorded with snapshotCreated");
         }
-        if (id.endOffset() > node.log.startOffset()) {
+        if (id.endOffset() > node.log.startOffset() && node.voterHistory.allowsPrefixDeletion(id.endOffset())) {
             node.log.deletePrefix(id);
         }
     }
@@ -257,6 +257,7 @@ final class SnapshotTransfer {
         receivedBytes.keySet().removeIf(other -> other.compareTo(id) <= 0); // the store dropped those transfers
         fetching = null;
         node.log.deletePrefix(id);
+        node.voterHistory.snapshotInstalled();
         node.log.flushedTo(Math.max(Math.min(node.log.flushedEndOffset(), node.log.endOffset()),
                 node.log.startOffset()));
         latestSnapshot = id;

@@ -96,6 +96,25 @@
  * pre-vote after a short randomized grace, so a killed leader is replaced in a few hundred milliseconds with
  * default timeouts while a leader that is merely slow keeps its followers.
  *
+ * <p><b>Voter changes (KIP-853).</b> The voters are state derived from the log ({@code VoterHistory}): a
+ * bootstrap set ({@code controller.quorum.voters}, kraft.version 0, which never changes; or the set {@code format}
+ * wrote, kraft.version 1), then every {@link io.kraft.raft.LogEntry.EntryType#VOTERS} record, a batch of its own in
+ * our {@link io.kraft.raft.VoterSet} encoding. A node uses the latest set in its log, committed or not; a truncation
+ * rolls it back. Elections, vote tallies, the high watermark and check-quorum count the set in force, so a leader
+ * counts a new voter's acknowledgements from the moment it appends the record. {@code VoterChanges} decides the
+ * changes: on the leader only, one voter at a time (majorities of two sets one voter apart always meet), only after
+ * the leader committed a record of its own epoch and while no earlier change is uncommitted, and adding only a
+ * replica that has caught up as an observer; errors are Kafka's ({@link io.kraft.raft.VoterChangeException}). It
+ * also moves roles with the set: an added observer becomes a follower, a removed voter an observer, and a removed
+ * leader keeps leading (without counting itself) until its removal commits, then resigns. A voter is an id and a
+ * log directory: Vote requests carry the directory the candidate's set names (the voter key), so a node whose disk
+ * was wiped and reformatted refuses to vote as the old voter, and a node the candidate's set names votes even
+ * before its own log has caught up with that set; a voter may likewise be asked by a candidate its own set does not
+ * know yet, and follows the leader it voted for. The log always holds the set: a member deletes a log prefix only
+ * while a voters record remains after it, and a leader restates the set when a snapshot covers its latest
+ * statement; a member that installs a fetched snapshot and finds no record after it observes until the leader's
+ * next statement arrives.
+ *
  * <p><b>Adapters and settings.</b> Durable storage is in {@code io.kraft.raft.file} (quorum-state file, segmented
  * CRC-checked log, snapshot directories) and the network in {@code io.kraft.raft.grpc}.
  * {@link io.kraft.raft.QuorumConfig} and {@link io.kraft.raft.file.MetadataLogRetention} declare their Kafka-named

@@ -34,6 +34,13 @@ final class HandDrivenQuorum {
                     QuorumState.INITIAL, new Random(id));
         }
 
+        /** A member of a dynamic quorum (KIP-853) bootstrapped with {@code voters}, its directory {@link #dir}. */
+        Member(int id, VoterSet voters) {
+            this.id = id;
+            this.node = new RaftNode(new RaftConfig(id, voters.ids(), 10, 20, 10, 10, 4, 100), log, snapshots,
+                    QuorumState.INITIAL, new Random(id), VoterBootstrap.dynamic(voters, dir(id)));
+        }
+
         /** Every record handed to the state machine, in order. */
         List<byte[]> committedRecords() {
             return committed.stream().flatMap(batch -> batch.records().stream()).toList();
@@ -43,6 +50,23 @@ final class HandDrivenQuorum {
     private final Map<Integer, Member> members = new TreeMap<>();
     private final Deque<RaftMessage> inFlight = new ArrayDeque<>();
     private final Set<Integer> cutOff = new HashSet<>();
+
+    /** Members {@code ids} of a dynamic quorum whose bootstrap checkpoint names {@code voters} (KIP-853). */
+    HandDrivenQuorum(Set<Integer> ids, VoterSet voters) {
+        for (int id : new java.util.TreeSet<>(ids)) {
+            members.put(id, new Member(id, voters));
+        }
+    }
+
+    /** The log directory of member {@code id} in a dynamic quorum. */
+    static java.util.UUID dir(int id) {
+        return new java.util.UUID(7, id);
+    }
+
+    /** Voter {@code id} of a dynamic quorum, with its directory. */
+    static Voter voter(int id) {
+        return new Voter(id, dir(id), "localhost:" + (9000 + id));
+    }
 
     HandDrivenQuorum(int fetchMaxEntries) {
         for (int id : VOTERS) {

@@ -24,10 +24,13 @@ class RoleTest {
     }
 
     @Test
-    void observersNeverBecomeVoters() {
-        for (Role role : Role.values()) {
-            assertTrue(role == Role.OBSERVER || !Role.OBSERVER.canTransitionTo(role), "observer -> " + role);
-            assertTrue(role == Role.OBSERVER || !role.canTransitionTo(Role.OBSERVER), role + " -> observer");
+    void membershipChangesMoveBetweenObserverAndFollowerOnly() {
+        assertTrue(Role.OBSERVER.canTransitionTo(Role.FOLLOWER), "an observer added to the voter set follows");
+        for (Role role : new Role[] {Role.PROSPECTIVE, Role.CANDIDATE, Role.LEADER}) {
+            assertFalse(Role.OBSERVER.canTransitionTo(role), "observer -> " + role);
+        }
+        for (Role role : new Role[] {Role.FOLLOWER, Role.PROSPECTIVE, Role.CANDIDATE}) {
+            assertTrue(role.canTransitionTo(Role.OBSERVER), role + " -> observer when removed from the voter set");
         }
     }
 }

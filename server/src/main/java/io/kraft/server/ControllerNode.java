@@ -3,17 +3,21 @@ package io.kraft.server;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.controller.ControllerSettings;
-import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.ClusterFeatures;
+import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
+import io.kraft.metadata.controller.LeaderBalanceSettings;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.controller.TransactionSettings;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.metadata.store.RocksDbMetadataStorage;
 import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftDriver;
+import io.kraft.raft.Voter;
+import io.kraft.raft.VoterBootstrap;
+import io.kraft.raft.file.BootstrapVotersFile;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
 import io.kraft.raft.file.FileSnapshotStore;
@@ -24,6 +28,7 @@ import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.ControllerGrpcService;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
+import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
 import java.nio.file.Path;
 import java.util.List;
@@ -136,12 +141,25 @@ public final class ControllerNode implements AutoCloseable {
                 .build();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)), security);
-        RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES), TICK_MS, log,
-                snapshots, MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir),
-                transport, controller, nodeId, faultHandler::handleFault);
+        RaftConfig raftConfig = quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES);
+        RaftDriver driver = new RaftDriver(raftConfig, TICK_MS, log, snapshots,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport, controller,
+                nodeId, faultHandler::handleFault, voterBootstrap(metadataLogDir, raftConfig));
         transport.serveDescribeQuorum(driver::describe);
         timeline.end("controller");
         return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security);
+    }
+
+    /**
+     * Where the voter set starts: the set {@code kraft-cli format --standalone | --initial-controllers} wrote
+     * (kraft.version 1, KIP-853; this node is the voter whose directory is its metadata log directory's id), else the
+     * static {@code controller.quorum.voters}.
+     */
+    static VoterBootstrap voterBootstrap(Path metadataLogDir, RaftConfig raftConfig) {
+        return BootstrapVotersFile.read(metadataLogDir)
+                .map(voters -> VoterBootstrap.dynamic(voters, MetaProperties.read(metadataLogDir)
+                        .map(MetaProperties::directoryUuid).orElse(Voter.UNKNOWN_DIRECTORY)))
+                .orElseGet(() -> VoterBootstrap.fromStatic(raftConfig));
     }
 
     /** Builds and starts a dedicated controller; see {@link #create}. */

@@ -78,6 +78,19 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }
 
+    /**
+     * Reads a Kafka-style uuid (see {@link #toKafkaUuid}).
+     *
+     * @throws IllegalArgumentException if it is not 22 URL-safe base64 characters encoding 16 bytes
+     */
+    public static UUID fromKafkaUuid(String text) {
+        if (!isValidUuid(text)) {
+            throw new IllegalArgumentException("'" + text + "' is not a Kafka uuid (22 URL-safe base64 characters)");
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(Base64.getUrlDecoder().decode(text));
+        return new UUID(bytes.getLong(), bytes.getLong());
+    }
+
     /** Whether the text is a Kafka-style uuid: 22 URL-safe base64 characters that decode to 16 bytes. */
     public static boolean isValidUuid(String text) {
         if (text == null || text.length() != UUID_CHARS) {

@@ -10,6 +10,8 @@ import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.ReplicaState;
 import io.kraft.proto.raft.VoterNode;
+import io.kraft.raft.Voter;
+import io.kraft.storage.MetaProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -156,8 +158,9 @@ public final class QuorumClient {
     }
 
     private static List<QuorumInfo.Replica> replicas(List<ReplicaState> states) {
-        return states.stream().map(s -> new QuorumInfo.Replica(s.getReplicaId(), s.getLogEndOffset(),
-                s.getLastFetchTimestampMs(), s.getLastCaughtUpTimestampMs())).toList();
+        return states.stream().map(s -> new QuorumInfo.Replica(s.getReplicaId(),
+                MetaProperties.toKafkaUuid(Voter.directoryFromBytes(s.getDirectoryId().toByteArray())),
+                s.getLogEndOffset(), s.getLastFetchTimestampMs(), s.getLastCaughtUpTimestampMs())).toList();
     }
 
     /** The status and what went wrong underneath: gRPC's own description of a refused connection is "io exception". */

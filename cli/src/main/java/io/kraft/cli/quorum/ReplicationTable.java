@@ -10,7 +10,7 @@ import java.util.List;
  * Timestamps are epoch milliseconds, or "N ms ago" when human-readable; -1 means never.
  */
 public final class ReplicationTable {
-    static final List<String> COLUMNS = List.of("NodeId", "LogEndOffset", "Lag", "LastFetchTimestamp",
+    static final List<String> COLUMNS = List.of("NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp",
             "LastCaughtUpTimestamp", "Status");
     private static final int COLUMN_GAP = 2;
 
@@ -37,7 +37,8 @@ public final class ReplicationTable {
 
     private static List<String> row(QuorumInfo.Replica replica, String status, long leaderEnd, boolean humanReadable,
                                     long nowMs) {
-        return List.of(Integer.toString(replica.replicaId()), Long.toString(replica.logEndOffset()),
+        return List.of(Integer.toString(replica.replicaId()), replica.directoryId(),
+                Long.toString(replica.logEndOffset()),
                 Long.toString(Math.max(0, leaderEnd - replica.logEndOffset())),
                 timestamp(replica.lastFetchTimestampMs(), humanReadable, nowMs),
                 timestamp(replica.lastCaughtUpTimestampMs(), humanReadable, nowMs), status);

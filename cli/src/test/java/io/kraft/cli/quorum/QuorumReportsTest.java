@@ -55,22 +55,28 @@ class QuorumReportsTest {
         assertEquals(0, QuorumStatusReport.maxFollowerLagTimeMs(quorum));
     }
 
+    /** A static voter's directory id: Kafka's zero uuid. */
+    private static final String ZERO = QuorumInfo.Replica.UNKNOWN_DIRECTORY;
+
     @Test
     void replicationListsLeaderFollowersThenObserversInAlignedColumns() {
         assertEquals(List.of(
-                "NodeId  LogEndOffset  Lag  LastFetchTimestamp  LastCaughtUpTimestamp  Status",
-                "2       130           0    1700000000000       1700000000000          Leader",
-                "1       100           30   1699999999960       1699999999100          Follower",
-                "3       130           0    1699999999990       1699999999990          Follower",
-                "5       90            40   1699999999980       -1                     Observer"),
+                "NodeId  DirectoryId             LogEndOffset  Lag  LastFetchTimestamp  LastCaughtUpTimestamp"
+                        + "  Status",
+                "2       " + ZERO + "  130           0    1700000000000       1700000000000          Leader",
+                "1       " + ZERO + "  100           30   1699999999960       1699999999100          Follower",
+                "3       " + ZERO + "  130           0    1699999999990       1699999999990          Follower",
+                "5       " + ZERO + "  90            40   1699999999980       -1                     Observer"),
                 ReplicationTable.lines(threeVotersOneObserver(), false, NOW));
     }
 
     @Test
     void humanReadableTimesSayHowLongAgo() {
         List<String> lines = ReplicationTable.lines(threeVotersOneObserver(), true, NOW);
-        assertEquals("1       100           30   40 ms ago           900 ms ago             Follower", lines.get(2));
-        assertEquals("5       90            40   20 ms ago           -1                     Observer", lines.get(4));
+        assertEquals("1       " + ZERO + "  100           30   40 ms ago           900 ms ago             Follower",
+                lines.get(2));
+        assertEquals("5       " + ZERO + "  90            40   20 ms ago           -1                     Observer",
+                lines.get(4));
     }
 
     @Test

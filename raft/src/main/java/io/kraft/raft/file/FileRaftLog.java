@@ -719,6 +719,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             case DATA -> 0;
             case LEADER_CHANGE -> 1;
             case DATA_CONTINUED -> 2;
+            case VOTERS -> 3;
         };
     }
 
@@ -728,6 +729,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             case 0 -> LogEntry.EntryType.DATA;
             case 1 -> LogEntry.EntryType.LEADER_CHANGE;
             case 2 -> LogEntry.EntryType.DATA_CONTINUED;
+            case 3 -> LogEntry.EntryType.VOTERS;
             default -> null;
         };
     }

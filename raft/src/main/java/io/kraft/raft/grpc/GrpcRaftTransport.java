@@ -26,6 +26,8 @@ import io.kraft.proto.raft.VoteResponse;
 import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftConfig;
+import io.kraft.raft.Voter;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftTransport;
 import io.kraft.storage.errors.Errors;
@@ -115,7 +117,7 @@ public final class GrpcRaftTransport implements RaftTransport {
         this.security = security;
         this.senders = new SenderCheck(nodeId);
         this.clusterId = clusterId;
-        this.voterAddresses = Map.copyOf(voterAddresses);
+        this.voterAddresses = new ConcurrentHashMap<>(voterAddresses);
         this.requestTimeoutMs = requestTimeoutMs;
         this.listenPort = listenPort;
         this.checks = new RaftRequestChecks(nodeId, voterAddresses.keySet());
@@ -255,6 +257,41 @@ public final class GrpcRaftTransport implements RaftTransport {
         if (handler != null) {
             handler.accept(message);
         }
+    }
+
+    /**
+     * The voter set changed (KIP-853): voters are addressed at the endpoints the set names from now on (a voter the
+     * configuration did not list included), and candidates and leaders are no longer checked against the static list.
+     */
+    @Override
+    public void votersChanged(VoterSet voters) {
+        checks.votersMayChange();
+        for (Voter voter : voters.voters().values()) {
+            if (voter.id() == nodeId || voter.endpoint().isEmpty()) {
+                continue;
+            }
+            InetSocketAddress address = parseEndpoint(voter.endpoint());
+            InetSocketAddress previous = voterAddresses.put(voter.id(), address);
+            if (previous != null && !previous.equals(address)) {
+                ManagedChannel stale = channels.remove(voter.id());
+                if (stale != null) {
+                    stale.shutdown();
+                }
+            }
+        }
+    }
+
+    /** {@code host:port} as a voter's endpoint names it (IPv6 hosts in brackets). */
+    static InetSocketAddress parseEndpoint(String endpoint) {
+        int colon = endpoint.lastIndexOf(':');
+        if (colon <= 0 || colon == endpoint.length() - 1) {
+            throw new IllegalArgumentException("voter endpoint '" + endpoint + "' is not host:port");
+        }
+        String host = endpoint.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return InetSocketAddress.createUnresolved(host, Integer.parseInt(endpoint.substring(colon + 1)));
     }
 
     private RaftServiceGrpc.RaftServiceStub stub(int destination) {
@@ -528,7 +565,8 @@ public final class GrpcRaftTransport implements RaftTransport {
         for (QuorumDescription.Member replica : description.members()) {
             ReplicaState state = ReplicaState.newBuilder().setReplicaId(replica.replicaId())
                     .setLogEndOffset(replica.endOffset()).setLastFetchTimestampMs(replica.lastFetchTimestampMs())
-                    .setLastCaughtUpTimestampMs(replica.lastCaughtUpTimestampMs()).build();
+                    .setLastCaughtUpTimestampMs(replica.lastCaughtUpTimestampMs())
+                    .setDirectoryId(ProtoMessages.directoryIdToProto(replica.directoryId())).build();
             if (replica.voter()) {
                 builder.addVoters(state);
             } else {

@@ -54,12 +54,21 @@ final class ProtoMessages {
     static VoteRequest toProto(String clusterId, RaftMessage.VoteRequest m) {
         return VoteRequest.newBuilder().setClusterId(clusterId).setCandidateId(m.source()).setVoterId(m.destination())
                 .setCandidateEpoch(m.epoch()).setLastOffset(m.lastEndOffset()).setLastOffsetEpoch(m.lastEpoch())
-                .setPreVote(m.preVote()).build();
+                .setPreVote(m.preVote()).setVoterDirectoryId(directoryIdToProto(m.voterDirectoryId())).build();
     }
 
     static RaftMessage.VoteRequest fromProto(VoteRequest p) {
         return new RaftMessage.VoteRequest(p.getCandidateId(), p.getVoterId(), p.getCandidateEpoch(),
-                p.getLastOffset(), p.getLastOffsetEpoch(), p.getPreVote());
+                p.getLastOffset(), p.getLastOffsetEpoch(), p.getPreVote(),
+                directoryIdFromProto(p.getVoterDirectoryId()));
+    }
+
+    static com.google.protobuf.ByteString directoryIdToProto(java.util.UUID id) {
+        return com.google.protobuf.ByteString.copyFrom(io.kraft.raft.Voter.directoryBytes(id));
+    }
+
+    static java.util.UUID directoryIdFromProto(com.google.protobuf.ByteString bytes) {
+        return io.kraft.raft.Voter.directoryFromBytes(bytes.toByteArray());
     }
 
     static VoteResponse toProto(RaftMessage.VoteResponse m) {
@@ -149,6 +158,7 @@ final class ProtoMessages {
             case DATA -> io.kraft.proto.raft.LogEntry.EntryType.DATA;
             case LEADER_CHANGE -> io.kraft.proto.raft.LogEntry.EntryType.LEADER_CHANGE;
             case DATA_CONTINUED -> io.kraft.proto.raft.LogEntry.EntryType.DATA_CONTINUED;
+            case VOTERS -> io.kraft.proto.raft.LogEntry.EntryType.VOTERS;
         };
     }
 
@@ -157,6 +167,7 @@ final class ProtoMessages {
             case DATA -> LogEntry.EntryType.DATA;
             case LEADER_CHANGE -> LogEntry.EntryType.LEADER_CHANGE;
             case DATA_CONTINUED -> LogEntry.EntryType.DATA_CONTINUED;
+            case VOTERS -> LogEntry.EntryType.VOTERS;
             // Guessing would be worse: a batch boundary read as data could commit half a batch.
             default -> throw new IllegalArgumentException("unknown log entry type " + wireValue);
         };

@@ -18,7 +18,8 @@ final class RaftRequestChecks {
     private static final int MAX_PREFERRED_SUCCESSORS = 64;
 
     private final int nodeId;
-    private final Set<Integer> voterIds;
+    /** Null once voters may change (KIP-853): the core then judges candidates and leaders against its own set. */
+    private volatile Set<Integer> voterIds;
 
     RaftRequestChecks(int nodeId, Set<Integer> voterIds) {
         this.nodeId = nodeId;
@@ -62,7 +63,16 @@ final class RaftRequestChecks {
     }
 
     private String voter(String role, int id) {
-        return voterIds.contains(id) ? null : role + " " + id + " is not a voter " + voterIds;
+        Set<Integer> voters = voterIds;
+        return voters == null || voters.contains(id) ? null : role + " " + id + " is not a voter " + voters;
+    }
+
+    /**
+     * The voters may change (kraft.version 1): a candidate or leader this node's set does not know yet may be one
+     * a newer set added, so only the core, which knows which set is in force, judges them.
+     */
+    void votersMayChange() {
+        voterIds = null;
     }
 
     private static String epoch(int epoch) {

@@ -2,6 +2,7 @@ package io.kraft.raft.sim;
 
 import io.kraft.raft.LogEntry;
 import io.kraft.raft.ReadableRaftLog;
+import io.kraft.raft.VoterSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,20 +20,54 @@ final class CommittedEntriesNeverLost implements Invariant {
             return;
         }
         LogEntry last = committed.get(committed.size() - 1);
-        int durableCopies = 0;
+        // With voter changes (KIP-853) the entry was committed by a majority of a set in force on its leader: the
+        // committed set, or one change on from it that some member (running, or when it crashed) used. Static quorums
+        // have the one set.
+        java.util.Set<VoterSet> sets = new java.util.LinkedHashSet<>();
+        sets.add(cluster.committedVoters());
         for (SimNode node : cluster.nodes()) {
-            if (node.isVoter() && holdsDurably(node, last)) {
-                durableCopies++;
-            }
+            sets.add(node.votersInForce());
         }
-        if (durableCopies < cluster.majority()) {
-            throw cluster.violation("committed " + last + " is durable on only " + durableCopies + " voters");
+        int best = 0;
+        for (VoterSet set : sets) {
+            int durableCopies = 0;
+            for (SimNode node : cluster.nodes()) {
+                if (set.contains(node.id()) && holdsDurably(node, last)) {
+                    durableCopies++;
+                }
+            }
+            if (durableCopies >= set.majority()) {
+                best = -1;
+                break;
+            }
+            best = Math.max(best, durableCopies);
+        }
+        if (best >= 0) {
+            throw cluster.violation("committed " + last + " is durable on only " + best + " voters of any set of "
+                    + sets.stream().map(VoterSet::ids).toList() + "; voters records on disk: " + votersOnDisks(cluster));
         }
         int newestEpoch = cluster.nodes().stream().mapToInt(SimNode::persistedEpoch).max().orElse(0);
         Optional<SimNode> leader = cluster.leader().filter(l -> l.raft().epoch() == newestEpoch);
         if (leader.isPresent() && !holds(leader.get().log(), last)) {
             throw cluster.violation("newest leader " + leader.get().id() + " lacks committed " + last);
         }
+    }
+
+    /** Each member's voters records (offset, epoch, ids) and flushed end, to explain a violation. */
+    private static String votersOnDisks(SimCluster cluster) {
+        StringBuilder out = new StringBuilder();
+        for (SimNode node : cluster.nodes()) {
+            out.append("\n    node ").append(node.id()).append(" flushed to ").append(node.disk().flushedEndOffset())
+                    .append(':');
+            ReadableRaftLog disk = node.disk();
+            for (LogEntry entry : disk.read(disk.startOffset(), (int) (disk.endOffset() - disk.startOffset()))) {
+                if (entry.type() == LogEntry.EntryType.VOTERS) {
+                    out.append(' ').append(entry.offset()).append('@').append(entry.epoch())
+                            .append(VoterSet.decode(entry.payload()).ids());
+                }
+            }
+        }
+        return out.toString();
     }
 
     private static boolean holdsDurably(SimNode node, LogEntry entry) {

@@ -3,7 +3,6 @@ package io.kraft.raft.sim;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,19 +75,7 @@ class RandomizedSimulationTest {
                     .orElse(1 + shape.nextInt(cluster.voterIds().size()));
             cluster.crash(victim);
         }
-        long healedAt = cluster.now();
-        long committedOffset = -1;
-        while (committedOffset < 0 && cluster.now() - healedAt < LIVENESS_BOUND_UNITS) {
-            long remaining = LIVENESS_BOUND_UNITS - (cluster.now() - healedAt);
-            if (!cluster.runUntil(() -> cluster.leader().isPresent(), remaining)) {
-                break;
-            }
-            CompletableFuture<Long> probe = cluster.appendToLeader(1).orElseThrow();
-            cluster.runUntil(probe::isDone, LIVENESS_BOUND_UNITS - (cluster.now() - healedAt));
-            if (probe.isDone() && !probe.isCompletedExceptionally()) {
-                committedOffset = probe.join();
-            }
-        }
+        long committedOffset = cluster.commitAProbe(LIVENESS_BOUND_UNITS);
         assertTrue(committedOffset >= 0, cluster.describe("no append committed within " + LIVENESS_BOUND_UNITS
                 + " units after healing"));
         long target = committedOffset + 1;

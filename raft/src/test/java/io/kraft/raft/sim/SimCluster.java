@@ -4,6 +4,9 @@ import io.kraft.raft.LogEntry;
 import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.Role;
+import io.kraft.raft.Voter;
+import io.kraft.raft.VoterBootstrap;
+import io.kraft.raft.VoterSet;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,6 +18,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
@@ -57,9 +61,23 @@ final class SimCluster {
     private boolean workloadRunning;
     private long corruptedSnapshotChunks;
     private boolean refuseConnections = true;
+    private long voterChangesRequested;
+    private final boolean dynamicVoters;
+    private VoterSet committedVoters;
+    private int committedScannedForVoters;
 
     SimCluster(long seed, int voterCount, int observerCount) {
+        this(seed, voterCount, observerCount, false);
+    }
+
+    /**
+     * A cluster of {@code voterCount} voters and {@code observerCount} observers; with {@code dynamicVoters} the
+     * voters come from a bootstrap checkpoint (KIP-853) and the observers are formatted without one, so they can be
+     * added later.
+     */
+    SimCluster(long seed, int voterCount, int observerCount, boolean dynamicVoters) {
         this.seed = seed;
+        this.dynamicVoters = dynamicVoters;
         this.random = new Random(seed);
         this.network = new SimNetwork(scheduler, new Random(seed + 1), this::deliver);
         this.corruption = new Random(seed + 2);
@@ -71,7 +89,7 @@ final class SimCluster {
                 new LeaderLogAppendOnly(), new CommittedEntriesNeverLost(), new StateMachinesApplyCommitted(),
                 new AppendsAcknowledgedOnlyWhenCommitted(), new AcknowledgedEntriesAreDurable(),
                 new AppendedBatchesCommitWhole(), new LogsHoldWholeBatches(),
-                new StateMachinesLearnAnEpochBeforeItsRecords());
+                new StateMachinesLearnAnEpochBeforeItsRecords(), new VoterChangesOneAtATime());
         // Small fetches make followers acknowledge part of a leader's tail, which exercises the commit rule.
         this.fetchMaxEntries = 4 + random.nextInt(13);
         // Small chunks so a snapshot transfer takes many round trips, and faults hit it mid-way.
@@ -79,7 +97,9 @@ final class SimCluster {
         for (int id = 1; id <= voterCount + observerCount; id++) {
             RaftConfig config = new RaftConfig(id, voterIds, ELECTION_TIMEOUT_TICKS, FETCH_TIMEOUT_TICKS,
                     ELECTION_TIMEOUT_TICKS, 10, 4, fetchMaxEntries, snapshotChunkBytes);
-            SimNode node = new SimNode(config, scheduler, network, seed * 7919 + id, 3 * TICK_UNITS);
+            VoterBootstrap bootstrap = !dynamicVoters ? null : VoterBootstrap.dynamic(
+                    id <= voterCount ? initialVoters() : VoterSet.empty(), directoryOf(id));
+            SimNode node = new SimNode(config, bootstrap, scheduler, network, seed * 7919 + id, 3 * TICK_UNITS);
             nodes.put(id, node);
             // Clock drift: each node's tick lasts between 0.9 and 1.1 nominal ticks.
             int tickUnits = TICK_UNITS - 1 + random.nextInt(3);
@@ -380,6 +400,89 @@ final class SimCluster {
                 }
             }
         }
+    }
+
+    /** Node {@code id}'s metadata log directory in a dynamic quorum. */
+    static UUID directoryOf(int id) {
+        return new UUID(853, id);
+    }
+
+    /** The voters the cluster started with, with their directories in a dynamic quorum. */
+    VoterSet initialVoters() {
+        if (!dynamicVoters) {
+            return VoterSet.ofIds(voterIds);
+        }
+        return VoterSet.of(voterIds.stream().map(id -> new Voter(id, directoryOf(id), "sim:" + id)).toList());
+    }
+
+    /**
+     * Every so often for {@code durationUnits}, asks the running leader to add a member that is not a voter or to
+     * remove a voter (never the last), as an operator would; most requests are refused (a change is pending, the
+     * member has not caught up, the leader is new), which is part of what is tested.
+     */
+    void changeVotersRandomly(long durationUnits, int meanIntervalUnits) {
+        long end = scheduler.now() + durationUnits;
+        scheduleVoterChange(end, meanIntervalUnits);
+    }
+
+    private void scheduleVoterChange(long end, int meanIntervalUnits) {
+        long delay = 1 + random.nextInt(2 * meanIntervalUnits);
+        if (scheduler.now() + delay >= end) {
+            return;
+        }
+        scheduler.schedule(delay, "voter change", () -> {
+            leader().ifPresent(leader -> {
+                VoterSet voters = leader.raft().voters();
+                List<Integer> ids = new ArrayList<>(nodes.keySet());
+                int id = ids.get(random.nextInt(ids.size()));
+                if (!voters.contains(id)) {
+                    leader.raft().addVoter(new Voter(id, directoryOf(id), "sim:" + id));
+                    voterChangesRequested++;
+                } else if (voters.size() > 2) {
+                    leader.raft().removeVoter(id, directoryOf(id));
+                    voterChangesRequested++;
+                }
+                leader.processReady();
+            });
+            scheduleVoterChange(end, meanIntervalUnits);
+        });
+    }
+
+    /** The voter set of the latest committed voters record, or the initial set. */
+    VoterSet committedVoters() {
+        if (committedVoters == null) {
+            committedVoters = initialVoters();
+        }
+        for (; committedScannedForVoters < committed.size(); committedScannedForVoters++) {
+            LogEntry entry = committed.get(committedScannedForVoters);
+            if (entry.type() == LogEntry.EntryType.VOTERS) {
+                committedVoters = VoterSet.decode(entry.payload());
+            }
+        }
+        return committedVoters;
+    }
+
+    /**
+     * Waits up to {@code boundUnits} for a leader to commit a fresh one-record append, trying again under each new
+     * leader; the committed offset, or -1 if none committed in time.
+     */
+    long commitAProbe(long boundUnits) {
+        long start = now();
+        while (now() - start < boundUnits) {
+            if (!runUntil(() -> leader().isPresent(), boundUnits - (now() - start))) {
+                return -1;
+            }
+            CompletableFuture<Long> probe = appendToLeader(1).orElseThrow();
+            runUntil(probe::isDone, boundUnits - (now() - start));
+            if (probe.isDone() && !probe.isCompletedExceptionally()) {
+                return probe.join();
+            }
+        }
+        return -1;
+    }
+
+    long voterChangesRequested() {
+        return voterChangesRequested;
     }
 
     // ------------------------------------------------------------ views for scenarios and invariants

@@ -6,6 +6,8 @@ import io.kraft.raft.InMemoryRaftLog;
 import io.kraft.raft.InMemorySnapshotStore;
 import io.kraft.raft.LeaderAndEpoch;
 import io.kraft.raft.RaftConfig;
+import io.kraft.raft.VoterBootstrap;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.RaftNode;
 import io.kraft.raft.ReadableRaftLog;
@@ -37,6 +39,9 @@ final class SimNode {
     }
 
     private final RaftConfig config;
+    private final VoterBootstrap bootstrap;
+    /** The voter set this member used when it last crashed (a set that was in force, possibly uncommitted). */
+    private VoterSet votersAtCrash;
     private final SimScheduler scheduler;
     private final SimNetwork network;
     private final long seed;
@@ -72,7 +77,14 @@ final class SimNode {
     private final List<CommittedBatch> deliveries = new ArrayList<>();
 
     SimNode(RaftConfig config, SimScheduler scheduler, SimNetwork network, long seed, int maxDiskLatency) {
+        this(config, null, scheduler, network, seed, maxDiskLatency);
+    }
+
+    /** A member whose voter set starts from {@code bootstrap} (KIP-853), or from the static config when null. */
+    SimNode(RaftConfig config, VoterBootstrap bootstrap, SimScheduler scheduler, SimNetwork network, long seed,
+            int maxDiskLatency) {
         this.config = config;
+        this.bootstrap = bootstrap == null ? VoterBootstrap.fromStatic(config) : bootstrap;
         this.scheduler = scheduler;
         this.network = network;
         this.seed = seed;
@@ -87,8 +99,14 @@ final class SimNode {
         return config.nodeId();
     }
 
+    /** The voter set in force on this member, or the one it used when it crashed. */
+    VoterSet votersInForce() {
+        return raft != null ? raft.voters() : votersAtCrash != null ? votersAtCrash : bootstrap.voters();
+    }
+
+    /** Whether this member votes in the set its log states now (the static set while it is down). */
     boolean isVoter() {
-        return config.isVoter();
+        return raft != null ? raft.voters().contains(id()) : config.isVoter();
     }
 
     boolean isUp() {
@@ -221,6 +239,7 @@ final class SimNode {
         if (raft == null) {
             return;
         }
+        votersAtCrash = raft.voters();
         raft = null;
         incarnation++;
         unwrittenLogWrites.clear();
@@ -260,7 +279,8 @@ final class SimNode {
         if (log.endOffset() > log.startOffset() && !log.read(log.endOffset() - 1, 1).get(0).endsBatch()) {
             tornBatchRestarts++;
         }
-        raft = new RaftNode(config, log, snapshots, stateStore.read(), new Random(seed * 1_000_003L + incarnation));
+        raft = new RaftNode(config, log, snapshots, stateStore.read(), new Random(seed * 1_000_003L + incarnation),
+                bootstrap);
         processReady();
     }
 

@@ -8,6 +8,7 @@ import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.ReplicaState;
 import io.kraft.raft.QuorumDescription;
+import io.kraft.raft.Voter;
 import io.kraft.raft.grpc.TransportSecurity;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -101,7 +102,8 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
 
     private static QuorumDescription.Member member(ReplicaState state, boolean voter) {
         return new QuorumDescription.Member(state.getReplicaId(), voter, state.getLogEndOffset(),
-                state.getLastFetchTimestampMs(), state.getLastCaughtUpTimestampMs());
+                state.getLastFetchTimestampMs(), state.getLastCaughtUpTimestampMs(),
+                Voter.directoryFromBytes(state.getDirectoryId().toByteArray()));
     }
 
     private ManagedChannel channel(int nodeId) {

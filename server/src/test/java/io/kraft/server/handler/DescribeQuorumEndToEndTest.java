@@ -27,6 +27,8 @@ class DescribeQuorumEndToEndTest {
             assertTrue(quorum.highWatermark() > 0, quorum.toString());
             assertEquals(1, quorum.voters().size(), quorum.toString());
             assertEquals(1, quorum.voters().get(0).replicaId());
+            // A static voter (controller.quorum.voters) has no directory id in the voter set: Kafka's zero uuid.
+            assertEquals(org.apache.kafka.common.Uuid.ZERO_UUID, quorum.voters().get(0).replicaDirectoryId());
             assertTrue(quorum.voters().get(0).logEndOffset() >= quorum.highWatermark(), quorum.toString());
             assertEquals(1, quorum.nodes().size(), quorum.toString());
             assertEquals(node.controllerPort(), quorum.nodes().get(1).endpoints().get(0).port());

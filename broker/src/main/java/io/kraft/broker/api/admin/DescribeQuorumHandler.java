@@ -78,7 +78,8 @@ public final class DescribeQuorumHandler implements AsyncRequestHandler<Describe
                     .setReplicaId(member.replicaId())
                     .setLogEndOffset(member.endOffset())
                     .setLastFetchTimestamp(member.lastFetchTimestampMs())
-                    .setLastCaughtUpTimestamp(member.lastCaughtUpTimestampMs());
+                    .setLastCaughtUpTimestamp(member.lastCaughtUpTimestampMs())
+                    .setReplicaDirectoryId(member.directoryId()); // all zeros (Kafka's ZERO_UUID) when not known
             if (member.voter()) {
                 partition.currentVoters().add(state);
             } else {
