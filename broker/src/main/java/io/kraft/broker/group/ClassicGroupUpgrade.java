@@ -3,6 +3,8 @@ package io.kraft.broker.group;
 import io.kraft.broker.group.consumer.Assignment;
 import io.kraft.broker.group.consumer.ConsumerGroup;
 import io.kraft.broker.group.consumer.ConsumerGroupMember;
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicMetadata;
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicProtocol;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.CurrentAssignment;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.Subscription;
 import io.kraft.broker.group.consumer.ConsumerGroupRecord;
@@ -22,7 +24,8 @@ import java.util.UUID;
 /**
  * KIP-848's upgrade of a classic group with members to the consumer protocol, as pure functions: whether the group may
  * be converted now, and the consumer-group state (with the records that store it) its classic members become. Each
- * member keeps, at the group's generation as its epoch, the partitions of its last SyncGroup assignment as both what it
+ * member keeps its session timeout and offered protocols (it still speaks JoinGroup) and, at the group's generation as
+ * its epoch, the partitions of its last SyncGroup assignment as both what it
  * owns and its target, so the joining consumer-protocol member then causes an ordinary epoch bump whose moves go
  * through revocation, and no partition is owned twice.
  */
@@ -66,9 +69,12 @@ final class ClassicGroupUpgrade {
         for (GroupMember classicMember : classic.members()) {
             Set<String> names = ConsumerProtocol.subscribedTopics(classicMember.metadata(classic.protocolName()))
                     .orElseThrow();
+            ClassicMetadata classicMetadata = new ClassicMetadata(classicMember.sessionTimeoutMs(),
+                    classicMember.protocols().stream()
+                            .map(p -> new ClassicProtocol(p.name(), p.metadata())).toList());
             Subscription subscription = new Subscription(classicMember.groupInstanceId(), null,
                     classicMember.clientId(), classicMember.clientHost(), names.stream().sorted().toList(), null,
-                    null, classicMember.rebalanceTimeoutMs());
+                    null, classicMember.rebalanceTimeoutMs(), classicMetadata);
             Assignment owned = byId(ConsumerProtocol.assignedPartitions(classicMember.assignment()).orElseThrow(),
                     topics);
             ConsumerGroupMember member = new ConsumerGroupMember(classicMember.memberId(), subscription);

@@ -11,6 +11,7 @@ import io.kraft.broker.group.consumer.ConsumerGroup;
 import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.consumer.ConsumerGroupMember;
 import io.kraft.broker.group.consumer.ConsumerGroupRecord;
+import io.kraft.broker.group.consumer.ConsumerGroupRecordCodec;
 import io.kraft.broker.group.consumer.MemberState;
 import io.kraft.broker.group.consumer.MigrationPolicy;
 import io.kraft.broker.group.consumer.TopicCatalog;
@@ -132,6 +133,10 @@ class ClassicGroupUpgradeTest {
         assertEquals(List.of("orders"), a.subscription().topicNames());
         assertEquals(60_000, a.subscription().rebalanceTimeoutMs());
         assertEquals("client-a", a.subscription().clientId());
+        // Still a JoinGroup member: its session timeout and offered protocols are kept, and stored.
+        assertEquals(new ConsumerGroupMember.ClassicMetadata(45_000, List.of(new ConsumerGroupMember.ClassicProtocol(
+                "range", subscription("orders")))), a.subscription().classic());
+        assertTrue(a.isClassic());
         ConsumerGroupMember b = group.member("b");
         assertEquals("instance-b", b.subscription().instanceId());
         assertEquals(Assignment.of(ORDERS.id(), 3, 4, 5), b.assigned());
@@ -142,6 +147,11 @@ class ClassicGroupUpgradeTest {
         assertEquals(new ConsumerGroupRecord.GroupEpoch("g", 4), records.get(0));
         assertEquals(new ConsumerGroupRecord.TargetAssignmentEpoch("g", 4), records.get(records.size() - 1));
         assertEquals(2 + 3 * 2, records.size());
+        for (ConsumerGroupRecord record : records) {
+            ByteBuffer key = ConsumerGroupRecordCodec.encodeKey(record);
+            assertEquals(record, ConsumerGroupRecordCodec.decode(key.getShort(), key,
+                    ConsumerGroupRecordCodec.encodeValue(record)));
+        }
     }
 
     @Test

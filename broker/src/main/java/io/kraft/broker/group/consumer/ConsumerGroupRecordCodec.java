@@ -1,5 +1,7 @@
 package io.kraft.broker.group.consumer;
 
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicMetadata;
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicProtocol;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.CurrentAssignment;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.Subscription;
 import io.kraft.broker.group.consumer.ConsumerGroupRecord.CurrentMember;
@@ -85,6 +87,13 @@ public final class ConsumerGroupRecordCodec {
                     .setClientHost(s.clientHost()).setSubscribedTopicRegex(s.topicRegex())
                     .setServerAssignor(s.serverAssignor()).setRebalanceTimeoutMs(s.rebalanceTimeoutMs());
             v.subscribedTopicNames().addAll(s.topicNames());
+            if (s.classic() != null) {
+                ConsumerGroupMemberMetadataValue.ClassicMemberMetadata classic = v.classicMemberMetadata()
+                        .setSessionTimeoutMs(s.classic().sessionTimeoutMs());
+                s.classic().protocols().forEach(p -> classic.supportedProtocols().add(
+                        new ConsumerGroupMemberMetadataValue.ClassicProtocol().setName(p.name())
+                                .setMetadata(ByteBuffer.wrap(p.metadata()))));
+            }
             return v.toVersionedBuffer(VALUE_VERSION);
         }
         if (record instanceof TargetAssignmentEpoch r) {
@@ -138,7 +147,7 @@ public final class ConsumerGroupRecordCodec {
                     ConsumerGroupMemberMetadataValue v = ConsumerGroupMemberMetadataValue.parse(in, VALUE_VERSION);
                     s = new Subscription(v.instanceId(), v.rackId(), v.clientId(), v.clientHost(),
                             v.subscribedTopicNames(), v.subscribedTopicRegex(), v.serverAssignor(),
-                            v.rebalanceTimeoutMs());
+                            v.rebalanceTimeoutMs(), classic(v.classicMemberMetadata()));
                 }
                 return new MemberMetadata(k.groupId(), k.memberId(), s);
             }
@@ -179,6 +188,20 @@ public final class ConsumerGroupRecordCodec {
             default:
                 throw new IllegalArgumentException("not a consumer group key version: " + keyVersion);
         }
+    }
+
+    /** A consumer-protocol member stores no classic metadata: the tagged field is absent and reads as defaults. */
+    private static ClassicMetadata classic(ConsumerGroupMemberMetadataValue.ClassicMemberMetadata stored) {
+        if (stored == null || stored.sessionTimeoutMs() < 0) {
+            return null;
+        }
+        List<ClassicProtocol> protocols = new ArrayList<>();
+        stored.supportedProtocols().forEach(p -> {
+            byte[] bytes = new byte[p.metadata().remaining()];
+            p.metadata().duplicate().get(bytes);
+            protocols.add(new ClassicProtocol(p.name(), bytes));
+        });
+        return new ClassicMetadata(stored.sessionTimeoutMs(), protocols);
     }
 
     private static void forEach(Assignment assignment, BiConsumer<UUID, List<Integer>> each) {
