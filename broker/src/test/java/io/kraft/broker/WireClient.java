@@ -37,7 +37,12 @@ public final class WireClient implements AutoCloseable {
     private int nextCorrelationId = 1;
 
     public WireClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /** Over a socket already connected, e.g. a TLS one that carries a client certificate. */
+    public WireClient(Socket connected) throws IOException {
+        socket = connected;
         socket.setSoTimeout(READ_TIMEOUT_MS);
         socket.setTcpNoDelay(true);
         in = new DataInputStream(socket.getInputStream());

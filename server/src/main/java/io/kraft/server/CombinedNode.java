@@ -177,6 +177,14 @@ public final class CombinedNode implements AutoCloseable {
         return controllerNode.controller().image();
     }
 
+    /**
+     * The last image every publisher of this node has taken in, the broker's authorizer among them: it can trail
+     * {@link #metadataImage()}, which is what an answered controller write guarantees (tests wait on it).
+     */
+    public io.kraft.metadata.image.MetadataImage publishedImage() {
+        return controllerNode.controller().publishedImage();
+    }
+
     /** Whether the broker has been unfenced by its controller, so Metadata lists it. */
     public boolean isBrokerUnfenced() {
         return broker.isUnfenced();

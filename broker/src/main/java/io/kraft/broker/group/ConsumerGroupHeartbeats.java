@@ -240,7 +240,7 @@ final class ConsumerGroupHeartbeats {
         String assignor = request.serverAssignor() != null ? request.serverAssignor()
                 : current == null ? null : current.serverAssignor();
         return new Subscription(instanceId, rackId, request.clientId(), request.clientHost(), names, regex, assignor,
-                rebalanceTimeoutMs);
+                rebalanceTimeoutMs, null);
     }
 
     /** Whether two subscriptions assign alike (the client id or host changing does not). */

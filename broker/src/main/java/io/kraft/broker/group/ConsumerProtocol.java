@@ -1,14 +1,21 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
 
 /**
  * Reads the topics out of a member's "consumer" protocol subscription (the bytes the Java consumer sends in
  * JoinGroup: an int16 version, then the {@code ConsumerProtocolSubscription} data spec at that version), so the
- * coordinator knows which topics a group is subscribed to (OffsetDelete, offset expiry). Later versions only
+ * coordinator knows which topics a group is subscribed to (OffsetDelete, offset expiry), and the partitions out of a
+ * member's assignment (converting a classic group to the consumer protocol). Later versions only
  * append fields, so a newer subscription is read by the newest layout known here.
  */
 final class ConsumerProtocol {
@@ -20,20 +27,34 @@ final class ConsumerProtocol {
 
     /** The subscribed topics, or empty when the bytes are not a readable subscription. */
     static Optional<Set<String>> subscribedTopics(byte[] subscription) {
-        if (subscription == null || subscription.length < 2) {
+        return read(subscription, ConsumerProtocolSubscription.HIGHEST_SUPPORTED_VERSION,
+                (in, version) -> Set.copyOf(ConsumerProtocolSubscription.parse(in, version).topics()));
+    }
+
+    /** The assigned partitions by topic name, or empty when the bytes are not a readable assignment. */
+    static Optional<Map<String, SortedSet<Integer>>> assignedPartitions(byte[] assignment) {
+        return read(assignment, ConsumerProtocolAssignment.HIGHEST_SUPPORTED_VERSION, (in, version) -> {
+            Map<String, SortedSet<Integer>> byTopic = new TreeMap<>();
+            ConsumerProtocolAssignment.parse(in, version).assignedPartitions().forEach(tp -> byTopic
+                    .computeIfAbsent(tp.topic(), t -> new TreeSet<>()).addAll(tp.partitions()));
+            return byTopic;
+        });
+    }
+
+    private static <T> Optional<T> read(byte[] bytes, short highest, BiFunction<ByteBuffer, Short, T> parse) {
+        if (bytes == null || bytes.length < 2) {
             return Optional.empty();
         }
-        ByteBuffer in = ByteBuffer.wrap(subscription);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
         short version = in.getShort();
         if (version < 0) {
             return Optional.empty();
         }
-        short readAs = (short) Math.min(version, ConsumerProtocolSubscription.HIGHEST_SUPPORTED_VERSION);
         try {
-            return Optional.of(Set.copyOf(ConsumerProtocolSubscription.parse(in, readAs).topics()));
+            return Optional.of(parse.apply(in, (short) Math.min(version, highest)));
         } catch (RuntimeException e) {
             // A client's bytes: whatever the reader throws (a length past the end, a null where none may be)
-            // means they are no subscription this coordinator can use.
+            // means they are nothing this coordinator can use.
             return Optional.empty();
         }
     }

@@ -8,7 +8,6 @@ import io.kraft.broker.group.consumer.ConsumerGroupRecordCodec;
 import io.kraft.broker.protocol.message.GroupMetadataKey;
 import io.kraft.broker.protocol.message.GroupMetadataValue;
 import io.kraft.broker.protocol.message.GroupMetadataValue.MemberMetadata;
-import io.kraft.broker.protocol.message.Message;
 import io.kraft.broker.protocol.message.OffsetCommitKey;
 import io.kraft.broker.protocol.message.OffsetCommitValue;
 import java.nio.ByteBuffer;
@@ -45,9 +44,9 @@ public final class CoordinatorRecordCodec {
                     .setGroup(commit.groupId())
                     .setTopic(commit.partition().topic())
                     .setPartition(commit.partition().partition());
-            return withVersion(key, OFFSET_COMMIT_KEY_VERSION);
+            return key.toVersionedBuffer(OFFSET_COMMIT_KEY_VERSION);
         }
-        return withVersion(new GroupMetadataKey().setGroup(record.groupId()), GROUP_METADATA_KEY_VERSION);
+        return new GroupMetadataKey().setGroup(record.groupId()).toVersionedBuffer(GROUP_METADATA_KEY_VERSION);
     }
 
     /** The record's value bytes, or null for a tombstone. */
@@ -68,9 +67,9 @@ public final class CoordinatorRecordCodec {
             if (offset.expireTimestampMs().isPresent()) {
                 // only v1 has the explicit expiry (OffsetCommit v2-4's retention time)
                 value.setExpireTimestampMs(offset.expireTimestampMs().getAsLong());
-                return withVersion(value, OFFSET_VALUE_VERSION_WITH_EXPIRY);
+                return value.toVersionedBuffer(OFFSET_VALUE_VERSION_WITH_EXPIRY);
             }
-            return withVersion(value, OFFSET_VALUE_VERSION);
+            return value.toVersionedBuffer(OFFSET_VALUE_VERSION);
         }
         CoordinatorRecord.GroupMetadataValue group = ((GroupMetadata) record).value();
         GroupMetadataValue value = new GroupMetadataValue()
@@ -90,7 +89,7 @@ public final class CoordinatorRecordCodec {
                     .setSubscription(ByteBuffer.wrap(member.subscription()))
                     .setAssignment(ByteBuffer.wrap(member.assignment())));
         }
-        return withVersion(value, GROUP_VALUE_VERSION);
+        return value.toVersionedBuffer(GROUP_VALUE_VERSION);
     }
 
     /**
@@ -164,14 +163,6 @@ public final class CoordinatorRecordCodec {
         if (version < lowest || version > highest) {
             throw new CorruptCoordinatorRecordException("unknown " + layout + " version " + version);
         }
-    }
-
-    /** The int16 version, then the body at that version. */
-    private static ByteBuffer withVersion(Message body, short version) {
-        ByteBuffer out = ByteBuffer.allocate(2 + body.size(version));
-        out.putShort(version);
-        body.write(out, version);
-        return out.flip();
     }
 
     static byte[] toArray(ByteBuffer buffer) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
-import io.kraft.broker.protocol.message.Message;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -51,7 +50,7 @@ class ConsumerProtocolTest {
              version <= ConsumerProtocolSubscription.HIGHEST_SUPPORTED_VERSION; version++) {
             ByteBuffer kafka = org.apache.kafka.clients.consumer.internals.ConsumerProtocol
                     .serializeSubscription(kafkaSubscription(), version);
-            ByteBuffer ours = withVersion(ourSubscription(), version);
+            ByteBuffer ours = ourSubscription().toVersionedBuffer(version);
             assertEquals(hex(kafka), hex(ours), "v" + version + " subscription bytes");
 
             assertEquals(Optional.of(Set.copyOf(TOPICS)), ConsumerProtocol.subscribedTopics(array(kafka)), "v" + version);
@@ -82,7 +81,7 @@ class ConsumerProtocolTest {
             ours.assignedPartitions().add(new ConsumerProtocolAssignment.TopicPartition()
                     .setTopic("audit").setPartitions(new ArrayList<>(List.of(5))));
 
-            ByteBuffer ourBytes = withVersion(ours, version);
+            ByteBuffer ourBytes = ours.toVersionedBuffer(version);
             assertEquals(hex(org.apache.kafka.clients.consumer.internals.ConsumerProtocol.serializeAssignment(
                     kafkaAssignment, version)), hex(ourBytes), "v" + version + " assignment bytes");
             ConsumerPartitionAssignor.Assignment read = org.apache.kafka.clients.consumer.internals.ConsumerProtocol
@@ -117,14 +116,6 @@ class ConsumerProtocolTest {
                 (byte) 0xff}).isEmpty(), "a null topic list");
         assertEquals(Optional.of(Set.of()), ConsumerProtocol.subscribedTopics(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
                 "no topics, no user data");
-    }
-
-    /** The int16 version the consumer protocol puts first, then the body at that version. */
-    private static ByteBuffer withVersion(Message body, short version) {
-        ByteBuffer out = ByteBuffer.allocate(2 + body.size(version));
-        out.putShort(version);
-        body.write(out, version);
-        return out.flip();
     }
 
     private static String hex(ByteBuffer buffer) {

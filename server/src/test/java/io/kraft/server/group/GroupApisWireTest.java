@@ -23,7 +23,6 @@ import io.kraft.broker.protocol.message.LeaveGroupRequest;
 import io.kraft.broker.protocol.message.LeaveGroupResponse;
 import io.kraft.broker.protocol.message.ListGroupsRequest;
 import io.kraft.broker.protocol.message.ListGroupsResponse;
-import io.kraft.broker.protocol.message.Message;
 import io.kraft.broker.protocol.message.OffsetCommitRequest;
 import io.kraft.broker.protocol.message.OffsetCommitResponse;
 import io.kraft.broker.protocol.message.OffsetDeleteRequest;
@@ -85,23 +84,15 @@ class GroupApisWireTest {
         return newest ? highest(api) : lowest(api);
     }
 
-    /** The int16 version, then the body: how the consumer protocol's member metadata is framed. */
-    private static ByteBuffer withVersion(Message body, short version) {
-        ByteBuffer out = ByteBuffer.allocate(2 + body.size(version));
-        out.putShort(version);
-        body.write(out, version);
-        return out.flip();
-    }
-
     private static ByteBuffer subscription(String topic) {
-        return withVersion(new ConsumerProtocolSubscription().setTopics(new ArrayList<>(List.of(topic))), (short) 0);
+        return new ConsumerProtocolSubscription().setTopics(new ArrayList<>(List.of(topic))).toVersionedBuffer((short) 0);
     }
 
     private static ByteBuffer assignment(String topic, Integer... partitions) {
         ConsumerProtocolAssignment assignment = new ConsumerProtocolAssignment();
         assignment.assignedPartitions().add(new ConsumerProtocolAssignment.TopicPartition()
                 .setTopic(topic).setPartitions(new ArrayList<>(List.of(partitions))));
-        return withVersion(assignment, (short) 0);
+        return assignment.toVersionedBuffer((short) 0);
     }
 
     /** One FindCoordinator answer: the first key's when several are batched. */

@@ -1,6 +1,7 @@
 package io.kraft.server.security;
 
 import static io.kraft.broker.TestWaits.freePort;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.TestWaits;
+import io.kraft.broker.WireClient;
 import io.kraft.broker.network.TestCertificates;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ConfigSource;
@@ -15,7 +17,11 @@ import io.kraft.config.LogConfigs;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.server.CombinedNode;
 import io.kraft.server.TestFaultHandler;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,6 +31,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -34,6 +44,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
@@ -45,6 +56,10 @@ import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ConsumerGroupHeartbeatRequest;
+import org.apache.kafka.common.requests.ConsumerGroupHeartbeatResponse;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
@@ -76,7 +91,7 @@ class AuthorizationTest {
 
     @BeforeAll
     static void start() throws Exception {
-        certs = TestCertificates.create(dir, List.of("admin", "alice", "bob"));
+        certs = TestCertificates.create(dir, List.of("admin", "alice", "bob", "dana"));
         port = freePort();
         props = new HashMap<>();
         props.put("controller.quorum.voters", "1@localhost:" + freePort());
@@ -156,8 +171,23 @@ class AuthorizationTest {
                 new AccessControlEntry("User:CN=" + user, "*", operation, permission));
     }
 
+    /**
+     * Creates ACLs and waits until the broker's authorizer has them: the answer comes once the controller has
+     * committed them (as in Kafka), but the broker takes them in through its metadata publishers a little later.
+     */
     private static void createAcls(AclBinding... acls) throws Exception {
         admin.createAcls(List.of(acls)).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitBrokerCaughtUp();
+    }
+
+    private static void deleteAcls(AclBindingFilter filter) throws Exception {
+        admin.deleteAcls(List.of(filter)).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitBrokerCaughtUp();
+    }
+
+    private static void awaitBrokerCaughtUp() {
+        long committed = node.metadataImage().offset();
+        await().atMost(Duration.ofMillis(WAIT_MS)).until(() -> node.publishedImage().offset() >= committed);
     }
 
     private static Set<AclBinding> describe(AclBindingFilter filter) throws Exception {
@@ -191,7 +221,7 @@ class AuthorizationTest {
         Collection<AclBinding> deleted = admin.deleteAcls(List.of(matching)).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertEquals(Set.of(literal, prefixed), new HashSet<>(deleted));
         assertEquals(Set.of(group), describe(principalFilter("carol")));
-        admin.deleteAcls(List.of(principalFilter("carol"))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        deleteAcls(principalFilter("carol"));
         assertEquals(Set.of(), describe(principalFilter("carol")));
 
         ExecutionException invalid = assertThrows(ExecutionException.class, () -> createAcls(acl(ResourceType.CLUSTER,
@@ -233,7 +263,7 @@ class AuthorizationTest {
                     .allDescriptions().get(WAIT_MS, TimeUnit.MILLISECONDS));
             assertInstanceOf(ClusterAuthorizationException.class, cause(logDirs));
         }
-        admin.deleteAcls(List.of(principalFilter("bob"))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        deleteAcls(principalFilter("bob"));
     }
 
     @Test
@@ -284,7 +314,7 @@ class AuthorizationTest {
                 .includeAuthorizedOperations(true)).authorizedOperations().get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertTrue(superUser.contains(AclOperation.ALTER) && superUser.contains(AclOperation.CLUSTER_ACTION),
                 superUser.toString());
-        admin.deleteAcls(List.of(principalFilter("alice"))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        deleteAcls(principalFilter("alice"));
     }
 
     @Test
@@ -299,6 +329,56 @@ class AuthorizationTest {
         try (KafkaProducer<byte[], byte[]> producer = producer("bob", true)) {
             producer.send(new ProducerRecord<>("durable-1", new byte[] {1})).get(WAIT_MS, TimeUnit.MILLISECONDS);
         }
-        admin.deleteAcls(List.of(principalFilter("bob"))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        deleteAcls(principalFilter("bob"));
+    }
+
+    /**
+     * The coordinator's own check, sent raw: a Kafka consumer asks Metadata for its topics first, which refuses it
+     * before any heartbeat would.
+     */
+    @Test
+    void aConsumerProtocolMemberWithoutDescribeOnItsTopicIsRefusedByTheHeartbeat() throws Exception {
+        createTopics("dana-topic");
+        createAcls(acl(ResourceType.GROUP, "dana-group", PatternType.LITERAL, "dana", AclOperation.READ,
+                AclPermissionType.ALLOW));
+        ConsumerGroupHeartbeatRequestData join = new ConsumerGroupHeartbeatRequestData().setGroupId("dana-group")
+                .setMemberId(Uuid.randomUuid().toString()).setMemberEpoch(0).setRebalanceTimeoutMs(30_000)
+                .setSubscribedTopicNames(List.of("dana-topic")).setTopicPartitions(List.of());
+        try (WireClient dana = new WireClient(tlsSocket("dana"))) {
+            ConsumerGroupHeartbeatResponse refused = dana.send(
+                    new ConsumerGroupHeartbeatRequest.Builder(join).build((short) 0));
+            assertEquals(Errors.TOPIC_AUTHORIZATION_FAILED.code(), refused.data().errorCode());
+            assertEquals("Topic authorization failed for topics [dana-topic]", refused.data().errorMessage());
+
+            createAcls(acl(ResourceType.TOPIC, "dana-topic", PatternType.LITERAL, "dana", AclOperation.DESCRIBE,
+                    AclPermissionType.ALLOW));
+            ConsumerGroupHeartbeatResponse allowed = dana.send(
+                    new ConsumerGroupHeartbeatRequest.Builder(join).build((short) 0));
+            assertTrue(allowed.data().errorCode() != Errors.TOPIC_AUTHORIZATION_FAILED.code(),
+                    "with DESCRIBE the heartbeat passes the check: " + allowed.data());
+        } finally {
+            deleteAcls(principalFilter("dana"));
+        }
+    }
+
+    /** A TLS connection to the listener presenting {@code principal}'s certificate. */
+    private static Socket tlsSocket(String principal) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certs.trustStore())) {
+            trust.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certs.clientKeyStore(principal))) {
+            keys.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, TestCertificates.PASSWORD.toCharArray());
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
+        socket.startHandshake();
+        return socket;
     }
 }

@@ -13,14 +13,15 @@ import java.util.Map;
 /**
  * The {@code group.consumer.*} settings of consumer-protocol groups (KIP-848), with Kafka's defaults: a member's
  * session and heartbeat interval, the most members a group holds, and the server-side assignors (the first is
- * the default).
+ * the default), and whether groups with members may change protocol.
  */
 public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
-                                  List<PartitionAssignor> assignors) {
+                                  List<PartitionAssignor> assignors, MigrationPolicy migrationPolicy) {
     public static final String SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String MAX_SIZE = "group.consumer.max.size";
     public static final String ASSIGNORS = "group.consumer.assignors";
+    public static final String MIGRATION_POLICY = "group.consumer.migration.policy";
 
     public ConsumerGroupConfig {
         if (sessionTimeoutMs < 1 || heartbeatIntervalMs < 1 || maxSize < 1) {
@@ -34,6 +35,7 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
             throw new IllegalArgumentException(ASSIGNORS + " needs at least one assignor");
         }
         assignors = List.copyOf(assignors);
+        java.util.Objects.requireNonNull(migrationPolicy, MIGRATION_POLICY);
     }
 
     /** The keys, so a node's configuration knows them. */
@@ -45,7 +47,10 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
                         "How often consumer-protocol members are told to heartbeat.")
                 .define(MAX_SIZE, INT, Integer.MAX_VALUE, MEDIUM, "The most members a consumer-protocol group holds.")
                 .define(ASSIGNORS, STRING, "uniform,range", MEDIUM,
-                        "The server-side assignors (uniform, range); the first is used unless a member asks for another.");
+                        "The server-side assignors (uniform, range); the first is used unless a member asks for another.")
+                .define(MIGRATION_POLICY, STRING, "bidirectional", MEDIUM,
+                        "Whether a group with members may change protocol: disabled, upgrade (classic to consumer), "
+                                + "downgrade (consumer to classic) or bidirectional.");
     }
 
     public static ConsumerGroupConfig defaults() {
@@ -62,7 +67,8 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
             assignors.add(assignor(trimmed));
         }
         return new ConsumerGroupConfig(intProp(props, SESSION_TIMEOUT_MS, 45_000),
-                intProp(props, HEARTBEAT_INTERVAL_MS, 5_000), intProp(props, MAX_SIZE, Integer.MAX_VALUE), assignors);
+                intProp(props, HEARTBEAT_INTERVAL_MS, 5_000), intProp(props, MAX_SIZE, Integer.MAX_VALUE), assignors,
+                MigrationPolicy.parse(props.getOrDefault(MIGRATION_POLICY, "bidirectional")));
     }
 
     /** The assignor by its name or, as Kafka's setting allows, by Kafka's class name of it. */

@@ -1,5 +1,6 @@
 package io.kraft.broker.group.consumer;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,12 +17,54 @@ public final class ConsumerGroupMember {
     private Assignment assigned = Assignment.EMPTY;
     private Assignment pendingRevocation = Assignment.EMPTY;
 
-    /** What a member told the coordinator about itself in its heartbeats. */
+    /**
+     * What a member told the coordinator about itself in its heartbeats, or in its JoinGroup for a classic member of a
+     * converted group ({@code classic} non-null only then).
+     */
     public record Subscription(String instanceId, String rackId, String clientId, String clientHost,
                                List<String> topicNames, String topicRegex, String serverAssignor,
-                               int rebalanceTimeoutMs) {
+                               int rebalanceTimeoutMs, ClassicMetadata classic) {
         public Subscription {
             topicNames = topicNames == null ? List.of() : List.copyOf(topicNames);
+        }
+    }
+
+    /**
+     * What KIP-848 keeps of a member that uses the classic protocol inside a consumer group: its session timeout and
+     * the protocols (assignor names and their consumer-protocol subscriptions) it offered in JoinGroup.
+     */
+    public record ClassicMetadata(int sessionTimeoutMs, List<ClassicProtocol> protocols) {
+        public ClassicMetadata {
+            protocols = List.copyOf(protocols);
+        }
+    }
+
+    /** One protocol a classic member offered; compared by its bytes. */
+    public record ClassicProtocol(String name, byte[] metadata) {
+        public ClassicProtocol {
+            Objects.requireNonNull(name, "name");
+            metadata = metadata.clone();
+        }
+
+        @Override
+        public byte[] metadata() {
+            return metadata.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ClassicProtocol other && name.equals(other.name)
+                    && Arrays.equals(metadata, other.metadata);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * name.hashCode() + Arrays.hashCode(metadata);
+        }
+
+        @Override
+        public String toString() {
+            return name + "(" + metadata.length + " bytes)";
         }
     }
 
@@ -37,6 +80,11 @@ public final class ConsumerGroupMember {
 
     public String memberId() {
         return memberId;
+    }
+
+    /** Whether the member joined with JoinGroup (a classic member of a converted group). */
+    public boolean isClassic() {
+        return subscription.classic() != null;
     }
 
     public Subscription subscription() {

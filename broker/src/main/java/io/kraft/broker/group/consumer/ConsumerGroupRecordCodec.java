@@ -1,5 +1,7 @@
 package io.kraft.broker.group.consumer;
 
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicMetadata;
+import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicProtocol;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.CurrentAssignment;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.Subscription;
 import io.kraft.broker.group.consumer.ConsumerGroupRecord.CurrentMember;
@@ -17,7 +19,6 @@ import io.kraft.broker.protocol.message.ConsumerGroupTargetAssignmentMemberKey;
 import io.kraft.broker.protocol.message.ConsumerGroupTargetAssignmentMemberValue;
 import io.kraft.broker.protocol.message.ConsumerGroupTargetAssignmentMetadataKey;
 import io.kraft.broker.protocol.message.ConsumerGroupTargetAssignmentMetadataValue;
-import io.kraft.broker.protocol.message.Message;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,23 +53,23 @@ public final class ConsumerGroupRecordCodec {
 
     public static ByteBuffer encodeKey(ConsumerGroupRecord record) {
         if (record instanceof GroupEpoch r) {
-            return withVersion(new ConsumerGroupMetadataKey().setGroupId(r.groupId()), GROUP_KEY);
+            return new ConsumerGroupMetadataKey().setGroupId(r.groupId()).toVersionedBuffer(GROUP_KEY);
         }
         if (record instanceof MemberMetadata r) {
-            return withVersion(new ConsumerGroupMemberMetadataKey().setGroupId(r.groupId())
-                    .setMemberId(r.memberId()), MEMBER_METADATA_KEY);
+            return new ConsumerGroupMemberMetadataKey().setGroupId(r.groupId())
+                    .setMemberId(r.memberId()).toVersionedBuffer(MEMBER_METADATA_KEY);
         }
         if (record instanceof TargetAssignmentEpoch r) {
-            return withVersion(new ConsumerGroupTargetAssignmentMetadataKey().setGroupId(r.groupId()),
-                    TARGET_EPOCH_KEY);
+            return new ConsumerGroupTargetAssignmentMetadataKey().setGroupId(r.groupId())
+                    .toVersionedBuffer(TARGET_EPOCH_KEY);
         }
         if (record instanceof TargetMember r) {
-            return withVersion(new ConsumerGroupTargetAssignmentMemberKey().setGroupId(r.groupId())
-                    .setMemberId(r.memberId()), TARGET_MEMBER_KEY);
+            return new ConsumerGroupTargetAssignmentMemberKey().setGroupId(r.groupId())
+                    .setMemberId(r.memberId()).toVersionedBuffer(TARGET_MEMBER_KEY);
         }
         CurrentMember r = (CurrentMember) record;
-        return withVersion(new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(r.groupId())
-                .setMemberId(r.memberId()), CURRENT_MEMBER_KEY);
+        return new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(r.groupId())
+                .setMemberId(r.memberId()).toVersionedBuffer(CURRENT_MEMBER_KEY);
     }
 
     /** The value bytes, null for a tombstone. */
@@ -77,7 +78,7 @@ public final class ConsumerGroupRecordCodec {
             return null;
         }
         if (record instanceof GroupEpoch r) {
-            return withVersion(new ConsumerGroupMetadataValue().setEpoch(r.epoch()), VALUE_VERSION);
+            return new ConsumerGroupMetadataValue().setEpoch(r.epoch()).toVersionedBuffer(VALUE_VERSION);
         }
         if (record instanceof MemberMetadata r) {
             Subscription s = r.value();
@@ -86,18 +87,25 @@ public final class ConsumerGroupRecordCodec {
                     .setClientHost(s.clientHost()).setSubscribedTopicRegex(s.topicRegex())
                     .setServerAssignor(s.serverAssignor()).setRebalanceTimeoutMs(s.rebalanceTimeoutMs());
             v.subscribedTopicNames().addAll(s.topicNames());
-            return withVersion(v, VALUE_VERSION);
+            if (s.classic() != null) {
+                ConsumerGroupMemberMetadataValue.ClassicMemberMetadata classic = v.classicMemberMetadata()
+                        .setSessionTimeoutMs(s.classic().sessionTimeoutMs());
+                s.classic().protocols().forEach(p -> classic.supportedProtocols().add(
+                        new ConsumerGroupMemberMetadataValue.ClassicProtocol().setName(p.name())
+                                .setMetadata(ByteBuffer.wrap(p.metadata()))));
+            }
+            return v.toVersionedBuffer(VALUE_VERSION);
         }
         if (record instanceof TargetAssignmentEpoch r) {
-            return withVersion(new ConsumerGroupTargetAssignmentMetadataValue().setAssignmentEpoch(r.epoch()),
-                    VALUE_VERSION);
+            return new ConsumerGroupTargetAssignmentMetadataValue().setAssignmentEpoch(r.epoch())
+                    .toVersionedBuffer(VALUE_VERSION);
         }
         if (record instanceof TargetMember r) {
             ConsumerGroupTargetAssignmentMemberValue v = new ConsumerGroupTargetAssignmentMemberValue();
             forEach(r.value(), (topic, ids) -> v.topicPartitions().add(
                     new ConsumerGroupTargetAssignmentMemberValue.TopicPartition().setTopicId(topic)
                             .setPartitions(ids)));
-            return withVersion(v, VALUE_VERSION);
+            return v.toVersionedBuffer(VALUE_VERSION);
         }
         CurrentAssignment c = ((CurrentMember) record).value();
         ConsumerGroupCurrentMemberAssignmentValue v = new ConsumerGroupCurrentMemberAssignmentValue()
@@ -109,7 +117,7 @@ public final class ConsumerGroupRecordCodec {
         forEach(c.pendingRevocation(), (topic, ids) -> v.partitionsPendingRevocation().add(
                 new ConsumerGroupCurrentMemberAssignmentValue.RevokingTopicPartitions().setTopicId(topic)
                         .setPartitions(ids)));
-        return withVersion(v, VALUE_VERSION);
+        return v.toVersionedBuffer(VALUE_VERSION);
     }
 
     /**
@@ -139,7 +147,7 @@ public final class ConsumerGroupRecordCodec {
                     ConsumerGroupMemberMetadataValue v = ConsumerGroupMemberMetadataValue.parse(in, VALUE_VERSION);
                     s = new Subscription(v.instanceId(), v.rackId(), v.clientId(), v.clientHost(),
                             v.subscribedTopicNames(), v.subscribedTopicRegex(), v.serverAssignor(),
-                            v.rebalanceTimeoutMs());
+                            v.rebalanceTimeoutMs(), classic(v.classicMemberMetadata()));
                 }
                 return new MemberMetadata(k.groupId(), k.memberId(), s);
             }
@@ -182,14 +190,21 @@ public final class ConsumerGroupRecordCodec {
         }
     }
 
-    private static void forEach(Assignment assignment, BiConsumer<UUID, List<Integer>> each) {
-        assignment.partitions().forEach((topic, ids) -> each.accept(topic, new ArrayList<>(ids)));
+    /** A consumer-protocol member stores no classic metadata: the tagged field is absent and reads as defaults. */
+    private static ClassicMetadata classic(ConsumerGroupMemberMetadataValue.ClassicMemberMetadata stored) {
+        if (stored == null || stored.sessionTimeoutMs() < 0) {
+            return null;
+        }
+        List<ClassicProtocol> protocols = new ArrayList<>();
+        stored.supportedProtocols().forEach(p -> {
+            byte[] bytes = new byte[p.metadata().remaining()];
+            p.metadata().duplicate().get(bytes);
+            protocols.add(new ClassicProtocol(p.name(), bytes));
+        });
+        return new ClassicMetadata(stored.sessionTimeoutMs(), protocols);
     }
 
-    private static ByteBuffer withVersion(Message body, short version) {
-        ByteBuffer out = ByteBuffer.allocate(2 + body.size(version));
-        out.putShort(version);
-        body.write(out, version);
-        return out.flip();
+    private static void forEach(Assignment assignment, BiConsumer<UUID, List<Integer>> each) {
+        assignment.partitions().forEach((topic, ids) -> each.accept(topic, new ArrayList<>(ids)));
     }
 }

@@ -51,4 +51,15 @@ public interface Message {
         write(out, version);
         return out.flip();
     }
+
+    /**
+     * The version as a big-endian short followed by the body at that version, in a new heap buffer flipped for
+     * reading: the layout of {@code __consumer_offsets} keys and values and of the consumer protocol's blobs.
+     */
+    default ByteBuffer toVersionedBuffer(short version) {
+        ByteBuffer out = ByteBuffer.allocate(2 + size(version));
+        out.putShort(version);
+        write(out, version);
+        return out.flip();
+    }
 }
