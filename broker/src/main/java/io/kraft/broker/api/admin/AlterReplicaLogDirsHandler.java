@@ -44,11 +44,19 @@ public final class AlterReplicaLogDirsHandler
     public AlterReplicaLogDirsResponse handle(RequestContext context, ApiRequest<AlterReplicaLogDirsRequest> request) {
         Map<TopicPartition, Path> moves = new LinkedHashMap<>();
         Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        Map<String, Map<Integer, Errors>> unnamed = new TreeMap<>();
         for (AlterReplicaLogDir dir : request.body().dirs()) {
             Optional<Path> path = parse(dir.path());
             for (AlterReplicaLogDirTopic topic : dir.topics()) {
                 for (int partition : topic.partitions()) {
-                    TopicPartition tp = new TopicPartition(topic.name(), partition);
+                    Optional<TopicPartition> named = topicPartition(topic.name(), partition);
+                    if (named.isEmpty()) {
+                        // No topic can have this name or index: answered as Kafka answers an unknown partition.
+                        unnamed.computeIfAbsent(String.valueOf(topic.name()), t -> new TreeMap<>())
+                                .put(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                        continue;
+                    }
+                    TopicPartition tp = named.get();
                     if (results.containsKey(tp) || moves.containsKey(tp)) {
                         moves.remove(tp);
                         results.put(tp, Errors.INVALID_REQUEST);
@@ -61,7 +69,15 @@ public final class AlterReplicaLogDirsHandler
             }
         }
         results.putAll(mover.apply(moves));
-        return response(results);
+        return response(results, unnamed);
+    }
+
+    private static Optional<TopicPartition> topicPartition(String topic, int partition) {
+        try {
+            return Optional.of(new TopicPartition(topic, partition));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<Path> parse(String path) {
@@ -72,8 +88,10 @@ public final class AlterReplicaLogDirsHandler
         }
     }
 
-    private static AlterReplicaLogDirsResponse response(Map<TopicPartition, Errors> results) {
+    private static AlterReplicaLogDirsResponse response(Map<TopicPartition, Errors> results,
+                                                        Map<String, Map<Integer, Errors>> unnamed) {
         Map<String, Map<Integer, Errors>> byTopic = new TreeMap<>();
+        unnamed.forEach((topic, partitions) -> byTopic.computeIfAbsent(topic, t -> new TreeMap<>()).putAll(partitions));
         results.forEach((tp, error) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>())
                 .put(tp.partition(), error));
         AlterReplicaLogDirsResponse response = new AlterReplicaLogDirsResponse();
@@ -89,12 +107,13 @@ public final class AlterReplicaLogDirsHandler
     @Override
     public Optional<AlterReplicaLogDirsResponse> errorResponse(ApiRequest<AlterReplicaLogDirsRequest> request,
                                                                Errors error) {
-        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        Map<String, Map<Integer, Errors>> results = new TreeMap<>();
         for (AlterReplicaLogDir dir : request.body().dirs()) {
             for (AlterReplicaLogDirTopic topic : dir.topics()) {
-                topic.partitions().forEach(p -> results.put(new TopicPartition(topic.name(), p), error));
+                topic.partitions().forEach(p -> results.computeIfAbsent(String.valueOf(topic.name()),
+                        t -> new TreeMap<>()).put(p, error));
             }
         }
-        return Optional.of(response(results));
+        return Optional.of(response(Map.of(), results));
     }
 }
