@@ -27,6 +27,13 @@ public final class TransactionVerifier implements MetadataPublisher {
     private record Waiter(Predicate<MetadataImage> condition, CompletableFuture<Boolean> verified) {
     }
 
+    /**
+     * How long a check waits after the coordinator has answered that it added the partition: the image will show the
+     * add, only a loaded node takes longer than {@code maxWaitMs} to apply it, and refusing then would fail a producer
+     * whose add succeeded (INVALID_TXN_STATE is fatal to it).
+     */
+    public static final long AFTER_ADD_MAX_WAIT_MS = 15_000;
+
     private final long maxWaitMs;
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private final List<Waiter> waiters = new ArrayList<>();
@@ -41,9 +48,20 @@ public final class TransactionVerifier implements MetadataPublisher {
      */
     public CompletableFuture<Boolean> verify(String transactionalId, long producerId, short producerEpoch,
                                              String topic, int partition) {
+        return verify(transactionalId, producerId, producerEpoch, topic, partition, maxWaitMs);
+    }
+
+    /** As {@link #verify(String, long, short, String, int)}, for a partition the coordinator has just added. */
+    public CompletableFuture<Boolean> verifyAdded(String transactionalId, long producerId, short producerEpoch,
+                                                  String topic, int partition) {
+        return verify(transactionalId, producerId, producerEpoch, topic, partition, AFTER_ADD_MAX_WAIT_MS);
+    }
+
+    private CompletableFuture<Boolean> verify(String transactionalId, long producerId, short producerEpoch,
+                                              String topic, int partition, long waitMs) {
         Objects.requireNonNull(transactionalId, "transactionalId");
         return await(image -> inTransaction(image, transactionalId, producerId, producerEpoch, topic, partition),
-                maxWaitMs);
+                waitMs);
     }
 
     /**

@@ -256,8 +256,9 @@ public final class ProduceHandler implements AsyncRequestHandler<ProduceRequest,
                             : errors.getOrDefault(tp.topic(), Map.of()).getOrDefault(tp.partition(),
                             Errors.UNKNOWN_SERVER_ERROR);
                     if (error == Errors.NONE) {
-                        verified(transactionalId, producer, tp).whenComplete((e, f) ->
-                                check.complete(f != null ? Errors.UNKNOWN_SERVER_ERROR : e));
+                        verifier.verifyAdded(transactionalId, producer.producerId(), producer.producerEpoch(),
+                                tp.topic(), tp.partition()).whenComplete((ok, f) -> check.complete(
+                                f != null ? Errors.UNKNOWN_SERVER_ERROR : ok ? Errors.NONE : Errors.INVALID_TXN_STATE));
                     } else {
                         check.complete(forProduce(error));
                     }

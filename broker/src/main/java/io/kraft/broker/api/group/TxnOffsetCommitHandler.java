@@ -110,15 +110,18 @@ public final class TxnOffsetCommitHandler
         if (verifier.isFenced(commit.transactionalId(), commit.producerId(), commit.producerEpoch())) {
             return answer(body, all(partitions, Errors.INVALID_PRODUCER_EPOCH));
         }
-        CompletableFuture<Errors> added = CompletableFuture.completedFuture(Errors.NONE);
+        CompletableFuture<Errors> addition = CompletableFuture.completedFuture(Errors.NONE);
+        boolean adding = false;
         if (implicitAdds != null && version >= IMPLICIT_ADD_SINCE && !verifier.isInTransaction(
                 commit.transactionalId(), commit.producerId(), commit.producerEpoch(), OffsetsTopic.NAME,
                 offsetsPartition)) {
-            added = implicitAdds.addGroup(commit.transactionalId(), commit.producerId(), commit.producerEpoch(),
+            adding = true;
+            addition = implicitAdds.addGroup(commit.transactionalId(), commit.producerId(), commit.producerEpoch(),
                     commit.groupId(), OffsetsTopic.NAME, offsetsPartition);
         }
-        CompletableFuture<Map<OffsetKey, Errors>> results = added.thenCompose(error -> error == Errors.NONE
-                ? verifiedCommit(commit, partitions, offsetsPartition)
+        boolean added = adding;
+        CompletableFuture<Map<OffsetKey, Errors>> results = addition.thenCompose(error -> error == Errors.NONE
+                ? verifiedCommit(commit, partitions, offsetsPartition, added)
                 : CompletableFuture.completedFuture(all(partitions, forTxnOffsetCommit(error))));
         return results.thenApply(errors -> HandlerResponse.of(toResponse(body, errors)));
     }
@@ -138,9 +141,13 @@ public final class TxnOffsetCommitHandler
 
     private CompletableFuture<Map<OffsetKey, Errors>> verifiedCommit(TxnCommitRequest commit,
                                                                      List<PartitionCommit> partitions,
-                                                                     int offsetsPartition) {
-        return verifier.verify(commit.transactionalId(),
-                commit.producerId(), commit.producerEpoch(), OffsetsTopic.NAME, offsetsPartition).thenCompose(ok -> {
+                                                                     int offsetsPartition, boolean added) {
+        CompletableFuture<Boolean> verified = added
+                ? verifier.verifyAdded(commit.transactionalId(), commit.producerId(), commit.producerEpoch(),
+                        OffsetsTopic.NAME, offsetsPartition)
+                : verifier.verify(commit.transactionalId(), commit.producerId(), commit.producerEpoch(),
+                        OffsetsTopic.NAME, offsetsPartition);
+        return verified.thenCompose(ok -> {
                     if (ok) {
                         return coordinator.commitTransactionalOffsets(commit);
                     }
