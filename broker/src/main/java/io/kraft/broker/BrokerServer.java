@@ -57,6 +57,7 @@ import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
 import io.kraft.config.ConfigException;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.AssignReplicasToDirsRequest;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.fault.FaultHandler;
@@ -261,6 +262,11 @@ public final class BrokerServer implements AutoCloseable {
             public void allLogDirsOffline(String reason) {
                 faultHandler.handleStop(reason);
             }
+        });
+        replicaManager.directoryAssigner().setSender(directories -> {
+            long epoch = brokerEpoch();
+            return epoch < 0 ? CompletableFuture.failedFuture(new IllegalStateException("not registered yet"))
+                    : controller.assignReplicasToDirs(new AssignReplicasToDirsRequest(nodeId, epoch, directories));
         });
         lifecycle.start();
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -40,6 +41,8 @@ final class LogDirMover implements AutoCloseable {
     private final Predicate<TopicPartition> offline;
     private final ReplicationQuota quota;
     private final LongSupplier clock;
+    /** Hears each completed move (the controller is told the replica's new directory). */
+    private final Consumer<Partition> moved;
     /** Guards the moves and each copy step; taken before a partition's lock, never after. */
     private final Object lock = new Object();
     private final Map<TopicPartition, FutureReplica> moves = new ConcurrentHashMap<>();
@@ -48,13 +51,15 @@ final class LogDirMover implements AutoCloseable {
     private volatile boolean closed;
 
     LogDirMover(int brokerId, LogDirectories logDirs, Function<TopicPartition, Partition> hosted,
-                Predicate<TopicPartition> offline, ReplicationQuota quota, LongSupplier clock) {
+                Predicate<TopicPartition> offline, ReplicationQuota quota, LongSupplier clock,
+                Consumer<Partition> moved) {
         this.brokerId = brokerId;
         this.logDirs = logDirs;
         this.hosted = hosted;
         this.offline = offline;
         this.quota = quota;
         this.clock = clock;
+        this.moved = moved;
         this.thread = new Thread(this::run, "kraft-alter-log-dirs-" + brokerId);
         this.thread.setDaemon(true);
     }
@@ -237,6 +242,7 @@ final class LogDirMover implements AutoCloseable {
         moves.remove(tp);
         LOG.info("Broker {} moved {} from {} to {} at offset {} ({} bytes copied)", brokerId, tp, from, move.dir(),
                 partition.logEndOffset(), move.copiedBytes());
+        moved.accept(partition);
     }
 
     private void abandon(TopicPartition tp, String reason) {

@@ -29,6 +29,7 @@ import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
 import io.kraft.proto.controller.AlterPartitionRequest;
 import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AssignReplicasToDirsResponse;
 import io.kraft.proto.controller.AlterableConfig;
 import io.kraft.proto.controller.BrokerHeartbeatRequest;
 import io.kraft.proto.controller.BrokerHeartbeatResponse;
@@ -374,6 +375,29 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 response.setLeader(partition.leader()).setLeaderEpoch(partition.leaderEpoch())
                         .addAllIsr(partition.isr()).setPartitionEpoch(partition.partitionEpoch())
                         .addAllReplicas(partition.replicas());
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void assignReplicasToDirs(io.kraft.proto.controller.AssignReplicasToDirsRequest request,
+                                     StreamObserver<AssignReplicasToDirsResponse> observer) {
+        if (senders.denied(observer, "AssignReplicasToDirs", request.getBrokerId())) {
+            return;
+        }
+        CompletableFuture<Map<TopicIdPartition, Errors>> answer;
+        try {
+            answer = controller.assignReplicasToDirs(DirectoryAssignmentMessages.request(request));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        reply(observer, answer, (results, error) -> {
+            AssignReplicasToDirsResponse.Builder response = AssignReplicasToDirsResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (results != null) {
+                DirectoryAssignmentMessages.addResults(response, results);
             }
             hintIfNotController(error, response::setActiveControllerId);
             return response.build();
