@@ -203,7 +203,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 producePurgatory, fetchPurgatory, clock);
         this.directoryAssigner = new DirectoryAssigner(brokerId, logDirs);
         this.mover = new LogDirMover(brokerId, logDirs, partitions::get, logDirFailures::isOffline,
-                throttles.alterLogDirs(), clock, directoryAssigner::moved);
+                throttles.alterLogDirs(), clock, directoryAssigner::moved, () -> image);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
