@@ -48,7 +48,8 @@ public final class DirectoryAssigner implements AutoCloseable {
     }
 
     /** Where assignments go: the controller's AssignReplicasToDirs, answering each partition's error. */
-    public void setSender(Function<Map<TopicIdPartition, UUID>, CompletableFuture<Map<TopicIdPartition, Errors>>> sender) {
+    public void setSender(
+            Function<Map<TopicIdPartition, UUID>, CompletableFuture<Map<TopicIdPartition, Errors>>> sender) {
         synchronized (this) {
             this.sender = sender;
         }

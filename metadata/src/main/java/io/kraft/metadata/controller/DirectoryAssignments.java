@@ -56,7 +56,7 @@ final class DirectoryAssignments {
         return ControllerResult.of(records, results);
     }
 
-    /** The partition's directories (PartitionChangeRecord.directories) with the broker's replica in {@code directory}. */
+    /** The partition's directories (for PartitionChangeRecord) with the broker's replica in {@code directory}. */
     static DirectoryIdList withReplicaIn(PartitionRegistration partition, int brokerId, UUID directory) {
         DirectoryIdList.Builder directories = DirectoryIdList.newBuilder();
         partition.directoriesWith(brokerId, directory).forEach(d -> directories.addDirectoryIds(Uuids.toProto(d)));

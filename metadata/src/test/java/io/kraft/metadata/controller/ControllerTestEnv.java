@@ -90,8 +90,8 @@ final class ControllerTestEnv {
     long startBrokerWithDirs(int brokerId, List<UUID> logDirs) {
         long epoch = commit(managers.registerBroker(registration(brokerId, null).withLogDirs(logDirs), nowMs))
                 .response();
-        ControllerResult<BrokerHeartbeatReply> reply =
-                commit(managers.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch, nextOffset, false, false), nowMs));
+        ControllerResult<BrokerHeartbeatReply> reply = commit(managers.heartbeat(
+                new BrokerHeartbeatRequest(brokerId, epoch, nextOffset, false, false), nowMs));
         assertEquals(false, reply.response().isFenced());
         return epoch;
     }

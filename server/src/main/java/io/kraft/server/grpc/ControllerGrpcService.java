@@ -86,8 +86,9 @@ import org.slf4j.LoggerFactory;
  * controller's answer without blocking a gRPC thread, and reports the end of a broker's heartbeat stream as
  * {@link QuorumController#connectionClosed}. NOT_CONTROLLER answers name the controller this member believes
  * active ({@code active_controller_id}), so callers go there directly. On a TLS control plane a request naming a
- * broker (registration, heartbeat, AlterPartition, producer ids, transaction markers) must come from that broker's
- * certificate ({@link SenderCheck}): else it ends with PERMISSION_DENIED and reaches no controller.
+ * broker (registration, heartbeat, AlterPartition, AssignReplicasToDirs, producer ids, transaction markers) must
+ * come from that broker's certificate ({@link SenderCheck}): else it ends with PERMISSION_DENIED and reaches no
+ * controller.
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);

@@ -160,7 +160,8 @@ class LogDirMoveTest {
                 "the move resumes after the restart and completes");
         assertEquals(written, consumeAll(), "every record is there, in order, after the move");
         assertFalse(Files.exists(from.resolve("moving-0")));
-        awaitTrue(() -> Optional.of(directoryId(to)).equals(recordedDir()), "a move resumed after a restart is recorded");
+        awaitTrue(() -> Optional.of(directoryId(to)).equals(recordedDir()),
+                "a move resumed after a restart is recorded");
     }
 
     private void setThrottle(String bytesPerSecond) throws Exception {
