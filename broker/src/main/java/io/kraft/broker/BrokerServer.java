@@ -202,7 +202,10 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
-        handlers.add(new AlterReplicaLogDirsHandler(replicaManager::alterReplicaLogDirs));
+        handlers.add(new AlterReplicaLogDirsHandler(moves -> {
+            replicaManager.throttles().applyAlterLogDirs(metadata.image()); // the rate DescribeConfigs shows
+            return replicaManager.alterReplicaLogDirs(moves);
+        }));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
