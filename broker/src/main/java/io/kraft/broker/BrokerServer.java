@@ -57,6 +57,7 @@ import io.kraft.broker.replica.ReplicationConfig;
 import io.kraft.broker.txn.TransactionComponents;
 import io.kraft.config.ConfigException;
 import io.kraft.config.TopicConfigResolver;
+import io.kraft.metadata.controller.AssignReplicasToDirsRequest;
 import io.kraft.metadata.controller.Controller;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.fault.FaultHandler;
@@ -201,7 +202,10 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
-        handlers.add(new AlterReplicaLogDirsHandler(replicaManager::alterReplicaLogDirs));
+        handlers.add(new AlterReplicaLogDirsHandler(moves -> {
+            replicaManager.throttles().applyAlterLogDirs(metadata.image()); // the rate DescribeConfigs shows
+            return replicaManager.alterReplicaLogDirs(moves);
+        }));
         this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
@@ -261,6 +265,11 @@ public final class BrokerServer implements AutoCloseable {
             public void allLogDirsOffline(String reason) {
                 faultHandler.handleStop(reason);
             }
+        });
+        replicaManager.directoryAssigner().setSender(directories -> {
+            long epoch = brokerEpoch();
+            return epoch < 0 ? CompletableFuture.failedFuture(new IllegalStateException("not registered yet"))
+                    : controller.assignReplicasToDirs(new AssignReplicasToDirsRequest(nodeId, epoch, directories));
         });
         lifecycle.start();
     }

@@ -259,6 +259,19 @@ final class ReassignPartitionsCommand implements Callable<Integer> {
         if (result != 0 || dirMoves.isEmpty()) {
             return result;
         }
+        if (alterLogDirsThrottle >= 0) {
+            // The rate reaches brokers through the metadata log: a move asked for before it arrives runs unthrottled.
+            Set<Integer> copying = new TreeSet<>(LiveBrokers.of(admin));
+            copying.retainAll(dirMoves.keySet().stream().map(TopicPartitionReplica::brokerId).toList());
+            Set<Integer> lagging = ReplicationThrottles.awaitAlterLogDirs(admin, copying, alterLogDirsThrottle,
+                    timeoutMs);
+            if (!lagging.isEmpty()) {
+                err.println("Error: broker(s) " + lagging + " did not apply the replica-alter-dir throttle within "
+                        + timeoutMs + " ms; no replica was moved between log directories");
+                err.flush();
+                return KraftCli.EXIT_FAILURE;
+            }
+        }
         Map<TopicPartitionReplica, String> failed = LogDirMoves.start(admin, dirMoves, timeoutMs);
         if (failed.isEmpty()) {
             out.println("Successfully started log directory move" + (dirMoves.size() == 1 ? "" : "s") + " for: "

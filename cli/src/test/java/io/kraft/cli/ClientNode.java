@@ -39,7 +39,7 @@ final class ClientNode implements AutoCloseable {
         // No initial rebalance delay: a console consumer is the group's only member.
         Map<String, String> all = new java.util.HashMap<>(extraProperties);
         all.put("controller.quorum.voters", "1@localhost:" + freePort());
-        all.put("log.dirs", dir.resolve("logs").toString());
+        all.putIfAbsent("log.dirs", dir.resolve("logs").toString());
         all.put("group.initial.rebalance.delay.ms", "0");
         properties = Map.copyOf(all);
         topicConfigs = new TopicConfigResolver(BrokerLogSettings.from(

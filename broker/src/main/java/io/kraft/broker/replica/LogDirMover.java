@@ -1,6 +1,8 @@
 package io.kraft.broker.replica;
 
 import io.kraft.broker.quota.ReplicationQuota;
+import io.kraft.metadata.image.MetadataImage;
+import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogStorageException;
@@ -11,9 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * ReplicaAlterLogDirsThread) at most at {@code replica.alter.log.dirs.io.max.bytes.per.second}, kept caught up while the
  * partition serves produce and fetch, then swapped in under the partition's lock; the old log is deleted. A move whose
  * partition goes away or whose target directory fails is abandoned and its future log deleted. A wish for a partition
- * not hosted here yet is kept and decides where its log is created.
+ * not hosted here yet decides where its log is created ({@link LogDirWishes} bounds how long it is kept).
  */
 final class LogDirMover implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogDirMover.class);
@@ -40,21 +44,30 @@ final class LogDirMover implements AutoCloseable {
     private final Predicate<TopicPartition> offline;
     private final ReplicationQuota quota;
     private final LongSupplier clock;
+    /** Hears each completed move (the controller is told the replica's new directory). */
+    private final Consumer<Partition> moved;
     /** Guards the moves and each copy step; taken before a partition's lock, never after. */
     private final Object lock = new Object();
     private final Map<TopicPartition, FutureReplica> moves = new ConcurrentHashMap<>();
-    private final Map<TopicPartition, Path> wishes = new ConcurrentHashMap<>();
+    private final LogDirWishes wishes;
+    /** This broker's metadata: a wish names the topic it was made for, and goes when that topic does. */
+    private final Supplier<MetadataImage> image;
+    private long lastPurgeMs;
     private final Thread thread;
     private volatile boolean closed;
 
     LogDirMover(int brokerId, LogDirectories logDirs, Function<TopicPartition, Partition> hosted,
-                Predicate<TopicPartition> offline, ReplicationQuota quota, LongSupplier clock) {
+                Predicate<TopicPartition> offline, ReplicationQuota quota, LongSupplier clock,
+                Consumer<Partition> moved, Supplier<MetadataImage> image) {
         this.brokerId = brokerId;
         this.logDirs = logDirs;
         this.hosted = hosted;
         this.offline = offline;
         this.quota = quota;
         this.clock = clock;
+        this.moved = moved;
+        this.wishes = new LogDirWishes(brokerId);
+        this.image = image;
         this.thread = new Thread(this::run, "kraft-alter-log-dirs-" + brokerId);
         this.thread.setDaemon(true);
     }
@@ -79,7 +92,8 @@ final class LogDirMover implements AutoCloseable {
         synchronized (lock) {
             Partition partition = hosted.apply(tp);
             if (partition == null) {
-                wishes.put(tp, dir.get());
+                wishes.put(tp, dir.get(), Optional.ofNullable(image.get().topics().topic(tp.topic()))
+                        .map(TopicImage::id), clock.getAsLong());
                 return Errors.REPLICA_NOT_AVAILABLE;
             }
             wishes.remove(tp);
@@ -117,7 +131,7 @@ final class LogDirMover implements AutoCloseable {
 
     /** The directory a wish chose for the partition's log, if it is not hosted yet. */
     Optional<Path> wishedDirectory(TopicPartition tp) {
-        return Optional.ofNullable(wishes.get(tp));
+        return wishes.peek(tp, clock.getAsLong());
     }
 
     /**
@@ -126,7 +140,7 @@ final class LogDirMover implements AutoCloseable {
      */
     void onHosted(Partition partition) {
         TopicPartition tp = partition.topicPartition();
-        Path wish = wishes.remove(tp);
+        Path wish = wishes.take(tp, clock.getAsLong()).orElse(null);
         synchronized (lock) {
             Optional<Map.Entry<Path, Log>> future = logDirs.futureLog(tp);
             Optional<UUID> copiedTopic = future.flatMap(f -> PartitionMetadataFile.read(f.getValue().dir()));
@@ -166,6 +180,7 @@ final class LogDirMover implements AutoCloseable {
 
     private void run() {
         while (!closed) {
+            purgeWishes();
             boolean copied = false;
             boolean throttled = false;
             for (TopicPartition tp : List.copyOf(moves.keySet())) {
@@ -188,6 +203,15 @@ final class LogDirMover implements AutoCloseable {
                     }
                 }
             }
+        }
+    }
+
+    /** At most once a second: wishes for partitions that never came, or whose topic was deleted, are forgotten. */
+    private void purgeWishes() {
+        long nowMs = clock.getAsLong();
+        if (nowMs - lastPurgeMs >= 1_000) {
+            lastPurgeMs = nowMs;
+            wishes.purge(nowMs, id -> image.get().topics().topic(id) != null);
         }
     }
 
@@ -237,6 +261,7 @@ final class LogDirMover implements AutoCloseable {
         moves.remove(tp);
         LOG.info("Broker {} moved {} from {} to {} at offset {} ({} bytes copied)", brokerId, tp, from, move.dir(),
                 partition.logEndOffset(), move.copiedBytes());
+        moved.accept(partition);
     }
 
     private void abandon(TopicPartition tp, String reason) {

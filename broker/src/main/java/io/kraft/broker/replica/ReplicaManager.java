@@ -117,6 +117,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     private final ReplicationThrottles throttles;
     private final LocalReads localReads;
     private final LogDirMover mover;
+    private final DirectoryAssigner directoryAssigner;
     private boolean started;
     private boolean closed;
 
@@ -200,8 +201,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 throttles.leader(), config.fetchMaxBytes());
         this.leaderAppends = new LeaderAppends(this::partitionOrError, this::partition, logDirFailures::isOffline,
                 producePurgatory, fetchPurgatory, clock);
+        this.directoryAssigner = new DirectoryAssigner(brokerId, logDirs);
         this.mover = new LogDirMover(brokerId, logDirs, partitions::get, logDirFailures::isOffline,
-                throttles.alterLogDirs(), clock);
+                throttles.alterLogDirs(), clock, directoryAssigner::moved, () -> image);
         this.maintenance = new LogMaintenance(config, partitions::values, logDirs, this::checkpointHighWatermarks,
                 clock, brokerId);
     }
@@ -220,6 +222,11 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 isrProposals.start(partitions::values);
             }
         }
+    }
+
+    /** Reports replicas' log directories to the controller (KIP-858) once given a sender. */
+    public DirectoryAssigner directoryAssigner() {
+        return directoryAssigner;
     }
 
     /** The follower fetchers, when replication is enabled. */
@@ -458,6 +465,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
                 }
             }
             completeWaitingOn(tp);
+            directoryAssigner.check(partition, registration);
         } catch (RuntimeException e) {
             // One partition's storage failure must not stop the others (or the metadata thread).
             LOG.error("Broker {} could not become {} of {}", brokerId, lead ? "leader" : "follower", tp, e);
@@ -775,6 +783,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
         maintenance.close();
         mover.close();
+        directoryAssigner.close();
         logDirFailures.close();
         producePurgatory.completeAll();
         fetchPurgatory.completeAll();

@@ -58,13 +58,20 @@ public final class ReplicationThrottles {
         }
     }
 
+    /**
+     * Takes the copy rate between log directories from {@code image}, the broker's newest, ahead of its publication:
+     * DescribeConfigs answers from that image, so a move asked for once it shows the rate is throttled from its first
+     * byte (reassign-partitions waits for it).
+     */
+    public void applyAlterLogDirs(MetadataImage image) {
+        setBound(alterLogDirs, ReplicationQuotaConfig.ALTER_LOG_DIRS_RATE, image);
+    }
+
     /** Reads every throttle from the image. */
     void update(MetadataImage image) {
-        Map<String, String> own = image.configs().configs(ConfigResource.broker(Integer.toString(brokerId)));
-        Map<String, String> cluster = image.configs().configs(ConfigResource.broker(""));
-        setBound(leader, ReplicationQuotaConfig.LEADER_RATE, own, cluster);
-        setBound(follower, ReplicationQuotaConfig.FOLLOWER_RATE, own, cluster);
-        setBound(alterLogDirs, ReplicationQuotaConfig.ALTER_LOG_DIRS_RATE, own, cluster);
+        setBound(leader, ReplicationQuotaConfig.LEADER_RATE, image);
+        setBound(follower, ReplicationQuotaConfig.FOLLOWER_RATE, image);
+        setBound(alterLogDirs, ReplicationQuotaConfig.ALTER_LOG_DIRS_RATE, image);
         Map<String, Set<Integer>> leaderThrottled = new HashMap<>();
         Map<String, Set<Integer>> followerThrottled = new HashMap<>();
         image.configs().configs().forEach((resource, configs) -> {
@@ -79,8 +86,9 @@ public final class ReplicationThrottles {
         follower.setThrottled(followerThrottled);
     }
 
-    private void setBound(ReplicationQuota quota, String key, Map<String, String> own, Map<String, String> cluster) {
-        String text = own.getOrDefault(key, cluster.get(key));
+    private void setBound(ReplicationQuota quota, String key, MetadataImage image) {
+        Map<String, String> own = image.configs().configs(ConfigResource.broker(Integer.toString(brokerId)));
+        String text = own.getOrDefault(key, image.configs().configs(ConfigResource.broker("")).get(key));
         long bound = ReplicationQuotaConfig.UNLIMITED;
         if (text != null) {
             try {

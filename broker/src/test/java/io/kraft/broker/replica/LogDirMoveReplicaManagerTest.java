@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.StandaloneBroker;
 import io.kraft.config.LogConfigs;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.io.FaultInjection;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * AlterReplicaLogDirs on a broker with two log directories, beyond the happy path: a wish for a partition not hosted
  * yet places its log, a target directory that fails abandons the move and leaves the replica serving where it was, and
- * a deleted topic's move is dropped.
+ * a deleted topic's move is dropped, and a completed move is reported to the controller (KIP-858).
  */
 class LogDirMoveReplicaManagerTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -106,6 +111,27 @@ class LogDirMoveReplicaManagerTest {
             assertTrue(children.noneMatch(p -> p.getFileName().toString().startsWith("gone-0")
                     && !p.getFileName().toString().endsWith("-delete")), "no log of the deleted topic is left");
         }
+    }
+
+    @Test
+    void aCompletedMoveIsReportedToTheControllerUntilItIsRecorded() throws Exception {
+        ReplicaManager rm = start();
+        UUID topicId = broker.createTopic("reported", 1, Map.of());
+        TopicPartition tp = new TopicPartition("reported", 0);
+        Path to = Files.isDirectory(dirA.resolve("reported-0")) ? dirB : dirA;
+        List<Map<TopicIdPartition, UUID>> sent = new CopyOnWriteArrayList<>();
+        rm.directoryAssigner().setSender(directories -> {
+            sent.add(directories);
+            // The first attempt finds no controller; the retry is recorded.
+            return sent.size() == 1 ? CompletableFuture.failedFuture(new IllegalStateException("no controller"))
+                    : CompletableFuture.completedFuture(Map.of(new TopicIdPartition(topicId, 0), Errors.NONE));
+        });
+        produce(rm, tp, 10);
+        assertEquals(Map.of(tp, Errors.NONE), rm.alterReplicaLogDirs(Map.of(tp, to)));
+        await().atMost(WAIT).until(() -> sent.size() >= 2 && rm.directoryAssigner().pending().isEmpty());
+        UUID toId = rm.onlineLogDirIds().get(to.equals(dirA) ? 0 : 1); // in log.dirs order
+        assertEquals(List.of(Map.of(new TopicIdPartition(topicId, 0), toId)), List.copyOf(sent).subList(1, 2));
+        assertEquals(2, sent.size(), "nothing more to report");
     }
 
     private static Errors produce(ReplicaManager rm, TopicPartition tp, int records) throws Exception {

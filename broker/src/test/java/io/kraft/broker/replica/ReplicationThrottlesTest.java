@@ -48,6 +48,17 @@ class ReplicationThrottlesTest {
     }
 
     @Test
+    void theAlterLogDirsRateCanBeTakenFromAnImageNotYetPublished() {
+        MetadataDelta delta = new MetadataDelta(image);
+        delta.replay(MetadataRecords.of(ConfigRecord.newBuilder()
+                .setResourceType(ConfigResourceType.CONFIG_RESOURCE_TYPE_BROKER).setResourceName("2")
+                .setName(ReplicationQuotaConfig.ALTER_LOG_DIRS_RATE).setValue("1000").build()), 1, 1);
+        throttles.applyAlterLogDirs(delta.apply());
+        assertEquals(1000, throttles.alterLogDirs().bound());
+        assertEquals(ReplicationQuotaConfig.UNLIMITED, throttles.leader().bound(), "only that rate");
+    }
+
+    @Test
     void onlyThisBrokersEntriesOrAStarAreThrottled() {
         config(ConfigResourceType.CONFIG_RESOURCE_TYPE_TOPIC, "t", "leader.replication.throttled.replicas",
                 "0:2,1:3,2:2");

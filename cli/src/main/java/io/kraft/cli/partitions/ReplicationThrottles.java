@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -26,6 +28,7 @@ public final class ReplicationThrottles {
     public static final String ALTER_LOG_DIRS_RATE = "replica.alter.log.dirs.io.max.bytes.per.second";
     public static final String LEADER_REPLICAS = "leader.replication.throttled.replicas";
     public static final String FOLLOWER_REPLICAS = "follower.replication.throttled.replicas";
+    private static final long AWAIT_POLL_MS = 100;
 
     private ReplicationThrottles() {
     }
@@ -80,6 +83,39 @@ public final class ReplicationThrottles {
                     List.of(set(ALTER_LOG_DIRS_RATE, Long.toString(throttle))));
         }
         admin.incrementalAlterConfigs(changes).all().get();
+    }
+
+    /**
+     * Waits until each broker given reports (DescribeConfigs, answered by that broker) the copy rate between log
+     * directories as {@code throttle}, so a move asked for next is throttled from its first byte. Answers the brokers
+     * that did not within {@code timeoutMs}.
+     */
+    public static Set<Integer> awaitAlterLogDirs(Admin admin, Collection<Integer> brokers, long throttle,
+                                                 long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        Set<Integer> waiting = new TreeSet<>(brokers);
+        while (true) {
+            waiting.removeIf(broker -> reports(admin, broker, Long.toString(throttle), deadline));
+            if (waiting.isEmpty() || System.currentTimeMillis() >= deadline) {
+                return waiting;
+            }
+            Thread.sleep(AWAIT_POLL_MS);
+        }
+    }
+
+    private static boolean reports(Admin admin, int broker, String value, long deadline) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(broker));
+        try {
+            ConfigEntry entry = admin.describeConfigs(List.of(resource)).all()
+                    .get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS)
+                    .get(resource).get(ALTER_LOG_DIRS_RATE);
+            return entry != null && value.equals(entry.value());
+        } catch (ExecutionException | TimeoutException e) {
+            return false; // asked again until the deadline
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Removes the three rates from the brokers and the replica lists from the topics. */

@@ -232,6 +232,10 @@ public final class MetadataTree {
         fields.put("leader", partition.leader());
         fields.put("leaderEpoch", partition.leaderEpoch());
         fields.put("partitionEpoch", partition.partitionEpoch());
+        if (!partition.directories().isEmpty()) {
+            // Each replica's log directory (KIP-858), as its directory.id; AAAAAAAAAAAAAAAAAAAAAA where unknown.
+            fields.put("directories", partition.directories().stream().map(KafkaIds::text).toList());
+        }
         if (partition.isReassigning()) {
             fields.put("addingReplicas", partition.addingReplicas());
             fields.put("removingReplicas", partition.removingReplicas());

@@ -3,12 +3,19 @@ package io.kraft.cli.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.Uuids;
+import io.kraft.metadata.image.MetadataDelta;
+import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.proto.metadata.DirectoryIdList;
+import io.kraft.proto.metadata.PartitionChangeRecord;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,6 +146,23 @@ class ShellSessionTest {
         assertEquals(lines(ids.toArray(String[]::new)), run("ls /topicIds"));
         assertEquals(lines("payments"), run("cat /topicIds/" + id + "/name"));
         assertEquals(run("cat /topics/payments/0/data"), run("cat /topicIds/" + id + "/0/data"));
+    }
+
+    @Test
+    void aPartitionsDataShowsItsReplicasDirectoriesOnceRecorded() {
+        UUID dir = new UUID(5, 6);
+        MetadataDelta delta = new MetadataDelta(SampleMetadata.image());
+        delta.replayBatch(List.of(MetadataRecords.of(PartitionChangeRecord.newBuilder()
+                .setTopicId(Uuids.toProto(SampleMetadata.ORDERS_ID)).setPartitionId(3)
+                .setDirectories(DirectoryIdList.newBuilder().addDirectoryIds(Uuids.toProto(
+                        PartitionRegistration.UNKNOWN_DIRECTORY)).addDirectoryIds(Uuids.toProto(dir))).build())),
+                100, 4);
+        session = new ShellSession(MetadataTree.of(delta.apply(), Map.of()), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertEquals(lines("{\"replicas\": [1, 10], \"isr\": [1, 10], \"leader\": 1, \"leaderEpoch\": 0, "
+                + "\"partitionEpoch\": 1, \"directories\": [\"AAAAAAAAAAAAAAAAAAAAAA\", \"" + KafkaIds.text(dir)
+                + "\"]}"),
+                run("cat /topics/orders/3/data"));
     }
 
     @Test

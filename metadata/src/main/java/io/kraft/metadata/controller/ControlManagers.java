@@ -14,6 +14,7 @@ import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TransactionMetadata;
 import io.kraft.proto.metadata.MetadataRecord;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class ControlManagers {
     private final SpeculativeMetadata metadata;
     private final ClusterControlManager cluster;
     private final ReplicationControlManager replication;
+    private final DirectoryAssignments directoryAssignments;
     private final ConfigurationControlManager configs;
     private final ProducerIdControlManager producerIds;
     private final FeatureControlManager features;
@@ -108,6 +110,7 @@ public final class ControlManagers {
         this.metadata = new SpeculativeMetadata(committed, indexes, rebuildSlackRecords);
         this.cluster = new ClusterControlManager(settings, metadata);
         this.replication = new ReplicationControlManager(settings, metadata, cluster, random);
+        this.directoryAssignments = new DirectoryAssignments(metadata, cluster);
         this.configs = new ConfigurationControlManager(topicConfigs, metadata);
         this.producerIds = new ProducerIdControlManager(metadata, cluster);
         this.features = new FeatureControlManager(supportedFeatures, metadata);
@@ -301,6 +304,11 @@ public final class ControlManagers {
         records.add(completion.get());
         PartitionRegistration after = result.response().merge(completion.get().getPartitionChange());
         return ControllerResult.of(records, after.leader() == result.response().leader() ? after : result.response());
+    }
+
+    /** AssignReplicasToDirs (KIP-858): where a broker's replicas now live, per partition NONE or an error. */
+    public ControllerResult<Map<TopicIdPartition, Errors>> assignReplicasToDirs(AssignReplicasToDirsRequest request) {
+        return directoryAssignments.assign(request);
     }
 
     /** ElectLeaders: preferred or unclean elections of the named partitions, or of all that need one. */

@@ -4,6 +4,7 @@ import io.kraft.metadata.authorizer.AclFilter;
 import io.kraft.metadata.authorizer.StandardAcl;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,9 @@ public interface Controller {
 
     /** A partition leader's ISR change, checked against the leader and partition epochs. */
     CompletableFuture<PartitionRegistration> alterPartition(AlterPartitionRequest request);
+
+    /** AssignReplicasToDirs (KIP-858): records where the broker's replicas live; per partition NONE or an error. */
+    CompletableFuture<Map<TopicIdPartition, Errors>> assignReplicasToDirs(AssignReplicasToDirsRequest request);
 
     /**
      * ElectLeaders: a preferred or unclean election in each named partition (topic name to partition ids), or in

@@ -247,6 +247,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     }
 
     @Override
+    public CompletableFuture<Map<TopicIdPartition, Errors>> assignReplicasToDirs(AssignReplicasToDirsRequest request) {
+        return submit("assignReplicasToDirs", m -> m.assignReplicasToDirs(request));
+    }
+
+    @Override
     public CompletableFuture<Map<String, Map<Integer, ApiError>>> electLeaders(
             ElectionType type, Optional<Map<String, Set<Integer>>> partitions) {
         return submit("electLeaders " + type, m -> m.electLeaders(type, partitions));

@@ -11,7 +11,6 @@ import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.metadata.image.TopicImage;
 import io.kraft.metadata.image.TopicsImage;
 import io.kraft.proto.metadata.BrokerIdList;
-import io.kraft.proto.metadata.DirectoryIdList;
 import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.proto.metadata.PartitionChangeRecord;
 import io.kraft.proto.metadata.RemoveTopicRecord;
@@ -447,10 +446,7 @@ public final class ReplicationControlManager {
             PartitionChangeRecord.Builder change = election.orElseGet(() -> PartitionChangeRecord.newBuilder()
                     .setTopicId(Uuids.toProto(id.topicId())).setPartitionId(id.partition()));
             if (recordDirectory) {
-                DirectoryIdList.Builder directories = DirectoryIdList.newBuilder();
-                partition.directoriesWith(brokerId, directory).forEach(d -> directories.addDirectoryIds(
-                        Uuids.toProto(d)));
-                change.setDirectories(directories);
+                change.setDirectories(DirectoryAssignments.withReplicaIn(partition, brokerId, directory));
             }
             records.add(MetadataRecords.of(change.build()));
         });

@@ -86,4 +86,25 @@ final class ControllerTestEnv {
         return epoch;
     }
 
+    /** Registers and unfences a broker with these log directories (KIP-858); returns its epoch. */
+    long startBrokerWithDirs(int brokerId, List<UUID> logDirs) {
+        long epoch = commit(managers.registerBroker(registration(brokerId, null).withLogDirs(logDirs), nowMs))
+                .response();
+        ControllerResult<BrokerHeartbeatReply> reply = commit(managers.heartbeat(
+                new BrokerHeartbeatRequest(brokerId, epoch, nextOffset, false, false), nowMs));
+        assertEquals(false, reply.response().isFenced());
+        return epoch;
+    }
+
+    /** A new incarnation of the broker after a crash, with these log directories: fenced, registered anew, unfenced. */
+    long restartBroker(int brokerId, List<UUID> logDirs) {
+        managers.connectionClosed(brokerId, nowMs);
+        nowMs += settings.connectionLossGraceMs();
+        commit(managers.fenceStaleBrokers(nowMs));
+        BrokerRegistrationRequest request = new BrokerRegistrationRequest(CLUSTER_ID, brokerId, UUID.randomUUID(),
+                registration(brokerId, null).listeners(), Optional.empty(), logDirs);
+        long epoch = commit(managers.registerBroker(request, nowMs)).response();
+        commit(managers.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch, nextOffset, false, false), nowMs));
+        return epoch;
+    }
 }

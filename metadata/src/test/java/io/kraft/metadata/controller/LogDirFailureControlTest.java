@@ -29,9 +29,9 @@ class LogDirFailureControlTest {
 
     @Test
     void aFailedDirectoryMovesItsPartitionsAndTheBrokerKeepsServingTheOthers() {
-        long epoch1 = startBroker(1, List.of(DIR_A, DIR_B));
-        long epoch2 = startBroker(2, List.of(new UUID(2, 1)));
-        startBroker(3, List.of(new UUID(3, 1)));
+        long epoch1 = env.startBrokerWithDirs(1, List.of(DIR_A, DIR_B));
+        long epoch2 = env.startBrokerWithDirs(2, List.of(new UUID(2, 1)));
+        env.startBrokerWithDirs(3, List.of(new UUID(3, 1)));
         UUID topic = createTopic("t", Map.of(0, List.of(1, 2, 3), 1, List.of(1, 2, 3), 2, List.of(2, 1, 3)));
         TopicIdPartition p0 = new TopicIdPartition(topic, 0);
         TopicIdPartition p2 = new TopicIdPartition(topic, 2);
@@ -63,7 +63,7 @@ class LogDirFailureControlTest {
                 rejoin.error().message());
 
         // Restarted with the directory back (its meta.properties keeps the id): the replica may rejoin.
-        long epoch1Again = restartBroker(1, List.of(DIR_A, DIR_B));
+        long epoch1Again = env.restartBroker(1, List.of(DIR_A, DIR_B));
         assertTrue(epoch1Again > epoch1);
         ControllerResult<PartitionRegistration> back = env.commit(env.managers.alterPartition(new AlterPartitionRequest(
                 2, epoch2, topic, 0, 1, List.of(2, 3, 1), 1)));
@@ -73,8 +73,8 @@ class LogDirFailureControlTest {
 
     @Test
     void aSoleInSyncReplicaInAFailedDirectoryLeadsAgainOnlyWhenThatDirectoryIsBack() {
-        long epoch1 = startBroker(1, List.of(DIR_A, DIR_B));
-        startBroker(2, List.of(new UUID(2, 1)));
+        long epoch1 = env.startBrokerWithDirs(1, List.of(DIR_A, DIR_B));
+        env.startBrokerWithDirs(2, List.of(new UUID(2, 1)));
         UUID topic = createTopic("single", Map.of(0, List.of(1)));
 
         env.commit(env.managers.heartbeat(offline(1, epoch1,
@@ -83,18 +83,18 @@ class LogDirFailureControlTest {
         assertEquals(List.of(1), partition(topic, 0).isr(), "kept, so the replica can lead again without loss");
 
         // The disk was replaced: a new directory id, the old data is gone. The partition stays offline.
-        restartBroker(1, List.of(DIR_B, DIR_NEW));
+        env.restartBroker(1, List.of(DIR_B, DIR_NEW));
         assertEquals(PartitionRegistration.NO_LEADER, partition(topic, 0).leader());
 
         // The old directory is back after all: its replica leads again.
-        restartBroker(1, List.of(DIR_A, DIR_B));
+        env.restartBroker(1, List.of(DIR_A, DIR_B));
         assertEquals(1, partition(topic, 0).leader());
     }
 
     @Test
     void directoriesSurviveASnapshotAndReplay() {
-        long epoch1 = startBroker(1, List.of(DIR_A, DIR_B));
-        startBroker(2, List.of(new UUID(2, 1)));
+        long epoch1 = env.startBrokerWithDirs(1, List.of(DIR_A, DIR_B));
+        env.startBrokerWithDirs(2, List.of(new UUID(2, 1)));
         UUID topic = createTopic("t", Map.of(0, List.of(1, 2)));
         env.commit(env.managers.heartbeat(offline(1, epoch1,
                 new OfflineLogDir(DIR_A, List.of(new TopicIdPartition(topic, 0)))), env.nowMs));
@@ -117,28 +117,5 @@ class LogDirFailureControlTest {
     private UUID createTopic(String name, Map<Integer, List<Integer>> assignments) {
         return env.commit(env.managers.createTopic(new CreateTopicRequest(name, -1, -1, assignments, Map.of())))
                 .response().topicId();
-    }
-
-    private long startBroker(int brokerId, List<UUID> logDirs) {
-        long epoch = env.commit(env.managers.registerBroker(ControllerTestEnv.registration(brokerId, null)
-                .withLogDirs(logDirs), env.nowMs)).response();
-        ControllerResult<BrokerHeartbeatReply> reply = env.commit(env.managers.heartbeat(
-                new BrokerHeartbeatRequest(brokerId, epoch, env.nextOffset, false, false), env.nowMs));
-        assertFalse(reply.response().isFenced());
-        return epoch;
-    }
-
-    /** A new incarnation of the broker after a crash: fenced, registered anew, then unfenced. */
-    private long restartBroker(int brokerId, List<UUID> logDirs) {
-        env.managers.connectionClosed(brokerId, env.nowMs);
-        env.nowMs += env.settings.connectionLossGraceMs();
-        env.commit(env.managers.fenceStaleBrokers(env.nowMs));
-        BrokerRegistrationRequest request = new BrokerRegistrationRequest(ControllerTestEnv.CLUSTER_ID, brokerId,
-                UUID.randomUUID(), ControllerTestEnv.registration(brokerId, null).listeners(), Optional.empty(),
-                logDirs);
-        long epoch = env.commit(env.managers.registerBroker(request, env.nowMs)).response();
-        env.commit(env.managers.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch, env.nextOffset, false, false),
-                env.nowMs));
-        return epoch;
     }
 }

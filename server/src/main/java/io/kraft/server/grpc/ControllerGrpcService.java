@@ -29,6 +29,7 @@ import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
 import io.kraft.proto.controller.AlterPartitionRequest;
 import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AssignReplicasToDirsResponse;
 import io.kraft.proto.controller.AlterableConfig;
 import io.kraft.proto.controller.BrokerHeartbeatRequest;
 import io.kraft.proto.controller.BrokerHeartbeatResponse;
@@ -85,8 +86,9 @@ import org.slf4j.LoggerFactory;
  * controller's answer without blocking a gRPC thread, and reports the end of a broker's heartbeat stream as
  * {@link QuorumController#connectionClosed}. NOT_CONTROLLER answers name the controller this member believes
  * active ({@code active_controller_id}), so callers go there directly. On a TLS control plane a request naming a
- * broker (registration, heartbeat, AlterPartition, producer ids, transaction markers) must come from that broker's
- * certificate ({@link SenderCheck}): else it ends with PERMISSION_DENIED and reaches no controller.
+ * broker (registration, heartbeat, AlterPartition, AssignReplicasToDirs, producer ids, transaction markers) must
+ * come from that broker's certificate ({@link SenderCheck}): else it ends with PERMISSION_DENIED and reaches no
+ * controller.
  */
 public final class ControllerGrpcService extends ControllerServiceGrpc.ControllerServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);
@@ -374,6 +376,29 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
                 response.setLeader(partition.leader()).setLeaderEpoch(partition.leaderEpoch())
                         .addAllIsr(partition.isr()).setPartitionEpoch(partition.partitionEpoch())
                         .addAllReplicas(partition.replicas());
+            }
+            hintIfNotController(error, response::setActiveControllerId);
+            return response.build();
+        });
+    }
+
+    @Override
+    public void assignReplicasToDirs(io.kraft.proto.controller.AssignReplicasToDirsRequest request,
+                                     StreamObserver<AssignReplicasToDirsResponse> observer) {
+        if (senders.denied(observer, "AssignReplicasToDirs", request.getBrokerId())) {
+            return;
+        }
+        CompletableFuture<Map<TopicIdPartition, Errors>> answer;
+        try {
+            answer = controller.assignReplicasToDirs(DirectoryAssignmentMessages.request(request));
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(invalid(e));
+        }
+        reply(observer, answer, (results, error) -> {
+            AssignReplicasToDirsResponse.Builder response = AssignReplicasToDirsResponse.newBuilder()
+                    .setErrorCode(error.error().code()).setErrorMessage(message(error));
+            if (results != null) {
+                DirectoryAssignmentMessages.addResults(response, results);
             }
             hintIfNotController(error, response::setActiveControllerId);
             return response.build();

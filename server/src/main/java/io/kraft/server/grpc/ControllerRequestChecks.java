@@ -75,7 +75,7 @@ final class ControllerRequestChecks {
         }
     }
 
-    private static void atMost(String what, int count, int max) {
+    static void atMost(String what, int count, int max) {
         if (count > max) {
             throw new IllegalArgumentException(count + " " + what + ", over " + max);
         }

@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.AlterPartitionRequest;
+import io.kraft.metadata.controller.AssignReplicasToDirsRequest;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.OfflineLogDir;
@@ -27,6 +28,7 @@ import io.kraft.metadata.controller.TransactionMarkersWritten;
 import io.kraft.metadata.controller.TransactionalProducer;
 import io.kraft.metadata.image.ConfigResource;
 import io.kraft.metadata.image.PartitionRegistration;
+import io.kraft.metadata.image.TopicIdPartition;
 import io.kraft.proto.controller.AddOffsetsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionRequest;
 import io.kraft.proto.controller.AddPartitionsToTransactionResponse;
@@ -37,6 +39,7 @@ import io.kraft.proto.controller.AllocateProducerIdsResponse;
 import io.kraft.proto.controller.AlterConfigsResource;
 import io.kraft.proto.controller.AlterConfigsResourceResult;
 import io.kraft.proto.controller.AlterPartitionResponse;
+import io.kraft.proto.controller.AssignReplicasToDirsResponse;
 import io.kraft.proto.controller.AlterableConfig;
 import io.kraft.proto.controller.ControllerServiceGrpc;
 import io.kraft.proto.controller.CreatableTopic;
@@ -298,6 +301,16 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                         response.hasActiveControllerId(), response.getActiveControllerId(),
                         () -> new PartitionRegistration(response.getReplicasList(), response.getIsrList(),
                                 response.getLeader(), response.getLeaderEpoch(), response.getPartitionEpoch())));
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicIdPartition, Errors>> assignReplicasToDirs(AssignReplicasToDirsRequest request) {
+        io.kraft.proto.controller.AssignReplicasToDirsRequest message = DirectoryAssignmentMessages.request(request);
+        return withRetries("AssignReplicasToDirs", requestDeadlineMs,
+                (stub, observer) -> stub.assignReplicasToDirs(message, observer),
+                (AssignReplicasToDirsResponse response) -> decode(response.getErrorCode(), response.getErrorMessage(),
+                        response.hasActiveControllerId(), response.getActiveControllerId(),
+                        () -> DirectoryAssignmentMessages.results(response)));
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.broker.quota.ReplicationQuota;
 import io.kraft.broker.quota.ReplicationQuotaConfig;
+import io.kraft.metadata.image.MetadataImage;
 import io.kraft.server.TestNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * AlterReplicaLogDirs end to end on a node with two log directories, driven by kafka-clients' Admin: a partition moves
  * under a running producer and loses nothing, a move interrupted by a restart completes, an unknown directory is
- * refused, and the alter-log-dirs throttle holds the copy back.
+ * refused, and the alter-log-dirs throttle holds the copy back. After each move the controller's metadata records the
+ * replica's new directory (KIP-858's AssignReplicasToDirs).
  */
 class LogDirMoveTest {
     private static final long WAIT_MS = TestNode.WAIT_MS;
@@ -104,6 +108,20 @@ class LogDirMoveTest {
         assertEquals(List.of(), partitionDirs(to, "-future"), "no future log is left");
         assertEquals(1, node.node().replicaManager().describeLogDirs().stream()
                 .filter(d -> d.replicas().containsKey(new io.kraft.storage.log.TopicPartition("moving", 0))).count());
+        awaitTrue(() -> Optional.of(directoryId(to)).equals(recordedDir()), "the controller records the new directory");
+    }
+
+    @Test
+    void theControllerFollowsAReplicaMovedThereAndBack() throws Exception {
+        Path from = currentDir();
+        Path to = from.equals(dirA) ? dirB : dirA;
+        produce(100);
+        node.admin().alterReplicaLogDirs(Map.of(REPLICA, to.toString())).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitTrue(() -> Optional.of(directoryId(to)).equals(recordedDir()), "the controller records " + to);
+        node.admin().alterReplicaLogDirs(Map.of(REPLICA, from.toString())).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        awaitTrue(() -> Optional.of(directoryId(from)).equals(recordedDir()), "the controller records " + from
+                + " again: the earlier directory is not left behind");
+        assertEquals(from, currentDir());
     }
 
     @Test
@@ -142,6 +160,8 @@ class LogDirMoveTest {
                 "the move resumes after the restart and completes");
         assertEquals(written, consumeAll(), "every record is there, in order, after the move");
         assertFalse(Files.exists(from.resolve("moving-0")));
+        awaitTrue(() -> Optional.of(directoryId(to)).equals(recordedDir()),
+                "a move resumed after a restart is recorded");
     }
 
     private void setThrottle(String bytesPerSecond) throws Exception {
@@ -153,6 +173,18 @@ class LogDirMoveTest {
         long bound = bytesPerSecond == null ? ReplicationQuotaConfig.UNLIMITED : Long.parseLong(bytesPerSecond);
         awaitTrue(() -> node.node().replicaManager().throttles().alterLogDirs().bound() == bound,
                 "the broker applies the throttle " + bytesPerSecond);
+    }
+
+    /** The directory the controller's metadata records for the replica (KIP-858), if any. */
+    private Optional<UUID> recordedDir() {
+        MetadataImage image = node.node().metadataImage();
+        UUID topicId = image.topics().topic("moving").id();
+        return image.topics().partition(topicId, 0).directoryOf(1);
+    }
+
+    /** The log directory's id (directory.id, KIP-858), as the broker registered it; log.dirs is dirA,dirB. */
+    private UUID directoryId(Path logDir) {
+        return node.node().replicaManager().onlineLogDirIds().get(logDir.equals(dirA) ? 0 : 1);
     }
 
     private ReplicaLogDirInfo info() {

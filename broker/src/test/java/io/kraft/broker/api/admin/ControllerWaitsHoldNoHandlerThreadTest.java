@@ -387,6 +387,12 @@ class ControllerWaitsHoldNoHandlerThreadTest {
         }
 
         @Override
+        public CompletableFuture<Map<io.kraft.metadata.image.TopicIdPartition, Errors>> assignReplicasToDirs(
+                io.kraft.metadata.controller.AssignReplicasToDirsRequest request) {
+            throw new UnsupportedOperationException("not a replication test");
+        }
+
+        @Override
         public CompletableFuture<ProducerIdBlock> allocateProducerIds(int brokerId, long brokerEpoch) {
             throw new UnsupportedOperationException("not a producer id test");
         }
