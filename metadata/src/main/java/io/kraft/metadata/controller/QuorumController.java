@@ -72,7 +72,6 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final int nodeId;
     private final ControllerSettings settings;
     private final TransactionSettings transactionSettings;
-    private final LeaderBalanceSettings leaderBalance;
     private final TopicConfigResolver topicConfigs;
     private final Map<String, SupportedRange> supportedFeatures;
     private final Random random;
@@ -107,9 +106,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private final TreeMap<Long, List<Runnable>> awaitingImage = new TreeMap<>();
     /** Requests that wrote nothing, by the last offset of the view they read; they fail if this member stops. */
     private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
-    private final DeadlineTimer fencingTimer;
-    private final DeadlineTimer transactionTimer;
-    private final DeadlineTimer leaderBalanceTimer;
+    private final ActiveControllerTimers timers;
     private volatile boolean closed;
 
     /** Appended by the first active controller of an empty log. */
@@ -120,7 +117,6 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.bootstrapRecords = builder.bootstrapRecords;
         this.settings = builder.settings;
         this.transactionSettings = builder.transactionSettings;
-        this.leaderBalance = builder.leaderBalance;
         this.topicConfigs = Objects.requireNonNull(builder.topicConfigs, "topicConfigs");
         this.supportedFeatures = Map.copyOf(builder.supportedFeatures);
         this.random = new Random(builder.randomSeed);
@@ -129,12 +125,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.brokerProbe = builder.brokerProbe;
         this.loop = builder.eventLoop != null ? builder.eventLoop
                 : new SingleThreadEventLoop("quorum-controller-" + nodeId, faultHandler);
-        this.fencingTimer = new DeadlineTimer(loop, "fence stale brokers",
-                () -> runNow("fence stale brokers", this::fenceStaleBrokers));
-        this.transactionTimer = new DeadlineTimer(loop, "transaction deadlines",
-                () -> runNow("expire transactions", this::expireTransactions));
-        this.leaderBalanceTimer = new DeadlineTimer(loop, "leader balance check",
-                () -> runNow("leader balance check", this::balanceLeaders));
+        this.timers = new ActiveControllerTimers(nodeId, loop, time, builder.leaderBalance, () -> managers,
+                (name, result) -> appendAndAnswer(name, result, new CompletableFuture<>()), this::runNow);
         this.publisherLoop = builder.publisherLoop != null ? builder.publisherLoop
                 : new SingleThreadEventLoop("metadata-publisher-" + nodeId, faultHandler);
         String owner = "Controller " + nodeId;
@@ -348,7 +340,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         runEvent("connectionClosed " + brokerId, () -> {
             if (managers != null) {
                 managers.connectionClosed(brokerId, time.monotonicMs());
-                rescheduleFencing();
+                timers.rescheduleFencing();
                 probe(brokerId);
             }
         });
@@ -362,7 +354,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 if (managers != null && managers.connectionRefused(brokerId, time.monotonicMs())) {
                     LOG.info("Controller {} found nothing listening at broker {}'s endpoints; it fences it now",
                             nodeId, brokerId);
-                    rescheduleFencing();
+                    timers.rescheduleFencing();
                 }
             }));
         }
@@ -406,8 +398,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             } else {
                 appendAndAnswer(name, result, future);
             }
-            rescheduleFencing();
-            rescheduleTransactionTimer();
+            timers.rescheduleFencing();
+            timers.rescheduleTransactions();
         }));
         if (!queued) {
             future.completeExceptionally(shutDown());
@@ -494,50 +486,6 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     private ControllerException notController() {
         String known = leader.leaderId().isPresent() ? "; the leader is " + leader.leaderId().getAsInt() : "";
         return new ControllerException(Errors.NOT_CONTROLLER, "Node " + nodeId + " is not the active controller" + known);
-    }
-
-    // ---- fencing and transaction timers ----------------------------------------------------------------------
-
-    private void rescheduleFencing() {
-        if (managers == null) {
-            fencingTimer.cancel();
-        } else {
-            fencingTimer.set(managers.nextFencingDeadlineMs(time.monotonicMs()));
-        }
-    }
-
-    private void fenceStaleBrokers() {
-        if (managers == null) {
-            return;
-        }
-        ControllerResult<List<Integer>> result = managers.fenceStaleBrokers(time.monotonicMs());
-        if (!result.records().isEmpty()) {
-            LOG.info("Controller {} fences stale brokers {}", nodeId, result.response());
-            appendAndAnswer("fenceStaleBrokers", result, new CompletableFuture<>());
-        }
-        rescheduleFencing();
-    }
-
-    private void rescheduleTransactionTimer() {
-        if (managers == null) {
-            transactionTimer.cancel();
-            return;
-        }
-        // Transaction deadlines are wall-clock times (they are in the records); the loop's timers are monotonic.
-        long deadlineMs = managers.transactions().nextDeadlineMs();
-        transactionTimer.set(deadlineMs, time.monotonicMs() + Math.max(0, deadlineMs - time.wallClockMs()));
-    }
-
-    private void expireTransactions() {
-        if (managers == null) {
-            return;
-        }
-        ControllerResult<List<String>> result = managers.transactions().expire(time.wallClockMs());
-        if (!result.records().isEmpty()) {
-            LOG.info("Controller {} aborts, completes or expires transactional ids {}", nodeId, result.response());
-            appendAndAnswer("expireTransactions", result, new CompletableFuture<>());
-        }
-        rescheduleTransactionTimer();
     }
 
     // ---- Raft listener (called on Raft's thread; everything moves onto the loop) ----------------------------
@@ -635,20 +583,6 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 }));
     }
 
-    /** The periodic move of leadership back to preferred replicas, while this member is active. */
-    private void balanceLeaders() {
-        ControllerResult<List<TopicIdPartition>> result = managers == null ? null
-                : managers.balanceLeaders(leaderBalance.imbalancePerBrokerPercent());
-        if (result != null) {
-            leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());
-        }
-        if (result != null && !result.records().isEmpty()) {
-            LOG.info("Controller {} moves the leadership of {} partitions back to their preferred replicas", nodeId,
-                    result.response().size());
-            appendAndAnswer("balanceLeaders", result, new CompletableFuture<>());
-        }
-    }
-
     private void loadSnapshot(SnapshotId snapshotId) {
         boolean loaded;
         try {
@@ -719,13 +653,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         activeEpoch = ready.epoch();
         LOG.info("Controller {} is active in epoch {} at committed offset {}; its records start at {}", nodeId,
                 ready.epoch(), image.offset(), nextWriteOffset);
-        rescheduleFencing();
+        timers.activate();
         // Brokers that died with the previous controller never reconnect: those whose endpoints refuse need no grace.
         loader.image().cluster().brokers().keySet().forEach(this::probe);
-        rescheduleTransactionTimer();
-        if (leaderBalance.enabled()) {
-            leaderBalanceTimer.set(time.monotonicMs() + leaderBalance.checkIntervalMs());
-        }
         if (image.offset() == MetadataProvenance.EMPTY.offset() && !bootstrapRecords.isEmpty()) {
             // A new cluster: nothing was ever committed, so format's bootstrap records come first (a leader that
             // appended them but failed before they committed left nothing, and this one appends them again).
@@ -759,9 +689,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         }
         managers = null;
         activeEpoch = -1;
-        fencingTimer.cancel();
-        transactionTimer.cancel();
-        leaderBalanceTimer.cancel();
+        timers.cancel();
         List<PendingRead> readers = awaitingCommit.values().stream().flatMap(List::stream).toList();
         awaitingCommit.clear();
         readers.forEach(reader -> reader.future().completeExceptionally(notController()));
