@@ -68,6 +68,10 @@ final class ReplicaFetcherThread extends Thread {
     private final FollowerFetchSession session = new FollowerFetchSession();
     private final FollowerFetchStats stats;
     private final ReplicationQuota quota;
+    /** A request's partitions were taken and its answer is not read yet (a partition added meanwhile is not in it). */
+    private volatile boolean fetching;
+    /** A partition was added, or its leader epoch changed, while a fetch was out: that fetch is abandoned. */
+    private volatile boolean superseded;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
@@ -94,13 +98,36 @@ final class ReplicaFetcherThread extends Thread {
         this.clockMs = clockMs;
     }
 
+    /**
+     * Fetches {@code partition} in {@code leaderEpoch} from the next round on. A fetch already out for other
+     * partitions may sit in the leader's purgatory for {@code replica.fetch.wait.max.ms}; a partition new to this
+     * fetcher (a leader change) or in a new epoch should not wait that out, so that fetch is abandoned (its connection
+     * closed) and the next one, naming the partition, goes at once.
+     */
     void addPartition(Partition partition, int leaderEpoch) {
         lock.lock();
         try {
-            partitions.put(partition.topicPartition(), new FollowerPartition(partition, leaderEpoch, 0L));
+            FollowerPartition previous = partitions.put(partition.topicPartition(),
+                    new FollowerPartition(partition, leaderEpoch, 0L));
+            if (fetching && (previous == null || previous.leaderEpoch() != leaderEpoch)) {
+                supersedeFetch();
+            }
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Abandons the fetch in flight. The leader may or may not have taken its session epoch, so the next request is a
+     * full one naming the old session id with epoch 0, which frees the leader's slot (KIP-227); nothing of the
+     * abandoned answer is applied, as it never arrives.
+     */
+    private void supersedeFetch() {
+        superseded = true;
+        BlockingWireClient current = client;
+        if (current != null) {
+            current.abort();
         }
     }
 
@@ -149,6 +176,7 @@ final class ReplicaFetcherThread extends Thread {
             try {
                 Map<TopicPartition, FollowerPartition> batch = unthrottled(readyPartitions());
                 if (batch.isEmpty()) {
+                    fetching = false;
                     continue;
                 }
                 Map<TopicPartition, FollowerFetchSession.PartitionFetch> wanted = new LinkedHashMap<>();
@@ -159,13 +187,20 @@ final class ReplicaFetcherThread extends Thread {
                     response = fetch(request);
                 } catch (IOException e) {
                     session.reset();
-                    if (running) {
+                    if (superseded) {
+                        LOG.debug("Broker {} abandoned its fetch from broker {} for a partition added meanwhile",
+                                localBrokerId, sourceBrokerId);
+                        closeClient();
+                        stats.recordSuperseded();
+                    } else if (running) {
                         LOG.info("Broker {} could not fetch from broker {}: {}", localBrokerId, sourceBrokerId,
                                 e.getMessage());
                         closeClient();
                         backOff(batch);
                     }
                     continue;
+                } finally {
+                    fetching = false;
                 }
                 Map<TopicPartition, Long> fetchOffsets = new HashMap<>();
                 wanted.forEach((tp, fetch) -> fetchOffsets.put(tp, fetch.fetchOffset()));
@@ -217,6 +252,11 @@ final class ReplicaFetcherThread extends Thread {
                     nextReadyMs = Math.min(nextReadyMs, entry.getValue().backoffUntilMs());
                 }
             }
+            if (!ready.isEmpty()) {
+                // Under the lock, so an addition either is in this round or sees the round out and supersedes it.
+                fetching = true;
+                superseded = false;
+            }
             if (ready.isEmpty() && running) {
                 long waitMs = nextReadyMs == Long.MAX_VALUE ? 1_000 : Math.max(1, nextReadyMs - nowMs);
                 changed.await(Math.min(waitMs, 1_000), TimeUnit.MILLISECONDS);
@@ -228,14 +268,23 @@ final class ReplicaFetcherThread extends Thread {
     }
 
     private FetchResponse fetch(FollowerFetchSession.Request request) throws IOException {
+        throwIfSuperseded();
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
             client = BlockingWireClient.connect(address, security, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
+        // After publishing the client: an addition either sees it (and aborts it) or is seen here.
+        throwIfSuperseded();
         stats.recordRequest(request.isFull(), request.toSend().size());
         return client.send(request(request), FETCH_VERSION);
+    }
+
+    private void throwIfSuperseded() throws IOException {
+        if (superseded) {
+            throw new IOException("a partition was added while the fetch was prepared");
+        }
     }
 
     /** What this round asks for a partition: the log's end, its last epoch and start, as the leader must know them. */
