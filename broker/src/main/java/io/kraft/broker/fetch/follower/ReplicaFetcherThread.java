@@ -52,6 +52,12 @@ final class ReplicaFetcherThread extends Thread {
     private static final int NO_EPOCH = -1;
     /** How long a fetcher whose every partition is throttled waits before it looks at the rate again. */
     private static final long THROTTLED_PAUSE_MS = 100;
+    /**
+     * The pause after a leader answered that it does not lead this epoch yet: the metadata reached this follower
+     * before the leader, which will lead within moments, so waiting {@code replica.fetch.backoff.ms} (1 s) would hold
+     * the new leader's high watermark, and its acks=all answers, for that long.
+     */
+    static final long LEADER_CATCHING_UP_BACKOFF_MS = 20;
 
     private final int sourceBrokerId;
     private final int localBrokerId;
@@ -360,6 +366,7 @@ final class ReplicaFetcherThread extends Thread {
             }
         }
         Map<TopicPartition, FollowerPartition> failed = new LinkedHashMap<>();
+        Map<TopicPartition, FollowerPartition> leaderCatchingUp = new LinkedHashMap<>();
         lock.lock();
         try {
             for (Map.Entry<TopicPartition, FollowerPartition> entry : batch.entrySet()) {
@@ -374,13 +381,19 @@ final class ReplicaFetcherThread extends Thread {
                         failed.put(entry.getKey(), follower);
                     } // an incremental answer leaves out partitions with nothing new
                 } else if (!applyPartition(follower, fetchOffsets.get(entry.getKey()), answer)) {
-                    failed.put(entry.getKey(), follower);
+                    (leaderCatchingUp(answer.errorCode()) ? leaderCatchingUp : failed).put(entry.getKey(), follower);
                 }
             }
         } finally {
             lock.unlock();
         }
-        backOff(failed);
+        backOff(failed, config.fetchBackoffMs());
+        backOff(leaderCatchingUp, Math.min(config.fetchBackoffMs(), LEADER_CATCHING_UP_BACKOFF_MS));
+    }
+
+    /** The leader has not applied the leadership this follower fetches in (it says it is no leader, or an older one). */
+    static boolean leaderCatchingUp(short errorCode) {
+        return errorCode == Errors.NOT_LEADER_OR_FOLLOWER.code() || errorCode == Errors.UNKNOWN_LEADER_EPOCH.code();
     }
 
     /**
@@ -524,10 +537,14 @@ final class ReplicaFetcherThread extends Thread {
 
     /** Backs the partitions off, unless they were re-added (a newer state) meanwhile. */
     private void backOff(Map<TopicPartition, FollowerPartition> failed) {
+        backOff(failed, config.fetchBackoffMs());
+    }
+
+    private void backOff(Map<TopicPartition, FollowerPartition> failed, long backoffMs) {
         if (failed.isEmpty()) {
             return;
         }
-        long untilMs = clockMs.getAsLong() + config.fetchBackoffMs();
+        long untilMs = clockMs.getAsLong() + backoffMs;
         lock.lock();
         try {
             for (Map.Entry<TopicPartition, FollowerPartition> entry : failed.entrySet()) {
