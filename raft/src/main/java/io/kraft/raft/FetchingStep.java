@@ -26,9 +26,9 @@ abstract class FetchingStep extends RoleStep {
     void answeredByNonLeader() {
     }
 
-    /** Give up on the leader after a short grace (it refuses connections) unless it answers first. */
-    void giveUpOnLeaderSoon() {
-        parts.following().giveUpOnLeaderSoon(fetchSession());
+    /** Give up on leader {@code leaderId} after a short grace (it refuses connections) unless it answers first. */
+    void giveUpOnLeaderSoon(int leaderId) {
+        parts.following().giveUpOnLeaderSoon(fetchSession(), leaderId);
     }
 
     @Override

@@ -129,12 +129,15 @@ final class FollowerReplication {
     /**
      * The leader refuses connections: give up on it after a short grace instead of the full fetch timeout, then run
      * a pre-vote; a leader that is alive keeps its followers, since voters that still hear from it refuse the
-     * pre-vote. The grace is a fifth of the election timeout plus a random part of up to half of it, so followers
-     * that all lost the leader do not split the vote.
+     * pre-vote. A voter's grace follows its place after the leader ({@link SuccessorOrder}), so the first stands
+     * almost at once and the voters that all lost the leader do not split the vote. An observer (it cannot stand)
+     * starts looking for the new leader as soon as the first voter stands; voters still electing answer that they
+     * know no leader, and it asks again soon.
      */
-    void giveUpOnLeaderSoon(FetchSession session) {
+    void giveUpOnLeaderSoon(FetchSession session, int leaderId) {
         int electionTimeoutTicks = node.config.electionTimeoutTicks();
-        long graceTicks = Math.max(1, electionTimeoutTicks / 5) + node.random.nextInt(Math.max(1, electionTimeoutTicks / 2));
+        int rank = node.config.isVoter() ? SuccessorOrder.rank(node.config.voterIds(), leaderId, node.nodeId) : 0;
+        long graceTicks = SuccessorOrder.graceTicks(rank, electionTimeoutTicks, node.random);
         session.expireContactBy(node.now() + graceTicks);
     }
 }

@@ -76,7 +76,7 @@ final class FollowerStep extends FetchingStep {
     @Override
     void peerUnreachable(int peerId) {
         if (follower.leaderId().equals(OptionalInt.of(peerId))) {
-            giveUpOnLeaderSoon();
+            giveUpOnLeaderSoon(peerId);
         }
     }
 

@@ -77,7 +77,7 @@ final class ObserverStep extends FetchingStep {
         if (observer.leaderId().isEmpty()) {
             parts.discovery().probedVoterUnreachable(peerId, observer.fetch());
         } else if (observer.leaderId().equals(OptionalInt.of(peerId))) {
-            giveUpOnLeaderSoon();
+            giveUpOnLeaderSoon(peerId);
         }
     }
 

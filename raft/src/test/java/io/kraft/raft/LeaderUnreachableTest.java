@@ -49,6 +49,30 @@ class LeaderUnreachableTest {
     }
 
     @Test
+    void theVotersAfterTheLeaderStandOneAfterAnotherTheFirstAlmostAtOnce() {
+        int electionTimeoutTicks = 100;
+        int[] ticks = new int[4];
+        for (int nodeId : new int[] {2, 3}) {
+            RaftNode node = new RaftNode(new RaftConfig(nodeId, Set.of(1, 2, 3), electionTimeoutTicks, 2_000, 10, 10,
+                    4, 100), new InMemoryRaftLog(), QuorumState.INITIAL, new Random(nodeId));
+            node.handle(new BeginQuorumEpoch(1, nodeId, 1));
+            node.ready();
+            node.peerUnreachable(1);
+            ticks[nodeId] = ticksUntilProspective(node);
+        }
+        assertTrue(ticks[2] <= electionTimeoutTicks / 10, "the first after the leader stood after " + ticks[2]);
+        assertTrue(ticks[3] >= electionTimeoutTicks / 5, "the second stood after " + ticks[3] + ", with the first");
+    }
+
+    @Test
+    void successorsAreCountedRoundTheIdsFromTheLeader() {
+        assertEquals(0, SuccessorOrder.rank(Set.of(1, 2, 3), 2, 3));
+        assertEquals(1, SuccessorOrder.rank(Set.of(1, 2, 3), 2, 1));
+        assertEquals(0, SuccessorOrder.rank(Set.of(1, 2, 3), 3, 1));
+        assertEquals(2, SuccessorOrder.rank(Set.of(1, 4, 7, 9), 4, 1));
+    }
+
+    @Test
     void anObserverLookingForTheLeaderAsksAnotherVoterSoonWhenTheOneItAskedIsDown() {
         RaftNode observer = observer();
         int probed = nextProbe(observer).target();

@@ -72,21 +72,24 @@ class ReplicationFailoverProcessTest {
 
             ConcurrentLinkedQueue<Integer> acknowledged = new ConcurrentLinkedQueue<>();
             AtomicLong killedAtNanos = new AtomicLong(Long.MAX_VALUE);
+            AtomicLong deadAtNanos = new AtomicLong(Long.MAX_VALUE);
             AtomicLong firstAckAfterKillNanos = new AtomicLong(Long.MAX_VALUE);
             AtomicReference<Exception> failure = new AtomicReference<>();
             try (KafkaProducer<String, String> producer = producer()) {
                 Thread sender = new Thread(() -> {
                     for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
                         int value = i;
+                        long sentAtNanos = System.nanoTime();
                         producer.send(new ProducerRecord<>(TOPIC, "k" + value, "v" + value), (metadata, error) -> {
                             if (error != null) {
                                 failure.compareAndSet(null, error);
                                 return;
                             }
                             acknowledged.add(value);
-                            long now = System.nanoTime();
-                            if (now > killedAtNanos.get()) {
-                                firstAckAfterKillNanos.compareAndSet(Long.MAX_VALUE, now);
+                            // Only a record sent once the old leader was gone can have been acknowledged by the new
+                            // one: the old leader answers records sent just before the kill while it dies.
+                            if (sentAtNanos > deadAtNanos.get()) {
+                                firstAckAfterKillNanos.compareAndSet(Long.MAX_VALUE, System.nanoTime());
                             }
                         });
                         if (value % 50 == 49) {
@@ -101,6 +104,7 @@ class ReplicationFailoverProcessTest {
                 int acknowledgedBeforeKill = acknowledged.size();
                 killedAtNanos.set(System.nanoTime());
                 running.get(leader).kill(WAIT);
+                deadAtNanos.set(System.nanoTime()); // its exit is seen: it answers nothing more
                 awaitCount(acknowledged, acknowledgedBeforeKill + 2_000);
                 long failoverMs = TimeUnit.NANOSECONDS.toMillis(firstAckAfterKillNanos.get() - killedAtNanos.get());
                 TopicPartitionInfo after = awaitPartition(admin, p -> p.leader() != null && p.leader().id() != leader,

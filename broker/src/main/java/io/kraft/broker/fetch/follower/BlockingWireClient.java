@@ -33,6 +33,8 @@ import javax.net.ssl.SSLSocket;
  */
 final class BlockingWireClient implements AutoCloseable {
     private final Socket socket;
+    /** The TCP socket under {@link #socket} (the same one without TLS). */
+    private final Socket tcp;
     private final DataInputStream in;
     private final OutputStream out;
     private final String clientId;
@@ -43,8 +45,9 @@ final class BlockingWireClient implements AutoCloseable {
     /** System.nanoTime() from which the next call re-authenticates first (KIP-368); Long.MAX_VALUE for never. */
     private long reauthenticateAtNanos = Long.MAX_VALUE;
 
-    private BlockingWireClient(Socket socket, String clientId, int maxResponseBytes) throws IOException {
+    private BlockingWireClient(Socket socket, Socket tcp, String clientId, int maxResponseBytes) throws IOException {
         this.socket = socket;
+        this.tcp = tcp;
         this.in = new DataInputStream(socket.getInputStream());
         this.out = socket.getOutputStream();
         this.clientId = clientId;
@@ -84,7 +87,7 @@ final class BlockingWireClient implements AutoCloseable {
                 secure.setSSLParameters(tls.get().parameters());
                 secure.startHandshake();
             }
-            BlockingWireClient client = new BlockingWireClient(socket, clientId, maxResponseBytes);
+            BlockingWireClient client = new BlockingWireClient(socket, plain, clientId, maxResponseBytes);
             if (security.sasl().isPresent()) {
                 client.login = security.sasl().get();
                 client.authenticate();
@@ -197,7 +200,19 @@ final class BlockingWireClient implements AutoCloseable {
     }
 
     boolean isClosed() {
-        return socket.isClosed();
+        return socket.isClosed() || tcp.isClosed();
+    }
+
+    /**
+     * Closes the TCP connection from another thread, so a call blocked on it fails at once: an SSL socket's own close
+     * would first try to send its close_notify, behind the blocked call.
+     */
+    void abort() {
+        try {
+            tcp.close();
+        } catch (IOException ignored) {
+            // Nothing to do: the socket is gone either way.
+        }
     }
 
     @Override

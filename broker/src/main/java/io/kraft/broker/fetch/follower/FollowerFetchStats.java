@@ -10,6 +10,7 @@ public final class FollowerFetchStats {
     private final LongAdder requests = new LongAdder();
     private final LongAdder fullRequests = new LongAdder();
     private final LongAdder partitionsNamed = new LongAdder();
+    private final LongAdder superseded = new LongAdder();
 
     void recordRequest(boolean full, int partitions) {
         requests.increment();
@@ -17,6 +18,15 @@ public final class FollowerFetchStats {
             fullRequests.increment();
         }
         partitionsNamed.add(partitions);
+    }
+
+    void recordSuperseded() {
+        superseded.increment();
+    }
+
+    /** Fetches abandoned because a partition was added (or its leader epoch changed) while they were out. */
+    public long superseded() {
+        return superseded.sum();
     }
 
     public long requests() {

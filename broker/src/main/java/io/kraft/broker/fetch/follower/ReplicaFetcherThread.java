@@ -52,6 +52,12 @@ final class ReplicaFetcherThread extends Thread {
     private static final int NO_EPOCH = -1;
     /** How long a fetcher whose every partition is throttled waits before it looks at the rate again. */
     private static final long THROTTLED_PAUSE_MS = 100;
+    /**
+     * The pause after a leader answered that it does not lead this epoch yet: the metadata reached this follower
+     * before the leader, which will lead within moments, so waiting {@code replica.fetch.backoff.ms} (1 s) would hold
+     * the new leader's high watermark, and its acks=all answers, for that long.
+     */
+    static final long LEADER_CATCHING_UP_BACKOFF_MS = 20;
 
     private final int sourceBrokerId;
     private final int localBrokerId;
@@ -68,6 +74,10 @@ final class ReplicaFetcherThread extends Thread {
     private final FollowerFetchSession session = new FollowerFetchSession();
     private final FollowerFetchStats stats;
     private final ReplicationQuota quota;
+    /** A request's partitions were taken and its answer is not read yet (a partition added meanwhile is not in it). */
+    private volatile boolean fetching;
+    /** A partition was added, or its leader epoch changed, while a fetch was out: that fetch is abandoned. */
+    private volatile boolean superseded;
 
     ReplicaFetcherThread(String name, int sourceBrokerId, int localBrokerId, ReplicationConfig config,
                          IntFunction<Optional<InetSocketAddress>> endpoints, LongSupplier brokerEpoch,
@@ -94,13 +104,36 @@ final class ReplicaFetcherThread extends Thread {
         this.clockMs = clockMs;
     }
 
+    /**
+     * Fetches {@code partition} in {@code leaderEpoch} from the next round on. A fetch already out for other
+     * partitions may sit in the leader's purgatory for {@code replica.fetch.wait.max.ms}; a partition new to this
+     * fetcher (a leader change) or in a new epoch should not wait that out, so that fetch is abandoned (its connection
+     * closed) and the next one, naming the partition, goes at once.
+     */
     void addPartition(Partition partition, int leaderEpoch) {
         lock.lock();
         try {
-            partitions.put(partition.topicPartition(), new FollowerPartition(partition, leaderEpoch, 0L));
+            FollowerPartition previous = partitions.put(partition.topicPartition(),
+                    new FollowerPartition(partition, leaderEpoch, 0L));
+            if (fetching && (previous == null || previous.leaderEpoch() != leaderEpoch)) {
+                supersedeFetch();
+            }
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Abandons the fetch in flight. The leader may or may not have taken its session epoch, so the next request is a
+     * full one naming the old session id with epoch 0, which frees the leader's slot (KIP-227); nothing of the
+     * abandoned answer is applied, as it never arrives.
+     */
+    private void supersedeFetch() {
+        superseded = true;
+        BlockingWireClient current = client;
+        if (current != null) {
+            current.abort();
         }
     }
 
@@ -149,6 +182,7 @@ final class ReplicaFetcherThread extends Thread {
             try {
                 Map<TopicPartition, FollowerPartition> batch = unthrottled(readyPartitions());
                 if (batch.isEmpty()) {
+                    fetching = false;
                     continue;
                 }
                 Map<TopicPartition, FollowerFetchSession.PartitionFetch> wanted = new LinkedHashMap<>();
@@ -159,13 +193,20 @@ final class ReplicaFetcherThread extends Thread {
                     response = fetch(request);
                 } catch (IOException e) {
                     session.reset();
-                    if (running) {
+                    if (superseded) {
+                        LOG.debug("Broker {} abandoned its fetch from broker {} for a partition added meanwhile",
+                                localBrokerId, sourceBrokerId);
+                        closeClient();
+                        stats.recordSuperseded();
+                    } else if (running) {
                         LOG.info("Broker {} could not fetch from broker {}: {}", localBrokerId, sourceBrokerId,
                                 e.getMessage());
                         closeClient();
                         backOff(batch);
                     }
                     continue;
+                } finally {
+                    fetching = false;
                 }
                 Map<TopicPartition, Long> fetchOffsets = new HashMap<>();
                 wanted.forEach((tp, fetch) -> fetchOffsets.put(tp, fetch.fetchOffset()));
@@ -217,6 +258,11 @@ final class ReplicaFetcherThread extends Thread {
                     nextReadyMs = Math.min(nextReadyMs, entry.getValue().backoffUntilMs());
                 }
             }
+            if (!ready.isEmpty()) {
+                // Under the lock, so an addition either is in this round or sees the round out and supersedes it.
+                fetching = true;
+                superseded = false;
+            }
             if (ready.isEmpty() && running) {
                 long waitMs = nextReadyMs == Long.MAX_VALUE ? 1_000 : Math.max(1, nextReadyMs - nowMs);
                 changed.await(Math.min(waitMs, 1_000), TimeUnit.MILLISECONDS);
@@ -228,14 +274,23 @@ final class ReplicaFetcherThread extends Thread {
     }
 
     private FetchResponse fetch(FollowerFetchSession.Request request) throws IOException {
+        throwIfSuperseded();
         if (client == null || client.isClosed()) {
             InetSocketAddress address = endpoints.apply(sourceBrokerId).orElseThrow(() -> new IOException(
                     "broker " + sourceBrokerId + " has no registered endpoint"));
             client = BlockingWireClient.connect(address, security, config.socketTimeoutMs(),
                     "broker-" + localBrokerId + "-fetcher", config.fetchResponseMaxBytes() + RESPONSE_OVERHEAD_BYTES);
         }
+        // After publishing the client: an addition either sees it (and aborts it) or is seen here.
+        throwIfSuperseded();
         stats.recordRequest(request.isFull(), request.toSend().size());
         return client.send(request(request), FETCH_VERSION);
+    }
+
+    private void throwIfSuperseded() throws IOException {
+        if (superseded) {
+            throw new IOException("a partition was added while the fetch was prepared");
+        }
     }
 
     /** What this round asks for a partition: the log's end, its last epoch and start, as the leader must know them. */
@@ -311,6 +366,7 @@ final class ReplicaFetcherThread extends Thread {
             }
         }
         Map<TopicPartition, FollowerPartition> failed = new LinkedHashMap<>();
+        Map<TopicPartition, FollowerPartition> leaderCatchingUp = new LinkedHashMap<>();
         lock.lock();
         try {
             for (Map.Entry<TopicPartition, FollowerPartition> entry : batch.entrySet()) {
@@ -325,13 +381,19 @@ final class ReplicaFetcherThread extends Thread {
                         failed.put(entry.getKey(), follower);
                     } // an incremental answer leaves out partitions with nothing new
                 } else if (!applyPartition(follower, fetchOffsets.get(entry.getKey()), answer)) {
-                    failed.put(entry.getKey(), follower);
+                    (leaderCatchingUp(answer.errorCode()) ? leaderCatchingUp : failed).put(entry.getKey(), follower);
                 }
             }
         } finally {
             lock.unlock();
         }
-        backOff(failed);
+        backOff(failed, config.fetchBackoffMs());
+        backOff(leaderCatchingUp, Math.min(config.fetchBackoffMs(), LEADER_CATCHING_UP_BACKOFF_MS));
+    }
+
+    /** The leader has not applied the leadership this follower fetches in (it says it is no leader, or an older one). */
+    static boolean leaderCatchingUp(short errorCode) {
+        return errorCode == Errors.NOT_LEADER_OR_FOLLOWER.code() || errorCode == Errors.UNKNOWN_LEADER_EPOCH.code();
     }
 
     /**
@@ -475,10 +537,14 @@ final class ReplicaFetcherThread extends Thread {
 
     /** Backs the partitions off, unless they were re-added (a newer state) meanwhile. */
     private void backOff(Map<TopicPartition, FollowerPartition> failed) {
+        backOff(failed, config.fetchBackoffMs());
+    }
+
+    private void backOff(Map<TopicPartition, FollowerPartition> failed, long backoffMs) {
         if (failed.isEmpty()) {
             return;
         }
-        long untilMs = clockMs.getAsLong() + config.fetchBackoffMs();
+        long untilMs = clockMs.getAsLong() + backoffMs;
         lock.lock();
         try {
             for (Map.Entry<TopicPartition, FollowerPartition> entry : failed.entrySet()) {
