@@ -50,7 +50,10 @@ class MembershipSimulationTest {
         }
         System.out.printf("simulated %d membership seeds from %d: %d voter changes requested, %d committed, %d "
                 + "committed entries%n", count, first, requested, committedChanges, committed);
-        assertTrue(committedChanges > count, "the simulations changed voters");
+        if (replay == null) {
+            // Over many seeds the workload must really have changed voters (one replayed seed may change few).
+            assertTrue(committedChanges > count, "the simulations changed voters");
+        }
     }
 
     private static SimCluster runSeed(long seed) {
