@@ -27,10 +27,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (KAFKA_STORAGE_ERROR) and are reported for the controller, the other directory's go on, and once the disk is back
  * a restart finds every acknowledged record. Losing the last directory asks for the broker to stop.
  */
+@ExtendWith(FaultInjectionEnabled.class)
 class LogDirFailureReplicaManagerTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
@@ -48,16 +48,6 @@ class LogDirFailureReplicaManagerTest {
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final KafkaMetrics metrics = KafkaMetrics.withoutJmx();
     private PartitionMetrics partitionMetrics;
-
-    @BeforeAll
-    static void enableFaultInjection() {
-        FaultInjection.setEnabled(true);
-    }
-
-    @AfterAll
-    static void disableFaultInjection() {
-        FaultInjection.setEnabled(false);
-    }
 
     @AfterEach
     void stop() {

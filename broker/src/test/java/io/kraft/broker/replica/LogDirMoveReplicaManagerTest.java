@@ -19,10 +19,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * yet places its log, a target directory that fails abandons the move and leaves the replica serving where it was, and
  * a deleted topic's move is dropped, and a completed move is reported to the controller (KIP-858).
  */
+@ExtendWith(FaultInjectionEnabled.class)
 class LogDirMoveReplicaManagerTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -39,16 +39,6 @@ class LogDirMoveReplicaManagerTest {
     private StandaloneBroker broker;
     private Path dirA;
     private Path dirB;
-
-    @BeforeAll
-    static void enableFaultInjection() {
-        FaultInjection.setEnabled(true);
-    }
-
-    @AfterAll
-    static void disableFaultInjection() {
-        FaultInjection.setEnabled(false);
-    }
 
     @AfterEach
     void stop() {
