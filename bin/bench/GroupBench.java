@@ -20,7 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Consumer-group figures for bin/bench-vs-kafka, compiled by the script against Apache Kafka's
  * client jars, so the same code measures both brokers:
  * <pre>
- *   java -cp 'libs/*:classes' GroupBench rebalance BOOTSTRAP TOPIC MEMBERS   # ms until MEMBERS+1 are assigned again
+ *   java -cp 'libs/*:classes' GroupBench rebalance BOOTSTRAP TOPIC MEMBERS [classic|consumer]
+ *       # ms until MEMBERS+1 share the topic's partitions again, with the classic or the KIP-848 protocol
  *   java -cp 'libs/*:classes' GroupBench throughput BOOTSTRAP TOPIC MEMBERS RECORDS   # records/s of a group
  * </pre>
  * Prints one number on stdout.
@@ -32,24 +33,29 @@ public final class GroupBench {
         String topic = args[2];
         int members = Integer.parseInt(args[3]);
         if (mode.equals("rebalance")) {
-            System.out.println(rebalanceMs(bootstrap, topic, members));
+            String protocol = args.length > 4 ? args[4] : "classic";
+            System.out.println(rebalanceMs(bootstrap, topic, members, protocol));
         } else {
             System.out.println(throughput(bootstrap, topic, members, Long.parseLong(args[4])));
         }
     }
 
-    /** Starts {@code members} consumers, waits until the group is stable, adds one, and times the rebalance. */
-    static long rebalanceMs(String bootstrap, String topic, int members) throws Exception {
+    /**
+     * Starts {@code members} consumers, waits until the group is stable, adds one, and times the rebalance. The
+     * group is stable when every member owns at least one partition and together they own each exactly once: with
+     * the KIP-848 protocol a member that only loses partitions is not told of a new assignment.
+     */
+    static long rebalanceMs(String bootstrap, String topic, int members, String protocol) throws Exception {
         String group = "rebalance-" + System.nanoTime();
         List<Member> all = new ArrayList<>();
         try {
             for (int i = 0; i < members; i++) {
-                all.add(new Member(bootstrap, group, topic, null));
+                all.add(new Member(bootstrap, group, topic, null, protocol));
             }
-            awaitStable(all, 0, 120_000);
+            awaitStable(all, 120_000);
             long startNanos = System.nanoTime();
-            all.add(new Member(bootstrap, group, topic, null));
-            awaitStable(all, startNanos, 120_000);
+            all.add(new Member(bootstrap, group, topic, null, protocol));
+            awaitStable(all, 120_000);
             return (System.nanoTime() - startNanos) / 1_000_000;
         } finally {
             for (Member member : all) {
@@ -66,7 +72,7 @@ public final class GroupBench {
         List<Member> all = new ArrayList<>();
         try {
             for (int i = 0; i < members; i++) {
-                all.add(new Member(bootstrap, group, topic, consumed));
+                all.add(new Member(bootstrap, group, topic, consumed, "classic"));
             }
             long deadline = System.currentTimeMillis() + 300_000;
             while (consumed.get() < records) {
@@ -84,19 +90,21 @@ public final class GroupBench {
         }
     }
 
-    /** Every member was assigned after {@code sinceNanos} and together they own each partition exactly once. */
-    private static void awaitStable(List<Member> members, long sinceNanos, long timeoutMs) throws InterruptedException {
+    /** Waits until every member owns a partition and together they own each of the topic's exactly once. */
+    private static void awaitStable(List<Member> members, long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (System.currentTimeMillis() < deadline) {
             Set<TopicPartition> union = new HashSet<>();
             int total = 0;
-            boolean fresh = true;
+            boolean everyOwns = true;
+            int partitions = 0;
             for (Member member : members) {
-                fresh &= member.assignedAtNanos > sinceNanos && !member.assignment.isEmpty();
+                everyOwns &= !member.assignment.isEmpty();
                 union.addAll(member.assignment);
                 total += member.assignment.size();
+                partitions = Math.max(partitions, member.partitions);
             }
-            if (fresh && total == union.size() && total > 0 && members.stream().allMatch(m -> m.revokedAtNanos <= m.assignedAtNanos)) {
+            if (everyOwns && total == union.size() && total == partitions) {
                 return;
             }
             Thread.sleep(2);
@@ -108,19 +116,20 @@ public final class GroupBench {
     /** One consumer polling on its own thread. */
     private static final class Member implements ConsumerRebalanceListener {
         final Set<TopicPartition> assignment = ConcurrentHashMap.newKeySet();
-        volatile long assignedAtNanos;
-        volatile long revokedAtNanos;
+        volatile int partitions;
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final Thread thread;
 
-        Member(String bootstrap, String group, String topic, AtomicLong consumed) throws IOException {
+        Member(String bootstrap, String group, String topic, AtomicLong consumed, String protocol) throws IOException {
             Properties props = BenchClients.clientProperties();
             props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
             thread = new Thread(() -> {
                 try (KafkaConsumer<byte[], byte[]> consumer =
                              new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                    partitions = consumer.partitionsFor(topic).size();
                     consumer.subscribe(List.of(topic), this);
                     while (running.get()) {
                         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
@@ -136,13 +145,11 @@ public final class GroupBench {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             assignment.removeAll(partitions);
-            revokedAtNanos = System.nanoTime();
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             assignment.addAll(partitions);
-            assignedAtNanos = System.nanoTime();
         }
 
         void stop() throws InterruptedException {

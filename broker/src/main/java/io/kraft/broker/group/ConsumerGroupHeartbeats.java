@@ -38,6 +38,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ConsumerGroupHeartbeats {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroupHeartbeats.class);
+    /**
+     * The interval given to a member that waits for partitions other members still hold: the client heartbeats at
+     * whatever interval the last answer carried, so it learns of a release within this time rather than after a
+     * whole {@code group.consumer.heartbeat.interval.ms}. Only waiting members poll this often, and only while they
+     * wait.
+     */
+    static final int UNRELEASED_PARTITIONS_INTERVAL_MS = 250;
 
     private final ConsumerGroupConfig config;
     private final CoordinatorTimer timer;
@@ -174,8 +181,14 @@ final class ConsumerGroupHeartbeats {
         scheduleSession(holder, member.memberId());
         watchRevocation(holder, member);
         Result answer = new Result(Errors.NONE.code(), null, member.memberId(), member.memberEpoch(),
-                config.heartbeatIntervalMs(), member.assigned());
+                heartbeatIntervalMs(member), member.assigned());
         write(holder, records, done, answer);
+    }
+
+    private int heartbeatIntervalMs(ConsumerGroupMember member) {
+        return member.current().state() == MemberState.UNRELEASED_PARTITIONS
+                ? Math.min(config.heartbeatIntervalMs(), UNRELEASED_PARTITIONS_INTERVAL_MS)
+                : config.heartbeatIntervalMs();
     }
 
     /**

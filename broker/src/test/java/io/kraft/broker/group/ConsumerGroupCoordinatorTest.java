@@ -122,6 +122,7 @@ class ConsumerGroupCoordinatorTest {
         Result b = heartbeat("b", 0, null);
         assertEquals(2, b.memberEpoch());
         assertEquals(0, b.assignment().size(), "a still owns every partition");
+        assertEquals(250, b.heartbeatIntervalMs(), "a member waiting for partitions polls for them");
 
         Result aRevoking = heartbeat("a", 1, a.assignment());
         assertEquals(1, aRevoking.memberEpoch(), "a keeps its epoch until it revoked");
@@ -132,6 +133,8 @@ class ConsumerGroupCoordinatorTest {
         Result bNow = heartbeat("b", 2, Assignment.EMPTY);
         assertEquals(3, bNow.assignment().size());
         assertTrue(bNow.assignment().intersect(aDone.assignment()).isEmpty());
+        assertEquals(5_000, bNow.heartbeatIntervalMs(), "a member with its target heartbeats at the configured pace");
+        assertEquals(5_000, aDone.heartbeatIntervalMs());
     }
 
     @Test
