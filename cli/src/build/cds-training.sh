@@ -49,13 +49,13 @@ cd "$work" || skip "cannot enter $work"
 LOG_DIR="$work/logs" bash "$launcher" start > "$work/start.out" 2> "$work/start.err" &
 node_pid=$!
 client_port=""
-for _ in $(seq 1200); do
+for _ in $(seq 3000); do
   client_port="$(sed -n -E 's/.*ready, listening: PLAINTEXT localhost:([0-9]+).*/\1/p' "$work/start.out")"
   [[ -n "$client_port" ]] && break
   kill -0 "$node_pid" 2>/dev/null || skip "the training node stopped: $(tail -3 "$work/start.err")"
   sleep 0.1
 done
-[[ -n "$client_port" ]] || skip "the training node was not ready within 120 s"
+[[ -n "$client_port" ]] || skip "the training node was not ready within 300 s"
 echo "cds-training" | bash "$launcher" produce --bootstrap-server "localhost:$client_port" --topic cds-training \
     > /dev/null 2>&1 || echo "cds-training: the training produce failed; archiving the start alone" >&2
 kill -TERM "$node_pid"
