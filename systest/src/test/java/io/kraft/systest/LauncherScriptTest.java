@@ -64,8 +64,9 @@ class LauncherScriptTest {
     void theFirstCommandMapsTheArchiveTheBuildWrote() throws Exception {
         Path archives = Distribution.jar().getParent().resolve("cds");
         Path cache = workDir.resolve("cache");
-        Result result = runScript(Map.of("KRAFT_CACHE_DIR", cache.toString(), "KRAFT_OPTS", "-Xlog:class+load"),
-                "random-uuid");
+        // The Java that ran the build (and so its training start), whatever java the PATH finds first.
+        Result result = runScript(Map.of("KRAFT_CACHE_DIR", cache.toString(), "KRAFT_OPTS", "-Xlog:class+load",
+                "JAVA_HOME", System.getProperty("java.home")), "random-uuid");
         assertEquals(0, result.exitCode(), result.stderr());
         // "(top)": from the dynamic archive layered over the JDK's, which only the build's training start wrote.
         assertTrue(result.stdout().contains("io.kraft.cli.KraftCli source: shared objects file (top)"),
