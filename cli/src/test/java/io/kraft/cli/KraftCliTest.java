@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kraft.storage.MetaProperties;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class KraftCliTest {
@@ -50,5 +51,24 @@ class KraftCliTest {
         CliRun unknownFlag = CliRun.of("random-uuid", "--bogus");
         assertEquals(KraftCli.EXIT_USAGE, unknownFlag.exitCode());
         assertTrue(unknownFlag.err().contains("--bogus"), unknownFlag.err());
+    }
+
+    @Test
+    void aCommandLineNamingASubcommandBuildsOnlyThatOne() {
+        assertEquals(List.of("start"), List.copyOf(KraftCli.commandLine("start", "--config", "x").getSubcommands().keySet()));
+        CliRun startHelp = CliRun.of("start", "--help");
+        assertEquals(0, startHelp.exitCode(), startHelp.err());
+        assertTrue(startHelp.out().startsWith("Usage: kraft-cli start"), startHelp.out());
+
+        // The top level's usage, help and suggestions for a misspelt name need every subcommand.
+        for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"help", "start"},
+                new String[] {"strat"})) {
+            List<String> names = List.copyOf(KraftCli.commandLine(args).getSubcommands().keySet());
+            assertEquals("random-uuid", names.get(0), names.toString());
+            assertTrue(names.containsAll(List.of("format", "start", "topics", "help")), names.toString());
+        }
+        CliRun helpStart = CliRun.of("help", "start");
+        assertEquals(0, helpStart.exitCode(), helpStart.err());
+        assertTrue(helpStart.out().startsWith("Usage: kraft-cli start"), helpStart.out());
     }
 }

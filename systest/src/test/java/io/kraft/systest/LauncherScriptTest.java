@@ -61,6 +61,22 @@ class LauncherScriptTest {
     }
 
     @Test
+    void theFirstCommandMapsTheArchiveTheBuildWrote() throws Exception {
+        Path archives = Distribution.jar().getParent().resolve("cds");
+        Path cache = workDir.resolve("cache");
+        // The Java that ran the build (and so its training start), whatever java the PATH finds first.
+        Result result = runScript(Map.of("KRAFT_CACHE_DIR", cache.toString(), "KRAFT_OPTS", "-Xlog:class+load",
+                "JAVA_HOME", System.getProperty("java.home")), "random-uuid");
+        assertEquals(0, result.exitCode(), result.stderr());
+        // "(top)": from the dynamic archive layered over the JDK's, which only the build's training start wrote.
+        assertTrue(result.stdout().contains("io.kraft.cli.KraftCli source: shared objects file (top)"),
+                "the cli's classes are not mapped from " + archives);
+        try (var files = Files.list(cache)) {
+            assertEquals(List.of(), files.toList(), "nothing is written when the build's archive serves");
+        }
+    }
+
+    @Test
     void heapOptsReplaceTheDefaultHeapAndArgumentsPassThrough() throws Exception {
         Distribution.jar();
         Result result = runScript(Map.of("KRAFT_HEAP_OPTS", "-Xmx48m", "KRAFT_OPTS", "-XshowSettings:vm"),

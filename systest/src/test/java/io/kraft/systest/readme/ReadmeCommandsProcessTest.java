@@ -210,7 +210,7 @@ class ReadmeCommandsProcessTest {
     @Test
     @Order(3)
     void synopsesNameOnlyOptionsTheirCommandsHave() {
-        CommandLine cli = new CommandLine(new KraftCli());
+        CommandLine cli = KraftCli.commandLine();
         Pattern option = Pattern.compile("(?<![\\w-])--[a-z][a-z-]*");
         List<String> problems = new ArrayList<>();
         for (Command command : commands) {
