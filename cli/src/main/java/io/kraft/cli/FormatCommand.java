@@ -87,6 +87,9 @@ final class FormatCommand implements Runnable {
         ParsedConfig config = NodeConfigs.load(configFile);
         Optional<VoterSet> bootstrapVoters = bootstrapVoters(config);
         Map<String, Integer> features = featureLevels();
+        if (bootstrapVoters.isPresent()) {
+            features.put(ClusterFeatures.KRAFT_VERSION, 1); // voters stated in the log may change (KIP-853)
+        }
         List<MetadataRecord> credentials = bootstrapRecords();
         List<MetadataRecord> bootstrap = new ArrayList<>(ClusterFeatures.levelRecords(features));
         bootstrap.addAll(credentials);
@@ -204,6 +207,11 @@ final class FormatCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": unknown feature '"
                         + name + "' (known: " + String.join(", ", new TreeMap<>(ClusterFeatures.SUPPORTED).keySet())
                         + ")");
+            }
+            if (name.equals(ClusterFeatures.KRAFT_VERSION)) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": "
+                        + ClusterFeatures.KRAFT_VERSION + " is 1 with --standalone, --initial-controllers or"
+                        + " --no-initial-controllers and 0 without them");
             }
             int level;
             try {

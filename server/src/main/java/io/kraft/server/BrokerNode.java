@@ -112,6 +112,7 @@ public final class BrokerNode implements AutoCloseable {
         GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(quorum.voters(), follower::leaderId, clusterId,
                 quorum.requestTimeoutMs(), security);
         broker.setQuorumDescriber(quorumDescriber);
+        broker.setQuorumMembership(quorumDescriber.membership());
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());

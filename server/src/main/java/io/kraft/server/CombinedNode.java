@@ -92,6 +92,7 @@ public final class CombinedNode implements AutoCloseable {
                 () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs(),
                 controllerNode.security());
         broker.setQuorumDescriber(quorumDescriber);
+        broker.setQuorumMembership(quorumDescriber.membership());
         timeline.end("broker");
         timeline.endWhen("elected", controllerNode::isQuorumLeader, broker.ready());
         timeline.endWhen("registered", () -> broker.brokerEpoch() >= 0, broker.ready());
