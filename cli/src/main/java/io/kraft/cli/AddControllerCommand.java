@@ -5,10 +5,8 @@ import io.kraft.cli.quorum.QuorumClient;
 import io.kraft.cli.quorum.QuorumUnavailableException;
 import io.kraft.config.ConfigException;
 import io.kraft.config.ParsedConfig;
-import io.kraft.raft.QuorumConfig;
 import io.kraft.storage.MetaProperties;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.UUID;
@@ -23,7 +21,8 @@ import picocli.CommandLine.Spec;
  * {@code kraft-cli quorum --bootstrap-controller HOST:PORT --command-config controller.properties add-controller}: run
  * for a new controller (formatted with {@code --no-initial-controllers} and started, so it follows the log as an
  * observer), asks the quorum's leader to add it as a voter (KIP-853's AddRaftVoter), as Kafka's
- * {@code kafka-metadata-quorum add-controller} does: its id, directory id and endpoint come from its own configuration.
+ * {@code kafka-metadata-quorum add-controller} does: its id, directory id and endpoint (its controller.quorum.voters
+ * entry or its CONTROLLER listener) come from its own configuration.
  */
 @Command(name = "add-controller", mixinStandardHelpOptions = true,
         description = "Adds the controller whose configuration is --command-config as a voter of the quorum.")
@@ -56,13 +55,9 @@ final class AddControllerCommand implements Callable<Integer> {
             directory = MetaProperties.read(metadataLogDir).map(MetaProperties::directoryUuid)
                     .orElseThrow(() -> new ConfigException(metadataLogDir + " is not formatted: run kraft-cli format"
                             + " --no-initial-controllers first"));
-            InetSocketAddress address = QuorumConfig.parseVoters(String.join(",",
-                    config.getList(QuorumConfig.VOTERS))).get(nodeId);
-            if (address == null) {
-                throw new ConfigException(QuorumConfig.VOTERS + " has no entry for node " + nodeId
-                        + ", its controller endpoint");
-            }
-            endpoint = address.getHostString() + ":" + address.getPort();
+            endpoint = NodeConfigs.controllerEndpoint(config).orElseThrow(() -> new ConfigException(
+                    "neither controller.quorum.voters nor a CONTROLLER listener gives node " + nodeId
+                            + "'s controller endpoint"));
         } catch (ConfigException | IllegalArgumentException e) {
             err.println("Error: " + e.getMessage());
             err.flush();

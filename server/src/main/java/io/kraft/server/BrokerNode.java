@@ -84,13 +84,13 @@ public final class BrokerNode implements AutoCloseable {
                                    Map<String, String> properties, TopicConfigResolver topicConfigs,
                                    FaultHandler faultHandler) throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
-        QuorumConfig quorum = QuorumConfig.from(properties);
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
+        QuorumConfig quorum = QuorumAddresses.resolve(nodeId, properties, null, security);
         if (quorum.voters().containsKey(nodeId)) {
             throw new IllegalArgumentException("node " + nodeId + " is among the voters " + quorum.voters().keySet()
                     + " but runs only the broker role: give it another node.id or the controller role too");
         }
-        // Key material first: a control plane that cannot start refuses before any file is opened.
-        TransportSecurity security = ControlPlaneSecurity.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
         FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
         FileRaftLog log = FileRaftLog.open(logDir, properties);

@@ -123,13 +123,13 @@ public final class ControllerNode implements AutoCloseable {
                                  TopicConfigResolver topicConfigs, FaultHandler faultHandler,
                                  StartupTimeline timeline) {
         Objects.requireNonNull(clusterId, "clusterId");
-        QuorumConfig quorum = QuorumConfig.from(properties);
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
+        QuorumConfig quorum = QuorumAddresses.resolve(nodeId, properties, metadataLogDir, security);
         if (!quorum.voters().containsKey(nodeId)) {
             throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
         }
         int controllerPort = quorum.voters().get(nodeId).getPort();
-        // Key material first: a control plane that cannot start refuses before any file is opened.
-        TransportSecurity security = ControlPlaneSecurity.from(properties);
         ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
         SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
