@@ -99,9 +99,10 @@ public final class BrokerNode implements AutoCloseable {
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
                 quorum.requestTimeoutMs(), List.of(), security);
+        VoterSetAnnouncer announcer = new VoterSetAnnouncer(transport);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
-                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), announcer,
                 follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId,
@@ -113,6 +114,8 @@ public final class BrokerNode implements AutoCloseable {
                 quorum.requestTimeoutMs(), security);
         broker.setQuorumDescriber(quorumDescriber);
         broker.setQuorumMembership(quorumDescriber.membership());
+        announcer.onVotersChanged(controllerClient::votersChanged);
+        announcer.onVotersChanged(quorumDescriber::votersChanged);
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());

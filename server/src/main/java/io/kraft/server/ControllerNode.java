@@ -41,6 +41,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,14 +77,16 @@ public final class ControllerNode implements AutoCloseable {
     private final TransportSecurity security;
     /** In a dynamic quorum: keeps this voter's endpoint in the voter set current. */
     private final Optional<VoterEndpointUpdater> endpointUpdater;
+    private final VoterSetAnnouncer announcer;
     private NodeHttpServer httpServer;
     private boolean started;
     private boolean closed;
 
     private ControllerNode(int nodeId, QuorumConfig quorum, FileRaftLog log, QuorumController controller,
                            RaftDriver driver, int controllerPort, TransportSecurity security,
-                           Optional<VoterEndpointUpdater> endpointUpdater) {
+                           Optional<VoterEndpointUpdater> endpointUpdater, VoterSetAnnouncer announcer) {
         this.nodeId = nodeId;
+        this.announcer = announcer;
         this.endpointUpdater = endpointUpdater;
         this.security = security;
         this.quorum = quorum;
@@ -156,8 +159,9 @@ public final class ControllerNode implements AutoCloseable {
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller),
                 new QuorumMembershipGrpcService(clusterId, raft::get)), security);
         RaftConfig raftConfig = quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES);
+        VoterSetAnnouncer announcer = new VoterSetAnnouncer(transport);
         RaftDriver driver = new RaftDriver(raftConfig, TICK_MS, log, snapshots,
-                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport, controller,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), announcer, controller,
                 nodeId, faultHandler::handleFault, voterBootstrap(metadataLogDir, raftConfig));
         raft.set(driver);
         transport.serveDescribeQuorum(driver::describe);
@@ -168,9 +172,10 @@ public final class ControllerNode implements AutoCloseable {
             return new VoterEndpointUpdater(self, driver, quorum.voters(), () -> controller.leader().leaderId(),
                     clusterId, security);
         });
+        endpointUpdater.ifPresent(updater -> announcer.onVotersChanged(updater::votersChanged));
         timeline.end("controller");
         return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security,
-                endpointUpdater);
+                endpointUpdater, announcer);
     }
 
     /**
@@ -231,6 +236,11 @@ public final class ControllerNode implements AutoCloseable {
 
     public QuorumConfig quorum() {
         return quorum;
+    }
+
+    /** Tells {@code listener} of every new voter set (on the Raft thread); register before {@link #start()}. */
+    void onVotersChanged(Consumer<VoterSet> listener) {
+        announcer.onVotersChanged(listener);
     }
 
     /** The voter set in force on this node: the latest its metadata log states (KIP-853). */

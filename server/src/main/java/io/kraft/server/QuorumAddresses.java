@@ -8,8 +8,8 @@ import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumConfig;
-import io.kraft.raft.Voter;
 import io.kraft.raft.grpc.TransportSecurity;
+import io.kraft.server.grpc.VoterAddressBook;
 import io.kraft.raft.file.BootstrapVotersFile;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -63,7 +63,7 @@ final class QuorumAddresses {
                             + " needs a CONTROLLER listener in listeners"));
             BootstrapVotersFile.read(metadataLogDir).ifPresent(set -> set.voters().values().stream()
                     .filter(v -> !v.endpoint().isEmpty())
-                    .forEach(v -> voters.put(v.id(), endpoint(v))));
+                    .forEach(v -> voters.put(v.id(), VoterAddressBook.endpoint(v.endpoint()))));
             voters.put(nodeId, self);
             others.removeIf(server -> sameAddress(server, self));
         }
@@ -78,15 +78,6 @@ final class QuorumAddresses {
         Listeners listeners = Listeners.parse(properties.getOrDefault(Listeners.LISTENERS, ""), properties);
         return listeners.controllerListeners().stream().findFirst().map(l -> InetSocketAddress.createUnresolved(
                 l.host().isEmpty() ? "localhost" : l.host(), l.port()));
-    }
-
-    private static InetSocketAddress endpoint(Voter voter) {
-        int colon = voter.endpoint().lastIndexOf(':');
-        String host = voter.endpoint().substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return InetSocketAddress.createUnresolved(host, Integer.parseInt(voter.endpoint().substring(colon + 1)));
     }
 
     private static boolean sameAddress(InetSocketAddress a, InetSocketAddress b) {

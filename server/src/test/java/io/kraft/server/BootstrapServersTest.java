@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.RaftVoterEndpoint;
 import org.apache.kafka.common.Uuid;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code controller.quorum.bootstrap.servers} instead of {@code controller.quorum.voters} (KIP-853): a standalone
  * controller, a broker and a second controller name only the first controller's address; the broker and the new
- * controller learn the voters from it, the broker registers, and the new controller is added through the broker.
+ * controller learn the voters from it, the broker registers, and the new controller is added through the broker;
+ * once the first controller is removed, the broker follows the voter set to the second.
  */
 class BootstrapServersTest {
     private static final String CLUSTER_ID = MetaProperties.randomUuid();
@@ -128,6 +130,19 @@ class BootstrapServersTest {
         await().atMost(WAIT).ignoreExceptions().until(() -> admin.describeMetadataQuorum().quorumInfo()
                 .get(30, TimeUnit.SECONDS).voters().stream().map(QuorumInfo.ReplicaState::replicaId)
                 .collect(Collectors.toSet()).equals(Set.of(1, 2)));
+
+        // The first controller, the only one the broker was told of, leaves: the broker follows the voter set to the
+        // second, which now leads, registers its heartbeats there and has its admin requests served there.
+        UUID firstDirectory = MetaProperties.read(dir.resolve("first")).orElseThrow().directoryUuid();
+        admin.removeRaftVoter(1, new Uuid(firstDirectory.getMostSignificantBits(),
+                firstDirectory.getLeastSignificantBits())).all().get(60, TimeUnit.SECONDS);
+        awaitTrue(second::isQuorumLeader, "the second controller to lead");
+        await().atMost(WAIT).ignoreExceptions().until(() -> {
+            admin.createTopics(List.of(new NewTopic("after-the-move", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            return true;
+        });
+        assertEquals(2, admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId());
+        awaitTrue(broker::isBrokerUnfenced, "the broker to stay unfenced");
     }
 
     @Test

@@ -81,6 +81,11 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
         return answer;
     }
 
+    /** Takes in the voter set's endpoints (KIP-853), so a voter added later is asked once it leads. */
+    public void votersChanged(io.kraft.raft.VoterSet voters) {
+        leaders.votersChanged(voters);
+    }
+
     /** Voter changes through the same channels to the leader, closed with this describer. */
     public GrpcQuorumMembership membership() {
         return membership;

@@ -1,6 +1,7 @@
 package io.kraft.server.grpc;
 
 import io.grpc.ManagedChannel;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.grpc.TransportSecurity;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -13,13 +14,13 @@ import java.util.function.Supplier;
  * at first use, for the calls only the leader answers (describing the quorum, changing its voters).
  */
 final class LeaderChannels implements AutoCloseable {
-    private final Map<Integer, InetSocketAddress> voters;
+    private final VoterAddressBook voters;
     private final Supplier<OptionalInt> leaderId;
     private final TransportSecurity security;
     private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
 
     LeaderChannels(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId, TransportSecurity security) {
-        this.voters = Map.copyOf(voters);
+        this.voters = new VoterAddressBook(voters);
         this.leaderId = leaderId;
         this.security = security;
     }
@@ -27,7 +28,7 @@ final class LeaderChannels implements AutoCloseable {
     /** The leader's id, when it is known and reachable at an endpoint this node has. */
     OptionalInt leader() {
         OptionalInt leader = leaderId.get();
-        return leader.isPresent() && voters.containsKey(leader.getAsInt()) ? leader : OptionalInt.empty();
+        return leader.isPresent() && voters.contains(leader.getAsInt()) ? leader : OptionalInt.empty();
     }
 
     ManagedChannel channel(int nodeId) {
@@ -35,7 +36,17 @@ final class LeaderChannels implements AutoCloseable {
     }
 
     Map<Integer, InetSocketAddress> voters() {
-        return voters;
+        return voters.snapshot();
+    }
+
+    /** Takes in the voter set's endpoints; a channel to a voter that moved is reopened at its new address. */
+    void votersChanged(VoterSet set) {
+        for (int moved : voters.update(set)) {
+            ManagedChannel stale = channels.remove(moved);
+            if (stale != null) {
+                stale.shutdown();
+            }
+        }
     }
 
     @Override

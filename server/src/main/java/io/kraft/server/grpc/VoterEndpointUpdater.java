@@ -83,6 +83,11 @@ public final class VoterEndpointUpdater implements AutoCloseable {
         });
     }
 
+    /** Takes in the voter set's endpoints, where the leader is called. */
+    public void votersChanged(VoterSet voters) {
+        leaders.votersChanged(voters);
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();
