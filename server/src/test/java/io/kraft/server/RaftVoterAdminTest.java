@@ -30,10 +30,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.RaftVoterEndpoint;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.DuplicateVoterException;
+import org.apache.kafka.common.errors.InvalidUpdateVersionException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.errors.VoterNotFoundException;
 import org.junit.jupiter.api.AfterEach;
@@ -132,6 +135,13 @@ class RaftVoterAdminTest {
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + clientPort,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000"));
         assertEquals(Set.of(1), voterIds());
+        // kraft.version is finalized at 1 by format and cannot be changed.
+        assertEquals(1, admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS).finalizedFeatures()
+                .get("kraft.version").maxVersionLevel());
+        ExecutionException fixed = assertThrows(ExecutionException.class, () -> admin.updateFeatures(
+                Map.of("kraft.version", new FeatureUpdate((short) 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                new UpdateFeaturesOptions()).all().get(30, TimeUnit.SECONDS));
+        assertInstanceOf(InvalidUpdateVersionException.class, fixed.getCause());
 
         Uuid second2 = new Uuid(secondDirectory.getMostSignificantBits(), secondDirectory.getLeastSignificantBits());
         Set<RaftVoterEndpoint> endpoints = Set.of(new RaftVoterEndpoint("CONTROLLER", "localhost", secondPort));
