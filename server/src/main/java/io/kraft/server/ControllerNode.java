@@ -157,7 +157,7 @@ public final class ControllerNode implements AutoCloseable {
         AtomicReference<RaftDriver> raft = new AtomicReference<>();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
                 quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller),
-                new QuorumMembershipGrpcService(clusterId, raft::get)), security);
+                new QuorumMembershipGrpcService(nodeId, clusterId, raft::get)), security);
         RaftConfig raftConfig = quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES);
         VoterSetAnnouncer announcer = new VoterSetAnnouncer(transport);
         RaftDriver driver = new RaftDriver(raftConfig, TICK_MS, log, snapshots,

@@ -8,6 +8,7 @@ import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
 import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.QuorumConfig;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.grpc.TransportSecurity;
 import io.kraft.server.grpc.VoterAddressBook;
 import io.kraft.raft.file.BootstrapVotersFile;
@@ -57,17 +58,20 @@ final class QuorumAddresses {
         }
         Map<Integer, InetSocketAddress> voters = new TreeMap<>();
         List<InetSocketAddress> others = new ArrayList<>(servers);
+        boolean formattedWithVoters = false;
         if (metadataLogDir != null) {
             InetSocketAddress self = ownControllerAddress(nodeId, properties).orElseThrow(() ->
                     new IllegalArgumentException("a controller with " + QuorumConfig.BOOTSTRAP_SERVERS
                             + " needs a CONTROLLER listener in listeners"));
-            BootstrapVotersFile.read(metadataLogDir).ifPresent(set -> set.voters().values().stream()
-                    .filter(v -> !v.endpoint().isEmpty())
+            Optional<VoterSet> formatted = BootstrapVotersFile.read(metadataLogDir);
+            formatted.ifPresent(set -> set.voters().values().stream().filter(v -> !v.endpoint().isEmpty())
                     .forEach(v -> voters.put(v.id(), VoterAddressBook.endpoint(v.endpoint()))));
+            // A controller of the initial quorum must not wait for the others: they may be starting too.
+            formattedWithVoters = formatted.map(set -> !set.isEmpty()).orElse(false);
             voters.put(nodeId, self);
             others.removeIf(server -> sameAddress(server, self));
         }
-        if (voters.size() <= 1 && !others.isEmpty()) {
+        if (!formattedWithVoters && !others.isEmpty()) {
             ask(others, security).forEach(voters::putIfAbsent);
         }
         return QuorumConfig.from(properties, voters);

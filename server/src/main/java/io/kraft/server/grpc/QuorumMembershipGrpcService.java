@@ -8,6 +8,7 @@ import io.kraft.raft.NotLeaderException;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftMessage;
 import io.kraft.raft.Voter;
+import io.kraft.raft.grpc.SenderCheck;
 import io.kraft.storage.errors.Errors;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -20,18 +21,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves voter changes (KIP-853) on a controller's CONTROLLER listener: the Raft leader adds, removes or updates a
  * voter through its {@link RaftDriver} and answers once the new set commits; any other node answers
- * NOT_LEADER_OR_FOLLOWER naming the leader it knows. Bad input is INVALID_REQUEST, state unchanged.
+ * NOT_LEADER_OR_FOLLOWER naming the leader it knows. Bad input is INVALID_REQUEST, state unchanged. Add and remove
+ * come forwarded from brokers, which checked the client's ALTER on the cluster; UpdateVoter names its sender.
  */
 public final class QuorumMembershipGrpcService extends QuorumMembershipServiceGrpc.QuorumMembershipServiceImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumMembershipGrpcService.class);
 
     private final String clusterId;
     private final Supplier<RaftDriver> driver;
+    private final SenderCheck senders;
 
     /** @param driver this controller's Raft driver (read at each call: it is built after the transport) */
-    public QuorumMembershipGrpcService(String clusterId, Supplier<RaftDriver> driver) {
+    public QuorumMembershipGrpcService(int nodeId, String clusterId, Supplier<RaftDriver> driver) {
         this.clusterId = clusterId;
         this.driver = driver;
+        this.senders = new SenderCheck(nodeId);
     }
 
     @Override
@@ -47,6 +51,10 @@ public final class QuorumMembershipGrpcService extends QuorumMembershipServiceGr
 
     @Override
     public void updateVoter(VoterChangeRequest request, StreamObserver<VoterChangeResponse> observer) {
+        // Only the voter itself states where it listens (on TLS its certificate must name it).
+        if (senders.denied(observer, "UpdateVoter", request.getVoterId())) {
+            return;
+        }
         serve("UpdateVoter", request, observer, raft -> raft.updateVoter(new Voter(request.getVoterId(),
                 directory(request), request.getEndpoint())));
     }
