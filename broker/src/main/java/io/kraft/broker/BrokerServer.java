@@ -5,7 +5,10 @@ import io.kraft.broker.api.admin.AdminHandlers;
 import io.kraft.broker.api.admin.DeleteTopicsHandler;
 import io.kraft.broker.api.admin.AlterReplicaLogDirsHandler;
 import io.kraft.broker.api.admin.DescribeLogDirsHandler;
+import io.kraft.broker.api.admin.AddRaftVoterHandler;
 import io.kraft.broker.api.admin.DescribeQuorumHandler;
+import io.kraft.broker.api.admin.QuorumMembership;
+import io.kraft.broker.api.admin.RemoveRaftVoterHandler;
 import io.kraft.broker.api.admin.QuorumDescriber;
 import io.kraft.broker.api.auth.AlterUserScramCredentialsHandler;
 import io.kraft.broker.api.auth.DescribeUserScramCredentialsHandler;
@@ -105,6 +108,7 @@ public final class BrokerServer implements AutoCloseable {
     private final KafkaMetrics metrics;
     private final PartitionMetrics partitionMetrics;
     private volatile QuorumDescriber quorumDescriber = QuorumDescriber.NONE;
+    private volatile QuorumMembership quorumMembership = QuorumMembership.NONE;
     private volatile BrokerLifecycle lifecycle;
     private boolean closed;
 
@@ -159,7 +163,8 @@ public final class BrokerServer implements AutoCloseable {
         this.lifecycleConfig = BrokerLifecycleConfig.fromProperties(properties);
         List<ApiHandler> handlers = new ArrayList<>();
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
-                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION, ApiVersionsHandler.GROUP_VERSION),
+                ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION, ApiVersionsHandler.GROUP_VERSION,
+                ApiVersionsHandler.KRAFT_VERSION),
                 metadata::image));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
@@ -200,6 +205,8 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new DeleteRecordsHandler(replicaManager));
         handlers.add(new WriteTxnMarkersHandler(replicaManager));
         handlers.add(new DescribeQuorumHandler(() -> quorumDescriber));
+        handlers.add(new AddRaftVoterHandler(() -> quorumMembership));
+        handlers.add(new RemoveRaftVoterHandler(() -> quorumMembership));
         handlers.add(new DescribeProducersHandler(replicaManager));
         handlers.add(new DescribeLogDirsHandler(replicaManager::describeLogDirs));
         handlers.add(new AlterReplicaLogDirsHandler(moves -> {
@@ -347,6 +354,11 @@ public final class BrokerServer implements AutoCloseable {
     /** Sets who answers DescribeQuorum for this broker (the node assembly, which knows the quorum). */
     public void setQuorumDescriber(QuorumDescriber describer) {
         this.quorumDescriber = Objects.requireNonNull(describer, "describer");
+    }
+
+    /** Sets who changes the quorum's voters for AddRaftVoter and RemoveRaftVoter (the node assembly). */
+    public void setQuorumMembership(QuorumMembership membership) {
+        this.quorumMembership = Objects.requireNonNull(membership, "membership");
     }
 
     /** The node's metrics (JMX and Prometheus); the node assembly adds its controller's and Raft's. */

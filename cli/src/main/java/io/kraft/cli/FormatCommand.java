@@ -14,7 +14,6 @@ import io.kraft.storage.MetaProperties;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +68,7 @@ final class FormatCommand implements Runnable {
 
     @Option(names = {"-s", "--standalone"},
             description = "Start a dynamic controller quorum (KIP-853) with this controller as its only voter; grow it"
-                    + " with 'kraft-cli quorum add-controller'. Its address is its controller.quorum.voters entry.")
+                    + " with 'kraft-cli quorum add-controller'. Its address is its controller.quorum.voters entry, else its CONTROLLER listener.")
     private boolean standalone;
 
     @Option(names = {"-I", "--initial-controllers"}, paramLabel = "ID@HOST:PORT:DIRECTORY_ID,...",
@@ -87,6 +86,9 @@ final class FormatCommand implements Runnable {
         ParsedConfig config = NodeConfigs.load(configFile);
         Optional<VoterSet> bootstrapVoters = bootstrapVoters(config);
         Map<String, Integer> features = featureLevels();
+        if (bootstrapVoters.isPresent()) {
+            features.put(ClusterFeatures.KRAFT_VERSION, 1); // voters stated in the log may change (KIP-853)
+        }
         List<MetadataRecord> credentials = bootstrapRecords();
         List<MetadataRecord> bootstrap = new ArrayList<>(ClusterFeatures.levelRecords(features));
         bootstrap.addAll(credentials);
@@ -168,13 +170,9 @@ final class FormatCommand implements Runnable {
         }
         int nodeId = config.getInt(NodeConfigs.NODE_ID);
         if (standalone) {
-            InetSocketAddress address = QuorumConfig.parseVoters(String.join(",", config.getList(QuorumConfig.VOTERS)))
-                    .get(nodeId);
-            if (address == null) {
-                throw new ParameterException(spec.commandLine(), "--standalone needs node " + nodeId + " in "
-                        + QuorumConfig.VOTERS + " for its controller address");
-            }
-            String endpoint = address.getHostString() + ":" + address.getPort();
+            String endpoint = NodeConfigs.controllerEndpoint(config).orElseThrow(() -> new ParameterException(
+                    spec.commandLine(), "--standalone needs node " + nodeId + " in " + QuorumConfig.VOTERS
+                            + " or a CONTROLLER listener for its controller address"));
             return Optional.of(VoterSet.of(List.of(new Voter(nodeId, Voter.UNKNOWN_DIRECTORY, endpoint))));
         }
         if (initialControllers != null) {
@@ -204,6 +202,11 @@ final class FormatCommand implements Runnable {
                 throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": unknown feature '"
                         + name + "' (known: " + String.join(", ", new TreeMap<>(ClusterFeatures.SUPPORTED).keySet())
                         + ")");
+            }
+            if (name.equals(ClusterFeatures.KRAFT_VERSION)) {
+                throw new ParameterException(spec.commandLine(), "Invalid --feature " + argument + ": "
+                        + ClusterFeatures.KRAFT_VERSION + " is 1 with --standalone, --initial-controllers or"
+                        + " --no-initial-controllers and 0 without them");
             }
             int level;
             try {

@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -50,6 +51,7 @@ public final class NodeConfigs {
     public static final String NODE_ID = "node.id";
     public static final String PROCESS_ROLES = "process.roles";
     public static final String CONTROLLER_QUORUM_VOTERS = "controller.quorum.voters";
+    public static final String CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = "controller.quorum.bootstrap.servers";
     public static final String LISTENERS = "listeners";
     public static final String METADATA_LOG_DIR = "metadata.log.dir";
 
@@ -64,9 +66,9 @@ public final class NodeConfigs {
             .define(PROCESS_ROLES, LIST, ConfigDef.NO_DEFAULT,
                     Validator.nonEmptyList().and(Validator.itemsIn(ROLE_BROKER, ROLE_CONTROLLER)), HIGH,
                     "The roles this node plays: broker, controller, or broker,controller (combined).")
-            .define(CONTROLLER_QUORUM_VOTERS, LIST, ConfigDef.NO_DEFAULT,
-                    Validator.nonEmptyList().and(new VoterListValidator()), HIGH,
-                    "The controller quorum as id@host:port entries, e.g. 1@localhost:9093,2@localhost:9094.")
+            .define(CONTROLLER_QUORUM_VOTERS, LIST, "", new VoterListValidator(), HIGH,
+                    "The controller quorum as id@host:port entries, e.g. 1@localhost:9093,2@localhost:9094;"
+                            + " or set controller.quorum.bootstrap.servers instead.")
             .define(LISTENERS, LIST, "PLAINTEXT://:9092", Validator.nonEmptyList().and(new ListenerListValidator()), HIGH,
                     "The addresses this node listens on as NAME://host:port; CONTROLLER carries the control plane.")
             .define(METADATA_LOG_DIR, STRING, null, Validator.nonEmptyString(), HIGH,
@@ -147,8 +149,15 @@ public final class NodeConfigs {
         Listeners listeners = Listeners.parse(String.join(",", config.getList(LISTENERS)), config.originals());
         String controllerListener = listeners.controllerNames().isEmpty() ? CONTROLLER_LISTENER
                 : listeners.controllerNames().get(0);
+        // Exactly one of the voters and the bootstrap servers, as Kafka requires; the entries' own form too.
+        try {
+            QuorumConfig.bootstrapServers(config.originals());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        boolean staticVoters = !voterIds.isEmpty();
         if (roles.contains(ROLE_CONTROLLER)) {
-            if (!voterIds.contains(nodeId)) {
+            if (staticVoters && !voterIds.contains(nodeId)) {
                 throw new ConfigException("node.id " + nodeId + " is not among the controller.quorum.voters "
                         + voterIds + ", but process.roles includes controller: add " + nodeId + "@host:port to the voters");
             }
@@ -181,6 +190,21 @@ public final class NodeConfigs {
         }
         // The control plane's key material (when its listener is SSL), on every node: each one connects to it.
         ControlPlaneSecurity.from(config.originals());
+    }
+
+    /**
+     * Where the other voters reach this controller, as host:port: its {@code controller.quorum.voters} entry, else
+     * (with {@code controller.quorum.bootstrap.servers}) its CONTROLLER listener, an empty host meaning localhost.
+     */
+    public static Optional<String> controllerEndpoint(ParsedConfig config) {
+        int nodeId = config.getInt(NODE_ID);
+        List<String> voters = config.getList(CONTROLLER_QUORUM_VOTERS);
+        if (!voters.isEmpty()) {
+            return Optional.ofNullable(QuorumConfig.parseVoters(String.join(",", voters)).get(nodeId))
+                    .map(a -> a.getHostString() + ":" + a.getPort());
+        }
+        return Listeners.parse(String.join(",", config.getList(LISTENERS)), config.originals()).controllerListeners()
+                .stream().findFirst().map(l -> (l.host().isEmpty() ? "localhost" : l.host()) + ":" + l.port());
     }
 
     /** The metadata log's directory: {@code metadata.log.dir}, else the first log directory. */

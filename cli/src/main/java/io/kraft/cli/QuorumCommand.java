@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -31,11 +32,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code kraft-cli quorum --bootstrap-controller HOST:PORT describe --status|--replication}: the Raft metadata
- * quorum as its leader sees it, in the format of Kafka's {@code kafka-metadata-quorum.sh}.
+ * quorum as its leader sees it, in the format of Kafka's {@code kafka-metadata-quorum.sh}; {@code add-controller} and
+ * {@code remove-controller} change a dynamic quorum's voters (KIP-853).
  */
 @Command(name = "quorum", mixinStandardHelpOptions = true,
-        description = "Describes the Raft metadata quorum (like kafka-metadata-quorum.sh).",
-        subcommands = {QuorumCommand.Describe.class})
+        description = "Describes the Raft metadata quorum and changes its controllers (like kafka-metadata-quorum.sh).",
+        subcommands = {QuorumCommand.Describe.class, AddControllerCommand.class, RemoveControllerCommand.class})
 final class QuorumCommand implements Runnable {
     /** How long one describe-quorum call may take, connecting included. */
     static final long REQUEST_TIMEOUT_MS = 10_000;
@@ -60,7 +62,41 @@ final class QuorumCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: describe");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing subcommand: describe, add-controller or remove-controller");
+    }
+
+    /**
+     * The client for {@code --bootstrap-controller} and {@code --command-config}, or empty after printing one line
+     * saying what is wrong with them.
+     */
+    Optional<QuorumClient> client(CommandSpec command, PrintWriter err) {
+        List<HostPort> controllers = new ArrayList<>();
+        for (String text : bootstrapControllers) {
+            try {
+                controllers.add(HostPort.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(command.commandLine(),
+                        "Invalid --bootstrap-controller: " + e.getMessage());
+            }
+        }
+        GRPC_LOGGER.setLevel(Level.SEVERE);
+        try {
+            Map<String, String> clientProps = new LinkedHashMap<>();
+            ClientProperties.of("", commandConfig, List.of())
+                    .forEach((key, value) -> clientProps.put(key, String.valueOf(value)));
+            ChannelCredentials credentials = ControlPlaneSecurity.toolCredentials(clientProps);
+            return Optional.of(new QuorumClient(controllers, REQUEST_TIMEOUT_MS, credentials));
+        } catch (ConfigException | UncheckedIOException e) {
+            err.println("Error: " + e.getMessage());
+            err.flush();
+            return Optional.empty();
+        }
+    }
+
+    /** The command config file, which add-controller reads as the new controller's own configuration. */
+    Path commandConfig() {
+        return commandConfig;
     }
 
     /** {@code describe}: prints the quorum's status or its replication table. */
@@ -95,30 +131,13 @@ final class QuorumCommand implements Runnable {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            List<HostPort> controllers = new ArrayList<>();
-            for (String text : parent.bootstrapControllers) {
-                try {
-                    controllers.add(HostPort.parse(text));
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "Invalid --bootstrap-controller: " + e.getMessage());
-                }
-            }
-            GRPC_LOGGER.setLevel(Level.SEVERE);
-            ChannelCredentials credentials;
-            try {
-                Map<String, String> clientProps = new LinkedHashMap<>();
-                ClientProperties.of("", parent.commandConfig, List.of())
-                        .forEach((key, value) -> clientProps.put(key, String.valueOf(value)));
-                credentials = ControlPlaneSecurity.toolCredentials(clientProps);
-            } catch (ConfigException | UncheckedIOException e) {
-                err.println("Error: " + e.getMessage());
-                err.flush();
+            Optional<QuorumClient> client = parent.client(spec, err);
+            if (client.isEmpty()) {
                 return KraftCli.EXIT_FAILURE;
             }
             QuorumInfo quorum;
             try {
-                quorum = new QuorumClient(controllers, REQUEST_TIMEOUT_MS, credentials).describe();
+                quorum = client.get().describe();
             } catch (ControllerUnreachableException | QuorumUnavailableException e) {
                 err.println("Error: " + e.getMessage());
                 err.flush();

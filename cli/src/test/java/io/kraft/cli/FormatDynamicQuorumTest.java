@@ -66,11 +66,15 @@ class FormatDynamicQuorumTest {
 
     @Test
     void noInitialControllersWritesAnEmptySetAndNoneKeepsTheStaticQuorum() throws Exception {
-        assertEquals(0, format("--no-initial-controllers").exitCode());
+        CliRun dynamic = format("--no-initial-controllers");
+        assertEquals(0, dynamic.exitCode());
         assertTrue(BootstrapVotersFile.read(root.resolve("metadata")).orElseThrow().isEmpty());
+        assertTrue(dynamic.out().contains("kraft.version=1"), "kraft.version finalized: " + dynamic.out());
         Files.walk(root.resolve("metadata")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        assertEquals(0, format().exitCode());
+        CliRun fixed = format();
+        assertEquals(0, fixed.exitCode());
         assertEquals(Optional.empty(), BootstrapVotersFile.read(root.resolve("metadata")));
+        assertFalse(fixed.out().contains("kraft.version"), "a static quorum is kraft.version 0: " + fixed.out());
     }
 
     @Test
@@ -78,6 +82,7 @@ class FormatDynamicQuorumTest {
         String dir = MetaProperties.randomUuid();
         for (String[] args : List.of(new String[] {"--standalone", "--no-initial-controllers"},
                 new String[] {"--initial-controllers", "1@localhost:9093"},
+                new String[] {"--standalone", "--feature", "kraft.version=1"},
                 new String[] {"--initial-controllers", "1@localhost:9093:not-a-uuid"},
                 new String[] {"--initial-controllers", "2@localhost:9094:" + dir},
                 new String[] {"--initial-controllers", "1@localhost:9093:" + dir + ",1@localhost:9095:" + dir})) {

@@ -92,7 +92,23 @@ class NodeConfigsTest {
     void requiresIdentityRolesAndVoters() {
         assertEquals("Missing required configuration node.id: expected an int at least 0", rejection("node.id", null));
         assertTrue(rejection("process.roles", null).startsWith("Missing required configuration process.roles"));
-        assertTrue(rejection("controller.quorum.voters", null).startsWith("Missing required configuration controller.quorum.voters"));
+        assertEquals("Missing required configuration: one of controller.quorum.voters (id@host:port,...) and"
+                + " controller.quorum.bootstrap.servers (host:port,...) must be set",
+                rejection("controller.quorum.voters", null));
+    }
+
+    @Test
+    void bootstrapServersReplaceTheVotersButDoNotJoinThem() {
+        assertEquals("set controller.quorum.voters or controller.quorum.bootstrap.servers, not both",
+                rejection("controller.quorum.bootstrap.servers", "localhost:9093"));
+        Map<String, String> values = combined();
+        values.remove("controller.quorum.voters");
+        values.put("controller.quorum.bootstrap.servers", "localhost:9093,[::1]:9094");
+        parse(values); // a controller needs no voters entry of its own: its CONTROLLER listener is its address
+        assertEquals("localhost:9093", NodeConfigs.controllerEndpoint(parse(values)).orElseThrow());
+        values.put("controller.quorum.bootstrap.servers", "localhost");
+        assertEquals("controller.quorum.bootstrap.servers entry 'localhost' is not host:port",
+                assertThrows(ConfigException.class, () -> parse(values)).getMessage());
     }
 
     @Test

@@ -224,6 +224,11 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
                 .thenCompose(change -> change);
     }
 
+    /** KIP-853's UpdateRaftVoter on this node (a voter's new endpoint); see {@link RaftNode#updateVoter}. */
+    public CompletableFuture<Long> updateVoter(Voter voter) {
+        return this.<CompletableFuture<Long>>call(() -> node.updateVoter(voter)).thenCompose(change -> change);
+    }
+
     /** The voter set in force on this node (the latest its log states). */
     public CompletableFuture<VoterSet> voters() {
         return call(node::voters);

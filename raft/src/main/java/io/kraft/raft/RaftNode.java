@@ -204,6 +204,16 @@ public final class RaftNode {
         return result;
     }
 
+    /** On the leader, records voter {@code voter}'s new endpoint (KIP-853's UpdateRaftVoter). */
+    public CompletableFuture<Long> updateVoter(Voter voter) {
+        if (!(step.state() instanceof LeaderState leader)) {
+            return step.append(List.of());
+        }
+        CompletableFuture<Long> result = voterChanges.update(leader, voter);
+        voterChanges.reconcile(parts.roles());
+        return result;
+    }
+
     /**
      * Deletes the log prefix snapshot {@code id} covers (the driver decides when, from the retention settings). A
      * member fetching below the new log start is then sent the snapshot.

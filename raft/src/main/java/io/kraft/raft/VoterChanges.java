@@ -65,6 +65,27 @@ final class VoterChanges {
     }
 
     /**
+     * UpdateRaftVoter on the leader: a voter that restarted with other listeners states its new endpoint. The set's
+     * members do not change, so this is no membership change for the one-at-a-time rule; it completes at once when
+     * nothing changes.
+     */
+    CompletableFuture<Long> update(LeaderState leader, Voter voter) {
+        VoterSet current = node.voters();
+        if (!current.contains(voter.id(), voter.directoryId())) {
+            return refused(Errors.VOTER_NOT_FOUND, "voter " + voter.id() + " with directory " + voter.directoryId()
+                    + " is not in the voter set " + current);
+        }
+        if (current.voter(voter.id()).orElseThrow().equals(voter)) {
+            return CompletableFuture.completedFuture(node.voterHistory.latestChangeOffset().orElse(-1));
+        }
+        Errors refusal = checkCanChange(leader);
+        if (refusal != null) {
+            return refused(refusal, "cannot update voter " + voter.id() + " now: " + why(refusal));
+        }
+        return appendChange(leader, current.with(voter), "updated voter " + voter);
+    }
+
+    /**
      * Restates the voter set in force as a new voters record when a snapshot covers the newest one (or the log has
      * none yet): a member deletes a log prefix only while a voters record remains after it, so the log always states
      * the set and a restart never falls back to the bootstrap. Only when a change could be made now; otherwise a

@@ -35,8 +35,22 @@ class QuorumConfigTest {
 
     @Test
     void aMissingVoterSetIsRefusedNamingTheKey() {
-        assertEquals("Missing required configuration controller.quorum.voters: expected a comma-separated list "
-                + "that is not empty", rejection(Map.of()));
+        assertEquals("Missing required configuration: one of controller.quorum.voters (id@host:port,...) and"
+                + " controller.quorum.bootstrap.servers (host:port,...) must be set", rejection(Map.of()));
+    }
+
+    @Test
+    void bootstrapServersStandInForTheVotersButNotBesideThem() {
+        Map<String, String> servers = Map.of(QuorumConfig.BOOTSTRAP_SERVERS, "a:9093, [::1]:9094");
+        assertEquals(java.util.List.of(InetSocketAddress.createUnresolved("a", 9093),
+                InetSocketAddress.createUnresolved("::1", 9094)), QuorumConfig.bootstrapServers(servers));
+        Map<Integer, InetSocketAddress> learned = Map.of(3, InetSocketAddress.createUnresolved("a", 9093));
+        assertEquals(learned, QuorumConfig.from(servers, learned).voters());
+        assertEquals("set controller.quorum.voters or controller.quorum.bootstrap.servers, not both",
+                rejection(Map.of(QuorumConfig.VOTERS, "1@a:1", QuorumConfig.BOOTSTRAP_SERVERS, "a:1")));
+        assertEquals("controller.quorum.bootstrap.servers entry 'a' is not host:port", assertThrows(
+                IllegalArgumentException.class, () -> QuorumConfig.bootstrapServers(
+                        Map.of(QuorumConfig.BOOTSTRAP_SERVERS, "a"))).getMessage());
     }
 
     @Test

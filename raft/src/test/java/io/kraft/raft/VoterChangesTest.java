@@ -86,6 +86,21 @@ class VoterChangesTest {
     }
 
     @Test
+    void aVoterStatesItsNewEndpoint() {
+        HandDrivenQuorum quorum = standaloneWithObservers();
+        commit(quorum, quorum.node(1).addVoter(voter(2)));
+        Voter moved = new Voter(2, HandDrivenQuorum.dir(2), "localhost:9999");
+        commit(quorum, quorum.node(1).updateVoter(moved));
+        quorum.tickUntil(q -> q.node(2).voters().voter(2).orElseThrow().equals(moved), 1, 2, 3);
+        assertEquals(Set.of(1, 2), quorum.node(1).voters().ids());
+        CompletableFuture<Long> unchanged = quorum.node(1).updateVoter(moved);
+        assertTrue(unchanged.isDone() && !unchanged.isCompletedExceptionally(), "nothing to change: at once");
+        assertEquals(Errors.VOTER_NOT_FOUND, errorOf(quorum.node(1).updateVoter(
+                new Voter(2, new UUID(7, 7), "localhost:1"))), "another directory is another voter");
+        assertEquals(Errors.VOTER_NOT_FOUND, errorOf(quorum.node(1).updateVoter(voter(3))), "an observer");
+    }
+
+    @Test
     void aStaticQuorumRefusesChanges() {
         HandDrivenQuorum quorum = HandDrivenQuorum.withNodeOneLeading(10);
         quorum.tickUntil(q -> q.node(1).highWatermark() > 0, 1, 2, 3);

@@ -84,13 +84,13 @@ public final class BrokerNode implements AutoCloseable {
                                    Map<String, String> properties, TopicConfigResolver topicConfigs,
                                    FaultHandler faultHandler) throws InterruptedException {
         Objects.requireNonNull(clusterId, "clusterId");
-        QuorumConfig quorum = QuorumConfig.from(properties);
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
+        QuorumConfig quorum = QuorumAddresses.resolve(nodeId, properties, null, security);
         if (quorum.voters().containsKey(nodeId)) {
             throw new IllegalArgumentException("node " + nodeId + " is among the voters " + quorum.voters().keySet()
                     + " but runs only the broker role: give it another node.id or the controller role too");
         }
-        // Key material first: a control plane that cannot start refuses before any file is opened.
-        TransportSecurity security = ControlPlaneSecurity.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
         FileSnapshotStore snapshots = FileSnapshotStore.open(logDir);
         FileRaftLog log = FileRaftLog.open(logDir, properties);
@@ -99,9 +99,10 @@ public final class BrokerNode implements AutoCloseable {
         // An observer serves nothing: it only fetches from the voters.
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), -1,
                 quorum.requestTimeoutMs(), List.of(), security);
+        VoterSetAnnouncer announcer = new VoterSetAnnouncer(transport);
         RaftDriver driver = new RaftDriver(quorum.raftConfig(nodeId, ControllerNode.TICK_MS,
                 ControllerNode.FETCH_MAX_ENTRIES), ControllerNode.TICK_MS, log, snapshots,
-                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), announcer,
                 follower, nodeId, faultHandler::handleFault);
         GrpcControllerClient controllerClient = new GrpcControllerClient(quorum.voters(),
                 GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, quorum.requestTimeoutMs(), follower::leaderId,
@@ -112,6 +113,9 @@ public final class BrokerNode implements AutoCloseable {
         GrpcQuorumDescriber quorumDescriber = new GrpcQuorumDescriber(quorum.voters(), follower::leaderId, clusterId,
                 quorum.requestTimeoutMs(), security);
         broker.setQuorumDescriber(quorumDescriber);
+        broker.setQuorumMembership(quorumDescriber.membership());
+        announcer.onVotersChanged(controllerClient::votersChanged);
+        announcer.onVotersChanged(quorumDescriber::votersChanged);
         follower.start(driver);
         driver.start();
         LOG.info("Broker {} follows the metadata quorum {} as an observer", nodeId, quorum.voters().keySet());

@@ -8,6 +8,7 @@ import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.fault.FaultHandler;
 import io.kraft.server.grpc.GrpcControllerClient;
+import io.kraft.raft.file.BootstrapVotersFile;
 import io.kraft.server.grpc.GrpcQuorumDescriber;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
@@ -80,7 +81,10 @@ public final class CombinedNode implements AutoCloseable {
         ControllerNode controllerNode = ControllerNode.create(nodeId, clusterId, metadataLogDir, properties,
                 topicConfigs, faultHandler, timeline);
         QuorumController controller = controllerNode.controller();
-        Optional<GrpcControllerClient> client = controllerNode.quorum().voters().size() == 1 ? Optional.empty()
+        // A lone static voter is always the active controller; a dynamic quorum may grow and move its leader away.
+        boolean loneForGood = controllerNode.quorum().voters().size() == 1
+                && BootstrapVotersFile.read(metadataLogDir).isEmpty();
+        Optional<GrpcControllerClient> client = loneForGood ? Optional.empty()
                 : Optional.of(new GrpcControllerClient(controllerNode.quorum().voters(),
                         GrpcControllerClient.DEFAULT_REQUEST_DEADLINE_MS, controllerNode.quorum().requestTimeoutMs(),
                         () -> controller.leader().leaderId(), controllerNode.security()));
@@ -92,6 +96,9 @@ public final class CombinedNode implements AutoCloseable {
                 () -> controller.leader().leaderId(), clusterId, controllerNode.quorum().requestTimeoutMs(),
                 controllerNode.security());
         broker.setQuorumDescriber(quorumDescriber);
+        broker.setQuorumMembership(quorumDescriber.membership());
+        client.ifPresent(c -> controllerNode.onVotersChanged(c::votersChanged));
+        controllerNode.onVotersChanged(quorumDescriber::votersChanged);
         timeline.end("broker");
         timeline.endWhen("elected", controllerNode::isQuorumLeader, broker.ready());
         timeline.endWhen("registered", () -> broker.brokerEpoch() >= 0, broker.ready());

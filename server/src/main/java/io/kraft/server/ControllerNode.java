@@ -17,6 +17,7 @@ import io.kraft.raft.RaftConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.Voter;
 import io.kraft.raft.VoterBootstrap;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.file.BootstrapVotersFile;
 import io.kraft.raft.file.FileQuorumStateStore;
 import io.kraft.raft.file.FileRaftLog;
@@ -26,15 +27,22 @@ import io.kraft.raft.grpc.GrpcRaftTransport;
 import io.kraft.raft.grpc.TransportSecurity;
 import io.kraft.server.grpc.ControlPlaneSecurity;
 import io.kraft.server.grpc.ControllerGrpcService;
+import io.kraft.server.grpc.QuorumMembershipGrpcService;
+import io.kraft.server.grpc.VoterEndpointUpdater;
 import io.kraft.server.http.HttpListenerConfig;
 import io.kraft.server.http.NodeHttpServer;
 import io.kraft.storage.MetaProperties;
 import io.kraft.storage.PreviousShutdown;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,13 +75,19 @@ public final class ControllerNode implements AutoCloseable {
     private final int controllerPort;
     private final KafkaMetrics metrics;
     private final TransportSecurity security;
+    /** In a dynamic quorum: keeps this voter's endpoint in the voter set current. */
+    private final Optional<VoterEndpointUpdater> endpointUpdater;
+    private final VoterSetAnnouncer announcer;
     private NodeHttpServer httpServer;
     private boolean started;
     private boolean closed;
 
     private ControllerNode(int nodeId, QuorumConfig quorum, FileRaftLog log, QuorumController controller,
-                           RaftDriver driver, int controllerPort, TransportSecurity security) {
+                           RaftDriver driver, int controllerPort, TransportSecurity security,
+                           Optional<VoterEndpointUpdater> endpointUpdater, VoterSetAnnouncer announcer) {
         this.nodeId = nodeId;
+        this.announcer = announcer;
+        this.endpointUpdater = endpointUpdater;
         this.security = security;
         this.quorum = quorum;
         this.log = log;
@@ -112,13 +126,13 @@ public final class ControllerNode implements AutoCloseable {
                                  TopicConfigResolver topicConfigs, FaultHandler faultHandler,
                                  StartupTimeline timeline) {
         Objects.requireNonNull(clusterId, "clusterId");
-        QuorumConfig quorum = QuorumConfig.from(properties);
+        // Key material first: a control plane that cannot start refuses before any file is opened.
+        TransportSecurity security = ControlPlaneSecurity.from(properties);
+        QuorumConfig quorum = QuorumAddresses.resolve(nodeId, properties, metadataLogDir, security);
         if (!quorum.voters().containsKey(nodeId)) {
             throw new IllegalArgumentException("node " + nodeId + " is not among the voters " + quorum.voters().keySet());
         }
         int controllerPort = quorum.voters().get(nodeId).getPort();
-        // Key material first: a control plane that cannot start refuses before any file is opened.
-        TransportSecurity security = ControlPlaneSecurity.from(properties);
         ControllerSettings settings = ControllerSettings.fromProperties(clusterId, properties);
         SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(properties);
         Path logDir = MetadataLogDirs.prepare(metadataLogDir);
@@ -139,15 +153,29 @@ public final class ControllerNode implements AutoCloseable {
                 .brokerProbe(new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS))
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
+        // The membership service reaches the driver built below, once the transport it is served on exists.
+        AtomicReference<RaftDriver> raft = new AtomicReference<>();
         GrpcRaftTransport transport = new GrpcRaftTransport(nodeId, clusterId, quorum.voters(), controllerPort,
-                quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller)), security);
+                quorum.requestTimeoutMs(), List.of(new ControllerGrpcService(controller),
+                new QuorumMembershipGrpcService(nodeId, clusterId, raft::get)), security);
         RaftConfig raftConfig = quorum.raftConfig(nodeId, TICK_MS, FETCH_MAX_ENTRIES);
+        VoterSetAnnouncer announcer = new VoterSetAnnouncer(transport);
         RaftDriver driver = new RaftDriver(raftConfig, TICK_MS, log, snapshots,
-                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), transport, controller,
+                MetadataLogRetention.from(log, properties), new FileQuorumStateStore(logDir), announcer, controller,
                 nodeId, faultHandler::handleFault, voterBootstrap(metadataLogDir, raftConfig));
+        raft.set(driver);
         transport.serveDescribeQuorum(driver::describe);
+        Optional<VoterEndpointUpdater> endpointUpdater = BootstrapVotersFile.read(metadataLogDir).map(dynamic -> {
+            InetSocketAddress own = quorum.voters().get(nodeId);
+            Voter self = new Voter(nodeId, MetaProperties.read(metadataLogDir).map(MetaProperties::directoryUuid)
+                    .orElse(Voter.UNKNOWN_DIRECTORY), own.getHostString() + ":" + own.getPort());
+            return new VoterEndpointUpdater(self, driver, quorum.voters(), () -> controller.leader().leaderId(),
+                    clusterId, security);
+        });
+        endpointUpdater.ifPresent(updater -> announcer.onVotersChanged(updater::votersChanged));
         timeline.end("controller");
-        return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security);
+        return new ControllerNode(nodeId, quorum, log, controller, driver, controllerPort, security,
+                endpointUpdater, announcer);
     }
 
     /**
@@ -192,6 +220,7 @@ public final class ControllerNode implements AutoCloseable {
         started = true;
         controller.start(driver);
         driver.start();
+        endpointUpdater.ifPresent(VoterEndpointUpdater::start);
         LOG.info("Node {} serves Raft and the controller on CONTROLLER port {}{}", nodeId, controllerPort,
                 security.isTls() ? " (mutual TLS)" : "");
     }
@@ -207,6 +236,16 @@ public final class ControllerNode implements AutoCloseable {
 
     public QuorumConfig quorum() {
         return quorum;
+    }
+
+    /** Tells {@code listener} of every new voter set (on the Raft thread); register before {@link #start()}. */
+    void onVotersChanged(Consumer<VoterSet> listener) {
+        announcer.onVotersChanged(listener);
+    }
+
+    /** The voter set in force on this node: the latest its metadata log states (KIP-853). */
+    public CompletableFuture<VoterSet> voters() {
+        return driver.voters();
     }
 
     /** How this node's control-plane connections are secured (plaintext, or mutual TLS with its certificate). */
@@ -244,6 +283,7 @@ public final class ControllerNode implements AutoCloseable {
         if (httpServer != null) {
             httpServer.close();
         }
+        endpointUpdater.ifPresent(VoterEndpointUpdater::close);
         driver.close();
         controller.close();
         log.close();

@@ -50,6 +50,8 @@ public final class AuthorizationGates {
         cluster(ApiKey.ALTER_REPLICA_LOG_DIRS, AclOperation.ALTER);
         cluster(ApiKey.DESCRIBE_LOG_DIRS, AclOperation.DESCRIBE);
         cluster(ApiKey.DESCRIBE_QUORUM, AclOperation.DESCRIBE);
+        cluster(ApiKey.ADD_RAFT_VOTER, AclOperation.ALTER);
+        cluster(ApiKey.REMOVE_RAFT_VOTER, AclOperation.ALTER);
         cluster(ApiKey.UPDATE_FEATURES, AclOperation.ALTER);
         cluster(ApiKey.WRITE_TXN_MARKERS, AclOperation.CLUSTER_ACTION);
         group(ApiKey.JOIN_GROUP, body -> ((JoinGroupRequest) body).groupId());

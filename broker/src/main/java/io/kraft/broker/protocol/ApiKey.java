@@ -61,7 +61,9 @@ public enum ApiKey {
     LIST_TRANSACTIONS(66, "ListTransactions", "0-2", "0-2", "0+"),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+"),
-    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+");
+    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+"),
+    ADD_RAFT_VOTER(80, "AddRaftVoter", "0-1", "0-1", "0+"),
+    REMOVE_RAFT_VOTER(81, "RemoveRaftVoter", "0", "0", "0+");
 
     private static final ApiKey[] BY_ID = new ApiKey[128];
 

@@ -5,6 +5,10 @@ import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import com.google.protobuf.ByteString;
+import io.kraft.proto.membership.QuorumMembershipServiceGrpc;
+import io.kraft.proto.membership.VoterChangeRequest;
+import io.kraft.proto.membership.VoterChangeResponse;
 import io.kraft.proto.raft.DescribeQuorumRequest;
 import io.kraft.proto.raft.DescribeQuorumResponse;
 import io.kraft.proto.raft.RaftServiceGrpc;
@@ -12,6 +16,7 @@ import io.kraft.proto.raft.ReplicaState;
 import io.kraft.proto.raft.VoterNode;
 import io.kraft.raft.Voter;
 import io.kraft.storage.MetaProperties;
+import io.kraft.storage.errors.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +31,8 @@ public final class QuorumClient {
     /** Kafka's error code for "not the leader", which a follower answers describe-quorum with. */
     static final int NOT_LEADER_OR_FOLLOWER = 6;
     private static final int NONE = 0;
+    /** A voter change waits for the new voter's catch-up check and the commit. */
+    static final long VOTER_CHANGE_TIMEOUT_MS = 60_000;
 
     private final List<HostPort> bootstrapControllers;
     private final long timeoutMs;
@@ -91,6 +98,48 @@ public final class QuorumClient {
      * @throws QuorumUnavailableException     if the quorum has no leader or the leader cannot describe it
      */
     public QuorumInfo describe() {
+        return toInfo(leader().answer());
+    }
+
+    /** What the leader said and where it listens. */
+    private record LeaderAnswer(HostPort at, DescribeQuorumResponse answer) {
+    }
+
+    /** A voter change KIP-853 allows: the call the leader serves. */
+    public enum VoterChange { ADD, REMOVE }
+
+    /**
+     * Asks the leader to add or remove voter {@code voterId} with metadata log directory {@code directoryId}
+     * ({@code endpoint}, host:port, for an add) and waits until the new voter set commits.
+     *
+     * @throws ControllerUnreachableException if no bootstrap controller (or the leader) answers
+     * @throws QuorumUnavailableException     if the quorum has no leader, or the leader refuses (the message says why)
+     */
+    public void changeVoters(VoterChange change, int voterId, java.util.UUID directoryId, String endpoint) {
+        LeaderAnswer leader = leader();
+        VoterChangeRequest request = VoterChangeRequest.newBuilder().setClusterId(leader.answer().getClusterId())
+                .setVoterId(voterId).setDirectoryId(ByteString.copyFrom(Voter.directoryBytes(directoryId)))
+                .setEndpoint(endpoint == null ? "" : endpoint).build();
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress(leader.at().host(), leader.at().port(), credentials)
+                .build();
+        VoterChangeResponse response;
+        try {
+            var stub = QuorumMembershipServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(VOTER_CHANGE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            response = change == VoterChange.ADD ? stub.addVoter(request) : stub.removeVoter(request);
+        } catch (StatusRuntimeException e) {
+            throw new ControllerUnreachableException("cannot reach the leader at " + leader.at() + " (" + oneLine(e)
+                    + ")");
+        } finally {
+            channel.shutdownNow();
+        }
+        if (response.getErrorCode() != NONE) {
+            throw new QuorumUnavailableException("the leader refused: " + Errors.forCode((short) response.getErrorCode())
+                    + ": " + response.getErrorMessage());
+        }
+    }
+
+    private LeaderAnswer leader() {
         DescribeQuorumResponse answer = null;
         HostPort answered = null;
         List<String> failures = new ArrayList<>();
@@ -128,7 +177,7 @@ public final class QuorumClient {
             throw new QuorumUnavailableException("controller " + answered + " answered describe-quorum with error code "
                     + answer.getErrorCode());
         }
-        return toInfo(answer);
+        return new LeaderAnswer(answered, answer);
     }
 
     private DescribeQuorumResponse ask(HostPort controller) {

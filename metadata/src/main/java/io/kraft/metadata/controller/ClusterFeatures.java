@@ -22,12 +22,18 @@ public final class ClusterFeatures {
     public static final String GROUP_VERSION = "group.version";
     /** Eligible leader replicas (KIP-966). */
     public static final String ELIGIBLE_LEADER_REPLICAS_VERSION = FeaturesImage.ELIGIBLE_LEADER_REPLICAS;
+    /**
+     * The metadata quorum's voters (KIP-853): 0 static, 1 dynamic. {@code format} finalizes 1 when it writes a
+     * bootstrap voter set; UpdateFeatures cannot change it, since the voters' own history (raft) decides.
+     */
+    public static final String KRAFT_VERSION = FeaturesImage.KRAFT_VERSION;
 
     /** The levels a controller of this build can run with (0 = off is always allowed). */
     public static final Map<String, SupportedRange> SUPPORTED = Map.ofEntries(
             Map.entry(METADATA_VERSION, new SupportedRange(1, 3)),
             Map.entry(ELIGIBLE_LEADER_REPLICAS_VERSION, new SupportedRange(1, 1)),
             Map.entry(GROUP_VERSION, new SupportedRange(1, 1)),
+            Map.entry(KRAFT_VERSION, new SupportedRange(1, 1)),
             Map.entry(TRANSACTION_VERSION, new SupportedRange(1, 2)));
 
     /** The levels a new cluster starts with (Kafka 4.x's defaults for a new cluster). */

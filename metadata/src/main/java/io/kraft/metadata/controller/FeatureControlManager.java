@@ -69,7 +69,11 @@ public final class FeatureControlManager {
             FeatureUpdate update = entry.getValue();
             ControllerResult<Void> one = updateFeature(name, update.level());
             int current = metadata.featureLevel(name);
-            if (one.isSuccess() && update.level() < current && !update.allowDowngrade()) {
+            if (one.isSuccess() && name.equals(ClusterFeatures.KRAFT_VERSION) && update.level() != current) {
+                // The voters' own history decides whether they may change; a record here would not change it.
+                one = ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Feature " + name
+                        + " is set when the controllers are formatted (" + current + " here) and cannot change");
+            } else if (one.isSuccess() && update.level() < current && !update.allowDowngrade()) {
                 one = ControllerResult.failed(Errors.INVALID_UPDATE_VERSION, "Level " + update.level()
                         + " of feature " + name + " is below its finalized level " + current
                         + ": a downgrade must be asked for");

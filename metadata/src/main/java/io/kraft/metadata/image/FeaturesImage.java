@@ -12,6 +12,8 @@ public record FeaturesImage(Map<String, Integer> finalizedLevels) {
     public static final FeaturesImage EMPTY = new FeaturesImage(Map.of());
     /** Eligible leader replicas (KIP-966), with Kafka's name: level 1 turns them on. */
     public static final String ELIGIBLE_LEADER_REPLICAS = "eligible.leader.replicas.version";
+    /** The metadata quorum's voters: 0 static ({@code controller.quorum.voters}), 1 dynamic (KIP-853). */
+    public static final String KRAFT_VERSION = "kraft.version";
 
     public FeaturesImage {
         finalizedLevels = Map.copyOf(finalizedLevels);

@@ -2,6 +2,7 @@ package io.kraft.server.grpc;
 
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
+import io.kraft.raft.VoterSet;
 import io.kraft.raft.grpc.TransportSecurity;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -117,8 +118,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     /** How often a controller that names itself active but does not serve yet is asked again. */
     private static final long CLAIMING_RETRY_MS = 50;
 
-    private final Map<Integer, InetSocketAddress> voters;
-    private final List<Integer> voterIds;
+    private final VoterAddressBook voters;
     private final long requestDeadlineMs;
     private final long heartbeatDeadlineMs;
     private final Supplier<OptionalInt> leaderHint;
@@ -155,12 +155,12 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
             throw new IllegalArgumentException("deadlines must be positive: request " + requestDeadlineMs
                     + " ms, heartbeat " + heartbeatDeadlineMs + " ms");
         }
-        this.voters = new TreeMap<>(voters);
-        this.voterIds = List.copyOf(this.voters.keySet());
+        this.voters = new VoterAddressBook(voters);
         this.requestDeadlineMs = requestDeadlineMs;
         this.heartbeatDeadlineMs = heartbeatDeadlineMs;
         this.leaderHint = leaderHint;
-        this.target = leaderHint.get().stream().filter(voters::containsKey).findFirst().orElse(voterIds.get(0));
+        this.target = leaderHint.get().stream().filter(voters::containsKey).findFirst()
+                .orElse(this.voters.ids().get(0));
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "controller-client-retries");
             thread.setDaemon(true);
@@ -565,7 +565,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         }
         if (remainingMs(deadlineNanos) <= 0) {
             result.completeExceptionally(new ControllerException(Errors.NOT_CONTROLLER, "No active controller among "
-                    + voterIds + " answered " + rpc + " in time" + (lastReason.isEmpty() ? "" : ": " + lastReason)));
+                    + voters.ids() + " answered " + rpc + " in time" + (lastReason.isEmpty() ? "" : ": " + lastReason)));
             return;
         }
         CompletableFuture<Attempt<T>> answer;
@@ -591,7 +591,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     private <T> void retryElsewhere(String rpc, long deadlineNanos, int controllerId, int hops, long backoffMs,
                                     Redirect<T> redirect, CompletableFuture<T> result, AttemptAt<T> attempt) {
         OptionalInt hint = redirect.hint().isPresent() ? redirect.hint() : leaderHint.get();
-        boolean hinted = hint.isPresent() && hint.getAsInt() != controllerId && voters.containsKey(hint.getAsInt());
+        boolean hinted = hint.isPresent() && hint.getAsInt() != controllerId && voters.contains(hint.getAsInt());
         int next;
         // Elected but not yet serving (it is catching up or rebuilding its state from the image): it will be
         // active shortly, so it is asked again at a short fixed pace rather than after a growing backoff that
@@ -602,6 +602,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         } else if (claiming) {
             next = controllerId;
         } else {
+            List<Integer> voterIds = voters.ids();
             next = voterIds.get((voterIds.indexOf(controllerId) + 1) % voterIds.size());
         }
         target = next;
@@ -687,6 +688,19 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
 
     private static long remainingMs(long deadlineNanos) {
         return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+
+    /**
+     * Takes in the voter set's endpoints (KIP-853): a controller added later is asked once it is named active, and
+     * one that moved is called at its new address.
+     */
+    public void votersChanged(VoterSet set) {
+        for (int moved : voters.update(set)) {
+            ManagedChannel stale = channels.remove(moved);
+            if (stale != null) {
+                stale.shutdown();
+            }
+        }
     }
 
     private ManagedChannel channel(int controllerId) {

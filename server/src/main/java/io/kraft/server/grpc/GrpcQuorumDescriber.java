@@ -1,6 +1,5 @@
 package io.kraft.server.grpc;
 
-import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.kraft.broker.api.admin.QuorumDescriber;
 import io.kraft.proto.raft.DescribeQuorumRequest;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -26,12 +24,13 @@ import java.util.function.Supplier;
  * knows every member's progress. One channel per voter, opened at first use.
  */
 public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable {
-    private final Map<Integer, InetSocketAddress> voters;
-    private final Supplier<OptionalInt> leaderId;
+    /** A voter change waits for the new voter's catch-up check and the commit: the admin clients' default wait. */
+    static final long VOTER_CHANGE_DEADLINE_MS = 30_000;
+
+    private final LeaderChannels leaders;
+    private final GrpcQuorumMembership membership;
     private final String clusterId;
     private final long deadlineMs;
-    private final Map<Integer, ManagedChannel> channels = new ConcurrentHashMap<>();
-    private final TransportSecurity security;
 
     public GrpcQuorumDescriber(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId,
                                String clusterId, long deadlineMs) {
@@ -41,22 +40,21 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
     /** As above, connecting with {@code security} (the node's control-plane TLS and certificate). */
     public GrpcQuorumDescriber(Map<Integer, InetSocketAddress> voters, Supplier<OptionalInt> leaderId,
                                String clusterId, long deadlineMs, TransportSecurity security) {
-        this.security = security;
-        this.voters = Map.copyOf(voters);
-        this.leaderId = leaderId;
+        this.leaders = new LeaderChannels(voters, leaderId, security);
+        this.membership = new GrpcQuorumMembership(leaders, clusterId, VOTER_CHANGE_DEADLINE_MS);
         this.clusterId = clusterId;
         this.deadlineMs = deadlineMs;
     }
 
     @Override
     public CompletableFuture<QuorumDescription> describe() {
-        OptionalInt leader = leaderId.get();
-        if (leader.isEmpty() || !voters.containsKey(leader.getAsInt())) {
+        OptionalInt leader = leaders.leader();
+        if (leader.isEmpty()) {
             return CompletableFuture.failedFuture(new IllegalStateException("the metadata quorum has no leader now"));
         }
         int leaderNode = leader.getAsInt();
         CompletableFuture<QuorumDescription> answer = new CompletableFuture<>();
-        RaftServiceGrpc.newStub(channel(leaderNode)).withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS)
+        RaftServiceGrpc.newStub(leaders.channel(leaderNode)).withDeadlineAfter(deadlineMs, TimeUnit.MILLISECONDS)
                 .describeQuorum(DescribeQuorumRequest.newBuilder().setClusterId(clusterId).build(),
                         new StreamObserver<>() {
                             @Override
@@ -83,9 +81,19 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
         return answer;
     }
 
+    /** Takes in the voter set's endpoints (KIP-853), so a voter added later is asked once it leads. */
+    public void votersChanged(io.kraft.raft.VoterSet voters) {
+        leaders.votersChanged(voters);
+    }
+
+    /** Voter changes through the same channels to the leader, closed with this describer. */
+    public GrpcQuorumMembership membership() {
+        return membership;
+    }
+
     @Override
     public Map<Integer, InetSocketAddress> voters() {
-        return voters;
+        return leaders.voters();
     }
 
     private static QuorumDescription toDescription(DescribeQuorumResponse response) {
@@ -106,12 +114,8 @@ public final class GrpcQuorumDescriber implements QuorumDescriber, AutoCloseable
                 Voter.directoryFromBytes(state.getDirectoryId().toByteArray()));
     }
 
-    private ManagedChannel channel(int nodeId) {
-        return channels.computeIfAbsent(nodeId, id -> security.channelBuilder(id, voters.get(id)).build());
-    }
-
     @Override
     public void close() {
-        channels.values().forEach(ManagedChannel::shutdownNow);
+        leaders.close();
     }
 }

@@ -6,10 +6,12 @@ import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ApiVersionsRequest;
 import io.kraft.broker.protocol.message.ApiVersionsResponse;
+import io.kraft.metadata.image.FeaturesImage;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.storage.errors.Errors;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -38,6 +40,17 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
     public static final SupportedFeature ELIGIBLE_LEADER_REPLICAS_VERSION =
             new SupportedFeature("eligible.leader.replicas.version", (short) 0, (short) 1);
 
+    /**
+     * The metadata quorum's voters: 1 is a dynamic quorum (KIP-853), where AddRaftVoter and RemoveRaftVoter are
+     * served; format finalizes it and it never changes afterwards.
+     */
+    public static final SupportedFeature KRAFT_VERSION =
+            new SupportedFeature(FeaturesImage.KRAFT_VERSION, (short) 0, (short) 1);
+
+    /** APIs advertised only while kraft.version is 1: a static quorum refuses them (KIP-853). */
+    private static final Set<Short> DYNAMIC_QUORUM_APIS = Set.of(ApiKey.ADD_RAFT_VOTER.id(),
+            ApiKey.REMOVE_RAFT_VOTER.id());
+
     private final List<SupportedFeature> features;
     private final Supplier<MetadataImage> images;
 
@@ -60,6 +73,9 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
     @Override
     public ApiVersionsResponse handle(RequestContext context, ApiRequest<ApiVersionsRequest> request) {
         ApiVersionsResponse response = context.apiVersions().toApiVersionsResponse(Errors.NONE);
+        if (images.get().features().level(FeaturesImage.KRAFT_VERSION) < 1) {
+            response.apiKeys().removeIf(api -> DYNAMIC_QUORUM_APIS.contains(api.apiKey()));
+        }
         for (SupportedFeature feature : features) {
             response.supportedFeatures().add(new ApiVersionsResponse.SupportedFeatureKey().setName(feature.name())
                     .setMinVersion(feature.minLevel()).setMaxVersion(feature.maxLevel()));
