@@ -23,6 +23,7 @@ import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.group.share.ShareGroupComponents;
 import io.kraft.broker.group.GroupCoordinatorMetrics;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
@@ -99,6 +100,7 @@ public final class BrokerServer implements AutoCloseable {
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
+    private final ShareGroupComponents shareGroups;
     private final FaultHandler faultHandler;
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
@@ -210,6 +212,9 @@ public final class BrokerServer implements AutoCloseable {
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
+        this.shareGroups = ShareGroupComponents.create(metadata::image, replicaManager, groupCoordinator.coordinator(),
+                properties);
+        handlers.addAll(shareGroups.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image, transactions.implicitAdds()));
         handlers.addAll(transactions.handlers());
@@ -396,6 +401,7 @@ public final class BrokerServer implements AutoCloseable {
         }
         servers.values().forEach(KafkaServer::close);
         network.close();
+        shareGroups.close();
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {

@@ -61,7 +61,12 @@ public enum ApiKey {
     LIST_TRANSACTIONS(66, "ListTransactions", "0-2", "0-2", "0+"),
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+"),
-    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+");
+    DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+"),
+    // KIP-932 share groups; ShareFetch and ShareAcknowledge v2 (acquire modes, lock renewal) are not served yet.
+    SHARE_GROUP_HEARTBEAT(76, "ShareGroupHeartbeat", "1", "1", "0+"),
+    SHARE_GROUP_DESCRIBE(77, "ShareGroupDescribe", "1", "1", "0+"),
+    SHARE_FETCH(78, "ShareFetch", "1", "1", "0+"),
+    SHARE_ACKNOWLEDGE(79, "ShareAcknowledge", "1", "1", "0+");
 
     private static final ApiKey[] BY_ID = new ApiKey[128];
 
