@@ -23,6 +23,7 @@ import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.group.GroupApi;
 import io.kraft.broker.group.share.ShareGroupComponents;
 import io.kraft.broker.group.GroupCoordinatorMetrics;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
@@ -208,7 +209,9 @@ public final class BrokerServer implements AutoCloseable {
             replicaManager.throttles().applyAlterLogDirs(metadata.image()); // the rate DescribeConfigs shows
             return replicaManager.alterReplicaLogDirs(moves);
         }));
-        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        // ListGroups reports share groups too; they are built below, once the coordinator they ask exists.
+        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties,
+                this::listShareGroups);
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
@@ -233,6 +236,10 @@ public final class BrokerServer implements AutoCloseable {
                 serverTls.get(name), serverSasl.get(name), scram, network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
+    }
+
+    private CompletableFuture<List<GroupApi.ListedGroup>> listShareGroups() {
+        return shareGroups.coordinator().listed();
     }
 
     /**

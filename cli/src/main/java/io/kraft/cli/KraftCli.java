@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "Creates, runs and administers kraft nodes.",
         subcommands = {RandomUuidCommand.class, FormatCommand.class, StartCommand.class,
-                QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
+                QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class, ShareGroupsCommand.class,
                 TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
                 TransactionsCommand.class, LeaderElectionCommand.class, ReassignPartitionsCommand.class,
                 LogDirsCommand.class, AclsCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})

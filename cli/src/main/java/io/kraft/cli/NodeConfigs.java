@@ -83,7 +83,8 @@ public final class NodeConfigs {
     private static ConfigDef withControllerKeys(ConfigDef definition) {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
-                BrokerLifecycleConfig.definition(), GroupConfig.definition(), ConsumerGroupConfig.definition(), ShareGroupConfig.definition(),
+                BrokerLifecycleConfig.definition(), GroupConfig.definition(), ConsumerGroupConfig.definition(),
+                ShareGroupConfig.definition(),
                 QuorumConfig.definition(), MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
                 AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition(),

@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -28,6 +31,8 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
@@ -207,6 +212,11 @@ class ShareGroupTest {
                     .describedGroups().get("acks").get(30, TimeUnit.SECONDS);
             assertEquals(1, description.members().size());
             assertFalse(description.members().iterator().next().assignment().topicPartitions().isEmpty());
+            List<GroupListing> listed = new ArrayList<>(node.admin().listGroups(ListGroupsOptions.forShareGroups())
+                    .all().get(30, TimeUnit.SECONDS));
+            assertTrue(listed.stream().anyMatch(g -> g.groupId().equals("acks")
+                    && g.type().equals(Optional.of(GroupType.SHARE))
+                    && g.groupState().equals(Optional.of(GroupState.STABLE))), listed.toString());
         }
     }
 }

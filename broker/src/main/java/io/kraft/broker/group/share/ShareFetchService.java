@@ -45,6 +45,12 @@ public final class ShareFetchService {
     public record AckBatch(long firstOffset, long lastOffset, List<Byte> types) {
     }
 
+    /**
+     * The most (group, partition) states a broker keeps: they live until the broker stops, so a client naming new
+     * groups in ShareFetch must not grow them without bound (group.share.max.groups bounds the groups coordinated).
+     */
+    static final int MAX_SHARE_PARTITIONS = 10_000;
+
     private final ReplicaManager replicas;
     private final Supplier<MetadataImage> images;
     private final ShareGroupConfig config;
@@ -76,6 +82,9 @@ public final class ShareFetchService {
                     partition.leaderId(), partition.leaderEpoch());
         }
         SharePartition share = sharePartition(key, partition);
+        if (share == null) {
+            return PartitionFetch.failed(Errors.UNKNOWN_SERVER_ERROR);
+        }
         synchronized (share) {
             long now = clock.getAsLong();
             share.expireLocks(now);
@@ -164,7 +173,18 @@ public final class ShareFetchService {
         }
     }
 
+    /** The share partition of {@code key}, created if this broker holds fewer than {@link #MAX_SHARE_PARTITIONS}. */
     private SharePartition sharePartition(SharePartitionKey key, Partition partition) {
+        SharePartition existing = partitions.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        if (partitions.size() >= MAX_SHARE_PARTITIONS) {
+            LOG.warn("Share partition {}-{} of group {} refused: this broker holds {} share partitions already",
+                    key.topicId(), key.partition(), io.kraft.broker.protocol.LogText.of(key.groupId()),
+                    MAX_SHARE_PARTITIONS);
+            return null;
+        }
         return partitions.computeIfAbsent(key, k -> {
             long start = config.resetToEarliest() ? partition.logStartOffset() : partition.highWatermark();
             LOG.info("Share partition {}-{} of group {} starts at offset {}", k.topicId(), k.partition(),

@@ -12,18 +12,20 @@ import java.util.Map;
  * {@code share.auto.offset.reset}, which Kafka sets per group and this broker takes as the default of every group
  * (per-group configs are not served yet).
  */
-public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, int recordLockDurationMs,
-                               int deliveryCountLimit, int partitionMaxRecordLocks, boolean resetToEarliest) {
+public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, int maxGroups,
+                               int recordLockDurationMs, int deliveryCountLimit, int partitionMaxRecordLocks,
+                               boolean resetToEarliest) {
     public static final String SESSION_TIMEOUT_MS = "group.share.session.timeout.ms";
     public static final String HEARTBEAT_INTERVAL_MS = "group.share.heartbeat.interval.ms";
     public static final String MAX_SIZE = "group.share.max.size";
+    public static final String MAX_GROUPS = "group.share.max.groups";
     public static final String RECORD_LOCK_DURATION_MS = "group.share.record.lock.duration.ms";
     public static final String DELIVERY_COUNT_LIMIT = "group.share.delivery.count.limit";
     public static final String PARTITION_MAX_RECORD_LOCKS = "group.share.partition.max.record.locks";
     public static final String AUTO_OFFSET_RESET = "share.auto.offset.reset";
 
     public ShareGroupConfig {
-        if (sessionTimeoutMs < 1 || heartbeatIntervalMs < 1 || maxSize < 1 || recordLockDurationMs < 1
+        if (sessionTimeoutMs < 1 || heartbeatIntervalMs < 1 || maxSize < 1 || maxGroups < 1 || recordLockDurationMs < 1
                 || partitionMaxRecordLocks < 1) {
             throw new IllegalArgumentException("the group.share.* settings must be positive");
         }
@@ -40,8 +42,10 @@ public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, in
         return new ConfigDef()
                 .define(SESSION_TIMEOUT_MS, INT, 45_000, MEDIUM,
                         "How long a share group member may go without a heartbeat before it is removed.")
-                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, MEDIUM, "How often share group members are told to heartbeat.")
+                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, MEDIUM,
+                        "How often share group members are told to heartbeat.")
                 .define(MAX_SIZE, INT, 200, MEDIUM, "The most members a share group holds.")
+                .define(MAX_GROUPS, INT, 10, MEDIUM, "The most share groups a broker coordinates.")
                 .define(RECORD_LOCK_DURATION_MS, INT, 30_000, MEDIUM,
                         "How long a share consumer holds the records it fetched before they may go to another.")
                 .define(DELIVERY_COUNT_LIMIT, INT, 5, MEDIUM,
@@ -62,7 +66,8 @@ public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, in
             throw new IllegalArgumentException(AUTO_OFFSET_RESET + " must be earliest or latest, got '" + reset + "'");
         }
         return new ShareGroupConfig(intProp(props, SESSION_TIMEOUT_MS, 45_000), intProp(props, HEARTBEAT_INTERVAL_MS,
-                5_000), intProp(props, MAX_SIZE, 200), intProp(props, RECORD_LOCK_DURATION_MS, 30_000),
+                5_000), intProp(props, MAX_SIZE, 200), intProp(props, MAX_GROUPS, 10),
+                intProp(props, RECORD_LOCK_DURATION_MS, 30_000),
                 intProp(props, DELIVERY_COUNT_LIMIT, 5), intProp(props, PARTITION_MAX_RECORD_LOCKS, 2_000),
                 reset.equals("earliest"));
     }

@@ -1,5 +1,7 @@
 package io.kraft.broker.group.share;
 
+import io.kraft.broker.group.GroupApi;
+import io.kraft.broker.group.GroupState;
 import io.kraft.broker.group.consumer.TopicCatalog;
 import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
@@ -88,11 +90,14 @@ public final class ShareGroupCoordinator implements AutoCloseable {
         }, thread);
     }
 
-    /** Every share group this broker coordinates, with its state. */
-    public CompletableFuture<List<GroupView>> list() {
+    /** Every share group this broker coordinates, as ListGroups reports it (type and protocol type "share"). */
+    public CompletableFuture<List<GroupApi.ListedGroup>> listed() {
         return CompletableFuture.supplyAsync(() -> groups.values().stream()
                 .filter(g -> isCoordinator.test(g.groupId()))
-                .map(g -> new GroupView(g.groupId(), g.state(), g.groupEpoch(), List.of())).toList(), thread);
+                .map(g -> {
+                    GroupState state = g.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
+                    return new GroupApi.ListedGroup(g.groupId(), "share", state, "share", state.wireName());
+                }).toList(), thread);
     }
 
     /** Whether this broker coordinates {@code groupId}. */
@@ -107,9 +112,18 @@ public final class ShareGroupCoordinator implements AutoCloseable {
         if (!isCoordinator.test(hb.groupId())) {
             return ShareGroup.Result.error(Errors.NOT_COORDINATOR, null);
         }
-        ShareGroup group = groups.computeIfAbsent(hb.groupId(), ShareGroup::new);
+        ShareGroup group = groups.get(hb.groupId());
+        if (group == null) {
+            if (groups.size() >= config.maxGroups()) {
+                return ShareGroup.Result.error(Errors.GROUP_MAX_SIZE_REACHED, "this broker coordinates "
+                        + config.maxGroups() + " share groups (" + ShareGroupConfig.MAX_GROUPS + ")");
+            }
+            group = new ShareGroup(hb.groupId());
+            groups.put(hb.groupId(), group);
+        }
         ShareGroup.Result result = group.heartbeat(hb, topics, config.maxSize(), memberIds.get());
         if (result.errorCode() != Errors.NONE.code()) {
+            dropIfEmpty(group);
             return result;
         }
         String key = key(hb.groupId(), result.memberId());
@@ -118,6 +132,7 @@ public final class ShareGroupCoordinator implements AutoCloseable {
             LOG.info("Share group {} member {} left (group epoch {})", LogText.of(hb.groupId()),
                     result.memberId(), group.groupEpoch());
             memberGone.accept(hb.groupId(), result.memberId());
+            dropIfEmpty(group);
             return result;
         }
         if (hb.memberEpoch() == 0) {
@@ -137,6 +152,14 @@ public final class ShareGroupCoordinator implements AutoCloseable {
             LOG.info("Share group {} member {} removed: no heartbeat for {} ms", LogText.of(groupId), memberId,
                     config.sessionTimeoutMs());
             memberGone.accept(groupId, memberId);
+            dropIfEmpty(group);
+        }
+    }
+
+    /** A group without members holds nothing here (its records' state is the partition leaders'): forget it. */
+    private void dropIfEmpty(ShareGroup group) {
+        if (group.isEmpty()) {
+            groups.remove(group.groupId());
         }
     }
 
