@@ -56,6 +56,8 @@ public final class ShareFetchService {
     private final ShareGroupConfig config;
     private final LongSupplier clock;
     private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
+    /** The leader epoch each share partition was created in. */
+    private final Map<SharePartitionKey, Integer> leaderEpochs = new ConcurrentHashMap<>();
 
     public ShareFetchService(ReplicaManager replicas, Supplier<MetadataImage> images, ShareGroupConfig config,
                              LongSupplier clock) {
@@ -78,6 +80,7 @@ public final class ShareFetchService {
         }
         Partition partition = found.get();
         if (!partition.isLeader()) {
+            partitions.remove(key); // a later leadership here starts afresh, not from this stale state
             return new PartitionFetch(Errors.NOT_LEADER_OR_FOLLOWER, FileSlice.empty(), List.of(),
                     partition.leaderId(), partition.leaderEpoch());
         }
@@ -176,8 +179,13 @@ public final class ShareFetchService {
     /** The share partition of {@code key}, created if this broker holds fewer than {@link #MAX_SHARE_PARTITIONS}. */
     private SharePartition sharePartition(SharePartitionKey key, Partition partition) {
         SharePartition existing = partitions.get(key);
-        if (existing != null) {
+        if (existing != null && leaderEpochs.getOrDefault(key, -1) == partition.leaderEpoch()) {
             return existing;
+        }
+        if (existing != null) {
+            // Leadership left and came back: what this broker remembers may be older than what the other leader
+            // delivered, so start again as a new leader does (the state is not durable yet).
+            partitions.remove(key, existing);
         }
         if (partitions.size() >= MAX_SHARE_PARTITIONS) {
             LOG.warn("Share partition {}-{} of group {} refused: this broker holds {} share partitions already",
@@ -185,6 +193,7 @@ public final class ShareFetchService {
                     MAX_SHARE_PARTITIONS);
             return null;
         }
+        leaderEpochs.put(key, partition.leaderEpoch());
         return partitions.computeIfAbsent(key, k -> {
             long start = config.resetToEarliest() ? partition.logStartOffset() : partition.highWatermark();
             LOG.info("Share partition {}-{} of group {} starts at offset {}", k.topicId(), k.partition(),
