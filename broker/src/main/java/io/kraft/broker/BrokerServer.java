@@ -26,6 +26,8 @@ import io.kraft.broker.config.EffectiveConfigs;
 import io.kraft.broker.fetch.FetchHandler;
 import io.kraft.broker.fetch.FetchSessionCache;
 import io.kraft.broker.group.GroupCoordinatorComponents;
+import io.kraft.broker.group.GroupApi;
+import io.kraft.broker.group.share.ShareGroupComponents;
 import io.kraft.broker.group.GroupCoordinatorMetrics;
 import io.kraft.broker.lifecycle.BrokerLifecycle;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
@@ -102,6 +104,7 @@ public final class BrokerServer implements AutoCloseable {
     private final ReplicaManager replicaManager;
     private final BrokerLifecycleConfig lifecycleConfig;
     private final GroupCoordinatorComponents groupCoordinator;
+    private final ShareGroupComponents shareGroups;
     private final FaultHandler faultHandler;
     private final TransactionComponents transactions;
     private final ClientListenerGate listenerGate;
@@ -213,10 +216,15 @@ public final class BrokerServer implements AutoCloseable {
             replicaManager.throttles().applyAlterLogDirs(metadata.image()); // the rate DescribeConfigs shows
             return replicaManager.alterReplicaLogDirs(moves);
         }));
-        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties);
+        // ListGroups reports share groups too; they are built below, once the coordinator they ask exists.
+        this.groupCoordinator = GroupCoordinatorComponents.create(controller, metadata, replicaManager, properties,
+                this::listShareGroups);
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
+        this.shareGroups = ShareGroupComponents.create(metadata::image, replicaManager, groupCoordinator.coordinator(),
+                properties);
+        handlers.addAll(shareGroups.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image, transactions.implicitAdds()));
         handlers.addAll(transactions.handlers());
@@ -235,6 +243,10 @@ public final class BrokerServer implements AutoCloseable {
                 serverTls.get(name), serverSasl.get(name), scram, network)));
         this.listenerGate = new ClientListenerGate(nodeId, this::brokerEpoch, this::openClientListener);
         metadata.register(listenerGate);
+    }
+
+    private CompletableFuture<List<GroupApi.ListedGroup>> listShareGroups() {
+        return shareGroups.coordinator().listed();
     }
 
     /**
@@ -408,6 +420,7 @@ public final class BrokerServer implements AutoCloseable {
         }
         servers.values().forEach(KafkaServer::close);
         network.close();
+        shareGroups.close();
         groupCoordinator.close();
         transactions.close();
         if (lifecycle != null) {

@@ -155,7 +155,11 @@ final class GroupsCommand implements Callable<Integer> {
     }
 
     private Map<String, Object> adminProperties() {
-        Map<String, Object> properties = connection.adminProperties();
+        return withTimeout(connection.adminProperties(), timeoutMs);
+    }
+
+    /** The admin properties with --timeout as the API and request timeouts, unless the config file set them. */
+    static Map<String, Object> withTimeout(Map<String, Object> properties, long timeoutMs) {
         properties.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         properties.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         return properties;

@@ -23,8 +23,8 @@ public final class KraftCli implements Runnable {
      */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RandomUuidCommand.class, FormatCommand.class,
             StartCommand.class, QuorumCommand.class, MetadataShellCommand.class, GroupsCommand.class,
-            TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class, ConsumeCommand.class,
-            TransactionsCommand.class, LeaderElectionCommand.class, ReassignPartitionsCommand.class,
+            ShareGroupsCommand.class, TopicsCommand.class, ConfigsCommand.class, ProduceCommand.class,
+            ConsumeCommand.class, TransactionsCommand.class, LeaderElectionCommand.class, ReassignPartitionsCommand.class,
             LogDirsCommand.class, AclsCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class);
 
     /** The exit code of a command that ran and failed (bad configuration, unusable directory). */

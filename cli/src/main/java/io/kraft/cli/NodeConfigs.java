@@ -8,6 +8,7 @@ import static io.kraft.config.Importance.HIGH;
 import io.kraft.broker.config.BrokerConfigs;
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.group.consumer.ConsumerGroupConfig;
+import io.kraft.broker.group.share.ShareGroupConfig;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.SaslSettings;
@@ -85,6 +86,7 @@ public final class NodeConfigs {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), ConsumerGroupConfig.definition(),
+                ShareGroupConfig.definition(),
                 QuorumConfig.definition(), MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
                 AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition(),

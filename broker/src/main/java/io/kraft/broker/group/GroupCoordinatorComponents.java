@@ -16,6 +16,8 @@ import io.kraft.storage.record.ControlRecordType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The group coordinator of one broker, wired: its settings from the node's properties, its
@@ -41,6 +43,13 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
     /** @param properties the node's Kafka-named settings (group.*, offsets.*, offset.metadata.max.bytes) */
     public static GroupCoordinatorComponents create(Controller controller, MetadataSource metadata,
                                                     ReplicaManager replicas, Map<String, String> properties) {
+        return create(controller, metadata, replicas, properties, () -> CompletableFuture.completedFuture(List.of()));
+    }
+
+    /** @param otherGroups the groups ListGroups reports besides this coordinator's (share groups, KIP-932) */
+    public static GroupCoordinatorComponents create(Controller controller, MetadataSource metadata,
+                                                    ReplicaManager replicas, Map<String, String> properties,
+                                                    Supplier<CompletableFuture<List<GroupApi.ListedGroup>>> otherGroups) {
         GroupConfig config = GroupConfig.fromProperties(properties);
         ReplicaCoordinatorLog offsetsLog = new ReplicaCoordinatorLog(replicas, config.offsetsCommitTimeoutMs(),
                 System::currentTimeMillis);
@@ -60,7 +69,7 @@ public final class GroupCoordinatorComponents implements AutoCloseable {
         FindCoordinatorHandler findCoordinator = new FindCoordinatorHandler(metadata::image,
                 new OffsetsTopic(controller, metadata::image, config), replicas.brokerId(), coordinator::leads);
         return new GroupCoordinatorComponents(offsetsLog, coordinator, findCoordinator,
-                GroupHandlers.create(coordinator));
+                GroupHandlers.create(coordinator, otherGroups));
     }
 
     public GroupCoordinatorService coordinator() {

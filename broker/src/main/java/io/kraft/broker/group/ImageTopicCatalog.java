@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /** The topics of the broker's current metadata image, as consumer-protocol groups see them. */
-final class ImageTopicCatalog implements TopicCatalog {
+public final class ImageTopicCatalog implements TopicCatalog {
     private final Supplier<MetadataImage> images;
 
-    ImageTopicCatalog(Supplier<MetadataImage> images) {
+    public ImageTopicCatalog(Supplier<MetadataImage> images) {
         this.images = images;
     }
 

@@ -62,6 +62,11 @@ public enum ApiKey {
     CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", "0-1", "0-1", "0+"),
     CONSUMER_GROUP_DESCRIBE(69, "ConsumerGroupDescribe", "0-1", "0-1", "0+"),
     DESCRIBE_TOPIC_PARTITIONS(75, "DescribeTopicPartitions", "0", "0", "0+"),
+    // KIP-932 share groups; ShareFetch and ShareAcknowledge v2 (acquire modes, lock renewal) are not served yet.
+    SHARE_GROUP_HEARTBEAT(76, "ShareGroupHeartbeat", "1", "1", "0+"),
+    SHARE_GROUP_DESCRIBE(77, "ShareGroupDescribe", "1", "1", "0+"),
+    SHARE_FETCH(78, "ShareFetch", "1", "1", "0+"),
+    SHARE_ACKNOWLEDGE(79, "ShareAcknowledge", "1", "1", "0+"),
     ADD_RAFT_VOTER(80, "AddRaftVoter", "0-1", "0-1", "0+"),
     REMOVE_RAFT_VOTER(81, "RemoveRaftVoter", "0", "0", "0+");
 

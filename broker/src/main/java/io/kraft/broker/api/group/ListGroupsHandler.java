@@ -21,16 +21,25 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Answers ListGroups (v0-5) with the groups this broker coordinates; v4 filters by state names (any case),
- * v5 by group type ("classic", or "consumer" for KIP-848 groups).
+ * v5 by group type ("classic", "consumer" for KIP-848 groups, "share" for KIP-932 groups).
  */
 public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRequest, ListGroupsResponse> {
     private final GroupCoordinatorService coordinator;
+    private final Supplier<CompletableFuture<List<ListedGroup>>> otherGroups;
 
     public ListGroupsHandler(GroupCoordinatorService coordinator) {
+        this(coordinator, () -> CompletableFuture.completedFuture(List.of()));
+    }
+
+    /** @param otherGroups groups this broker coordinates outside {@code coordinator} (share groups, KIP-932) */
+    public ListGroupsHandler(GroupCoordinatorService coordinator,
+                             Supplier<CompletableFuture<List<ListedGroup>>> otherGroups) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.otherGroups = Objects.requireNonNull(otherGroups, "otherGroups");
     }
 
     @Override
@@ -51,8 +60,13 @@ public final class ListGroupsHandler implements AsyncRequestHandler<ListGroupsRe
         boolean nothingMatches = !stateNames.isEmpty() && states.isEmpty();
         // DESCRIBE on the cluster lists every group; otherwise those the principal may describe (as Kafka does).
         boolean everyGroup = !context.authorizationEnabled() || context.authorizeCluster(AclOperation.DESCRIBE);
-        return Requests.respond(coordinator.listGroups(states), result -> toResponse(context, result, nothingMatches,
-                everyGroup, wantedTypes));
+        CompletableFuture<ListGroupsResult> all = coordinator.listGroups(states).thenCombine(otherGroups.get(),
+                (result, others) -> {
+                    List<ListedGroup> groups = new java.util.ArrayList<>(result.groups());
+                    others.stream().filter(g -> states.isEmpty() || states.contains(g.state())).forEach(groups::add);
+                    return new ListGroupsResult(result.error(), groups);
+                });
+        return Requests.respond(all, result -> toResponse(context, result, nothingMatches, everyGroup, wantedTypes));
     }
 
     private static ListGroupsResponse toResponse(RequestContext context, ListGroupsResult result,
