@@ -125,6 +125,9 @@ final class ClassicMembersOfConsumerGroup {
             // The JoinGroup itself may show them given up already (an eager member revokes all before joining).
             ConsumerGroupHeartbeats.reconcile(group, member, owned, records);
         }
+        LOG.debug("Classic member {} of consumer group {} joined: epoch {}, {}, owns {}, revoking {}",
+                LogText.of(memberId), LogText.of(group.groupId()), member.memberEpoch(), member.state().label(),
+                member.assigned().size(), member.pendingRevocation().size());
         consumerGroups.scheduleSession(holder, memberId);
         consumerGroups.watchRevocation(holder, member);
         ConsumerGroupMember joined = member;
@@ -174,7 +177,10 @@ final class ClassicMembersOfConsumerGroup {
             return refused;
         }
         consumerGroups.scheduleSession(holder, member.memberId());
-        return mustRejoin(group, member) ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        boolean rejoin = mustRejoin(group, member);
+        LOG.debug("Classic member {} of consumer group {} heartbeats at epoch {} ({}): {}",
+                LogText.of(member.memberId()), LogText.of(group.groupId()), member.memberEpoch(), member.state().label(), rejoin ? "rejoin" : "ok");
+        return rejoin ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
     }
 
     /**

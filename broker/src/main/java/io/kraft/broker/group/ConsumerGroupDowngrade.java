@@ -18,8 +18,8 @@ import java.util.TreeMap;
 /**
  * KIP-848's downgrade: a consumer group whose last consumer-protocol member left, with only classic members (that
  * joined with JoinGroup) remaining, becomes a classic group again. Each member keeps its id, protocols, timeouts and,
- * as its classic assignment, the partitions it owns; the generation is the members' latest epoch. The caller then starts a
- * rebalance, so the members rejoin and the group's leader assigns as the classic protocol does.
+ * as its classic assignment, the partitions it owns; the generation is the members' latest epoch. The caller then
+ * starts a rebalance, so the members rejoin and the group's leader assigns as the classic protocol does.
  */
 final class ConsumerGroupDowngrade {
     private ConsumerGroupDowngrade() {

@@ -169,8 +169,8 @@ final class ConsumerGroupHeartbeats {
             ConsumerGroupMember holderOfInstance = group.staticMember(request.instanceId());
             if (member == null && holderOfInstance != null) {
                 if (holderOfInstance.memberEpoch() != ConsumerHeartbeat.STATIC_LEAVE_EPOCH) {
-                    write(holder, prelude, List.of(), done, Result.failed(Errors.UNRELEASED_INSTANCE_ID, "Static member "
-                            + holderOfInstance.memberId() + " with instance id " + request.instanceId()
+                    write(holder, prelude, List.of(), done, Result.failed(Errors.UNRELEASED_INSTANCE_ID,
+                            "Static member " + holderOfInstance.memberId() + " with instance id " + request.instanceId()
                             + " has not left the group yet."));
                     return;
                 }
