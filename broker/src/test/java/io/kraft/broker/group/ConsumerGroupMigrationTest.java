@@ -209,6 +209,8 @@ class ConsumerGroupMigrationTest {
         assertEquals(3, c.memberEpoch(), "the group epoch continues from the classic generation");
         assertTrue(c.assignment().isEmpty(), "a and b still own every partition");
         assertEquals(3, view().members().size());
+        assertEquals(Set.of(a, b), Set.copyOf(view().members().stream().filter(ConsumerGroupView.MemberView::classic)
+                .map(ConsumerGroupView.MemberView::memberId).toList()), "a and b are classic members");
         assertEquals(Errors.NONE, commit(a, 2, 0), "a classic member commits at its generation");
 
         assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, 2), "a's target moved: it must rejoin");
