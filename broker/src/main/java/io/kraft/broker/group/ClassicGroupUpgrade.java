@@ -90,7 +90,8 @@ final class ClassicGroupUpgrade {
         return group;
     }
 
-    private static Assignment byId(Map<String, SortedSet<Integer>> byName, TopicCatalog topics) {
+    /** Partitions by topic id; topics the catalog does not know are dropped. */
+    static Assignment byId(Map<String, SortedSet<Integer>> byName, TopicCatalog topics) {
         Map<UUID, SortedSet<Integer>> byId = new TreeMap<>();
         byName.forEach((name, ids) -> Optional.ofNullable(topics.byName(name)).map(TopicInfo::id)
                 .ifPresent(id -> byId.put(id, ids)));

@@ -53,15 +53,26 @@ final class ConsumerGroupHeartbeats {
     private final MemberTimers sessions;
     /** A member that does not revoke within its rebalance timeout is removed (KIP-848). */
     private final MemberTimers revocations;
+    /** Told when a group went back to the classic protocol, to start its rebalance. */
+    private final Consumer<ClassicGroup> downgraded;
 
     ConsumerGroupHeartbeats(ConsumerGroupConfig config, CoordinatorTimer timer, GroupRecordWriter writer,
-                            TopicCatalog topics) {
+                            TopicCatalog topics, Consumer<ClassicGroup> downgraded) {
+        this.downgraded = Objects.requireNonNull(downgraded, "downgraded");
         this.config = Objects.requireNonNull(config, "config");
         this.timer = Objects.requireNonNull(timer, "timer");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.topics = Objects.requireNonNull(topics, "topics");
         this.sessions = new MemberTimers(timer);
         this.revocations = new MemberTimers(timer);
+    }
+
+    ConsumerGroupConfig config() {
+        return config;
+    }
+
+    TopicCatalog topics() {
+        return topics;
     }
 
     /** Why the request is malformed, or null (checked before the group is looked up). */
@@ -89,22 +100,48 @@ final class ConsumerGroupHeartbeats {
     }
 
     /**
-     * Handles one heartbeat of a group held by {@code holder} (created by the caller when new).
+     * Makes {@code holder} (created by the caller when new) a consumer group if it is not one: an empty group is taken
+     * over, a classic group with members is converted when KIP-848's migration policy and its state allow.
      *
-     * @return false when the group is a classic group with members, which this protocol cannot join
+     * @return the records storing the conversion (empty when there was none), or null when the group is a classic
+     *         group with members this protocol cannot join
      */
-    boolean adopt(ClassicGroup holder) {
+    List<CoordinatorRecord> adopt(ClassicGroup holder) {
         if (holder.consumerGroup() != null) {
-            return true;
+            return List.of();
         }
-        if (!holder.isEmptyOfMembers() || holder.pendingCount() > 0) {
-            return false;
+        if (holder.isEmptyOfMembers() && holder.pendingCount() == 0) {
+            holder.consumerGroup(new ConsumerGroup(holder.groupId()));
+            return List.of();
         }
-        holder.consumerGroup(new ConsumerGroup(holder.groupId()));
-        return true;
+        String refusal = ClassicGroupUpgrade.refusal(config.migrationPolicy(), holder);
+        if (refusal != null) {
+            LOG.info("Classic group {} is not upgraded to the consumer protocol: {}", LogText.of(holder.groupId()),
+                    refusal);
+            return null;
+        }
+        List<ConsumerGroupRecord> converted = new ArrayList<>();
+        ConsumerGroup group = ClassicGroupUpgrade.convert(holder, topics, converted);
+        holder.cancelAllTimers();
+        new ArrayList<>(holder.members()).forEach(m -> holder.remove(m.memberId()));
+        holder.consumerGroup(group);
+        holder.restoreState(GroupState.STABLE, timer.nowMs());
+        group.members().forEach(m -> scheduleSession(holder, m.memberId()));
+        List<CoordinatorRecord> records = new ArrayList<>();
+        records.add(new CoordinatorRecord.GroupMetadata(holder.groupId(), null));
+        converted.forEach(r -> records.add(new ConsumerGroupPart(r)));
+        LOG.info("Classic group {} with {} members is upgraded to the consumer protocol at epoch {}",
+                LogText.of(holder.groupId()), group.members().size(), group.groupEpoch());
+        return records;
     }
 
     void heartbeat(ClassicGroup holder, ConsumerHeartbeat request, Consumer<Result> done) {
+        heartbeat(holder, List.of(), request, done);
+    }
+
+    /** Handles one heartbeat; {@code prelude} (an upgrade's records) is written first, whatever the answer. */
+    void heartbeat(ClassicGroup holder, List<CoordinatorRecord> prelude, ConsumerHeartbeat request,
+                   Consumer<Result> done) {
         ConsumerGroup group = holder.consumerGroup();
         List<ConsumerGroupRecord> records = new ArrayList<>();
         int epoch = request.memberEpoch();
@@ -114,14 +151,16 @@ final class ConsumerGroupHeartbeats {
                 done.accept(Result.failed(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is unknown."));
                 return;
             }
+            List<CoordinatorRecord> downgrade = List.of();
             if (epoch == ConsumerHeartbeat.STATIC_LEAVE_EPOCH) {
                 staticLeave(group, member, records);
             } else {
-                removeMember(group, member, records);
-                LOG.info("Member {} left consumer group {} at group epoch {}", LogText.of(member.memberId()),
+                LOG.info("Member {} leaves consumer group {} at group epoch {}", LogText.of(member.memberId()),
                         LogText.of(group.groupId()), group.groupEpoch());
+                downgrade = removeMember(holder, member, records);
             }
-            write(holder, records, done, new Result(Errors.NONE.code(), null, member.memberId(), epoch, 0, null));
+            write(holder, downgrade, records, done,
+                    new Result(Errors.NONE.code(), null, member.memberId(), epoch, 0, null));
             return;
         }
         ConsumerGroupMember member = group.member(request.memberId());
@@ -130,15 +169,15 @@ final class ConsumerGroupHeartbeats {
             ConsumerGroupMember holderOfInstance = group.staticMember(request.instanceId());
             if (member == null && holderOfInstance != null) {
                 if (holderOfInstance.memberEpoch() != ConsumerHeartbeat.STATIC_LEAVE_EPOCH) {
-                    done.accept(Result.failed(Errors.UNRELEASED_INSTANCE_ID, "Static member "
-                            + holderOfInstance.memberId() + " with instance id " + request.instanceId()
+                    write(holder, prelude, List.of(), done, Result.failed(Errors.UNRELEASED_INSTANCE_ID,
+                            "Static member " + holderOfInstance.memberId() + " with instance id " + request.instanceId()
                             + " has not left the group yet."));
                     return;
                 }
                 member = replaceStatic(group, holderOfInstance, request, records);
             } else if (member == null) {
                 if (group.members().size() >= config.maxSize()) {
-                    done.accept(Result.failed(Errors.GROUP_MAX_SIZE_REACHED,
+                    write(holder, prelude, List.of(), done, Result.failed(Errors.GROUP_MAX_SIZE_REACHED,
                             "The group reached its maximum size of " + config.maxSize() + "."));
                     return;
                 }
@@ -182,7 +221,7 @@ final class ConsumerGroupHeartbeats {
         watchRevocation(holder, member);
         Result answer = new Result(Errors.NONE.code(), null, member.memberId(), member.memberEpoch(),
                 heartbeatIntervalMs(member), member.assigned());
-        write(holder, records, done, answer);
+        write(holder, prelude, records, done, answer);
     }
 
     private int heartbeatIntervalMs(ConsumerGroupMember member) {
@@ -263,7 +302,7 @@ final class ConsumerGroupHeartbeats {
     }
 
     /** Members or topics changed: a new group epoch and, at it, a new target assignment. */
-    private void bumpEpoch(ConsumerGroup group, List<ConsumerGroupRecord> records) {
+    void bumpEpoch(ConsumerGroup group, List<ConsumerGroupRecord> records) {
         int epoch = group.groupEpoch() + 1;
         group.groupEpoch(epoch);
         records.add(new ConsumerGroupRecord.GroupEpoch(group.groupId(), epoch));
@@ -310,7 +349,7 @@ final class ConsumerGroupHeartbeats {
         return config.assignors().get(0);
     }
 
-    private static void reconcile(ConsumerGroup group, ConsumerGroupMember member, Assignment owned,
+    static void reconcile(ConsumerGroup group, ConsumerGroupMember member, Assignment owned,
                                   List<ConsumerGroupRecord> records) {
         CurrentAssignment next = Reconciler.next(member.current(), group.target(member.memberId()),
                 group.assignmentEpoch(), owned, (topic, id) -> group.ownedByOther(member.memberId(), topic, id));
@@ -320,7 +359,13 @@ final class ConsumerGroupHeartbeats {
         }
     }
 
-    private void removeMember(ConsumerGroup group, ConsumerGroupMember member, List<ConsumerGroupRecord> records) {
+    /**
+     * Removes the member with a new group epoch; when only classic members remain and the policy allows, the group
+     * goes back to the classic protocol (KIP-848's downgrade), whose records are returned (else none).
+     */
+    List<CoordinatorRecord> removeMember(ClassicGroup holder, ConsumerGroupMember member,
+                                         List<ConsumerGroupRecord> records) {
+        ConsumerGroup group = holder.consumerGroup();
         cancelSession(group.groupId(), member.memberId());
         group.remove(member.memberId());
         records.add(new ConsumerGroupRecord.CurrentMember(group.groupId(), member.memberId(), null));
@@ -328,36 +373,57 @@ final class ConsumerGroupHeartbeats {
         records.add(new ConsumerGroupRecord.MemberMetadata(group.groupId(), member.memberId(), null));
         group.subscribedTopics(SubscribedTopics.of(group, topics));
         bumpEpoch(group, records);
+        if (!ConsumerGroupDowngrade.due(config.migrationPolicy(), group)) {
+            return List.of();
+        }
+        unload(holder);
+        List<CoordinatorRecord> downgrade = ConsumerGroupDowngrade.convert(holder, timer.nowMs());
+        LOG.info("Consumer group {} has only classic members left and goes back to the classic protocol at "
+                + "generation {}", LogText.of(holder.groupId()), holder.generationId());
+        downgraded.accept(holder);
+        return downgrade;
     }
 
-    private void write(ClassicGroup holder, List<ConsumerGroupRecord> records, Consumer<Result> done, Result answer) {
-        if (holder.consumerGroup().isEmpty()) {
+    /** Writes {@code prelude} then {@code records} in one batch, then answers; nothing to write answers at once. */
+    void write(ClassicGroup holder, List<CoordinatorRecord> prelude, List<ConsumerGroupRecord> records,
+               Consumer<Result> done, Result answer) {
+        if (holder.consumerGroup() != null && holder.consumerGroup().isEmpty()) {
             holder.restoreState(GroupState.EMPTY, timer.nowMs());
         }
-        if (records.isEmpty()) {
+        if (records.isEmpty() && prelude.isEmpty()) {
             done.accept(answer);
             return;
         }
-        List<CoordinatorRecord> wrapped = new ArrayList<>(records.size());
+        List<CoordinatorRecord> wrapped = new ArrayList<>(prelude.size() + records.size());
         records.forEach(r -> wrapped.add(new ConsumerGroupPart(r)));
+        // A downgrade's records follow the removal that caused it; an upgrade's precede the join.
+        if (holder.consumerGroup() == null) {
+            wrapped.addAll(prelude);
+        } else {
+            wrapped.addAll(0, prelude);
+        }
         writer.write(holder, wrapped, error -> done.accept(error == Errors.NONE ? answer
                 : Result.failed(error, null)));
     }
 
     // ---- sessions -------------------------------------------------------------------------------
 
-    private void scheduleSession(ClassicGroup holder, String memberId) {
-        sessions.schedule(holder.groupId(), memberId, config.sessionTimeoutMs(), () -> expire(holder, memberId,
-                "after " + config.sessionTimeoutMs() + " ms without a heartbeat"));
+    /** A classic member keeps the session timeout of its JoinGroup; others get the group's. */
+    void scheduleSession(ClassicGroup holder, String memberId) {
+        ConsumerGroupMember member = holder.consumerGroup().member(memberId);
+        int timeoutMs = member != null && member.isClassic() ? member.subscription().classic().sessionTimeoutMs()
+                : config.sessionTimeoutMs();
+        sessions.schedule(holder.groupId(), memberId, timeoutMs, () -> expire(holder, memberId,
+                "after " + timeoutMs + " ms without a heartbeat"));
     }
 
-    private void cancelSession(String groupId, String memberId) {
+    void cancelSession(String groupId, String memberId) {
         sessions.cancel(groupId, memberId);
         revocations.cancel(groupId, memberId);
     }
 
     /** A member told to revoke partitions has its rebalance timeout to do so; the deadline is set once per wait. */
-    private void watchRevocation(ClassicGroup holder, ConsumerGroupMember member) {
+    void watchRevocation(ClassicGroup holder, ConsumerGroupMember member) {
         String groupId = holder.groupId();
         if (member.state() != MemberState.UNREVOKED_PARTITIONS) {
             revocations.cancel(groupId, member.memberId());
@@ -386,10 +452,10 @@ final class ConsumerGroupHeartbeats {
             return;
         }
         List<ConsumerGroupRecord> records = new ArrayList<>();
-        removeMember(group, member, records);
         LOG.info("Member {} of consumer group {} is removed {}; group epoch {}", LogText.of(memberId),
-                LogText.of(group.groupId()), why, group.groupEpoch());
-        write(holder, records, result -> {
+                LogText.of(group.groupId()), why, group.groupEpoch() + 1);
+        List<CoordinatorRecord> downgrade = removeMember(holder, member, records);
+        write(holder, downgrade, records, result -> {
             if (result.errorCode() != Errors.NONE.code()) {
                 LOG.warn("Could not write the expiry of member {} of group {}: error {}", LogText.of(memberId),
                         LogText.of(group.groupId()), result.errorCode());

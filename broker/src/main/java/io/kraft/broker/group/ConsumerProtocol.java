@@ -3,6 +3,8 @@ package io.kraft.broker.group;
 import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
 import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,6 +41,30 @@ final class ConsumerProtocol {
                     .computeIfAbsent(tp.topic(), t -> new TreeSet<>()).addAll(tp.partitions()));
             return byTopic;
         });
+    }
+
+    /**
+     * The partitions a member says it owns in its subscription (version 1+, KIP-429), by topic name; an older or
+     * unreadable subscription owns nothing the coordinator can see.
+     */
+    static Map<String, SortedSet<Integer>> ownedPartitions(byte[] subscription) {
+        return read(subscription, ConsumerProtocolSubscription.HIGHEST_SUPPORTED_VERSION, (in, version) -> {
+            Map<String, SortedSet<Integer>> byTopic = new TreeMap<>();
+            ConsumerProtocolSubscription.parse(in, version).ownedPartitions().forEach(tp -> byTopic
+                    .computeIfAbsent(tp.topic(), t -> new TreeSet<>()).addAll(tp.partitions()));
+            return byTopic;
+        }).orElse(Map.of());
+    }
+
+    /** A SyncGroup assignment (version 0, no user data) of these partitions by topic name. */
+    static byte[] assignment(Map<String, ? extends Collection<Integer>> partitions) {
+        ConsumerProtocolAssignment assignment = new ConsumerProtocolAssignment();
+        partitions.forEach((topic, ids) -> assignment.assignedPartitions().add(
+                new ConsumerProtocolAssignment.TopicPartition().setTopic(topic).setPartitions(List.copyOf(ids))));
+        ByteBuffer buffer = assignment.toVersionedBuffer((short) 0);
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
     }
 
     private static <T> Optional<T> read(byte[] bytes, short highest, BiFunction<ByteBuffer, Short, T> parse) {

@@ -65,6 +65,7 @@ public final class GroupCoordinator {
     private final GroupMembershipManager membership;
     private final OffsetManager offsets;
     private final ConsumerGroupHeartbeats consumerGroups;
+    private final ClassicMembersOfConsumerGroup classicMembers;
     private final Map<Integer, CoordinatorPartition> partitions = new HashMap<>();
     private int partitionCount;
 
@@ -85,7 +86,11 @@ public final class GroupCoordinator {
         this.membership = new GroupMembershipManager(config, timer, this::write);
         this.offsets = new OffsetManager(config, timer, this::write, this::writeTransactional, partitionExists);
         this.partitionCount = config.offsetsTopicPartitions();
-        this.consumerGroups = new ConsumerGroupHeartbeats(consumerConfig, timer, this::write, topics);
+        this.consumerGroups = new ConsumerGroupHeartbeats(consumerConfig, timer, this::write, topics, downgraded -> {
+            membership.restoreSessions(downgraded);
+            membership.prepareRebalance(downgraded, "it went back to the classic protocol");
+        });
+        this.classicMembers = new ClassicMembersOfConsumerGroup(config, timer, consumerGroups);
     }
 
     /**
@@ -269,7 +274,11 @@ public final class GroupCoordinator {
         ClassicGroup group = partition.group(request.groupId());
         if (group != null && group.consumerGroup() != null) {
             if (!group.consumerGroup().isEmpty()) {
-                done.accept(JoinResult.failed(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+                if (classicMembers.accepts()) {
+                    classicMembers.join(group, request, done); // KIP-848: a classic member of a consumer group
+                } else {
+                    done.accept(JoinResult.failed(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+                }
                 return;
             }
             List<CoordinatorRecord> tombstones = new ArrayList<>();
@@ -306,6 +315,10 @@ public final class GroupCoordinator {
             done.accept(SyncResult.failed(Errors.UNKNOWN_MEMBER_ID));
             return;
         }
+        if (group.consumerGroup() != null) {
+            classicMembers.sync(group, request, done);
+            return;
+        }
         membership.sync(group, request, done);
     }
 
@@ -315,6 +328,9 @@ public final class GroupCoordinator {
             return route;
         }
         ClassicGroup group = group(request.groupId());
+        if (group != null && group.consumerGroup() != null) {
+            return classicMembers.heartbeat(group, request);
+        }
         return group == null ? Errors.UNKNOWN_MEMBER_ID : membership.heartbeat(group, request);
     }
 
@@ -327,6 +343,10 @@ public final class GroupCoordinator {
         if (group == null) {
             return new LeaveResult(Errors.NONE,
                     members.stream().map(m -> Errors.UNKNOWN_MEMBER_ID).toList());
+        }
+        if (group.consumerGroup() != null) {
+            return classicMembers.leave(group, members,
+                    (downgraded, member) -> membership.leave(downgraded, List.of(member)).memberErrors().get(0));
         }
         return membership.leave(group, members);
     }
@@ -353,12 +373,13 @@ public final class GroupCoordinator {
             group = new ClassicGroup(request.groupId(), timer.nowMs());
             partition.put(group);
         }
-        if (!consumerGroups.adopt(group)) {
+        List<CoordinatorRecord> upgrade = consumerGroups.adopt(group);
+        if (upgrade == null) {
             done.accept(ConsumerHeartbeat.Result.failed(Errors.GROUP_ID_NOT_FOUND,
                     "Group " + request.groupId() + " is a classic group with members."));
             return;
         }
-        consumerGroups.heartbeat(group, request, done);
+        consumerGroups.heartbeat(group, upgrade, request, done);
     }
 
     // ---- offsets ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -21,29 +22,36 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Unmodified kafka-clients 4.4 consumers with {@code group.protocol=consumer} (KIP-848) against one in-process node:
  * server-side assignment and incremental reconciliation while the group grows and shrinks under a steady producer,
- * with manual commits, so every record is processed exactly once.
+ * with manual commits, so every record is processed exactly once; and classic consumers of a group migrating to the
+ * consumer protocol and back (KIP-848's online upgrade and downgrade).
  */
 class ConsumerProtocolGroupTest {
     private static final int PARTITIONS = 12;
@@ -84,6 +92,10 @@ class ConsumerProtocolGroupTest {
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final java.util.Set<TopicPartition> owned = ConcurrentHashMap.newKeySet();
+        /** Commits refused because a classic member's generation had moved on (as applications do, it goes on). */
+        private final AtomicInteger commitsFailed = new AtomicInteger();
+        /** The next offset of each owned partition after what was processed (the consumer thread's only). */
+        private final Map<TopicPartition, OffsetAndMetadata> processedUpTo = new HashMap<>();
         private final Thread thread;
 
         Member(Properties props, String topic, Map<Long, AtomicInteger> processed, List<Throwable> failures) {
@@ -97,11 +109,23 @@ class ConsumerProtocolGroupTest {
                 consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                     @Override
                     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                        // What was processed is committed before another member may take the partitions.
+                        Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>(processedUpTo);
+                        done.keySet().retainAll(partitions);
+                        if (!done.isEmpty()) {
+                            try {
+                                consumer.commitSync(done);
+                            } catch (CommitFailedException e) {
+                                commitsFailed.incrementAndGet(); // the next owner processes them again
+                            }
+                        }
+                        processedUpTo.keySet().removeAll(partitions);
                         owned.removeAll(partitions);
                     }
 
                     @Override
                     public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                        processedUpTo.keySet().removeAll(partitions);
                         owned.removeAll(partitions);
                     }
 
@@ -115,9 +139,18 @@ class ConsumerProtocolGroupTest {
                     for (ConsumerRecord<byte[], byte[]> record : records) {
                         long key = ((long) record.partition() << 40) | record.offset();
                         processed.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+                        processedUpTo.put(new TopicPartition(record.topic(), record.partition()),
+                                new OffsetAndMetadata(record.offset() + 1));
                     }
                     if (!records.isEmpty()) {
-                        consumer.commitSync(); // everything processed is committed before the next poll may revoke
+                        try {
+                            consumer.commitSync(); // everything processed is committed before the next poll may revoke
+                        } catch (RebalanceInProgressException e) {
+                            // A classic member's rebalance is under way: what it gives up is committed on revocation,
+                            // the rest after the next poll.
+                        } catch (CommitFailedException e) {
+                            commitsFailed.incrementAndGet(); // a classic member's generation moved on
+                        }
                     }
                 }
             } catch (Throwable t) {
@@ -129,6 +162,10 @@ class ConsumerProtocolGroupTest {
 
         int assigned() {
             return owned.size();
+        }
+
+        int commitsFailed() {
+            return commitsFailed.get();
         }
 
         @Override
@@ -183,6 +220,18 @@ class ConsumerProtocolGroupTest {
         }
     }
 
+    /** Stops the producer and checks that each record it had acknowledged was processed exactly once. */
+    private static void assertEveryRecordProcessedOnce(SteadyProducer producer, Map<Long, AtomicInteger> processed,
+                                                       List<Throwable> failures) throws InterruptedException {
+        producer.close();
+        long produced = producer.acked();
+        awaitTrue(() -> processed.size() >= produced, "every produced record processed");
+        assertTrue(failures.isEmpty(), () -> "failures: " + failures);
+        assertEquals(produced, processed.size(), "records processed");
+        long twice = processed.values().stream().filter(c -> c.get() > 1).count();
+        assertEquals(0, twice, "records processed more than once");
+    }
+
     private static boolean isStable(String group) {
         try {
             return node.admin().describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group)
@@ -226,15 +275,88 @@ class ConsumerProtocolGroupTest {
                 assertEquals(member.assignment(), member.targetAssignment().orElseThrow());
             }
             awaitTrue(() -> producer.acked() > 2_000, "the producer made progress");
+            assertEveryRecordProcessedOnce(producer, processed, failures);
+        } finally {
+            for (Member member : members) {
+                member.close();
+            }
+        }
+    }
+
+    private static Properties classicProps(String group, String assignors) {
+        Properties props = consumerProps(node.bootstrap(), group);
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        if (!assignors.equals("default")) {
+            props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, assignors);
+        }
+        return props;
+    }
+
+    private static GroupType typeOf(String group) {
+        try {
+            for (GroupListing listing : node.admin().listGroups().all().get(30, TimeUnit.SECONDS)) {
+                if (listing.groupId().equals(group)) {
+                    return listing.type().orElse(GroupType.UNKNOWN);
+                }
+            }
+            return GroupType.UNKNOWN;
+        } catch (Exception e) {
+            return GroupType.UNKNOWN;
+        }
+    }
+
+    /**
+     * KIP-848's online migration: two classic consumers (the default assignors, whose eager protocol revokes
+     * everything before a rejoin, or cooperative-sticky alone) consume under the producer; a consumer-protocol member
+     * joins, which upgrades the group, and all three get partitions; it leaves, the group goes back to the classic
+     * protocol, and the two consume on. No record is processed twice.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"})
+    void aConsumerProtocolMemberUpgradesAClassicGroupUnderLoadAndItsLeavingDowngradesIt(String assignors)
+            throws Exception {
+        String topic = "migration-" + assignors.length();
+        String group = "migration-group-" + assignors.length();
+        node.createTopic(topic, PARTITIONS, Map.of());
+        Map<Long, AtomicInteger> processed = new ConcurrentHashMap<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        List<Member> classic = new ArrayList<>();
+        try (SteadyProducer producer = new SteadyProducer(node.bootstrap(), topic, failures)) {
+            classic.add(new Member(classicProps(group, assignors), topic, processed, failures));
+            classic.add(new Member(classicProps(group, assignors), topic, processed, failures));
+            awaitTrue(() -> classic.stream().allMatch(m -> m.assigned() == PARTITIONS / 2),
+                    "2 classic members own 6 partitions each");
+            assertEquals(GroupType.CLASSIC, typeOf(group));
+
+            long beforeUpgrade = producer.acked();
+            try (Member upgrading = new Member(consumerProps(node.bootstrap(), group),
+                    topic, processed, failures)) {
+                awaitTrue(() -> upgrading.assigned() > 0 && classic.stream().allMatch(m -> m.assigned() > 0)
+                        && upgrading.assigned() + classic.stream().mapToInt(Member::assigned).sum() == PARTITIONS,
+                        "the three members share the partitions");
+                assertEquals(GroupType.CONSUMER, typeOf(group));
+                awaitTrue(() -> producer.acked() > beforeUpgrade + 1_000, "the producer made progress");
+                assertTrue(failures.isEmpty(), () -> "failures: " + failures);
+            }
+            assertEquals(0, processed.values().stream().filter(c -> c.get() > 1).count(),
+                    "records processed more than once while the group was upgraded and served");
+            assertEquals(0, classic.stream().mapToInt(Member::commitsFailed).sum(), "commits refused");
+            awaitTrue(() -> typeOf(group) == GroupType.CLASSIC, "the group went back to the classic protocol");
+            awaitTrue(() -> classic.stream().allMatch(m -> m.assigned() == PARTITIONS / 2),
+                    "the 2 classic members own 6 partitions each again");
+            long afterDowngrade = producer.acked();
+            awaitTrue(() -> producer.acked() > afterDowngrade + 1_000, "the producer made progress");
             producer.close();
             long produced = producer.acked();
+            // After the downgrade a classic member whose generation the new classic group does not know has its
+            // commit refused (ILLEGAL_GENERATION), so its last records may be processed again: at least once here.
             awaitTrue(() -> processed.size() >= produced, "every produced record processed");
             assertTrue(failures.isEmpty(), () -> "failures: " + failures);
             assertEquals(produced, processed.size(), "records processed");
-            long twice = processed.values().stream().filter(c -> c.get() > 1).count();
-            assertEquals(0, twice, "records processed more than once");
         } finally {
-            for (Member member : members) {
+            for (Member member : classic) {
                 member.close();
             }
         }

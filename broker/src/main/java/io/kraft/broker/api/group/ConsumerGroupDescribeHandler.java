@@ -28,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ConsumerGroupDescribeHandler
         implements AsyncRequestHandler<ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse> {
-    /** KIP-1099's member type of a consumer-protocol member. */
+    /** KIP-1099's member types: one that joined with JoinGroup (after an online upgrade), one of the consumer protocol. */
+    private static final byte CLASSIC_MEMBER_TYPE = 0;
     private static final byte CONSUMER_MEMBER_TYPE = 1;
     private final GroupCoordinatorService coordinator;
 
@@ -88,7 +89,7 @@ public final class ConsumerGroupDescribeHandler
                     .setSubscribedTopicRegex(m.topicRegex())
                     .setAssignment(toAssignment(m.assigned(), view.topicNames()))
                     .setTargetAssignment(toAssignment(m.target(), view.topicNames()))
-                    .setMemberType(CONSUMER_MEMBER_TYPE);
+                    .setMemberType(m.classic() ? CLASSIC_MEMBER_TYPE : CONSUMER_MEMBER_TYPE);
             out.members().add(member);
         }
         return out;

@@ -12,10 +12,13 @@ public record ConsumerGroupView(Errors error, String errorMessage, String groupI
                                 int assignmentEpoch, String assignorName, List<MemberView> members,
                                 Map<UUID, String> topicNames) {
 
-    /** A member: its epoch, subscription, what it owns and what it is heading for (topic names resolved). */
+    /**
+     * A member: its epoch, subscription, what it owns and what it is heading for (topic names resolved), and whether it
+     * speaks the classic protocol (KIP-848's online migration).
+     */
     public record MemberView(String memberId, String instanceId, String rackId, int memberEpoch, String clientId,
                              String clientHost, List<String> topicNames, String topicRegex, String memberState,
-                             Assignment assigned, Assignment target) {
+                             Assignment assigned, Assignment target, boolean classic) {
     }
 
     public static ConsumerGroupView failed(String groupId, Errors error, String message) {
@@ -29,7 +32,7 @@ public record ConsumerGroupView(Errors error, String errorMessage, String groupI
             ConsumerGroupMember.Subscription s = m.subscription();
             members.add(new MemberView(m.memberId(), s.instanceId(), s.rackId(), m.memberEpoch(), s.clientId(),
                     s.clientHost(), s.topicNames(), s.topicRegex(), m.state().label(), m.assigned(),
-                    group.target(m.memberId())));
+                    group.target(m.memberId()), m.isClassic()));
         }
         Map<UUID, String> names = new HashMap<>();
         group.subscribedTopics().forEach((id, topic) -> names.put(id, topic.name()));

@@ -1,0 +1,366 @@
+package io.kraft.broker.group;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kraft.broker.group.GroupApi.CommitRequest;
+import io.kraft.broker.group.GroupApi.HeartbeatRequest;
+import io.kraft.broker.group.GroupApi.JoinRequest;
+import io.kraft.broker.group.GroupApi.JoinResult;
+import io.kraft.broker.group.GroupApi.LeavingMember;
+import io.kraft.broker.group.GroupApi.PartitionCommit;
+import io.kraft.broker.group.GroupApi.Protocol;
+import io.kraft.broker.group.GroupApi.SyncRequest;
+import io.kraft.broker.group.GroupApi.SyncResult;
+import io.kraft.broker.group.consumer.Assignment;
+import io.kraft.broker.group.consumer.ConsumerGroupConfig;
+import io.kraft.broker.group.consumer.ConsumerGroupView;
+import io.kraft.broker.group.consumer.ConsumerHeartbeat;
+import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
+import io.kraft.broker.group.consumer.TopicCatalog;
+import io.kraft.broker.group.consumer.TopicInfo;
+import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
+import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
+import io.kraft.storage.errors.Errors;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * KIP-848's online migration through the coordinator, on a manual clock and an in-memory log: a stable classic group
+ * upgraded by its first consumer-protocol member, its classic members served inside the consumer group (JoinGroup,
+ * SyncGroup, Heartbeat, LeaveGroup, sessions) with partitions moving only once given up, the downgrade when the last
+ * consumer-protocol member leaves, the migration policy's refusals, and a new coordinator replaying all of it.
+ */
+class ConsumerGroupMigrationTest {
+    private static final String GROUP = "migrating";
+    private static final UUID TOPIC = new UUID(9, 9);
+    private static final int SESSION_MS = 10_000;
+    private static final int REBALANCE_MS = 30_000;
+
+    private final ManualTimer timer = new ManualTimer(1_000_000L);
+    private InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+    private final TopicCatalog topics = new TopicCatalog() {
+        @Override
+        public TopicInfo byName(String name) {
+            return name.equals("events") ? new TopicInfo(TOPIC, "events", 6) : null;
+        }
+
+        @Override
+        public Collection<TopicInfo> all() {
+            return List.of(new TopicInfo(TOPIC, "events", 6));
+        }
+    };
+    private GroupCoordinator coordinator = newCoordinator("bidirectional");
+
+    /** A coordinator of a fresh log. */
+    private GroupCoordinator freshCoordinator(String policy) {
+        log = new InMemoryCoordinatorLog();
+        return newCoordinator(policy);
+    }
+
+    private GroupCoordinator newCoordinator(String policy) {
+        GroupConfig config = new GroupConfig(6_000, 1_800_000, 0, 1_000, 4_096, 600_000L, 600_000, 1, (short) 1,
+                104_857_600, 5_000);
+        GroupCoordinator created = new GroupCoordinator(config,
+                ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, policy)), topics,
+                timer, log, p -> true);
+        created.onElected(0, 0);
+        timer.runPending();
+        return created;
+    }
+
+    // ---- the classic protocol's bytes ------------------------------------------------------------------------
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.get(out);
+        return out;
+    }
+
+    /** A consumer's subscription to events, saying which of its partitions it still owns (KIP-429). */
+    private static byte[] subscription(Set<Integer> owned) {
+        ConsumerProtocolSubscription s = new ConsumerProtocolSubscription();
+        s.topics().add("events");
+        if (!owned.isEmpty()) {
+            s.ownedPartitions().add(new ConsumerProtocolSubscription.TopicPartition().setTopic("events")
+                    .setPartitions(List.copyOf(owned)));
+        }
+        return bytes(s.toVersionedBuffer((short) 1));
+    }
+
+    private static byte[] assignment(Integer... partitions) {
+        ConsumerProtocolAssignment a = new ConsumerProtocolAssignment();
+        a.assignedPartitions().add(new ConsumerProtocolAssignment.TopicPartition().setTopic("events")
+                .setPartitions(List.of(partitions)));
+        return bytes(a.toVersionedBuffer((short) 1));
+    }
+
+    private static Set<Integer> partitionsOf(byte[] assignment) {
+        Set<Integer> out = new TreeSet<>();
+        ConsumerProtocol.assignedPartitions(assignment).orElseThrow().values().forEach(out::addAll);
+        return out;
+    }
+
+    private static Set<Integer> partitionsOf(Assignment assignment) {
+        return assignment.partitions().isEmpty() ? Set.of() : new TreeSet<>(assignment.partitions().get(TOPIC));
+    }
+
+    // ---- requests ------------------------------------------------------------------------------------------
+
+    private JoinResult join(String memberId, Set<Integer> owned) {
+        AtomicReference<JoinResult> result = new AtomicReference<>();
+        coordinator.joinGroup(new JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1", SESSION_MS,
+                REBALANCE_MS, "consumer", List.of(new Protocol("cooperative-sticky", subscription(owned)),
+                new Protocol("range", subscription(owned))), true, true), result::set);
+        timer.runPending();
+        return result.get();
+    }
+
+    /** KIP-394: a new member first gets its id, then joins with it (the answer may be held: null). */
+    private String joinNew() {
+        JoinResult first = join("", Set.of());
+        assertEquals(Errors.MEMBER_ID_REQUIRED, first.error());
+        join(first.memberId(), Set.of());
+        return first.memberId();
+    }
+
+    private SyncResult sync(String memberId, int generation, Map<String, byte[]> assignments) {
+        AtomicReference<SyncResult> result = new AtomicReference<>();
+        coordinator.syncGroup(new SyncRequest(GROUP, generation, memberId, null, "consumer", null, assignments),
+                result::set);
+        timer.runPending();
+        return result.get();
+    }
+
+    private Errors heartbeat(String memberId, int generation) {
+        return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, null));
+    }
+
+    private Result consumerHeartbeat(String memberId, int epoch, Assignment owned) {
+        AtomicReference<Result> result = new AtomicReference<>();
+        coordinator.consumerGroupHeartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null,
+                epoch == 0 ? 300_000 : -1, epoch == 0 ? List.of("events") : null, null, null, owned, "client",
+                "/127.0.0.1"), result::set);
+        timer.runPending();
+        return result.get();
+    }
+
+    private Errors commit(String memberId, int generation, int partition) {
+        AtomicReference<Map<OffsetKey, Errors>> result = new AtomicReference<>();
+        coordinator.commitOffsets(new CommitRequest(GROUP, generation, memberId, null, -1,
+                List.of(new PartitionCommit(new OffsetKey("events", partition), 10, 0, ""))), result::set);
+        timer.runPending();
+        return result.get().values().iterator().next();
+    }
+
+    /** A classic member rejoins with what it owns and syncs: its new generation and assignment. */
+    private record Rejoined(int generation, Set<Integer> partitions) {
+    }
+
+    private Rejoined rejoinAndSync(String memberId, Set<Integer> owned) {
+        JoinResult joined = join(memberId, owned);
+        assertEquals(Errors.NONE, joined.error(), memberId + " joins");
+        assertEquals("cooperative-sticky", joined.protocolName(), "the member's preferred assignor");
+        assertNotEquals(memberId, joined.leaderId(), "the coordinator assigns: no classic leader");
+        SyncResult synced = sync(memberId, joined.generationId(), Map.of());
+        assertEquals(Errors.NONE, synced.error(), memberId + " syncs");
+        return new Rejoined(joined.generationId(), partitionsOf(synced.assignment()));
+    }
+
+    /** Members a and b of a stable classic group at generation 2 own partitions 0-2 and 3-5 of events. */
+    private String[] stableClassicGroup() {
+        String a = joinNew();
+        assertEquals(Errors.NONE, sync(a, 1, Map.of(a, assignment(0, 1, 2, 3, 4, 5))).error());
+        String b = joinNew();
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, 1));
+        JoinResult aJoined = join(a, Set.of(0, 1, 2, 3, 4, 5));
+        assertEquals(2, aJoined.generationId());
+        sync(a, 2, Map.of(a, assignment(0, 1, 2), b, assignment(3, 4, 5)));
+        assertEquals(Set.of(3, 4, 5), partitionsOf(sync(b, 2, Map.of()).assignment()));
+        assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state());
+        return new String[] {a, b};
+    }
+
+    private ConsumerGroupView view() {
+        return coordinator.describeConsumerGroup(GROUP);
+    }
+
+    // ---- tests ---------------------------------------------------------------------------------------------
+
+    @Test
+    void aConsumerProtocolMemberUpgradesAStableClassicGroupAndTakesPartitionsOnlyOnceGivenUp() {
+        String[] ab = stableClassicGroup();
+        String a = ab[0];
+        String b = ab[1];
+
+        Result c = consumerHeartbeat("c", 0, null);
+        assertEquals(Errors.NONE.code(), c.errorCode());
+        assertEquals(3, c.memberEpoch(), "the group epoch continues from the classic generation");
+        assertTrue(c.assignment().isEmpty(), "a and b still own every partition");
+        assertEquals(3, view().members().size());
+        assertEquals(Set.of(a, b), Set.copyOf(view().members().stream().filter(ConsumerGroupView.MemberView::classic)
+                .map(ConsumerGroupView.MemberView::memberId).toList()), "a and b are classic members");
+        assertEquals(Errors.NONE, commit(a, 2, 0), "a classic member commits at its generation");
+
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, 2), "a's target moved: it must rejoin");
+        Rejoined aRevoking = rejoinAndSync(a, Set.of(0, 1, 2));
+        assertEquals(2, aRevoking.generation(), "a keeps its generation until it gave up a partition");
+        assertEquals(2, aRevoking.partitions().size());
+        Set<Integer> aGivesUp = new HashSet<>(Set.of(0, 1, 2));
+        aGivesUp.removeAll(aRevoking.partitions());
+        Result cWaiting = consumerHeartbeat("c", 3, Assignment.EMPTY);
+        assertTrue(cWaiting.assignment().isEmpty(), "c waits until a's JoinGroup shows the partition given up");
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, 2));
+
+        Rejoined aDone = rejoinAndSync(a, aRevoking.partitions());
+        assertEquals(3, aDone.generation());
+        assertEquals(aRevoking.partitions(), aDone.partitions());
+        assertEquals(Errors.NONE, heartbeat(a, 3));
+        assertEquals(aGivesUp, partitionsOf(consumerHeartbeat("c", 3, Assignment.EMPTY).assignment()));
+
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(b, 2));
+        Rejoined bRevoking = rejoinAndSync(b, Set.of(3, 4, 5));
+        Rejoined bDone = rejoinAndSync(b, bRevoking.partitions());
+        assertEquals(3, bDone.generation());
+        Result cDone = consumerHeartbeat("c", 3, Assignment.of(TOPIC, aGivesUp.toArray(Integer[]::new)));
+        Set<Integer> all = new TreeSet<>(aDone.partitions());
+        all.addAll(bDone.partitions());
+        all.addAll(partitionsOf(cDone.assignment()));
+        assertEquals(Set.of(0, 1, 2, 3, 4, 5), all);
+        assertEquals(2, partitionsOf(cDone.assignment()).size());
+        assertEquals("Stable", view().state());
+        assertEquals(Errors.NONE, commit(b, 3, bDone.partitions().iterator().next()));
+    }
+
+    @Test
+    void anEagerMembersJoinGroupShowsItsPartitionsGivenUpAtOnce() {
+        String a = stableClassicGroup()[0];
+        consumerHeartbeat("c", 0, null);
+        Rejoined eager = rejoinAndSync(a, Set.of()); // an eager consumer revokes everything before it joins
+        assertEquals(3, eager.generation(), "nothing left to give up: the new generation at once");
+        assertEquals(2, eager.partitions().size());
+    }
+
+    @Test
+    void aNewClassicMemberJoinsTheConsumerGroupAndTheUnknownAreRefused() {
+        stableClassicGroup();
+        consumerHeartbeat("c", 0, null);
+        String d = joinNew();
+        assertEquals(4, view().members().size());
+        assertEquals(4, view().groupEpoch());
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, join("stranger", Set.of()).error());
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, heartbeat("stranger", 4));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, heartbeat("c", 3), "c speaks the consumer protocol");
+        assertEquals(Errors.ILLEGAL_GENERATION, sync(d, 99, Map.of()).error());
+    }
+
+    @Test
+    void aClassicMemberThatLeavesOrGoesSilentLosesItsPartitions() {
+        String[] ab = stableClassicGroup();
+        consumerHeartbeat("c", 0, null);
+        assertEquals(List.of(Errors.NONE),
+                coordinator.leaveGroup(GROUP, List.of(new LeavingMember(ab[0], null))).memberErrors());
+        timer.runPending();
+        assertEquals(4, view().groupEpoch());
+        assertEquals(2, view().members().size());
+
+        timer.advance(SESSION_MS + 1); // b stops heartbeating; c keeps going
+        assertEquals(1, view().members().size(), "b's session ended");
+        assertEquals("c", view().members().get(0).memberId());
+    }
+
+    @Test
+    void theLastConsumerProtocolMemberLeavingTurnsTheGroupBackToAClassicOneThatRebalances() {
+        String[] ab = stableClassicGroup();
+        String a = ab[0];
+        String b = ab[1];
+        Result c = consumerHeartbeat("c", 0, null);
+        Rejoined aRevoking = rejoinAndSync(a, Set.of(0, 1, 2));
+        Rejoined aDone = rejoinAndSync(a, aRevoking.partitions());
+
+        assertEquals(Errors.NONE.code(), consumerHeartbeat("c", c.memberEpoch(), null).errorCode());
+        assertEquals(Errors.NONE.code(), consumerHeartbeat("c", ConsumerHeartbeat.LEAVE_EPOCH, null).errorCode());
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, view().error(), "no longer a consumer group");
+        GroupApi.DescribedGroup classic = coordinator.describeGroup(GROUP);
+        assertEquals(GroupState.PREPARING_REBALANCE, classic.state());
+        assertEquals(2, classic.members().size());
+
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, aDone.generation()),
+                "a's generation is still known: it is asked to rejoin, keeping its partitions");
+        JoinResult aJoined = join(a, aDone.partitions());
+        assertNull(aJoined, "held until b rejoins");
+        JoinResult bJoined = join(b, Set.of(3, 4, 5));
+        assertEquals(Errors.NONE, bJoined.error());
+        assertEquals(GroupState.COMPLETING_REBALANCE, coordinator.describeGroup(GROUP).state());
+        String leader = bJoined.leaderId();
+        assertTrue(leader.equals(a) || leader.equals(b));
+        sync(leader, bJoined.generationId(), Map.of(a, assignment(0, 1, 2), b, assignment(3, 4, 5)));
+        String follower = leader.equals(a) ? b : a;
+        assertEquals(Errors.NONE, sync(follower, bJoined.generationId(), Map.of()).error());
+        assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state());
+        assertEquals(Errors.NONE, commit(a, bJoined.generationId(), 0));
+    }
+
+    @Test
+    void thePolicyDecidesWhetherGroupsWithMembersChangeProtocol() {
+        for (String forbidsUpgrade : List.of("disabled", "downgrade")) {
+            coordinator = freshCoordinator(forbidsUpgrade);
+            stableClassicGroup();
+            Result refused = consumerHeartbeat("c", 0, null);
+            assertEquals(Errors.GROUP_ID_NOT_FOUND.code(), refused.errorCode(), forbidsUpgrade);
+            assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state(), "unchanged");
+        }
+
+        coordinator = freshCoordinator("upgrade");
+        stableClassicGroup();
+        Result c = consumerHeartbeat("c", 0, null);
+        assertEquals(Errors.NONE.code(), c.errorCode());
+        consumerHeartbeat("c", ConsumerHeartbeat.LEAVE_EPOCH, null);
+        assertEquals(2, view().members().size(), "upgrade only: the group stays a consumer group");
+
+        coordinator = freshCoordinator("disabled");
+        consumerHeartbeat("x", 0, null);
+        JoinResult refused = join("", Set.of());
+        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL, refused.error(), "a classic member may not join");
+    }
+
+    @Test
+    void aNewCoordinatorReplaysTheUpgradedGroupAndTheDowngradedOne() {
+        String[] ab = stableClassicGroup();
+        String a = ab[0];
+        consumerHeartbeat("c", 0, null);
+        Rejoined aRevoking = rejoinAndSync(a, Set.of(0, 1, 2));
+        ConsumerGroupView before = view();
+
+        coordinator = newCoordinator("bidirectional");
+        ConsumerGroupView after = view();
+        assertEquals(before.groupEpoch(), after.groupEpoch());
+        assertEquals(before.members(), after.members());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(a, 2), "a still has a partition to give up");
+        assertEquals(aRevoking.partitions(), rejoinAndSync(a, aRevoking.partitions()).partitions());
+
+        consumerHeartbeat("c", ConsumerHeartbeat.LEAVE_EPOCH, null);
+        coordinator = newCoordinator("bidirectional");
+        assertEquals(Errors.GROUP_ID_NOT_FOUND, view().error());
+        GroupApi.DescribedGroup classic = coordinator.describeGroup(GROUP);
+        assertEquals(2, classic.members().size());
+        assertEquals(Set.of(a, ab[1]), Set.copyOf(classic.members().stream()
+                .map(GroupApi.DescribedMember::memberId).toList()));
+        assertEquals(aRevoking.partitions(), partitionsOf(classic.members().stream()
+                .filter(m -> m.memberId().equals(a)).findFirst().orElseThrow().assignment()));
+        List<CoordinatorRecord> records = new ArrayList<>(log.records(0));
+        assertTrue(records.stream().anyMatch(r -> r instanceof CoordinatorRecord.GroupMetadata g && g.value() == null),
+                "the upgrade removed the classic group's record");
+    }
+}
