@@ -74,6 +74,11 @@ final class ActiveControllerTimers {
         }
     }
 
+    /** Fences the brokers due now in this event, rather than at the fencing timer's turn on the loop. */
+    void fenceNow() {
+        fenceStaleBrokers();
+    }
+
     /** Transactions changed: the next transaction deadline decides. */
     void rescheduleTransactions() {
         ControlManagers managers = active.get();

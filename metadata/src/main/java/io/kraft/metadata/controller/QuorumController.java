@@ -107,6 +107,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     /** Requests that wrote nothing, by the last offset of the view they read; they fail if this member stops. */
     private final TreeMap<Long, List<PendingRead>> awaitingCommit = new TreeMap<>();
     private final ActiveControllerTimers timers;
+    private final TakeoverProbes takeoverProbes = new TakeoverProbes();
     private volatile boolean closed;
 
     /** Appended by the first active controller of an empty log. */
@@ -346,18 +347,31 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         });
     }
 
-    // A broker that may be gone: if nothing listens at its endpoints any more, it is fenced without the grace.
+    /**
+     * A broker that may be gone: if nothing listens at its endpoints any more, it is fenced without the grace, in the
+     * event that hears the refusal (not a timer's turn later). A refusal heard while this member is elected but not
+     * yet active waits for the activation ({@link TakeoverProbes}).
+     */
     private void probe(int brokerId) {
         BrokerRegistration broker = loader.image().cluster().broker(brokerId);
         if (broker != null && !broker.fenced()) {
+            int epoch = leaderEpoch;
             brokerProbe.probe(brokerId, broker.listeners(), () -> runEvent("connectionRefused " + brokerId, () -> {
-                if (managers != null && managers.connectionRefused(brokerId, time.monotonicMs())) {
-                    LOG.info("Controller {} found nothing listening at broker {}'s endpoints; it fences it now",
-                            nodeId, brokerId);
-                    timers.rescheduleFencing();
+                if (managers == null) {
+                    takeoverProbes.refused(epoch, brokerId);
+                } else if (refused(brokerId)) {
+                    timers.fenceNow();
                 }
             }));
         }
+    }
+
+    private boolean refused(int brokerId) {
+        if (!managers.connectionRefused(brokerId, time.monotonicMs())) {
+            return false;
+        }
+        LOG.info("Controller {} found nothing listening at broker {}'s endpoints; it fences it now", nodeId, brokerId);
+        return true;
     }
 
     /**
@@ -614,6 +628,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (leaderEpoch != -1) {
             LOG.info("Controller {} no longer leads epoch {}; now epoch {}", nodeId, leaderEpoch, newLeader.epoch());
             leaderEpoch = -1;
+            takeoverProbes.stop();
             deactivate();
             List<CompletableFuture<?>> failed = new ArrayList<>(pending);
             pending.clear();
@@ -622,6 +637,9 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (leading) {
             leaderEpoch = newLeader.epoch();
             LOG.info("Controller {} leads epoch {}; it serves once the epoch is ready", nodeId, leaderEpoch);
+            // Brokers that died with the previous controller never reconnect: probe them while the epoch gets ready.
+            takeoverProbes.start(leaderEpoch);
+            loader.image().cluster().brokers().keySet().forEach(this::probe);
         }
     }
 
@@ -655,7 +673,16 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
                 ready.epoch(), image.offset(), nextWriteOffset);
         timers.activate();
         // Brokers that died with the previous controller never reconnect: those whose endpoints refuse need no grace.
-        loader.image().cluster().brokers().keySet().forEach(this::probe);
+        // The probes started at the election answered meanwhile; the others (and brokers registered since) go now.
+        Set<Integer> refused = takeoverProbes.takeRefused(ready.epoch());
+        boolean due = false;
+        for (int brokerId : refused) {
+            due |= refused(brokerId);
+        }
+        if (due) {
+            timers.fenceNow();
+        }
+        loader.image().cluster().brokers().keySet().stream().filter(id -> !refused.contains(id)).forEach(this::probe);
         if (image.offset() == MetadataProvenance.EMPTY.offset() && !bootstrapRecords.isEmpty()) {
             // A new cluster: nothing was ever committed, so format's bootstrap records come first (a leader that
             // appended them but failed before they committed left nothing, and this one appends them again).

@@ -1,5 +1,7 @@
 package io.kraft.metadata.controller;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.kraft.proto.metadata.MetadataRecord;
 import io.kraft.raft.QuorumDescription;
 import io.kraft.raft.RaftClient;
 import io.kraft.raft.SnapshotId;
@@ -7,9 +9,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A Raft client for a controller under test that never appends: it only records the snapshots it is told of. */
+/**
+ * A Raft client for a controller under test that never completes an append: it records the records appended and the
+ * snapshots it is told of.
+ */
 final class SnapshotRecordingRaft implements RaftClient {
     final List<SnapshotId> reported = new CopyOnWriteArrayList<>();
+    /** Every record appended, in order (the appends never complete). */
+    final List<MetadataRecord> appended = new CopyOnWriteArrayList<>();
 
     @Override
     public int nodeId() {
@@ -18,6 +25,13 @@ final class SnapshotRecordingRaft implements RaftClient {
 
     @Override
     public CompletableFuture<Long> append(int epoch, List<byte[]> records) {
+        for (byte[] record : records) {
+            try {
+                appended.add(MetadataRecord.parseFrom(record));
+            } catch (InvalidProtocolBufferException e) {
+                throw new IllegalArgumentException("the controller appended a record that does not parse", e);
+            }
+        }
         return new CompletableFuture<>();
     }
 
