@@ -193,6 +193,35 @@ class MetadataStateStoreTest {
     }
 
     @Test
+    void theBulkSnapshotDeltaGivesWhatReplayingTheRecordsGives() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            MetadataDelta bulk = store.snapshotDelta();
+            MetadataDelta replayed = MetadataDelta.fromSnapshot(store.snapshotRecords(), EPOCH);
+            MetadataImage image = bulk.apply(store.appliedPosition());
+            assertEquals(cluster.image, image);
+            assertEquals(replayed.apply(store.appliedPosition()), image);
+            // What the publishers see: every topic and partition is new, as after a replay from the empty image.
+            assertEquals(replayed.topicsDelta().createdTopicIds(), bulk.topicsDelta().createdTopicIds());
+            UUID orders = image.topics().topic("orders").id();
+            assertEquals(replayed.topicsDelta().changedTopics().get(orders).partitionChanges(),
+                    bulk.topicsDelta().changedTopics().get(orders).partitionChanges());
+            assertEquals(replayed.topicsDelta().localChanges(1), bulk.topicsDelta().localChanges(1));
+
+            // A batch folded into the delta later (publishers behind) changes its own copy, not the loaded image.
+            PartitionRegistration before = image.topics().partition(orders, 1);
+            bulk.replay(MetadataRecords.of(PartitionChangeRecord.newBuilder().setTopicId(Uuids.toProto(orders))
+                    .setPartitionId(1).setLeader(-1).build()), image.offset() + 1, EPOCH);
+            MetadataImage after = bulk.apply();
+            assertEquals(-1, after.topics().partition(orders, 1).leader());
+            assertEquals(before, image.topics().partition(orders, 1), "the loaded image is unchanged");
+            assertEquals(image.topics().topic("orders").partitions().size(),
+                    after.topics().topic("orders").partitions().size());
+        }
+    }
+
+    @Test
     void checkpointReopensToAnEqualImageAndStaysFrozen() {
         Path checkpointDir = dir.resolve("snapshot-1");
         MetadataImage atCheckpoint;
