@@ -39,8 +39,10 @@ public final class TopicDelta {
         delta.partitionChanges = whole.partitions();
         delta.whole = whole;
         delta.newPartitions = whole.partitions().size();
-        whole.partitions().forEach((partitionId, partition) ->
-                listener.partitionChanged(new TopicIdPartition(whole.id(), partitionId), null, partition));
+        if (listener != MetadataChangeListener.NONE) {
+            whole.partitions().forEach((partitionId, partition) ->
+                    listener.partitionChanged(new TopicIdPartition(whole.id(), partitionId), null, partition));
+        }
         return delta;
     }
 

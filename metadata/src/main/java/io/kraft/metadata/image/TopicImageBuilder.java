@@ -2,7 +2,6 @@ package io.kraft.metadata.image;
 
 import java.util.Objects;
 import java.util.UUID;
-import org.organicdesign.fp.collections.PersistentHashMap;
 
 /**
  * Builds one topic's {@link TopicImage} from its partitions in bulk (a snapshot load): the partitions go into one
@@ -12,8 +11,8 @@ import org.organicdesign.fp.collections.PersistentHashMap;
 public final class TopicImageBuilder {
     private final String name;
     private final UUID id;
-    private final PersistentHashMap.MutHashMap<Integer, PartitionRegistration> partitions =
-            PersistentHashMap.emptyMutable();
+    private final PersistentMaps.Builder<Integer, PartitionRegistration> partitions =
+            PersistentMaps.edit(PersistentMaps.empty());
 
     public TopicImageBuilder(String name, UUID id) {
         this.name = Objects.requireNonNull(name, "name");
@@ -26,12 +25,12 @@ public final class TopicImageBuilder {
 
     /** Adds (or replaces) a partition. */
     public TopicImageBuilder partition(int partitionId, PartitionRegistration partition) {
-        partitions.assoc(partitionId, Objects.requireNonNull(partition, "partition"));
+        partitions.put(partitionId, Objects.requireNonNull(partition, "partition"));
         return this;
     }
 
     /** The topic; the builder must not be used afterwards. */
     public TopicImage build() {
-        return new TopicImage(name, id, partitions.immutable());
+        return new TopicImage(name, id, partitions.build());
     }
 }
