@@ -222,6 +222,30 @@ class MetadataStateStoreTest {
     }
 
     @Test
+    void theBulkLoadReadsTopicsWhosePartitionsSpanTheDecodersChunks() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            List<MetadataRecord> records = new java.util.ArrayList<>();
+            Random random = new Random(3);
+            for (int t = 0; t < 700; t++) {
+                UUID id = new UUID(random.nextLong(), random.nextLong());
+                records.add(MetadataRecords.of(TopicRecord.newBuilder().setName("t" + t).setTopicId(Uuids.toProto(id))
+                        .build()));
+                // Some topics have no partitions at all; the others up to 13.
+                for (int p = 0; p < t % 14; p++) {
+                    records.add(MetadataRecords.of(io.kraft.proto.metadata.PartitionRecord.newBuilder()
+                            .setTopicId(Uuids.toProto(id)).setPartitionId(p).addReplicas(1).addIsr(1).setLeader(1)
+                            .build()));
+                }
+            }
+            store.apply(records, records.size() - 1, EPOCH);
+            MetadataImage bulk = store.snapshotDelta().apply(store.appliedPosition());
+            assertEquals(MetadataDelta.imageOf(store.snapshotRecords(), store.appliedPosition()), bulk);
+            assertEquals(700, bulk.topics().size());
+            assertEquals(0, bulk.topics().topic("t14").partitions().size());
+        }
+    }
+
+    @Test
     void checkpointReopensToAnEqualImageAndStaysFrozen() {
         Path checkpointDir = dir.resolve("snapshot-1");
         MetadataImage atCheckpoint;
