@@ -116,8 +116,9 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
         Map<FetchPartitionKey, TopicPartition> resolved = new HashMap<>();
         Map<String, Boolean> readable = context.authorizationEnabled() && replicaId < 0 ? new HashMap<>() : null;
         Set<FetchPartitionKey> denied = readable == null ? Set.of() : new HashSet<>();
+        TopicNames names = new TopicNames(image);
         for (Map.Entry<FetchPartitionKey, FetchPartitionRequest> entry : fetchContext.partitionsToRead().entrySet()) {
-            Optional<TopicPartition> tp = resolve(image, entry.getKey());
+            Optional<TopicPartition> tp = names.resolve(entry.getKey());
             if (tp.isPresent() && readable != null && !readable.computeIfAbsent(tp.get().topic(),
                     topic -> context.authorize(AclOperation.READ, ResourceType.TOPIC, topic))) {
                 denied.add(entry.getKey());
@@ -164,16 +165,35 @@ public final class FetchHandler implements AsyncRequestHandler<FetchRequest, Fet
         return usesTopicIds ? FetchPartitionKey.byId(topicId, partition) : FetchPartitionKey.byName(topic, partition);
     }
 
-    private static Optional<TopicPartition> resolve(MetadataImage image, FetchPartitionKey key) {
-        String name = key.topic();
-        if (key.usesTopicId()) {
-            TopicImage topic = image.topics().topic(key.topicId());
-            if (topic == null) {
-                return Optional.empty();
-            }
-            name = topic.name();
+    /**
+     * Resolves a request's partitions to names against one image, looking each topic id up once per run of its
+     * partitions (a request lists a topic's partitions together), not once per partition: a follower's fetch names
+     * thousands of partitions of a few hundred topics, and each image lookup walks a trie of every topic.
+     */
+    private static final class TopicNames {
+        private final MetadataImage image;
+        private UUID lastId;
+        private String lastName;
+
+        TopicNames(MetadataImage image) {
+            this.image = image;
         }
-        return TopicPartitions.of(name, key.partition());
+
+        Optional<TopicPartition> resolve(FetchPartitionKey key) {
+            String name = key.topic();
+            if (key.usesTopicId()) {
+                if (!key.topicId().equals(lastId)) {
+                    TopicImage topic = image.topics().topic(key.topicId());
+                    lastId = key.topicId();
+                    lastName = topic == null ? null : topic.name();
+                }
+                if (lastName == null) {
+                    return Optional.empty();
+                }
+                name = lastName;
+            }
+            return TopicPartitions.of(name, key.partition());
+        }
     }
 
     private static FetchResponse response(int sessionId, LinkedHashMap<FetchPartitionKey, PartitionRead> carried,

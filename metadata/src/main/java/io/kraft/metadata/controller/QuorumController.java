@@ -41,6 +41,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,6 +100,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
      * null from a snapshot load until the log after it has been applied (a member that far behind builds them once).
      */
     private ControlManagers standby;
+    /** Builds {@link #standby} off the loop once a member that loaded a snapshot has caught up. */
+    private final StandbyBuild standbyBuild;
+    /** The thread {@link #standbyBuild} runs on, if this controller made it (shut down at close). */
+    private final ExecutorService standbyThread;
     /** The epoch this member leads, or -1. Set at election; {@link #managers} appears once the epoch is ready. */
     private int leaderEpoch = -1;
     /** The offset the next appended record will get (exact: only the leader appends in its epoch). */
@@ -134,6 +141,17 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         this.loader = new MetadataLoader(owner, Objects.requireNonNull(builder.storage, "storage"),
                 builder.snapshotPolicy, time, new PublisherQueue(owner, publisherLoop, faultHandler));
         this.standby = newManagers(MetadataImage.EMPTY);
+        Executor standbyBuilder = builder.standbyBuilder;
+        if (standbyBuilder == null && builder.eventLoop != null) {
+            standbyBuilder = Runnable::run;
+        }
+        this.standbyThread = standbyBuilder != null ? null : Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "standby-indexes-" + nodeId);
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.standbyBuild = new StandbyBuild(standbyBuilder != null ? standbyBuilder : standbyThread,
+                task -> runEvent("standby managers built", task), this::newManagers);
     }
 
     private ControlManagers newManagers(MetadataImage image) {
@@ -153,6 +171,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
     public void start(RaftClient raftClient) {
         this.raft = Objects.requireNonNull(raftClient, "raftClient");
         scheduleSnapshotCheck();
+    }
+
+    /** The standby's managers, or null while this member has none (built off the loop after a snapshot load). */
+    ControlManagers standbyManagers() {
+        return standby;
     }
 
     /** Adds a publisher; it receives every image committed from now on, on the publisher loop. */
@@ -539,10 +562,14 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             applyCommitted(batches, batches.get(batches.size() - 1));
         }
         if (committedRuns.idle()) {
-            if (standby == null && managers == null && !closed) {
+            if (standby == null && managers == null && !closed && !standbyBuild.running()) {
+                // Off the loop: the log goes on applying meanwhile, its changes recorded for the managers.
                 long started = System.nanoTime();
-                standby = newManagers(loader.image());
-                loader.catchUp().indexesRebuilt(System.nanoTime() - started);
+                standbyBuild.start(loader.image(), built -> {
+                    built.followCommitted(loader.image());
+                    standby = built;
+                    loader.catchUp().indexesRebuilt(System.nanoTime() - started);
+                });
             }
             loader.catchUp().caughtUp(loader.image().offset());
         }
@@ -557,8 +584,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         boolean applied;
         try {
             // The active controller's view already heard its own records; a standby's indexes hear them now.
-            applied = loader.applyCommitted(batches, managers != null || standby == null
-                    ? MetadataChangeListener.NONE : standby.committedChanges());
+            applied = loader.applyCommitted(batches, managers != null ? MetadataChangeListener.NONE
+                    : standby != null ? standby.committedChanges() : standbyBuild.listener());
         } catch (RuntimeException e) {
             fault("could not apply the committed metadata batches at " + batches.get(0).baseOffset() + ".."
                     + last.lastOffset() + ": " + e.getMessage(), e);
@@ -612,6 +639,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             // Far behind: the indexes are built once, over the caught-up image (see applyCommitted), rather than over
             // the snapshot and then followed record by record through the log after it.
             standby = null;
+            standbyBuild.cancel();
         }
         releaseAnswers();
     }
@@ -660,6 +688,8 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
             return;
         }
         nextWriteOffset = ready.nextOffset();
+        // A standby still being built off the loop is dropped: serving cannot wait for it.
+        standbyBuild.cancel();
         if (standby == null || standby.metadata().committedImage() != image) {
             LOG.warn("Controller {} rebuilds its managers: they follow offset {}, not the image at {}", nodeId,
                     standby == null ? "(none since its snapshot load)" : standby.metadata().committedImage().offset(),
@@ -758,6 +788,10 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         loop.execute("close", () -> {
             closed = true;
             deactivate();
+            standbyBuild.cancel();
+            if (standbyThread != null) {
+                standbyThread.shutdownNow();
+            }
             pending.forEach(f -> f.completeExceptionally(shutDown()));
             pending.clear();
             awaitingImage.clear();

@@ -23,6 +23,7 @@ public final class QuorumControllerBuilder {
     Time time = Time.SYSTEM;
     EventLoop eventLoop;
     EventLoop publisherLoop;
+    java.util.concurrent.Executor standbyBuilder;
     MetadataStorage storage;
     SnapshotPolicy snapshotPolicy = SnapshotPolicy.from(Map.of());
     FaultHandler faultHandler;
@@ -73,6 +74,15 @@ public final class QuorumControllerBuilder {
     /** The controller's own loop (default: a thread {@code quorum-controller-<id>}). */
     public QuorumControllerBuilder eventLoop(EventLoop controllerLoop) {
         this.eventLoop = controllerLoop;
+        return this;
+    }
+
+    /**
+     * Where a standby's managers are built after a snapshot load, off the controller's loop (default: a thread
+     * {@code standby-indexes-<id>}; with an {@link #eventLoop} given, in line, so a simulation stays deterministic).
+     */
+    public QuorumControllerBuilder standbyBuilder(java.util.concurrent.Executor executor) {
+        this.standbyBuilder = executor;
         return this;
     }
 

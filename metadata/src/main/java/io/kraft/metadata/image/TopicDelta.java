@@ -12,7 +12,12 @@ import java.util.UUID;
 public final class TopicDelta {
     private final TopicImage image;
     private final MetadataChangeListener listener;
-    private final Map<Integer, PartitionRegistration> partitionChanges = new HashMap<>();
+    private Map<Integer, PartitionRegistration> partitionChanges = new HashMap<>();
+    /**
+     * A topic loaded whole from a snapshot, while no record changed it: {@link #partitionChanges} is its (read-only)
+     * partition map, shared rather than copied, and {@link #apply()} is this topic as it is. Null otherwise.
+     */
+    private TopicImage whole;
     /** Partitions in {@link #partitionChanges} that the image does not have, so counting stays O(1). */
     private int newPartitions;
 
@@ -23,6 +28,22 @@ public final class TopicDelta {
     public TopicDelta(TopicImage image, MetadataChangeListener listener) {
         this.image = image;
         this.listener = listener;
+    }
+
+    /**
+     * A topic new to the delta with all its partitions at once (a snapshot's topic built in bulk): its partitions
+     * count as created, without one map entry per partition being copied.
+     */
+    static TopicDelta created(TopicImage whole, MetadataChangeListener listener) {
+        TopicDelta delta = new TopicDelta(new TopicImage(whole.name(), whole.id(), Map.of()), listener);
+        delta.partitionChanges = whole.partitions();
+        delta.whole = whole;
+        delta.newPartitions = whole.partitions().size();
+        if (listener != MetadataChangeListener.NONE) {
+            whole.partitions().forEach((partitionId, partition) ->
+                    listener.partitionChanged(new TopicIdPartition(whole.id(), partitionId), null, partition));
+        }
+        return delta;
     }
 
     public TopicImage image() {
@@ -75,6 +96,11 @@ public final class TopicDelta {
 
     private void change(int partitionId, PartitionRegistration next) {
         PartitionRegistration before = partition(partitionId);
+        if (whole != null) {
+            // A later record changes a topic loaded whole: from now on its changes are a map of their own.
+            partitionChanges = new HashMap<>(partitionChanges);
+            whole = null;
+        }
         if (partitionChanges.put(partitionId, next) == null && image.partition(partitionId) == null) {
             newPartitions++;
         }
@@ -88,6 +114,9 @@ public final class TopicDelta {
     }
 
     public TopicImage apply() {
+        if (whole != null) {
+            return whole;
+        }
         if (partitionChanges.isEmpty()) {
             return image;
         }

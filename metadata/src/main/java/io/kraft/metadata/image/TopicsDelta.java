@@ -97,16 +97,34 @@ public final class TopicsDelta {
 
     public void replay(TopicRecord record) {
         UUID topicId = Uuids.fromProto(record.getTopicId());
-        if (changedTopics.containsKey(topicId) || (image.topic(topicId) != null && !deletedTopicIds.contains(topicId))) {
-            throw new InvalidMetadataRecordException("Topic record for existing topic id " + topicId);
-        }
-        if (topicId(record.getName()) != null) {
-            throw new InvalidMetadataRecordException("Topic record for existing topic name " + record.getName());
-        }
+        checkNewTopic(topicId, record.getName());
         changedTopics.put(topicId, new TopicDelta(new TopicImage(record.getName(), topicId, Map.of()), listener));
         createdTopicIds.add(topicId);
         createdTopicIdsByName.put(record.getName(), topicId);
         listener.topicCreated(topicId, record.getName());
+    }
+
+    /**
+     * Adds a topic with all its partitions at once, as its {@link TopicRecord} followed by its
+     * {@link PartitionRecord}s would (a snapshot loaded in bulk), sharing {@code topic}'s partition map.
+     *
+     * @throws InvalidMetadataRecordException if a topic of that id or name exists
+     */
+    public void addWholeTopic(TopicImage topic) {
+        checkNewTopic(topic.id(), topic.name());
+        listener.topicCreated(topic.id(), topic.name());
+        changedTopics.put(topic.id(), TopicDelta.created(topic, listener));
+        createdTopicIds.add(topic.id());
+        createdTopicIdsByName.put(topic.name(), topic.id());
+    }
+
+    private void checkNewTopic(UUID topicId, String name) {
+        if (changedTopics.containsKey(topicId) || (image.topic(topicId) != null && !deletedTopicIds.contains(topicId))) {
+            throw new InvalidMetadataRecordException("Topic record for existing topic id " + topicId);
+        }
+        if (topicId(name) != null) {
+            throw new InvalidMetadataRecordException("Topic record for existing topic name " + name);
+        }
     }
 
     public void replay(PartitionRecord record) {

@@ -171,9 +171,9 @@ public final class MetadataLoader implements AutoCloseable {
             return false;
         }
         long started = System.nanoTime();
-        MetadataStorage.LoadedSnapshot loaded = storage.loadSnapshot(snapshotId);
-        // One replay gives both the image and the delta the publishers get (everything in it is new to them).
-        MetadataDelta delta = MetadataDelta.fromSnapshot(loaded.records(), Math.max(1, loaded.position().epoch()));
+        MetadataStorage.LoadedDelta loaded = storage.loadSnapshotDelta(snapshotId);
+        // One delta gives both the image and what the publishers get (everything in it is new to them).
+        MetadataDelta delta = loaded.delta();
         MetadataImage next = delta.apply(loaded.position());
         image = next;
         recordBytesSinceSnapshot = 0;

@@ -33,6 +33,21 @@ public interface MetadataStorage extends AutoCloseable {
     /** Replaces the state with stored snapshot {@code id} and describes what it holds. */
     LoadedSnapshot loadSnapshot(SnapshotId id);
 
+    /**
+     * Replaces the state with stored snapshot {@code id} and gives the delta from the empty image to it, to apply at
+     * the {@code position} it returns. Storage that can build the image in bulk overrides
+     * this; the default replays {@link #loadSnapshot}'s records.
+     */
+    default LoadedDelta loadSnapshotDelta(SnapshotId id) {
+        LoadedSnapshot loaded = loadSnapshot(id);
+        return new LoadedDelta(MetadataDelta.fromSnapshot(loaded.records(), Math.max(1, loaded.position().epoch())),
+                loaded.position());
+    }
+
+    /** A loaded snapshot as the delta from the empty image to its state, and the log position it reflects. */
+    record LoadedDelta(MetadataDelta delta, MetadataProvenance position) {
+    }
+
     @Override
     void close();
 }

@@ -372,13 +372,46 @@ public final class MetadataStateStore implements AutoCloseable {
      * comes before its partitions'.
      */
     public List<MetadataRecord> snapshotRecords() {
+        List<MetadataRecord> records = recordsBeforeTopics();
+        // All topics, then all partitions in one pass (not one iterator per topic): a topic still precedes its own.
+        forEach(topics, (key, value) -> records.add(MetadataRecords.of(TopicRecord.parseFrom(value))));
+        forEach(partitions, (key, value) -> records.add(MetadataRecords.of(PartitionRecord.parseFrom(value))));
+        records.addAll(recordsBesideTopics());
+        return records;
+    }
+
+    /**
+     * The delta from the empty image to the state the store holds (what a loaded snapshot publishes), built in bulk:
+     * each topic's partitions go straight from the store into its image ({@link BulkTopicsReader}), with no record
+     * per partition and no persistent map version per partition. Apply it at {@link #appliedPosition()}.
+     */
+    public MetadataDelta snapshotDelta() {
+        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
+        List<MetadataRecord> records = recordsBeforeTopics();
+        records.addAll(recordsBesideTopics());
+        delta.replayBatch(records, 0, Math.max(1, appliedPosition.epoch()));
+        try (RocksIterator topicIterator = db.newIterator(topics);
+             RocksIterator partitionIterator = db.newIterator(partitions)) {
+            BulkTopicsReader.read(topicIterator, partitionIterator, delta.topicsDelta()::addWholeTopic);
+        } catch (InvalidProtocolBufferException e) {
+            throw new MetadataStoreException("Corrupt entry in the metadata state store in " + directory + ": "
+                    + e.getMessage(), e);
+        }
+        return delta;
+    }
+
+    /** The features' and brokers' records, which come first in a snapshot. */
+    private List<MetadataRecord> recordsBeforeTopics() {
         List<MetadataRecord> records = new ArrayList<>();
         forEach(features, (key, value) -> records.add(MetadataRecords.of(FeatureLevelRecord.newBuilder()
                 .setName(StoreKeys.string(key)).setLevel(StoreKeys.int32(value)).build())));
         forEach(brokers, (key, value) -> records.add(MetadataRecords.of(RegisterBrokerRecord.parseFrom(value))));
-        // All topics, then all partitions in one pass (not one iterator per topic): a topic still precedes its own.
-        forEach(topics, (key, value) -> records.add(MetadataRecords.of(TopicRecord.parseFrom(value))));
-        forEach(partitions, (key, value) -> records.add(MetadataRecords.of(PartitionRecord.parseFrom(value))));
+        return records;
+    }
+
+    /** The records of everything but features, brokers, topics and partitions, in snapshot order. */
+    private List<MetadataRecord> recordsBesideTopics() {
+        List<MetadataRecord> records = new ArrayList<>();
         forEach(configs, (key, value) -> {
             StoreKeys.ConfigKey config = StoreKeys.parseConfig(key);
             records.add(MetadataRecords.of(ConfigRecord.newBuilder()

@@ -88,11 +88,21 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
 
     @Override
     public LoadedSnapshot loadSnapshot(SnapshotId id) {
+        replaceState(id);
+        return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
+    }
+
+    @Override
+    public LoadedDelta loadSnapshotDelta(SnapshotId id) {
+        replaceState(id);
+        return new LoadedDelta(stateStore.snapshotDelta(), stateStore.appliedPosition());
+    }
+
+    private void replaceState(SnapshotId id) {
         stateStore.close();
         deleteRecursively(stateDirectory);
         linkOrCopy(snapshots.directory(id), stateDirectory);
         stateStore = MetadataStateStore.open(stateDirectory);
-        return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
     }
 
     /** Waits for a snapshot being written out, then closes the state store. */

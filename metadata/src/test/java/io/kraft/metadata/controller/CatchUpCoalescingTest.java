@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class CatchUpCoalescingTest {
     private static final int TOPICS = 4_000;
     private static final int PARTITIONS = 10;
-    private static final int EPOCH = 3;
+    static final int EPOCH = 3;
 
     private final RecordingFaultHandler faults = new RecordingFaultHandler();
     private final List<QuorumController> controllers = new ArrayList<>();
@@ -109,7 +109,7 @@ class CatchUpCoalescingTest {
     }
 
     /** The log a leader wrote: the metadata version, then one batch per topic creation. */
-    private static List<CommittedBatch> leaderLog() {
+    static List<CommittedBatch> leaderLog() {
         Random random = new Random(7);
         List<CommittedBatch> log = new ArrayList<>();
         log.add(new CommittedBatch(0, EPOCH, List.of(MetadataRecords.of(FeatureLevelRecord.newBuilder()
@@ -131,7 +131,7 @@ class CatchUpCoalescingTest {
         return log;
     }
 
-    private static List<MetadataRecord> parse(CommittedBatch batch) {
+    static List<MetadataRecord> parse(CommittedBatch batch) {
         List<MetadataRecord> records = new ArrayList<>();
         for (byte[] raw : batch.records()) {
             try {

@@ -193,6 +193,59 @@ class MetadataStateStoreTest {
     }
 
     @Test
+    void theBulkSnapshotDeltaGivesWhatReplayingTheRecordsGives() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            Cluster cluster = new Cluster(store);
+            cluster.buildHistory();
+            MetadataDelta bulk = store.snapshotDelta();
+            MetadataDelta replayed = MetadataDelta.fromSnapshot(store.snapshotRecords(), EPOCH);
+            MetadataImage image = bulk.apply(store.appliedPosition());
+            assertEquals(cluster.image, image);
+            assertEquals(replayed.apply(store.appliedPosition()), image);
+            // What the publishers see: every topic and partition is new, as after a replay from the empty image.
+            assertEquals(replayed.topicsDelta().createdTopicIds(), bulk.topicsDelta().createdTopicIds());
+            UUID orders = image.topics().topic("orders").id();
+            assertEquals(replayed.topicsDelta().changedTopics().get(orders).partitionChanges(),
+                    bulk.topicsDelta().changedTopics().get(orders).partitionChanges());
+            assertEquals(replayed.topicsDelta().localChanges(1), bulk.topicsDelta().localChanges(1));
+
+            // A batch folded into the delta later (publishers behind) changes its own copy, not the loaded image.
+            PartitionRegistration before = image.topics().partition(orders, 1);
+            bulk.replay(MetadataRecords.of(PartitionChangeRecord.newBuilder().setTopicId(Uuids.toProto(orders))
+                    .setPartitionId(1).setLeader(-1).build()), image.offset() + 1, EPOCH);
+            MetadataImage after = bulk.apply();
+            assertEquals(-1, after.topics().partition(orders, 1).leader());
+            assertEquals(before, image.topics().partition(orders, 1), "the loaded image is unchanged");
+            assertEquals(image.topics().topic("orders").partitions().size(),
+                    after.topics().topic("orders").partitions().size());
+        }
+    }
+
+    @Test
+    void theBulkLoadReadsTopicsWhosePartitionsSpanTheDecodersChunks() {
+        try (MetadataStateStore store = MetadataStateStore.open(dir.resolve("state"))) {
+            List<MetadataRecord> records = new java.util.ArrayList<>();
+            Random random = new Random(3);
+            for (int t = 0; t < 700; t++) {
+                UUID id = new UUID(random.nextLong(), random.nextLong());
+                records.add(MetadataRecords.of(TopicRecord.newBuilder().setName("t" + t).setTopicId(Uuids.toProto(id))
+                        .build()));
+                // Some topics have no partitions at all; the others up to 13.
+                for (int p = 0; p < t % 14; p++) {
+                    records.add(MetadataRecords.of(io.kraft.proto.metadata.PartitionRecord.newBuilder()
+                            .setTopicId(Uuids.toProto(id)).setPartitionId(p).addReplicas(1).addIsr(1).setLeader(1)
+                            .build()));
+                }
+            }
+            store.apply(records, records.size() - 1, EPOCH);
+            MetadataImage bulk = store.snapshotDelta().apply(store.appliedPosition());
+            assertEquals(MetadataDelta.imageOf(store.snapshotRecords(), store.appliedPosition()), bulk);
+            assertEquals(700, bulk.topics().size());
+            assertEquals(0, bulk.topics().topic("t14").partitions().size());
+        }
+    }
+
+    @Test
     void checkpointReopensToAnEqualImageAndStaysFrozen() {
         Path checkpointDir = dir.resolve("snapshot-1");
         MetadataImage atCheckpoint;

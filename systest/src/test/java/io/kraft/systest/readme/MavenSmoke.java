@@ -64,6 +64,10 @@ record MavenSmoke(String command, List<String> appended, String expectedOutput) 
             return Optional.of(new MavenSmoke(command, List.of("-Dbench.topics=20", "-Dbench.totalPartitions=400"),
                     "created 20 topics"));
         }
+        if (command.contains(" -Psnapshot-bench ")) {
+            return Optional.of(new MavenSmoke(command, List.of("-Dbench.totalPartitions=2000", "-Dbench.runs=1"),
+                    "median: records"));
+        }
         if (command.contains(" -Ptxn-bench ")) {
             return Optional.of(new MavenSmoke(command, List.of("-Dbench.seconds=1"), "committed transactions/s"));
         }
