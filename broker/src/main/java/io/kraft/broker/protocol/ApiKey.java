@@ -22,7 +22,7 @@ public enum ApiKey {
     DESCRIBE_GROUPS(15, "DescribeGroups", "0-6", "0-6", "5+"),
     LIST_GROUPS(16, "ListGroups", "0-5", "0-5", "3+"),
     SASL_HANDSHAKE(17, "SaslHandshake", "0-1", "0-1", "none"),
-    API_VERSIONS(18, "ApiVersions", "0-4", "0-4", "3+"),
+    API_VERSIONS(18, "ApiVersions", "0-5", "0-5", "3+"),
     CREATE_TOPICS(19, "CreateTopics", "2-7", "2-7", "5+"),
     DELETE_TOPICS(20, "DeleteTopics", "1-6", "1-6", "4+"),
     DELETE_RECORDS(21, "DeleteRecords", "0-2", "0-2", "2+"),

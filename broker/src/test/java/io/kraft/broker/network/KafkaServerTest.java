@@ -10,6 +10,7 @@ import io.kraft.broker.api.data.ApiVersionsHandler;
 import io.kraft.broker.api.data.MetadataHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
+import io.kraft.metadata.image.MetadataImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -79,7 +80,7 @@ class KafkaServerTest {
     @Test
     void answersApiVersionsAtEveryVersionWithOnlyTheRegisteredApis() throws Exception {
         WireClient client = connect(startDefault());
-        for (short version = 0; version <= 4; version++) {
+        for (short version = 0; version <= 5; version++) {
             ApiVersionsResponse response = apiVersions(client, version, 100 + version);
             assertEquals(Errors.NONE.code(), response.data().errorCode(), "v" + version);
             assertEquals(2, response.data().apiKeys().size(), "v" + version + " advertises only what is served");
@@ -88,8 +89,32 @@ class KafkaServerTest {
             assertEquals(13, metadata.maxVersion());
             ApiVersion apiVersions = response.data().apiKeys().find(ApiKeys.API_VERSIONS.id);
             assertEquals(0, apiVersions.minVersion());
-            assertEquals(4, apiVersions.maxVersion());
+            assertEquals(5, apiVersions.maxVersion());
         }
+    }
+
+    @Test
+    void aV5ClientThatReachedAnotherClusterOrNodeIsToldToRebootstrap() throws Exception {
+        KafkaServer server = start(localConfig(),
+                new ApiVersionsHandler(List.of(), () -> MetadataImage.EMPTY, TestImages.CLUSTER_ID, 7));
+        WireClient client = connect(server);
+        assertEquals(Errors.NONE, apiVersionsV5(client, null, -1, 1), "a bootstrap connection knows neither");
+        assertEquals(Errors.NONE, apiVersionsV5(client, TestImages.CLUSTER_ID, 7, 2));
+        assertEquals(Errors.NONE, apiVersionsV5(client, TestImages.CLUSTER_ID, -2, 3), "a bootstrap node's id");
+        assertEquals(Errors.REBOOTSTRAP_REQUIRED, apiVersionsV5(client, "another-cluster-id", 7, 4));
+        assertEquals(Errors.REBOOTSTRAP_REQUIRED, apiVersionsV5(client, TestImages.CLUSTER_ID, 8, 5));
+        assertEquals(Errors.NONE, apiVersionsV5(client, TestImages.CLUSTER_ID, 7, 6), "the connection still serves");
+    }
+
+    private static Errors apiVersionsV5(WireClient client, String clusterId, int nodeId, int correlationId)
+            throws IOException {
+        RequestHeader header = apiVersionsHeader((short) 5, correlationId);
+        ApiVersionsRequest.Builder builder = new ApiVersionsRequest.Builder((short) 5);
+        builder.setClusterId(clusterId);
+        builder.setNodeId(nodeId);
+        client.send(builder.build((short) 5), header);
+        return Errors.forCode(((ApiVersionsResponse) AbstractResponse.parseResponse(client.receiveFrame(), header))
+                .data().errorCode());
     }
 
     @Test
@@ -106,9 +131,9 @@ class KafkaServerTest {
         assertEquals(77, response.getInt(), "response header v0 is only the correlation id");
         ApiVersionsResponse parsed = ApiVersionsResponse.parse(new ByteBufferAccessor(response), (short) 0);
         assertEquals(Errors.UNSUPPORTED_VERSION.code(), parsed.data().errorCode());
-        assertEquals(4, parsed.data().apiKeys().find(ApiKeys.API_VERSIONS.id).maxVersion());
+        assertEquals(5, parsed.data().apiKeys().find(ApiKeys.API_VERSIONS.id).maxVersion());
         // The client retries at a version both know, on the same connection.
-        assertEquals(Errors.NONE.code(), apiVersions(client, (short) 4, 78).data().errorCode());
+        assertEquals(Errors.NONE.code(), apiVersions(client, (short) 5, 78).data().errorCode());
     }
 
     @Test

@@ -66,7 +66,7 @@ class ApiVersionsTableTest {
         assertEquals(Versions.parse("3-12"), ApiKey.PRODUCE.acceptedVersions());
         assertEquals(Versions.parse("0-12"), ApiKey.PRODUCE.advertisedVersions());
         assertEquals(Versions.parse("4-17"), ApiKey.FETCH.acceptedVersions());
-        assertEquals(Versions.parse("0-4"), ApiKey.API_VERSIONS.advertisedVersions());
+        assertEquals(Versions.parse("0-5"), ApiKey.API_VERSIONS.advertisedVersions());
         assertEquals(Versions.parse("2-4"), ApiKey.OFFSET_FOR_LEADER_EPOCH.advertisedVersions());
         for (ApiKey anchored : new ApiKey[] {ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP, ApiKey.HEARTBEAT,
                 ApiKey.LEAVE_GROUP, ApiKey.FIND_COORDINATOR, ApiKey.INIT_PRODUCER_ID, ApiKey.SASL_HANDSHAKE,

@@ -16,10 +16,11 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Answers ApiVersions (v0-4) with the listener's served APIs and their advertised ranges, and from v3 the features
+ * Answers ApiVersions (v0-5) with the listener's served APIs and their advertised ranges, and from v3 the features
  * this broker supports (each with the levels it can run) and the cluster's finalized levels of them, from the metadata
  * image (its offset is the finalized features' epoch, which only grows). The v3+ client software name and version are
- * accepted as sent.
+ * accepted as sent. From v5 a client names the cluster and the node it believes it reached; a connection that reached
+ * another cluster or another node is answered REBOOTSTRAP_REQUIRED, so the client fetches its metadata afresh.
  */
 public final class ApiVersionsHandler implements RequestHandler<ApiVersionsRequest, ApiVersionsResponse> {
     /** A feature this broker can run, from level {@code minLevel} to {@code maxLevel}. */
@@ -53,16 +54,25 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
 
     private final List<SupportedFeature> features;
     private final Supplier<MetadataImage> images;
+    private final String clusterId;
+    private final int nodeId;
 
-    /** Advertises no feature. */
+    /** Advertises no feature and checks no v5 client's idea of the cluster or node. */
     public ApiVersionsHandler() {
-        this(List.of(), () -> MetadataImage.EMPTY);
+        this(List.of(), () -> MetadataImage.EMPTY, null, -1);
     }
 
-    /** @param images the current metadata image, whose finalized levels of {@code features} are answered */
-    public ApiVersionsHandler(List<SupportedFeature> features, Supplier<MetadataImage> images) {
+    /**
+     * @param images    the current metadata image, whose finalized levels of {@code features} are answered
+     * @param clusterId this broker's cluster, or null to accept any a v5 client names
+     * @param nodeId    this broker's node id, or -1 to accept any a v5 client names
+     */
+    public ApiVersionsHandler(List<SupportedFeature> features, Supplier<MetadataImage> images, String clusterId,
+                              int nodeId) {
         this.features = List.copyOf(features);
         this.images = images;
+        this.clusterId = clusterId;
+        this.nodeId = nodeId;
     }
 
     @Override
@@ -72,6 +82,9 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
 
     @Override
     public ApiVersionsResponse handle(RequestContext context, ApiRequest<ApiVersionsRequest> request) {
+        if (misrouted(request.body())) {
+            return new ApiVersionsResponse().setErrorCode(Errors.REBOOTSTRAP_REQUIRED.code());
+        }
         ApiVersionsResponse response = context.apiVersions().toApiVersionsResponse(Errors.NONE);
         if (images.get().features().level(FeaturesImage.KRAFT_VERSION) < 1) {
             response.apiKeys().removeIf(api -> DYNAMIC_QUORUM_APIS.contains(api.apiKey()));
@@ -95,5 +108,15 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
             response.setFinalizedFeaturesEpoch(image.offset());
         }
         return response;
+    }
+
+    /**
+     * A v5 client that names a cluster other than ours, or a node id other than ours, reached the wrong broker (an
+     * address reused by another cluster or node); a client that knows neither sends null and -1 (bootstrap).
+     */
+    private boolean misrouted(ApiVersionsRequest body) {
+        boolean otherCluster = clusterId != null && body.clusterId() != null && !clusterId.equals(body.clusterId());
+        boolean otherNode = nodeId >= 0 && body.nodeId() >= 0 && body.nodeId() != nodeId;
+        return otherCluster || otherNode;
     }
 }
