@@ -14,12 +14,8 @@ import java.io.EOFException;
  * record bytes, however large its fetch responses. Closing it leaves the file channel open: the segment owns it.
  */
 final class SliceChunkedInput implements ChunkedInput<ByteBuf> {
-    /**
-     * Four TLS records' payload. Netty's ChunkedWriteHandler flushes after every chunk, so each chunk costs a file
-     * read, a flush through the TLS handler and a socket write; four records per chunk make a quarter as many of
-     * those as one record per chunk did, and a connection holds at most one chunk beyond its outbound high water mark.
-     */
-    static final int CHUNK_BYTES = 64 * 1024;
+    /** One TLS record's payload: each chunk is encrypted as one record. */
+    static final int CHUNK_BYTES = 16 * 1024;
 
     private final FileSlice slice;
     private long offset;

@@ -80,8 +80,7 @@ class ZeroCopyFetchResponseTest {
 
     @Test
     void onTlsConnectionsRecordDataIsReadFromItsFileInChunks() throws Exception {
-        // Two and a half chunks: whole chunks and a short last one.
-        byte[] large = new byte[SliceChunkedInput.CHUNK_BYTES * 5 / 2];
+        byte[] large = new byte[40_000];
         new java.util.Random(7).nextBytes(large);
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("k".getBytes(), large));
         Path segment = dir.resolve("00000000000000000000.log");
