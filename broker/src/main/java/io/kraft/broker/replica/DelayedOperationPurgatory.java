@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Holds delayed operations until they complete, indexed by the keys (partitions) whose changes may
  * complete them: a change calls {@link #checkAndComplete} for its key, which re-checks only the
- * operations watching that key. Deadlines run on a shared timer wheel, so waiting costs no thread and
+ * operations watching that key. Deadlines run on a shared timer thread, so waiting costs no thread and
  * never spins. Thread-safe.
  *
  * @param <K> the watch key, e.g. a topic partition

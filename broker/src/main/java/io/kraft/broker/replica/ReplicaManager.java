@@ -27,7 +27,6 @@ import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
 import io.kraft.storage.log.LogConfig;
 import io.kraft.storage.log.TopicPartition;
-import io.netty.util.HashedWheelTimer;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -43,7 +42,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -93,7 +91,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     /** High watermarks read at startup, for partitions whose logs outlived the process. */
     private final Map<TopicPartition, Long> checkpointedHighWatermarks;
     private final ConcurrentHashMap<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
-    private final HashedWheelTimer timer;
+    private final DeadlineTimer timer;
     private final DelayedOperationPurgatory<TopicPartition> producePurgatory;
     private final DelayedOperationPurgatory<TopicPartition> fetchPurgatory;
     private final LeaderAppends leaderAppends;
@@ -190,11 +188,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         failures.attach(logDirs, new FailureHost());
         this.checkpointedHighWatermarks = new ConcurrentHashMap<>(logDirs.readHighWatermarks());
         this.strayLogs = new StrayLogs(brokerId, logDirs, checkpointedHighWatermarks);
-        this.timer = new HashedWheelTimer(r -> {
-            Thread thread = new Thread(r, "kraft-purgatory-timer-" + brokerId);
-            thread.setDaemon(true);
-            return thread;
-        }, 10, TimeUnit.MILLISECONDS, 512);
+        this.timer = new DeadlineTimer("kraft-purgatory-timer-" + brokerId);
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", timer);
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", timer);
         this.localReads = new LocalReads(this::partitionOrError, partitions::containsKey, logDirFailures::isOffline,

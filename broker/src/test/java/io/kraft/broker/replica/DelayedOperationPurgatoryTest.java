@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.util.HashedWheelTimer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** Delayed operations complete exactly once: when their condition holds at a check, or at their deadline. */
 class DelayedOperationPurgatoryTest {
-    private final HashedWheelTimer timer = new HashedWheelTimer(10, TimeUnit.MILLISECONDS);
+    private final DeadlineTimer timer = new DeadlineTimer("test-purgatory-timer");
     private final DelayedOperationPurgatory<String> purgatory = new DelayedOperationPurgatory<>("test", timer);
 
     @AfterEach
