@@ -705,11 +705,7 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         // Brokers that died with the previous controller never reconnect: those whose endpoints refuse need no grace.
         // The probes started at the election answered meanwhile; the others (and brokers registered since) go now.
         Set<Integer> refused = takeoverProbes.takeRefused(ready.epoch());
-        boolean due = false;
-        for (int brokerId : refused) {
-            due |= refused(brokerId);
-        }
-        if (due) {
+        if (refused.stream().map(this::refused).reduce(false, Boolean::logicalOr)) { // every one is recorded
             timers.fenceNow();
         }
         loader.image().cluster().brokers().keySet().stream().filter(id -> !refused.contains(id)).forEach(this::probe);
