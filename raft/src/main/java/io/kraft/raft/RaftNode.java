@@ -84,11 +84,15 @@ public final class RaftNode {
             // voter that led before it stopped has no leader to follow, and the others have most likely elected one
             // meanwhile: its pre-vote (KIP-996, which disturbs no live leader) at once is answered with that leader,
             // where waiting would leave it behind for an election timeout (a whole quorum restarting has one such
-            // voter at most, so the early round does not collide with others).
+            // voter at most, so the early round does not collide with others). Likewise a quorum that never held an
+            // election (epoch 0): its lowest-id voter stands at once and the others wait as usual, so a new cluster
+            // whose voters start together elects without waiting out a timeout and without a split vote.
             boolean loneVoter = node.voters().size() == 1;
             boolean ledBefore = persisted.leaderId().isPresent() && persisted.leaderId().getAsInt() == node.nodeId;
+            boolean firstOfNewQuorum = persisted.epoch() == 0 && !node.voters().isEmpty()
+                    && node.voters().ids().first() == node.nodeId;
             this.step = new FollowerStep(parts, newFollower(persisted.epoch(), leader, persisted.votedId(),
-                    loneVoter || ledBefore ? 0 : node.randomElectionTimeoutTicks()));
+                    loneVoter || ledBefore || firstOfNewQuorum ? 0 : node.randomElectionTimeoutTicks()));
         } else {
             this.step = new ObserverStep(parts, new ObserverState(persisted.epoch(), leader, persisted.votedId(),
                     node.now() + config.fetchTimeoutTicks()));

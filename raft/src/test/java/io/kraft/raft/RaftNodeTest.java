@@ -66,6 +66,25 @@ class RaftNodeTest {
     }
 
     @Test
+    void aNewQuorumsLowestVoterStandsAtOnceAndTheOthersWaitTheirTimeout() {
+        RaftNode first = node(1, Set.of(1, 2, 3));
+        ready(first);
+        first.tick();
+        List<RaftMessage> preVotes = ready(first).messages();
+        assertEquals(2, preVotes.size(), "no election timeout to wait out in epoch 0: " + preVotes);
+        assertTrue(((VoteRequest) preVotes.get(0)).preVote());
+
+        InMemoryRaftLog secondLog = new InMemoryRaftLog();
+        InMemorySnapshotStore secondSnapshots = new InMemorySnapshotStore();
+        RaftNode second = new RaftNode(new RaftConfig(2, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), secondLog,
+                secondSnapshots, QuorumState.INITIAL, new Random(7));
+        HandDriver.ready(second, secondLog, secondSnapshots);
+        second.tick();
+        assertTrue(HandDriver.ready(second, secondLog, secondSnapshots).messages().isEmpty(),
+                "voter 2 waits its election timeout, so it does not split voter 1's vote");
+    }
+
+    @Test
     void aRestartedFormerLeaderAsksAtOnceAndFollowsTheLeaderItIsToldOf() {
         RaftNode restarted = new RaftNode(new RaftConfig(1, Set.of(1, 2, 3), 10, 20, 10, 10, 4, 100), log, snapshots,
                 new QuorumState(1, OptionalInt.of(1), OptionalInt.of(1)), new Random(7));
