@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,12 +48,19 @@ final class DeadlineTimer implements Timer {
         return Set.of();
     }
 
-    /** One scheduled task. */
+    /**
+     * One scheduled task. Expiry and cancellation race for the state: whichever moves it from pending first wins, so
+     * a deadline whose task has started cannot be cancelled, and a cancelled one never runs.
+     */
     private final class Deadline implements Timeout, Runnable {
+        private static final int PENDING = 0;
+        private static final int EXPIRED = 1;
+        private static final int CANCELLED = 2;
+
         private final TimerTask task;
+        private final AtomicInteger state = new AtomicInteger(PENDING);
         /** Set right after scheduling, before the Timeout is returned to anyone who could cancel it. */
         private volatile ScheduledFuture<?> future;
-        private volatile boolean expired;
 
         Deadline(TimerTask task) {
             this.task = task;
@@ -60,7 +68,9 @@ final class DeadlineTimer implements Timer {
 
         @Override
         public void run() {
-            expired = true;
+            if (!state.compareAndSet(PENDING, EXPIRED)) {
+                return;
+            }
             try {
                 task.run(this);
             } catch (Throwable t) {
@@ -80,17 +90,21 @@ final class DeadlineTimer implements Timer {
 
         @Override
         public boolean isExpired() {
-            return expired;
+            return state.get() == EXPIRED;
         }
 
         @Override
         public boolean isCancelled() {
-            return future.isCancelled();
+            return state.get() == CANCELLED;
         }
 
         @Override
         public boolean cancel() {
-            return future.cancel(false);
+            if (!state.compareAndSet(PENDING, CANCELLED)) {
+                return false;
+            }
+            future.cancel(false); // leaves the executor's queue at once (remove-on-cancel)
+            return true;
         }
     }
 }
