@@ -3,7 +3,6 @@ package io.kraft.server;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.BootstrapMetadata;
-import io.kraft.metadata.controller.BrokerProbe;
 import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
@@ -151,8 +150,7 @@ public final class ControllerNode implements AutoCloseable {
                 .storage(storage)
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
-                .brokerProbe(ControllerSettings.brokerProbeEnabled(properties)
-                        ? new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS) : BrokerProbe.NONE)
+                .brokerProbe(new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS))
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         // The membership service reaches the driver built below, once the transport it is served on exists.
