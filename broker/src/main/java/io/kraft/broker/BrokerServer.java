@@ -168,7 +168,7 @@ public final class BrokerServer implements AutoCloseable {
         handlers.add(new ApiVersionsHandler(List.of(ApiVersionsHandler.TRANSACTION_VERSION,
                 ApiVersionsHandler.ELIGIBLE_LEADER_REPLICAS_VERSION, ApiVersionsHandler.GROUP_VERSION,
                 ApiVersionsHandler.KRAFT_VERSION),
-                metadata::image, clusterId, nodeId));
+                metadata::image, clusterId));
         handlers.addAll(AdminHandlers.create(nodeId, clusterId, controller, metadata, properties, this::brokerEpoch));
         handlers.add(new DeleteTopicsHandler(controller, metadata::image));
         handlers.add(new SaslHandshakeHandler());

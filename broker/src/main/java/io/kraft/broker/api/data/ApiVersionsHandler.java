@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * Answers ApiVersions (v0-5) with the listener's served APIs and their advertised ranges, and from v3 the features
  * this broker supports (each with the levels it can run) and the cluster's finalized levels of them, from the metadata
  * image (its offset is the finalized features' epoch, which only grows). The v3+ client software name and version are
- * accepted as sent. From v5 a client names the cluster and the node it believes it reached; a connection that reached
- * another cluster or another node is answered REBOOTSTRAP_REQUIRED, so the client fetches its metadata afresh.
+ * accepted as sent. From v5 a client names the cluster it believes it reached; a connection that reached another
+ * cluster is answered REBOOTSTRAP_REQUIRED, so the client fetches its metadata afresh.
  */
 public final class ApiVersionsHandler implements RequestHandler<ApiVersionsRequest, ApiVersionsResponse> {
     /** A feature this broker can run, from level {@code minLevel} to {@code maxLevel}. */
@@ -55,24 +55,20 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
     private final List<SupportedFeature> features;
     private final Supplier<MetadataImage> images;
     private final String clusterId;
-    private final int nodeId;
 
-    /** Advertises no feature and checks no v5 client's idea of the cluster or node. */
+    /** Advertises no feature and checks no v5 client's idea of the cluster. */
     public ApiVersionsHandler() {
-        this(List.of(), () -> MetadataImage.EMPTY, null, -1);
+        this(List.of(), () -> MetadataImage.EMPTY, null);
     }
 
     /**
      * @param images    the current metadata image, whose finalized levels of {@code features} are answered
      * @param clusterId this broker's cluster, or null to accept any a v5 client names
-     * @param nodeId    this broker's node id, or -1 to accept any a v5 client names
      */
-    public ApiVersionsHandler(List<SupportedFeature> features, Supplier<MetadataImage> images, String clusterId,
-                              int nodeId) {
+    public ApiVersionsHandler(List<SupportedFeature> features, Supplier<MetadataImage> images, String clusterId) {
         this.features = List.copyOf(features);
         this.images = images;
         this.clusterId = clusterId;
-        this.nodeId = nodeId;
     }
 
     @Override
@@ -111,12 +107,11 @@ public final class ApiVersionsHandler implements RequestHandler<ApiVersionsReque
     }
 
     /**
-     * A v5 client that names a cluster other than ours, or a node id other than ours, reached the wrong broker (an
-     * address reused by another cluster or node); a client that knows neither sends null and -1 (bootstrap).
+     * A v5 client that names a cluster other than ours reached the wrong broker (an address reused by another
+     * cluster); a client that does not know sends null (bootstrap). The node id it sends is not checked: for a group
+     * coordinator's connection the Java client names a node id of its own making ({@code Integer.MAX_VALUE - id}).
      */
     private boolean misrouted(ApiVersionsRequest body) {
-        boolean otherCluster = clusterId != null && body.clusterId() != null && !clusterId.equals(body.clusterId());
-        boolean otherNode = nodeId >= 0 && body.nodeId() >= 0 && body.nodeId() != nodeId;
-        return otherCluster || otherNode;
+        return clusterId != null && body.clusterId() != null && !clusterId.equals(body.clusterId());
     }
 }
