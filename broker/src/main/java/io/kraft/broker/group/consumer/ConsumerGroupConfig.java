@@ -93,7 +93,8 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         return orDefault ? assignors.get(0) : null;
     }
 
-    private static int intProp(Map<String, String> props, String name, int defaultValue) {
+    /** An int-valued group setting, or {@code defaultValue} when absent; a one-line error naming the key otherwise. */
+    public static int intProp(Map<String, String> props, String name, int defaultValue) {
         String text = props.get(name);
         if (text == null) {
             return defaultValue;

@@ -4,6 +4,7 @@ import static io.kraft.config.ConfigType.INT;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.MEDIUM;
 
+import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.config.ConfigDef;
 import java.util.Map;
 
@@ -65,27 +66,15 @@ public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, in
         if (!reset.equals("latest") && !reset.equals("earliest")) {
             throw new IllegalArgumentException(AUTO_OFFSET_RESET + " must be earliest or latest, got '" + reset + "'");
         }
-        return new ShareGroupConfig(intProp(props, SESSION_TIMEOUT_MS, 45_000), intProp(props, HEARTBEAT_INTERVAL_MS,
-                5_000), intProp(props, MAX_SIZE, 200), intProp(props, MAX_GROUPS, 10),
-                intProp(props, RECORD_LOCK_DURATION_MS, 30_000),
-                intProp(props, DELIVERY_COUNT_LIMIT, 5), intProp(props, PARTITION_MAX_RECORD_LOCKS, 2_000),
+        return new ShareGroupConfig(ConsumerGroupConfig.intProp(props, SESSION_TIMEOUT_MS, 45_000), ConsumerGroupConfig.intProp(props, HEARTBEAT_INTERVAL_MS,
+                5_000), ConsumerGroupConfig.intProp(props, MAX_SIZE, 200), ConsumerGroupConfig.intProp(props, MAX_GROUPS, 10),
+                ConsumerGroupConfig.intProp(props, RECORD_LOCK_DURATION_MS, 30_000),
+                ConsumerGroupConfig.intProp(props, DELIVERY_COUNT_LIMIT, 5), ConsumerGroupConfig.intProp(props, PARTITION_MAX_RECORD_LOCKS, 2_000),
                 reset.equals("earliest"));
     }
 
     /** The limits each share partition runs under. */
     public SharePartition.Settings partitionSettings() {
         return new SharePartition.Settings(deliveryCountLimit, recordLockDurationMs, partitionMaxRecordLocks);
-    }
-
-    private static int intProp(Map<String, String> props, String name, int defaultValue) {
-        String text = props.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an int, got '" + text + "'");
-        }
     }
 }
