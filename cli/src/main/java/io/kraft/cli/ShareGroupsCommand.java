@@ -1,12 +1,12 @@
 package io.kraft.cli;
 
+import io.kraft.cli.groups.GroupReports;
 import io.kraft.cli.groups.TextTable;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.common.GroupState;
@@ -101,11 +101,7 @@ final class ShareGroupsCommand implements Callable<Integer> {
         }
         TextTable table = new TextTable("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT");
         for (ShareMemberDescription member : group.members()) {
-            String assignment = member.assignment().topicPartitions().stream()
-                    .collect(Collectors.groupingBy(tp -> tp.topic(), java.util.TreeMap::new,
-                            Collectors.mapping(tp -> Integer.toString(tp.partition()), Collectors.joining(","))))
-                    .entrySet().stream().map(t -> t.getKey() + "(" + t.getValue() + ")")
-                    .collect(Collectors.joining(","));
+            String assignment = GroupReports.assignment(member.assignment().topicPartitions());
             table.add(List.of(group.groupId(), member.consumerId(), member.host(), member.clientId(),
                     Integer.toString(member.assignment().topicPartitions().size()), assignment));
         }

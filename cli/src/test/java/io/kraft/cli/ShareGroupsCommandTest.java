@@ -34,10 +34,10 @@ class ShareGroupsCommandTest {
             props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
             try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(props)) {
                 consumer.subscribe(List.of("jobs"));
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                     consumer.poll(Duration.ofMillis(100));
                     CliRun run = shareGroups(node, "--describe", "--group", "workers");
-                    return run.exitCode() == 0 && run.out().contains("jobs(0,1)");
+                    assertTrue(run.exitCode() == 0 && run.out().contains("jobs(0,1)"), run.out() + run.err());
                 });
                 CliRun members = shareGroups(node, "--describe", "--group", "workers", "--members");
                 assertEquals("", members.err());

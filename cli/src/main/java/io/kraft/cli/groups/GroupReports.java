@@ -1,6 +1,7 @@
 package io.kraft.cli.groups;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
-import org.apache.kafka.clients.admin.MemberAssignment;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Node;
@@ -77,11 +77,11 @@ public final class GroupReports {
                 row.add(member.memberEpoch().map(String::valueOf).orElse(UNKNOWN));
             }
             if (verbose) {
-                row.add(assignment(member.assignment()));
+                row.add(assignment(member.assignment().topicPartitions()));
             }
             if (verbose && consumerProtocol) {
                 row.add(group.targetAssignmentEpoch().map(String::valueOf).orElse(UNKNOWN));
-                row.add(member.targetAssignment().map(GroupReports::assignment).orElse(UNKNOWN));
+                row.add(member.targetAssignment().map(target -> assignment(target.topicPartitions())).orElse(UNKNOWN));
             }
             table.add(row);
         }
@@ -107,9 +107,10 @@ public final class GroupReports {
         return table;
     }
 
-    private static String assignment(MemberAssignment assignment) {
+    /** A member's partitions as {@code topic(0,1),other(2)}, topics and partitions in order, or "-" when none. */
+    public static String assignment(Collection<TopicPartition> partitions) {
         Map<String, TreeSet<Integer>> byTopic = new TreeMap<>();
-        for (TopicPartition partition : assignment.topicPartitions()) {
+        for (TopicPartition partition : partitions) {
             byTopic.computeIfAbsent(partition.topic(), topic -> new TreeSet<>()).add(partition.partition());
         }
         if (byTopic.isEmpty()) {
