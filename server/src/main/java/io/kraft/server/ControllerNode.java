@@ -3,6 +3,7 @@ package io.kraft.server;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.BootstrapMetadata;
+import io.kraft.metadata.controller.BrokerProbe;
 import io.kraft.metadata.controller.ClusterFeatures;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.FeatureControlManager.SupportedRange;
@@ -150,7 +151,8 @@ public final class ControllerNode implements AutoCloseable {
                 .storage(storage)
                 .snapshotPolicy(snapshotPolicy)
                 .faultHandler(faultHandler)
-                .brokerProbe(new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS))
+                .brokerProbe(ControllerSettings.brokerProbeEnabled(properties)
+                        ? new TcpBrokerProbe(BROKER_PROBE_TIMEOUT_MS) : BrokerProbe.NONE)
                 .bootstrapRecords(BootstrapMetadata.read(metadataLogDir))
                 .build();
         // The membership service reaches the driver built below, once the transport it is served on exists.

@@ -30,6 +30,8 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+    /** Ours: whether the controller probes a broker's endpoints to fence a dead one at once (see the doc below). */
+    public static final String BROKER_CONNECTION_PROBE_ENABLE = "broker.connection.probe.enable";
 
     public static final long DEFAULT_SESSION_TIMEOUT_MS = 9_000L;
     public static final long DEFAULT_CONNECTION_LOSS_GRACE_MS = 1_000L;
@@ -45,7 +47,12 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
             .define(NUM_PARTITIONS, ConfigType.INT, 1, Validator.atLeast(1), Importance.MEDIUM,
                     "The number of partitions of a topic created without a partition count (including auto-created ones).")
             .define(DEFAULT_REPLICATION_FACTOR, ConfigType.INT, 1, Validator.atLeast(1), Importance.MEDIUM,
-                    "The replication factor of a topic created without one (including auto-created ones).");
+                    "The replication factor of a topic created without one (including auto-created ones).")
+            .define(BROKER_CONNECTION_PROBE_ENABLE, ConfigType.BOOLEAN, true, Importance.LOW,
+                    "Whether the active controller connects to a broker's advertised listeners when its control-plane"
+                            + " connection ends or a new controller takes over, and fences it at once when every"
+                            + " listener refuses. Turn off where controllers cannot reach those addresses (NAT, split"
+                            + " networks): a refusal there would fence a live broker.");
 
     public ControllerSettings {
         Objects.requireNonNull(clusterId, "clusterId");
@@ -99,6 +106,12 @@ public record ControllerSettings(String clusterId, long sessionTimeoutMs, long c
         return new ControllerSettings(clusterId, parsed.getLong(BROKER_SESSION_TIMEOUT_MS),
                 parsed.getLong(BROKER_CONNECTION_LOSS_GRACE_MS), parsed.getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
                 parsed.getInt(NUM_PARTITIONS), parsed.getInt(DEFAULT_REPLICATION_FACTOR));
+    }
+
+    /** broker.connection.probe.enable from a node's properties (true when absent). */
+    public static boolean brokerProbeEnabled(Map<String, String> properties) {
+        return DEFINITION.parseOwn(properties, ConfigSource.STATIC_BROKER_CONFIG)
+                .getBoolean(BROKER_CONNECTION_PROBE_ENABLE);
     }
 
     public ControllerSettings withUncleanLeaderElection(boolean enable) {

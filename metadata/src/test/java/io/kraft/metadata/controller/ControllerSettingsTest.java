@@ -1,6 +1,7 @@
 package io.kraft.metadata.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,15 @@ class ControllerSettingsTest {
                 "num.partitions", "6",
                 "default.replication.factor", "3"));
         assertEquals(new ControllerSettings(CLUSTER_ID, 12_000, 0, true, 6, 3), settings);
+    }
+
+    @Test
+    void theBrokerProbeIsOnUnlessTurnedOffAndABadValueNamesItsKey() {
+        assertTrue(ControllerSettings.brokerProbeEnabled(Map.of()));
+        assertFalse(ControllerSettings.brokerProbeEnabled(Map.of("broker.connection.probe.enable", "false")));
+        ConfigException invalid = assertThrows(ConfigException.class,
+                () -> ControllerSettings.brokerProbeEnabled(Map.of("broker.connection.probe.enable", "maybe")));
+        assertTrue(invalid.getMessage().contains("broker.connection.probe.enable"), invalid.getMessage());
     }
 
     @Test
