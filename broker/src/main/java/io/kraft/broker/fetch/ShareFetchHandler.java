@@ -112,7 +112,8 @@ public final class ShareFetchHandler implements AsyncRequestHandler<ShareFetchRe
         int maxRecords = body.maxRecords() > 0 ? body.maxRecords() : DEFAULT_MAX_RECORDS;
         long deadline = now + Math.max(0, Math.min(body.maxWaitMs(), FetchParams.MAX_WAIT_CAP_MS));
         ShareSessions.Session session = step.session();
-        return CompletableFuture.allOf(ackWrites.values().toArray(CompletableFuture[]::new)).thenCompose(done -> {
+        // On the waiter's thread: the writes complete on the share coordinator's, which must not read logs.
+        return CompletableFuture.allOf(ackWrites.values().toArray(CompletableFuture[]::new)).thenComposeAsync(done -> {
             Map<SharePartitionKey, Errors> ackErrors = new LinkedHashMap<>();
             ackWrites.forEach((key, write) -> ackErrors.put(key, write.join()));
             if (epoch == -1) {
@@ -122,7 +123,7 @@ public final class ShareFetchHandler implements AsyncRequestHandler<ShareFetchRe
             CompletableFuture<HandlerResponse> result = new CompletableFuture<>();
             attempt(context, memberId, session, maxBytes, maxRecords, deadline, ackErrors, result);
             return result;
-        });
+        }, waiter);
     }
 
     private void attempt(RequestContext context, String memberId, ShareSessions.Session session, int maxBytes,

@@ -288,7 +288,10 @@ public final class ShareFetchService {
             return CompletableFuture.completedFuture(Errors.NONE);
         }
         held.lastWritten = now;
-        CompletableFuture<Errors> write = held.writes.thenCompose(previous -> persister.write(key, held.leaderEpoch, now))
+        // A copy dropped after a failed write writes nothing more: the copy read again in its place owns the state.
+        CompletableFuture<Errors> write = held.writes.thenCompose(previous -> partitions.get(key) == held
+                        ? persister.write(key, held.leaderEpoch, now)
+                        : CompletableFuture.completedFuture(Errors.NOT_COORDINATOR))
                 .exceptionally(failure -> Errors.UNKNOWN_SERVER_ERROR)
                 .thenApply(error -> {
                     if (error != Errors.NONE && partitions.remove(key, held)) {
