@@ -222,8 +222,8 @@ public final class BrokerServer implements AutoCloseable {
         GroupCoordinatorMetrics.register(metrics, groupCoordinator.coordinator(), key -> replicaManager
                 .partition(new TopicPartition(key.topic(), key.partition())).map(Partition::highWatermark).orElse(-1L));
         handlers.addAll(groupCoordinator.handlers());
-        this.shareGroups = ShareGroupComponents.create(metadata::image, replicaManager, groupCoordinator.coordinator(),
-                properties);
+        this.shareGroups = ShareGroupComponents.create(controller, metadata::image, replicaManager,
+                interBrokerSecurity, groupCoordinator.coordinator(), properties);
         handlers.addAll(shareGroups.handlers());
         handlers.add(new TxnOffsetCommitHandler(groupCoordinator.coordinator(), transactions.verifier(),
                 metadata::image, transactions.implicitAdds()));

@@ -9,6 +9,7 @@ import io.kraft.broker.config.BrokerConfigs;
 import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.share.ShareGroupConfig;
+import io.kraft.broker.group.share.state.ShareCoordinatorConfig;
 import io.kraft.broker.lifecycle.BrokerLifecycleConfig;
 import io.kraft.broker.network.Listeners;
 import io.kraft.broker.network.SaslSettings;
@@ -86,7 +87,7 @@ public final class NodeConfigs {
         for (ConfigDef component : List.of(ControllerSettings.definition(), BrokerConfigs.definition(),
                 SocketServerConfig.definition(), ReplicaManagerConfig.definition(), ReplicationConfig.definition(),
                 BrokerLifecycleConfig.definition(), GroupConfig.definition(), ConsumerGroupConfig.definition(),
-                ShareGroupConfig.definition(),
+                ShareGroupConfig.definition(), ShareCoordinatorConfig.definition(),
                 QuorumConfig.definition(), MetadataLogRetention.definition(), TransactionSettings.definition(),
                 HttpListenerConfig.definition(), LeaderBalanceSettings.definition(), SslSettings.definition(),
                 AuthorizerConfig.definition(), SaslSettings.definition(), ControlPlaneSecurity.definition(),

@@ -54,6 +54,8 @@ public final class AuthorizationGates {
         cluster(ApiKey.REMOVE_RAFT_VOTER, AclOperation.ALTER);
         cluster(ApiKey.UPDATE_FEATURES, AclOperation.ALTER);
         cluster(ApiKey.WRITE_TXN_MARKERS, AclOperation.CLUSTER_ACTION);
+        cluster(ApiKey.READ_SHARE_GROUP_STATE, AclOperation.CLUSTER_ACTION);
+        cluster(ApiKey.WRITE_SHARE_GROUP_STATE, AclOperation.CLUSTER_ACTION);
         group(ApiKey.JOIN_GROUP, body -> ((JoinGroupRequest) body).groupId());
         group(ApiKey.SYNC_GROUP, body -> ((SyncGroupRequest) body).groupId());
         group(ApiKey.HEARTBEAT, body -> ((HeartbeatRequest) body).groupId());

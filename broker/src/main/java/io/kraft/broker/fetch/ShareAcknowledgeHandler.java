@@ -4,8 +4,9 @@ import io.kraft.broker.group.share.ShareFetchService;
 import io.kraft.broker.group.share.ShareFetchService.AckBatch;
 import io.kraft.broker.group.share.SharePartitionKey;
 import io.kraft.broker.group.share.ShareSessions;
+import io.kraft.broker.network.AsyncRequestHandler;
+import io.kraft.broker.network.HandlerResponse;
 import io.kraft.broker.network.RequestContext;
-import io.kraft.broker.network.RequestHandler;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ShareAcknowledgeRequest;
@@ -13,16 +14,20 @@ import io.kraft.broker.protocol.message.ShareAcknowledgeResponse;
 import io.kraft.metadata.authorizer.AclOperation;
 import io.kraft.metadata.authorizer.ResourceType;
 import io.kraft.storage.errors.Errors;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
  * Answers ShareAcknowledge (v1, KIP-932): acknowledgements without a fetch, within the member's share session;
- * epoch -1 closes the session and releases what the member still holds here.
+ * epoch -1 closes the session and releases what the member still holds here. Answered once the acknowledged state
+ * is durable (or its write failed, with that error).
  */
-public final class ShareAcknowledgeHandler implements RequestHandler<ShareAcknowledgeRequest, ShareAcknowledgeResponse> {
+public final class ShareAcknowledgeHandler
+        implements AsyncRequestHandler<ShareAcknowledgeRequest, ShareAcknowledgeResponse> {
     private final ShareFetchService service;
     private final ShareSessions sessions;
     private final LongSupplier clock;
@@ -39,15 +44,16 @@ public final class ShareAcknowledgeHandler implements RequestHandler<ShareAcknow
     }
 
     @Override
-    public ShareAcknowledgeResponse handle(RequestContext context, ApiRequest<ShareAcknowledgeRequest> request) {
+    public CompletableFuture<HandlerResponse> handle(RequestContext context,
+                                                     ApiRequest<ShareAcknowledgeRequest> request) {
         ShareAcknowledgeRequest body = request.body();
         if (body.groupId() == null || body.groupId().isEmpty() || body.memberId() == null
                 || body.memberId().isEmpty()) {
-            return error(Errors.INVALID_REQUEST, "group id and member id are required");
+            return answer(error(Errors.INVALID_REQUEST, "group id and member id are required"));
         }
         if (context.authorizationEnabled() && !context.authorize(AclOperation.READ, ResourceType.GROUP,
                 body.groupId())) {
-            return error(Errors.GROUP_AUTHORIZATION_FAILED, null);
+            return answer(error(Errors.GROUP_AUTHORIZATION_FAILED, null));
         }
         ShareSessions.Key key = new ShareSessions.Key(body.groupId(), body.memberId());
         int epoch = body.shareSessionEpoch();
@@ -55,9 +61,10 @@ public final class ShareAcknowledgeHandler implements RequestHandler<ShareAcknow
                 : epoch == -1 ? sessions.close(key)
                 : sessions.next(key, epoch, Set.of(), Set.of(), clock.getAsLong());
         if (step.error() != Errors.NONE) {
-            return error(step.error(), null);
+            return answer(error(step.error(), null));
         }
         ShareAcknowledgeResponse response = new ShareAcknowledgeResponse();
+        List<CompletableFuture<?>> writes = new ArrayList<>();
         for (ShareAcknowledgeRequest.AcknowledgeTopic topic : body.topics()) {
             ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse out =
                     new ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse().setTopicId(topic.topicId());
@@ -67,18 +74,29 @@ public final class ShareAcknowledgeHandler implements RequestHandler<ShareAcknow
             for (ShareAcknowledgeRequest.AcknowledgePartition p : topic.partitions()) {
                 List<AckBatch> batches = p.acknowledgementBatches().stream().map(b -> new AckBatch(b.firstOffset(),
                         b.lastOffset(), List.copyOf(b.acknowledgeTypes()))).toList();
-                Errors result = mayRead ? service.acknowledge(new SharePartitionKey(body.groupId(), topic.topicId(),
-                        p.partitionIndex()), body.memberId(), batches) : Errors.TOPIC_AUTHORIZATION_FAILED;
-                out.partitions().add(new ShareAcknowledgeResponse.PartitionData().setPartitionIndex(p.partitionIndex())
-                        .setErrorCode(result.code()).setCurrentLeader(new ShareAcknowledgeResponse.LeaderIdAndEpoch()
-                                .setLeaderId(-1).setLeaderEpoch(-1)));
+                CompletableFuture<Errors> result = mayRead ? service.acknowledge(new SharePartitionKey(body.groupId(),
+                        topic.topicId(), p.partitionIndex()), body.memberId(), batches)
+                        : CompletableFuture.completedFuture(Errors.TOPIC_AUTHORIZATION_FAILED);
+                ShareAcknowledgeResponse.PartitionData data = new ShareAcknowledgeResponse.PartitionData()
+                        .setPartitionIndex(p.partitionIndex()).setCurrentLeader(
+                                new ShareAcknowledgeResponse.LeaderIdAndEpoch().setLeaderId(-1).setLeaderEpoch(-1));
+                out.partitions().add(data);
+                writes.add(result.thenAccept(error -> data.setErrorCode(error.code())));
             }
             response.responses().add(out);
         }
-        if (epoch == -1) {
-            service.releaseMember(body.groupId(), body.memberId());
-        }
-        return response;
+        String groupId = body.groupId();
+        String memberId = body.memberId();
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            if (epoch == -1) {
+                service.releaseMember(groupId, memberId);
+            }
+            return HandlerResponse.of(response);
+        });
+    }
+
+    private static CompletableFuture<HandlerResponse> answer(ShareAcknowledgeResponse response) {
+        return CompletableFuture.completedFuture(HandlerResponse.of(response));
     }
 
     private static ShareAcknowledgeResponse error(Errors error, String message) {

@@ -100,18 +100,30 @@ public final class ShareFetchHandler implements AsyncRequestHandler<ShareFetchRe
         if (step.error() != Errors.NONE) {
             return answer(error(step.error(), null));
         }
-        Map<SharePartitionKey, Errors> ackErrors = new LinkedHashMap<>();
-        acks.forEach((key, batches) -> ackErrors.put(key, mayRead(context, key)
-                ? service.acknowledge(key, body.memberId(), batches) : Errors.TOPIC_AUTHORIZATION_FAILED));
-        if (epoch == -1) {
-            service.releaseMember(body.groupId(), body.memberId());
-            return answer(response(ackErrors, Map.of()));
-        }
+        // Acknowledgements are answered only once durable; the fetch starts after them, as its records may be
+        // those just released.
+        Map<SharePartitionKey, CompletableFuture<Errors>> ackWrites = new LinkedHashMap<>();
+        acks.forEach((key, batches) -> ackWrites.put(key, mayRead(context, key)
+                ? service.acknowledge(key, body.memberId(), batches)
+                : CompletableFuture.completedFuture(Errors.TOPIC_AUTHORIZATION_FAILED)));
+        String memberId = body.memberId();
+        String groupId = body.groupId();
+        int maxBytes = body.maxBytes();
         int maxRecords = body.maxRecords() > 0 ? body.maxRecords() : DEFAULT_MAX_RECORDS;
         long deadline = now + Math.max(0, Math.min(body.maxWaitMs(), FetchParams.MAX_WAIT_CAP_MS));
-        CompletableFuture<HandlerResponse> result = new CompletableFuture<>();
-        attempt(context, body.memberId(), step.session(), body.maxBytes(), maxRecords, deadline, ackErrors, result);
-        return result;
+        ShareSessions.Session session = step.session();
+        // On the waiter's thread: the writes complete on the share coordinator's, which must not read logs.
+        return CompletableFuture.allOf(ackWrites.values().toArray(CompletableFuture[]::new)).thenComposeAsync(done -> {
+            Map<SharePartitionKey, Errors> ackErrors = new LinkedHashMap<>();
+            ackWrites.forEach((key, write) -> ackErrors.put(key, write.join()));
+            if (epoch == -1) {
+                service.releaseMember(groupId, memberId);
+                return answer(response(ackErrors, Map.of()));
+            }
+            CompletableFuture<HandlerResponse> result = new CompletableFuture<>();
+            attempt(context, memberId, session, maxBytes, maxRecords, deadline, ackErrors, result);
+            return result;
+        }, waiter);
     }
 
     private void attempt(RequestContext context, String memberId, ShareSessions.Session session, int maxBytes,

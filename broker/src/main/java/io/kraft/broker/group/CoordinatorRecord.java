@@ -1,12 +1,15 @@
 package io.kraft.broker.group;
 
 import io.kraft.broker.group.consumer.ConsumerGroupRecord;
+import io.kraft.broker.group.share.SharePartition;
+import io.kraft.broker.group.share.SharePartitionKey;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A record of {@code __consumer_offsets}: the coordinator's only durable state. Replaying them in offset order
- * rebuilds every group and committed offset of a partition; a null value is a tombstone.
+ * A record of a coordinator's internal topic: {@code __consumer_offsets} (groups and committed offsets) or
+ * {@code __share_group_state} (share-partition snapshots, KIP-932). Replaying a partition's records in offset order
+ * rebuilds its state; a null value is a tombstone.
  */
 public sealed interface CoordinatorRecord {
 
@@ -30,6 +33,26 @@ public sealed interface CoordinatorRecord {
         @Override
         public boolean isTombstone() {
             return record.isTombstone();
+        }
+    }
+
+    /**
+     * The whole delivery state of one share partition (KIP-932), in {@code __share_group_state}, or its deletion
+     * when {@code snapshot} is null. Every write is a full snapshot, so the last one per key is the state.
+     */
+    record ShareSnapshot(SharePartitionKey key, SharePartition.Snapshot snapshot) implements CoordinatorRecord {
+        public ShareSnapshot {
+            Objects.requireNonNull(key, "key");
+        }
+
+        @Override
+        public String groupId() {
+            return key.groupId();
+        }
+
+        @Override
+        public boolean isTombstone() {
+            return snapshot == null;
         }
     }
 

@@ -3,13 +3,19 @@ package io.kraft.broker.group;
 import io.kraft.broker.group.CoordinatorRecord.ConsumerGroupPart;
 import io.kraft.broker.group.CoordinatorRecord.GroupMetadata;
 import io.kraft.broker.group.CoordinatorRecord.OffsetCommit;
+import io.kraft.broker.group.CoordinatorRecord.ShareSnapshot;
 import io.kraft.broker.group.CoordinatorRecord.StoredMember;
 import io.kraft.broker.group.consumer.ConsumerGroupRecordCodec;
+import io.kraft.broker.group.share.RecordState;
+import io.kraft.broker.group.share.SharePartition;
+import io.kraft.broker.group.share.SharePartitionKey;
 import io.kraft.broker.protocol.message.GroupMetadataKey;
 import io.kraft.broker.protocol.message.GroupMetadataValue;
 import io.kraft.broker.protocol.message.GroupMetadataValue.MemberMetadata;
 import io.kraft.broker.protocol.message.OffsetCommitKey;
 import io.kraft.broker.protocol.message.OffsetCommitValue;
+import io.kraft.broker.protocol.message.ShareSnapshotKey;
+import io.kraft.broker.protocol.message.ShareSnapshotValue;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +28,9 @@ import java.util.OptionalLong;
  * (group, topic, partition), key v2 is a group's metadata (group). Offset values v0-3 and group values v0-3 follow
  * Kafka's documented layouts, so the versions written today (v3 each, v1 for an offset with an explicit expiry)
  * stay readable as they evolve. Key versions 3 and 5-8 are a consumer-protocol group's (KIP-848), read and written by
- * {@link ConsumerGroupRecordCodec}.
+ * {@link ConsumerGroupRecordCodec}. Key version 100 is a share partition's snapshot in {@code __share_group_state}
+ * ({@code ShareSnapshotKey}/{@code ShareSnapshotValue}, our own layout: Kafka numbers its share-state keys 0 and 1,
+ * which this one codec already reads as offset commits).
  */
 public final class CoordinatorRecordCodec {
     static final short OFFSET_COMMIT_KEY_VERSION = 1;
@@ -30,6 +38,8 @@ public final class CoordinatorRecordCodec {
     static final short OFFSET_VALUE_VERSION = 3;
     static final short OFFSET_VALUE_VERSION_WITH_EXPIRY = 1;
     static final short GROUP_VALUE_VERSION = 3;
+    static final short SHARE_SNAPSHOT_KEY_VERSION = ShareSnapshotKey.HIGHEST_SUPPORTED_VERSION;
+    static final short SHARE_SNAPSHOT_VALUE_VERSION = 0;
 
     private CoordinatorRecordCodec() {
     }
@@ -38,6 +48,10 @@ public final class CoordinatorRecordCodec {
     public static ByteBuffer encodeKey(CoordinatorRecord record) {
         if (record instanceof ConsumerGroupPart part) {
             return ConsumerGroupRecordCodec.encodeKey(part.record());
+        }
+        if (record instanceof ShareSnapshot share) {
+            return new ShareSnapshotKey().setGroupId(share.key().groupId()).setTopicId(share.key().topicId())
+                    .setPartition(share.key().partition()).toVersionedBuffer(SHARE_SNAPSHOT_KEY_VERSION);
         }
         if (record instanceof OffsetCommit commit) {
             OffsetCommitKey key = new OffsetCommitKey()
@@ -56,6 +70,15 @@ public final class CoordinatorRecordCodec {
         }
         if (record instanceof ConsumerGroupPart part) {
             return ConsumerGroupRecordCodec.encodeValue(part.record());
+        }
+        if (record instanceof ShareSnapshot share) {
+            ShareSnapshotValue value = new ShareSnapshotValue().setStartOffset(share.snapshot().startOffset());
+            for (SharePartition.StateRange range : share.snapshot().ranges()) {
+                value.stateBatches().add(new ShareSnapshotValue.StateBatch().setFirstOffset(range.firstOffset())
+                        .setLastOffset(range.lastOffset()).setDeliveryState(range.state().code)
+                        .setDeliveryCount((short) range.deliveryCount()));
+            }
+            return value.toVersionedBuffer(SHARE_SNAPSHOT_VALUE_VERSION);
         }
         if (record instanceof OffsetCommit commit) {
             OffsetAndMetadata offset = commit.value();
@@ -115,6 +138,11 @@ public final class CoordinatorRecordCodec {
                 GroupMetadataKey k = GroupMetadataKey.parse(keyBytes, keyVersion);
                 return new GroupMetadata(k.group(), value == null ? null : decodeGroup(value));
             }
+            if (keyVersion == SHARE_SNAPSHOT_KEY_VERSION) {
+                ShareSnapshotKey k = ShareSnapshotKey.parse(keyBytes, keyVersion);
+                return new ShareSnapshot(new SharePartitionKey(k.groupId(), k.topicId(), k.partition()),
+                        value == null ? null : decodeShareSnapshot(value));
+            }
             if (ConsumerGroupRecordCodec.isConsumerKey(keyVersion)) {
                 return new ConsumerGroupPart(ConsumerGroupRecordCodec.decode(keyVersion, keyBytes, value));
             }
@@ -157,6 +185,20 @@ public final class CoordinatorRecordCodec {
         String protocolType = v.protocolType();
         return new CoordinatorRecord.GroupMetadataValue(protocolType.isEmpty() ? null : protocolType,
                 v.generation(), v.protocol(), v.leader(), v.currentStateTimestampMs(), members);
+    }
+
+    private static SharePartition.Snapshot decodeShareSnapshot(ByteBuffer bytes) {
+        ByteBuffer in = bytes.duplicate();
+        short version = in.getShort();
+        requireVersion("ShareSnapshotValue", version, ShareSnapshotValue.LOWEST_SUPPORTED_VERSION,
+                ShareSnapshotValue.HIGHEST_SUPPORTED_VERSION);
+        ShareSnapshotValue v = ShareSnapshotValue.parse(in, version);
+        List<SharePartition.StateRange> ranges = new ArrayList<>(v.stateBatches().size());
+        for (ShareSnapshotValue.StateBatch b : v.stateBatches()) {
+            ranges.add(new SharePartition.StateRange(b.firstOffset(), b.lastOffset(),
+                    RecordState.ofCode(b.deliveryState()), b.deliveryCount()));
+        }
+        return new SharePartition.Snapshot(v.startOffset(), ranges);
     }
 
     private static void requireVersion(String layout, short version, short lowest, short highest) {

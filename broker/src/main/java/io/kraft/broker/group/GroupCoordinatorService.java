@@ -32,7 +32,7 @@ import java.util.function.Predicate;
  * thread and answers with a future (JoinGroup and SyncGroup futures complete when the rebalance does), so
  * request handlers never block.
  */
-public final class GroupCoordinatorService implements AutoCloseable {
+public final class GroupCoordinatorService implements CoordinatorShards, AutoCloseable {
     private final EventLoopTimer loop;
     private final Set<Integer> ledPartitions = ConcurrentHashMap.newKeySet();
     private final GroupCoordinator coordinator;
@@ -51,11 +51,13 @@ public final class GroupCoordinatorService implements AutoCloseable {
 
     // ---- leadership (from metadata) -------------------------------------------------------------
 
+    @Override
     public void onElected(int partition, int leaderEpoch) {
         ledPartitions.add(partition);
         loop.execute(() -> coordinator.onElected(partition, leaderEpoch));
     }
 
+    @Override
     public void onResigned(int partition) {
         ledPartitions.remove(partition);
         loop.execute(() -> coordinator.onResigned(partition));
@@ -69,6 +71,7 @@ public final class GroupCoordinatorService implements AutoCloseable {
         return ledPartitions.contains(partition);
     }
 
+    @Override
     public void partitionCount(int count) {
         loop.execute(() -> coordinator.partitionCount(count));
     }

@@ -35,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's {@code __consumer_offsets} partitions through the broker's {@link ReplicaManager}: appends
+ * A coordinator's internal-topic partitions ({@code __consumer_offsets}, {@code __share_group_state}) through the broker's {@link ReplicaManager}: appends
  * go in as one uncompressed batch with acks=all (answered when the high watermark passes it), transactional ones
  * with their producer's id and epoch; loads read a partition's log from its start to its end on a loader thread,
  * markers included. As leader this broker's log is the truth: a leader
@@ -49,16 +49,24 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
     private static final int MAX_BATCH_BYTES = Integer.MAX_VALUE;
 
     private final ReplicaManager replicas;
+    private final String topic;
     private final long appendTimeoutMs;
     private final LongSupplier clockMs;
     private final ExecutorService loader;
 
     public ReplicaCoordinatorLog(ReplicaManager replicas, long appendTimeoutMs, LongSupplier clockMs) {
+        this(replicas, OffsetsTopic.NAME, "kraft-group-loader", appendTimeoutMs, clockMs);
+    }
+
+    /** The partitions of {@code topic}, loaded on a thread named {@code loaderName}. */
+    public ReplicaCoordinatorLog(ReplicaManager replicas, String topic, String loaderName, long appendTimeoutMs,
+                                 LongSupplier clockMs) {
         this.replicas = Objects.requireNonNull(replicas, "replicas");
+        this.topic = Objects.requireNonNull(topic, "topic");
         this.appendTimeoutMs = appendTimeoutMs;
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         this.loader = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "kraft-group-loader");
+            Thread thread = new Thread(task, loaderName);
             thread.setDaemon(true);
             return thread;
         });
@@ -66,7 +74,7 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
 
     @Override
     public CompletableFuture<Void> append(int partition, int leaderEpoch, List<CoordinatorRecord> records) {
-        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
+        TopicPartition tp = new TopicPartition(topic, partition);
         Partition hosted = ledPartition(tp, leaderEpoch);
         if (hosted == null) {
             return notLeader(tp, leaderEpoch);
@@ -82,7 +90,7 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
     @Override
     public CompletableFuture<Void> appendTransactional(int partition, int leaderEpoch, long producerId,
                                                        short producerEpoch, List<CoordinatorRecord> records) {
-        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
+        TopicPartition tp = new TopicPartition(topic, partition);
         Partition hosted = ledPartition(tp, leaderEpoch);
         if (hosted == null) {
             return notLeader(tp, leaderEpoch);
@@ -146,7 +154,7 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
 
     @Override
     public CompletableFuture<List<CoordinatorLogEntry>> readAll(int partition) {
-        return CompletableFuture.supplyAsync(() -> read(new TopicPartition(OffsetsTopic.NAME, partition)), loader);
+        return CompletableFuture.supplyAsync(() -> read(new TopicPartition(topic, partition)), loader);
     }
 
     private List<CoordinatorLogEntry> read(TopicPartition tp) {

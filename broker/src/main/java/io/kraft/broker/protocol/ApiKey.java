@@ -67,6 +67,9 @@ public enum ApiKey {
     SHARE_GROUP_DESCRIBE(77, "ShareGroupDescribe", "1", "1", "0+"),
     SHARE_FETCH(78, "ShareFetch", "1", "1", "0+"),
     SHARE_ACKNOWLEDGE(79, "ShareAcknowledge", "1", "1", "0+"),
+    // KIP-932's inter-broker share-partition state: the data partition's leader asks the share coordinator.
+    READ_SHARE_GROUP_STATE(84, "ReadShareGroupState", "0", "0", "0+"),
+    WRITE_SHARE_GROUP_STATE(85, "WriteShareGroupState", "0", "0", "0+"),
     ADD_RAFT_VOTER(80, "AddRaftVoter", "0-1", "0-1", "0+"),
     REMOVE_RAFT_VOTER(81, "RemoveRaftVoter", "0", "0", "0+");
 

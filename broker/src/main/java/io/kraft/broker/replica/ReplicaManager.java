@@ -229,12 +229,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
     }
 
     /** Where to fetch from a broker: its inter-broker listener (else its first) in the current metadata. */
-    private Optional<InetSocketAddress> replicationEndpoint(int sourceBrokerId) {
+    public Optional<InetSocketAddress> replicationEndpoint(int sourceBrokerId) {
         BrokerRegistration broker = image.cluster().broker(sourceBrokerId);
         if (broker == null || broker.listeners().isEmpty()) {
             return Optional.empty();
         }
-        Optional<String> wanted = replication.interBrokerListenerName();
+        Optional<String> wanted = replication == null ? Optional.empty() : replication.interBrokerListenerName();
         Endpoint endpoint = broker.listeners().stream()
                 .filter(listener -> wanted.isEmpty() || wanted.get().equals(listener.name()))
                 .findFirst().orElse(null);

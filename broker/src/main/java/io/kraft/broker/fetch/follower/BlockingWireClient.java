@@ -31,7 +31,7 @@ import javax.net.ssl.SSLSocket;
  * read buffer (no copy), valid until the caller drops them. Any failure leaves the client closed; the caller
  * connects again.
  */
-final class BlockingWireClient implements AutoCloseable {
+public final class BlockingWireClient implements AutoCloseable {
     private final Socket socket;
     /** The TCP socket under {@link #socket} (the same one without TLS). */
     private final Socket tcp;
@@ -71,7 +71,7 @@ final class BlockingWireClient implements AutoCloseable {
      *
      * @throws IOException also when the SASL login is refused (its message says why)
      */
-    static BlockingWireClient connect(InetSocketAddress address, InterBrokerSecurity security,
+    public static BlockingWireClient connect(InetSocketAddress address, InterBrokerSecurity security,
                                       int timeoutMs, String clientId, int maxResponseBytes) throws IOException {
         Optional<SslContextFactory.ClientTls> tls = security.tls();
         Socket plain = new Socket();
@@ -106,7 +106,7 @@ final class BlockingWireClient implements AutoCloseable {
      * @param <R> the API's response class
      * @throws IOException on a network failure, a timeout, or an answer that cannot be read
      */
-    <R extends ApiMessage> R send(ApiMessage request, short version) throws IOException {
+    public <R extends ApiMessage> R send(ApiMessage request, short version) throws IOException {
         if (login != null && System.nanoTime() - reauthenticateAtNanos >= 0) {
             // Before the leader's session expires, or it would close the connection at this request.
             authenticate();
@@ -199,7 +199,7 @@ final class BlockingWireClient implements AutoCloseable {
         }
     }
 
-    boolean isClosed() {
+    public boolean isClosed() {
         return socket.isClosed() || tcp.isClosed();
     }
 

@@ -10,10 +10,14 @@ import io.kraft.metadata.image.TopicImage;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.FileSlice;
 import io.kraft.storage.log.TopicPartition;
+import io.kraft.broker.group.share.state.ShareStatePersister;
+import io.kraft.broker.protocol.LogText;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -22,9 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The partition leader's side of share groups (KIP-932): one {@link SharePartition} per (group, partition) it
- * leads, created at the log start or the high watermark ({@code share.auto.offset.reset}), reads of the log from the
- * first record to deliver, acquisition of what was read, and acknowledgements. Each share partition is used under
- * its own lock, held across the read so that what is acquired is exactly what is sent.
+ * leads, loaded from its durable state through the {@link ShareStatePersister} (or, with none, created at the log
+ * start or the high watermark, {@code share.auto.offset.reset}), reads of the log from the first record to deliver,
+ * acquisition of what was read, and acknowledgements, each change of state written back before acknowledgements
+ * are answered. Each share partition is used under its own lock, held across the read so that what is acquired is
+ * exactly what is sent; the state I/O happens on the persister's threads.
  */
 public final class ShareFetchService {
     private static final Logger LOG = LoggerFactory.getLogger(ShareFetchService.class);
@@ -54,16 +60,35 @@ public final class ShareFetchService {
     private final ReplicaManager replicas;
     private final Supplier<MetadataImage> images;
     private final ShareGroupConfig config;
+    private final ShareStatePersister persister;
     private final LongSupplier clock;
-    private final Map<SharePartitionKey, SharePartition> partitions = new ConcurrentHashMap<>();
-    /** The leader epoch each share partition was created in. */
-    private final Map<SharePartitionKey, Integer> leaderEpochs = new ConcurrentHashMap<>();
+    private final Map<SharePartitionKey, Held> partitions = new ConcurrentHashMap<>();
+    /** The share partitions whose durable state is being read, before they serve their first fetch. */
+    private final Map<SharePartitionKey, CompletableFuture<Void>> loads = new ConcurrentHashMap<>();
+
+    /**
+     * A share partition this broker serves, the leader epoch it was loaded in, and its durable side: the last state
+     * handed to the persister and the chain of writes, so that writes of one share partition land in order.
+     */
+    private static final class Held {
+        final SharePartition share;
+        final int leaderEpoch;
+        SharePartition.Snapshot lastWritten;
+        CompletableFuture<Errors> writes = CompletableFuture.completedFuture(Errors.NONE);
+
+        Held(SharePartition share, int leaderEpoch, SharePartition.Snapshot lastWritten) {
+            this.share = share;
+            this.leaderEpoch = leaderEpoch;
+            this.lastWritten = lastWritten;
+        }
+    }
 
     public ShareFetchService(ReplicaManager replicas, Supplier<MetadataImage> images, ShareGroupConfig config,
-                             LongSupplier clock) {
+                             ShareStatePersister persister, LongSupplier clock) {
         this.replicas = replicas;
         this.images = images;
         this.config = config;
+        this.persister = persister;
         this.clock = clock;
     }
 
@@ -71,7 +96,10 @@ public final class ShareFetchService {
         return config;
     }
 
-    /** Reads and acquires for {@code memberId} up to {@code maxRecords} records of one partition. */
+    /**
+     * Reads and acquires for {@code memberId} up to {@code maxRecords} records of one partition. A share partition
+     * whose state is still being read from its share coordinator gives nothing yet (the caller asks again).
+     */
     public PartitionFetch fetch(SharePartitionKey key, String memberId, int maxBytes, int maxRecords) {
         Optional<Partition> found = leader(key);
         if (found.isEmpty()) {
@@ -80,20 +108,35 @@ public final class ShareFetchService {
         }
         Partition partition = found.get();
         if (!partition.isLeader()) {
-            partitions.remove(key); // a later leadership here starts afresh, not from this stale state
+            partitions.remove(key); // a later leadership here reads the durable state again
             return new PartitionFetch(Errors.NOT_LEADER_OR_FOLLOWER, FileSlice.empty(), List.of(),
                     partition.leaderId(), partition.leaderEpoch());
         }
-        SharePartition share = sharePartition(key, partition);
-        if (share == null) {
-            return PartitionFetch.failed(Errors.UNKNOWN_SERVER_ERROR);
+        Held held = partitions.get(key);
+        if (held == null || held.leaderEpoch != partition.leaderEpoch()) {
+            if (held != null) {
+                partitions.remove(key, held);
+            }
+            if (partitions.size() + loads.size() >= MAX_SHARE_PARTITIONS) {
+                LOG.warn("Share partition {}-{} of group {} refused: this broker holds {} share partitions already",
+                        key.topicId(), key.partition(), LogText.of(key.groupId()), MAX_SHARE_PARTITIONS);
+                return PartitionFetch.failed(Errors.UNKNOWN_SERVER_ERROR);
+            }
+            load(key, partition.leaderEpoch());
+            held = partitions.get(key); // present already when the state was at hand
+            if (held == null || held.leaderEpoch != partition.leaderEpoch()) {
+                return new PartitionFetch(Errors.NONE, FileSlice.empty(), List.of(), partition.leaderId(),
+                        partition.leaderEpoch());
+            }
         }
+        SharePartition share = held.share;
         synchronized (share) {
             long now = clock.getAsLong();
             share.expireLocks(now);
             share.onLogStartOffset(partition.logStartOffset());
             long highWatermark = partition.highWatermark();
             if (!share.canAcquire(highWatermark) || maxRecords <= 0) {
+                persistIfChanged(key, held);
                 return new PartitionFetch(Errors.NONE, FileSlice.empty(), List.of(), partition.leaderId(),
                         partition.leaderEpoch());
             }
@@ -111,26 +154,37 @@ public final class ShareFetchService {
                         read.leaderEpoch());
             }
             List<SharePartition.AcquiredRange> acquired = share.acquire(memberId, whole.endOffset(), maxRecords, now);
+            // Delivery counts are durable (KIP-932), so a record that keeps failing its consumer is archived in the
+            // end even across restarts; the write is not waited for, the fetch answers at once.
+            persistIfChanged(key, held);
             return new PartitionFetch(Errors.NONE, acquired.isEmpty() ? FileSlice.empty() : whole.slice(), acquired,
                     read.leaderId(), read.leaderEpoch());
         }
     }
 
-    /** Applies a member's acknowledgements of one partition: the first error, or NONE when all applied. */
-    public Errors acknowledge(SharePartitionKey key, String memberId, List<AckBatch> batches) {
-        SharePartition share = partitions.get(key);
-        if (share == null) {
-            return leader(key).isEmpty() ? Errors.NOT_LEADER_OR_FOLLOWER : Errors.INVALID_RECORD_STATE;
+    /**
+     * Applies a member's acknowledgements of one partition and writes the resulting state: completes with the first
+     * error, or NONE once every acknowledgement is applied and durable. A write that fails answers its error and
+     * drops this broker's copy of the share partition, which is read again from its share coordinator, so no
+     * acknowledgement counts that is not durable.
+     */
+    public CompletableFuture<Errors> acknowledge(SharePartitionKey key, String memberId, List<AckBatch> batches) {
+        Held held = partitions.get(key);
+        if (held == null) {
+            return CompletableFuture.completedFuture(leader(key).isEmpty() ? Errors.NOT_LEADER_OR_FOLLOWER
+                    : Errors.INVALID_RECORD_STATE);
         }
         Errors first = Errors.NONE;
+        CompletableFuture<Errors> written;
+        SharePartition share = held.share;
         synchronized (share) {
             share.expireLocks(clock.getAsLong());
             for (AckBatch batch : batches) {
-                List<AcknowledgeType> types = new java.util.ArrayList<>(batch.types().size());
+                List<AcknowledgeType> types = new ArrayList<>(batch.types().size());
                 for (byte code : batch.types()) {
                     AcknowledgeType type = AcknowledgeType.ofCode(code);
                     if (type == null) {
-                        return Errors.INVALID_REQUEST;
+                        return CompletableFuture.completedFuture(Errors.INVALID_REQUEST);
                     }
                     types.add(type);
                 }
@@ -145,21 +199,24 @@ public final class ShareFetchService {
                     first = error;
                 }
             }
+            written = persistIfChanged(key, held);
         }
-        return first;
+        Errors applied = first;
+        return written.thenApply(error -> error == Errors.NONE ? applied : error);
     }
 
     /** Releases every record {@code memberId} of {@code groupId} holds here: it left, or its session closed. */
     public void releaseMember(String groupId, String memberId) {
-        partitions.forEach((key, share) -> {
+        partitions.forEach((key, held) -> {
             if (key.groupId().equals(groupId)) {
                 int released;
-                synchronized (share) {
-                    released = share.releaseMember(memberId);
+                synchronized (held.share) {
+                    released = held.share.releaseMember(memberId);
+                    persistIfChanged(key, held);
                 }
                 if (released > 0) {
                     LOG.info("Share partition {}-{} of group {}: released {} records of member {}", key.topicId(),
-                            key.partition(), io.kraft.broker.protocol.LogText.of(groupId), released, memberId);
+                            key.partition(), LogText.of(groupId), released, memberId);
                 }
             }
         });
@@ -167,39 +224,96 @@ public final class ShareFetchService {
 
     /** The share partition's state, or null when this broker holds none (describe, tests). */
     public SharePartition.Snapshot snapshot(SharePartitionKey key) {
-        SharePartition share = partitions.get(key);
-        if (share == null) {
+        Held held = partitions.get(key);
+        if (held == null) {
             return null;
         }
-        synchronized (share) {
-            return share.snapshot();
+        synchronized (held.share) {
+            return held.share.snapshot();
         }
     }
 
-    /** The share partition of {@code key}, created if this broker holds fewer than {@link #MAX_SHARE_PARTITIONS}. */
-    private SharePartition sharePartition(SharePartitionKey key, Partition partition) {
-        SharePartition existing = partitions.get(key);
-        if (existing != null && leaderEpochs.getOrDefault(key, -1) == partition.leaderEpoch()) {
-            return existing;
+    /** Starts reading the durable state of {@code key} for this leadership, unless a read is under way. */
+    private void load(SharePartitionKey key, int leaderEpoch) {
+        CompletableFuture<Void> loading = new CompletableFuture<>();
+        if (loads.putIfAbsent(key, loading) != null) {
+            return;
         }
-        if (existing != null) {
-            // Leadership left and came back: what this broker remembers may be older than what the other leader
-            // delivered, so start again as a new leader does (the state is not durable yet).
-            partitions.remove(key, existing);
-        }
-        if (partitions.size() >= MAX_SHARE_PARTITIONS) {
-            LOG.warn("Share partition {}-{} of group {} refused: this broker holds {} share partitions already",
-                    key.topicId(), key.partition(), io.kraft.broker.protocol.LogText.of(key.groupId()),
-                    MAX_SHARE_PARTITIONS);
-            return null;
-        }
-        leaderEpochs.put(key, partition.leaderEpoch());
-        return partitions.computeIfAbsent(key, k -> {
-            long start = config.resetToEarliest() ? partition.logStartOffset() : partition.highWatermark();
-            LOG.info("Share partition {}-{} of group {} starts at offset {}", k.topicId(), k.partition(),
-                    io.kraft.broker.protocol.LogText.of(k.groupId()), start);
-            return new SharePartition(config.partitionSettings(), start);
+        persister.read(key, leaderEpoch).whenComplete((result, failure) -> {
+            try {
+                loaded(key, leaderEpoch, result, failure);
+            } finally {
+                loads.remove(key, loading);
+                loading.complete(null);
+            }
         });
+    }
+
+    private void loaded(SharePartitionKey key, int leaderEpoch, ShareStatePersister.ReadResult result,
+                        Throwable failure) {
+        if (failure != null || result.error() != Errors.NONE) {
+            LOG.warn("Could not read the state of share partition {}-{} of group {}: {}", key.topicId(),
+                    key.partition(), LogText.of(key.groupId()), failure != null ? failure.toString() : result.error());
+            return;
+        }
+        Optional<Partition> partition = leader(key);
+        if (partition.isEmpty() || !partition.get().isLeader() || partition.get().leaderEpoch() != leaderEpoch) {
+            return; // leadership moved while reading: the next fetch reads again, or the new leader does
+        }
+        SharePartition share;
+        if (result.snapshot() != null) {
+            share = SharePartition.restore(config.partitionSettings(), result.snapshot());
+            LOG.info("Share partition {}-{} of group {} resumes at offset {} with {} state ranges", key.topicId(),
+                    key.partition(), LogText.of(key.groupId()), share.startOffset(), result.snapshot().ranges().size());
+        } else {
+            long start = config.resetToEarliest() ? partition.get().logStartOffset() : partition.get().highWatermark();
+            share = new SharePartition(config.partitionSettings(), start);
+            LOG.info("Share partition {}-{} of group {} starts at offset {}", key.topicId(), key.partition(),
+                    LogText.of(key.groupId()), start);
+        }
+        Held held = new Held(share, leaderEpoch, result.snapshot());
+        synchronized (share) {
+            partitions.put(key, held);
+            persistIfChanged(key, held); // a new share partition's start offset is durable from the start
+        }
+    }
+
+    /**
+     * Writes the share partition's state when it changed since the last write, after the writes before it; called
+     * under the share partition's lock, the I/O happens on the persister's threads.
+     */
+    private CompletableFuture<Errors> persistIfChanged(SharePartitionKey key, Held held) {
+        SharePartition.Snapshot now = held.share.snapshot();
+        if (now.equals(held.lastWritten)) {
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
+        held.lastWritten = now;
+        // A copy dropped after a failed write writes nothing more: the copy read again in its place owns the state.
+        CompletableFuture<Errors> write = held.writes.thenCompose(previous -> partitions.get(key) == held
+                        ? persister.write(key, held.leaderEpoch, now)
+                        : CompletableFuture.completedFuture(Errors.NOT_COORDINATOR))
+                .exceptionally(failure -> Errors.UNKNOWN_SERVER_ERROR)
+                .thenApply(error -> {
+                    if (error != Errors.NONE && partitions.remove(key, held)) {
+                        LOG.warn("Share partition {}-{} of group {}: state write failed ({}); reading it again",
+                                key.topicId(), key.partition(), LogText.of(key.groupId()), error);
+                    }
+                    return toClientError(error);
+                });
+        held.writes = write;
+        return write;
+    }
+
+    /**
+     * What a consumer is told of a state write that failed: a fenced leader epoch means leadership moved (the client
+     * looks the leader up again); anything else, that the share coordinator is not available now.
+     */
+    static Errors toClientError(Errors error) {
+        return switch (error) {
+            case NONE -> Errors.NONE;
+            case FENCED_LEADER_EPOCH, NOT_LEADER_OR_FOLLOWER -> Errors.NOT_LEADER_OR_FOLLOWER;
+            default -> Errors.COORDINATOR_NOT_AVAILABLE;
+        };
     }
 
     /** The topic's name, or null when the image has no such topic. */
