@@ -313,6 +313,35 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aMemberBehindTheGenerationAtADowngradeCommitsAtItsEpochUntilTheNextGeneration() {
+        String[] ab = stableClassicGroup();
+        String a = ab[0];
+        String b = ab[1];
+        consumerHeartbeat("c", 0, null);
+        Rejoined aRevoking = rejoinAndSync(a, Set.of(0, 1, 2));
+        Rejoined aDone = rejoinAndSync(a, aRevoking.partitions());
+        assertEquals(3, aDone.generation());
+        // b has not rejoined since c came: it is still at epoch 2 with partitions 3-5 when c leaves.
+        consumerHeartbeat("c", ConsumerHeartbeat.LEAVE_EPOCH, null);
+        assertEquals(GroupState.PREPARING_REBALANCE, coordinator.describeGroup(GROUP).state());
+
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(b, 2), "b is asked to rejoin, not told it is lost");
+        assertEquals(Errors.NONE, commit(b, 2, 3), "b commits what it processed before giving partitions up");
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 2, 0), "only partitions b owned at the downgrade");
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 1, 3));
+        assertEquals(Errors.NONE, commit(a, 3, 0));
+
+        assertNull(join(a, aDone.partitions()));
+        JoinResult bJoined = join(b, Set.of());
+        assertEquals(4, bJoined.generationId());
+        sync(bJoined.leaderId(), 4, Map.of(a, assignment(0, 1, 2), b, assignment(3, 4, 5)));
+        sync(bJoined.leaderId().equals(a) ? b : a, 4, Map.of());
+        assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state());
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 2, 3), "the rebalance moved on: the old epoch is over");
+        assertEquals(Errors.ILLEGAL_GENERATION, heartbeat(b, 2));
+    }
+
+    @Test
     void thePolicyDecidesWhetherGroupsWithMembersChangeProtocol() {
         for (String forbidsUpgrade : List.of("disabled", "downgrade")) {
             coordinator = freshCoordinator(forbidsUpgrade);
