@@ -119,8 +119,12 @@ class ConsumerGroupMigrationTest {
     // ---- requests ------------------------------------------------------------------------------------------
 
     private JoinResult join(String memberId, Set<Integer> owned) {
+        return join(memberId, null, owned);
+    }
+
+    private JoinResult join(String memberId, String instanceId, Set<Integer> owned) {
         AtomicReference<JoinResult> result = new AtomicReference<>();
-        coordinator.joinGroup(new JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1", SESSION_MS,
+        coordinator.joinGroup(new JoinRequest(GROUP, memberId, instanceId, "client", "/127.0.0.1", SESSION_MS,
                 REBALANCE_MS, "consumer", List.of(new Protocol("cooperative-sticky", subscription(owned)),
                 new Protocol("range", subscription(owned))), true, true), result::set);
         timer.runPending();
@@ -144,7 +148,11 @@ class ConsumerGroupMigrationTest {
     }
 
     private Errors heartbeat(String memberId, int generation) {
-        return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, null));
+        return heartbeat(memberId, null, generation);
+    }
+
+    private Errors heartbeat(String memberId, String instanceId, int generation) {
+        return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, instanceId));
     }
 
     private Result consumerHeartbeat(String memberId, int epoch, Assignment owned) {
@@ -169,7 +177,11 @@ class ConsumerGroupMigrationTest {
     }
 
     private Rejoined rejoinAndSync(String memberId, Set<Integer> owned) {
-        JoinResult joined = join(memberId, owned);
+        return rejoinAndSync(memberId, null, owned);
+    }
+
+    private Rejoined rejoinAndSync(String memberId, String instanceId, Set<Integer> owned) {
+        JoinResult joined = join(memberId, instanceId, owned);
         assertEquals(Errors.NONE, joined.error(), memberId + " joins");
         assertEquals("cooperative-sticky", joined.protocolName(), "the member's preferred assignor");
         assertNotEquals(memberId, joined.leaderId(), "the coordinator assigns: no classic leader");
@@ -339,6 +351,38 @@ class ConsumerGroupMigrationTest {
         assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state());
         assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 2, 3), "the rebalance moved on: the old epoch is over");
         assertEquals(Errors.ILLEGAL_GENERATION, heartbeat(b, 2));
+    }
+
+    @Test
+    void aStaticClassicMemberRestartingTakesItsPredecessorsPlaceAndPartitions() {
+        Result c = consumerHeartbeat("c", 0, null);
+        assertEquals(6, c.assignment().size());
+        JoinResult s1 = join("", "instance-s", Set.of());
+        assertEquals(Errors.NONE, s1.error(), "a static member needs no member id round");
+        Result cRevoking = consumerHeartbeat("c", c.memberEpoch(), c.assignment());
+        Result cDone = consumerHeartbeat("c", cRevoking.memberEpoch(), cRevoking.assignment());
+        assertEquals(3, cDone.assignment().size());
+        Rejoined s1Done = rejoinAndSync(s1.memberId(), "instance-s", Set.of());
+        assertEquals(3, s1Done.partitions().size());
+        int epochBefore = view().groupEpoch();
+
+        JoinResult s2 = join("", "instance-s", Set.of()); // restarted: a new member id, nothing owned
+        assertEquals(Errors.NONE, s2.error());
+        assertNotEquals(s1.memberId(), s2.memberId());
+        assertEquals(s1Done.generation(), s2.generationId(), "the predecessor's epoch");
+        SyncResult s2Synced = sync(s2.memberId(), s2.generationId(), Map.of());
+        assertEquals(Errors.NONE, s2Synced.error());
+        assertEquals(s1Done.partitions(), partitionsOf(s2Synced.assignment()), "the same partitions");
+        assertEquals(epochBefore, view().groupEpoch(), "no rebalance");
+        assertEquals(2, view().members().size());
+        assertEquals(Errors.FENCED_INSTANCE_ID, heartbeat(s1.memberId(), "instance-s", s1Done.generation()),
+                "the predecessor is fenced");
+        assertEquals(Errors.NONE, heartbeat(s2.memberId(), "instance-s", s2.generationId()));
+        assertEquals(Errors.FENCED_INSTANCE_ID, join(s1.memberId(), "instance-s", Set.of()).error());
+
+        coordinator = newCoordinator("bidirectional");
+        assertEquals(Set.of("c", s2.memberId()), Set.copyOf(view().members().stream()
+                .map(ConsumerGroupView.MemberView::memberId).toList()), "the replacement is stored");
     }
 
     @Test
