@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,6 +28,7 @@ import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -253,6 +255,28 @@ class ConsumerGroupMigrationTest {
         assertEquals(2, partitionsOf(cDone.assignment()).size());
         assertEquals("Stable", view().state());
         assertEquals(Errors.NONE, commit(b, 3, bDone.partitions().iterator().next()));
+    }
+
+    @Test
+    void describeGroupsAnswersAConsumerGroupsMembersClassicOnesWithTheirOwnSubscription() {
+        String[] ab = stableClassicGroup();
+        consumerHeartbeat("c", 0, null);
+        GroupApi.DescribedGroup described = coordinator.describeGroup(GROUP);
+        assertEquals(Errors.NONE, described.error());
+        assertEquals("consumer", described.protocolType());
+        assertEquals(view().state(), described.stateName());
+        assertEquals(view().assignorName(), described.protocolData());
+        assertEquals(3, described.members().size());
+        Map<String, GroupApi.DescribedMember> byId = new HashMap<>();
+        described.members().forEach(m -> byId.put(m.memberId(), m));
+        assertEquals(Set.of(0, 1, 2), partitionsOf(byId.get(ab[0]).assignment()));
+        assertEquals(Set.of(3, 4, 5), partitionsOf(byId.get(ab[1]).assignment()));
+        assertArrayEquals(subscription(Set.of(0, 1, 2, 3, 4, 5)), byId.get(ab[0]).metadata(),
+                "a classic member's metadata: its last JoinGroup's subscription");
+        assertEquals("client", byId.get("c").clientId());
+        assertEquals("/127.0.0.1", byId.get("c").clientHost());
+        assertEquals(Set.of("events"), ConsumerProtocol.subscribedTopics(byId.get("c").metadata()).orElseThrow());
+        assertTrue(partitionsOf(byId.get("c").assignment()).isEmpty(), "c owns nothing yet");
     }
 
     @Test
