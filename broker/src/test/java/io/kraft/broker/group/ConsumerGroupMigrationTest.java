@@ -20,14 +20,11 @@ import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.consumer.ConsumerGroupView;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
-import io.kraft.broker.group.consumer.TopicCatalog;
-import io.kraft.broker.group.consumer.TopicInfo;
 import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
 import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -50,36 +47,19 @@ class ConsumerGroupMigrationTest {
     private static final int SESSION_MS = 10_000;
     private static final int REBALANCE_MS = 30_000;
 
-    private final ManualTimer timer = new ManualTimer(1_000_000L);
-    private InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
-    private final TopicCatalog topics = new TopicCatalog() {
-        @Override
-        public TopicInfo byName(String name) {
-            return name.equals("events") ? new TopicInfo(TOPIC, "events", 6) : null;
-        }
-
-        @Override
-        public Collection<TopicInfo> all() {
-            return List.of(new TopicInfo(TOPIC, "events", 6));
-        }
-    };
+    private final ConsumerGroupFixture fixture = new ConsumerGroupFixture(GROUP, TOPIC);
+    private final ManualTimer timer = fixture.timer;
     private GroupCoordinator coordinator = newCoordinator("bidirectional");
 
     /** A coordinator of a fresh log. */
     private GroupCoordinator freshCoordinator(String policy) {
-        log = new InMemoryCoordinatorLog();
+        fixture.freshLog();
         return newCoordinator(policy);
     }
 
     private GroupCoordinator newCoordinator(String policy) {
-        GroupConfig config = new GroupConfig(6_000, 1_800_000, 0, 1_000, 4_096, 600_000L, 600_000, 1, (short) 1,
-                104_857_600, 5_000);
-        GroupCoordinator created = new GroupCoordinator(config,
-                ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, policy)), topics,
-                timer, log, p -> true);
-        created.onElected(0, 0);
-        timer.runPending();
-        return created;
+        return fixture.newCoordinator(
+                ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, policy)));
     }
 
     // ---- the classic protocol's bytes ------------------------------------------------------------------------
@@ -158,12 +138,7 @@ class ConsumerGroupMigrationTest {
     }
 
     private Result consumerHeartbeat(String memberId, int epoch, Assignment owned) {
-        AtomicReference<Result> result = new AtomicReference<>();
-        coordinator.consumerGroupHeartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null,
-                epoch == 0 ? 300_000 : -1, epoch == 0 ? List.of("events") : null, null, null, owned, "client",
-                "/127.0.0.1"), result::set);
-        timer.runPending();
-        return result.get();
+        return fixture.consumerHeartbeat(coordinator, memberId, null, null, epoch, owned);
     }
 
     private Errors commit(String memberId, int generation, int partition) {
@@ -456,7 +431,7 @@ class ConsumerGroupMigrationTest {
                 .map(GroupApi.DescribedMember::memberId).toList()));
         assertEquals(aRevoking.partitions(), partitionsOf(classic.members().stream()
                 .filter(m -> m.memberId().equals(a)).findFirst().orElseThrow().assignment()));
-        List<CoordinatorRecord> records = new ArrayList<>(log.records(0));
+        List<CoordinatorRecord> records = new ArrayList<>(fixture.log().records(0));
         assertTrue(records.stream().anyMatch(r -> r instanceof CoordinatorRecord.GroupMetadata g && g.value() == null),
                 "the upgrade removed the classic group's record");
     }
