@@ -38,6 +38,8 @@ final class ClassicGroup {
     private CoordinatorTimer.Cancellable syncTimer;
     /** The consumer-protocol (KIP-848) state when this group is one; its offsets stay here either way. */
     private ConsumerGroup consumerGroup;
+    /** After a downgrade, the members' epochs accepted until the next generation; else null. */
+    private DowngradedEpochs downgradedEpochs;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -57,6 +59,22 @@ final class ClassicGroup {
     void consumerGroup(ConsumerGroup state) {
         this.consumerGroup = state;
         this.protocolType = state == null ? null : ConsumerProtocol.PROTOCOL_TYPE;
+    }
+
+    /** Whether {@code memberId} may use {@code generation}: the group's, or its epoch at a downgrade still settling. */
+    boolean knowsGeneration(String memberId, int generation) {
+        return generation == generationId
+                || (downgradedEpochs != null && downgradedEpochs.knows(this, memberId, generation));
+    }
+
+    /** Whether the member may commit {@code partitions} at {@code generation} (see {@link DowngradedEpochs}). */
+    boolean acceptsCommitAt(String memberId, int generation, Collection<OffsetKey> partitions) {
+        return generation == generationId || (downgradedEpochs != null
+                && downgradedEpochs.acceptsCommit(this, memberId, generation, partitions));
+    }
+
+    void downgradedEpochs(DowngradedEpochs epochs) {
+        this.downgradedEpochs = epochs;
     }
 
     GroupState state() {

@@ -15,6 +15,7 @@ import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicMetadata;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.ClassicProtocol;
 import io.kraft.broker.group.consumer.ConsumerGroupMember.Subscription;
 import io.kraft.broker.group.consumer.ConsumerGroupRecord;
+import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
 import io.kraft.broker.group.consumer.MemberState;
 import io.kraft.broker.group.consumer.SubscribedTopics;
@@ -85,19 +86,26 @@ final class ClassicMembersOfConsumerGroup {
             }
             memberId = newId;
         } else if (member == null ? !holder.removePending(memberId) : !member.isClassic()) {
-            done.accept(JoinResult.failed(Errors.UNKNOWN_MEMBER_ID, memberId));
+            // KIP-345: a replaced static member is fenced rather than unknown.
+            done.accept(JoinResult.failed(member == null && group.staticMember(request.groupInstanceId()) != null
+                    ? Errors.FENCED_INSTANCE_ID : Errors.UNKNOWN_MEMBER_ID, memberId));
             return;
         }
+        List<ConsumerGroupRecord> records = new ArrayList<>();
         ConsumerGroupMember holderOfInstance = group.staticMember(request.groupInstanceId());
         if (holderOfInstance != null && !holderOfInstance.memberId().equals(memberId)) {
-            done.accept(JoinResult.failed(Errors.FENCED_INSTANCE_ID, memberId));
-            return;
+            if (!request.memberId().isEmpty() || !replaceable(holderOfInstance)) {
+                done.accept(JoinResult.failed(Errors.FENCED_INSTANCE_ID, memberId));
+                return;
+            }
+            // KIP-345: the instance restarted; it takes its predecessor's place, which is fenced from now on.
+            member = consumerGroups.replaceStatic(group, holderOfInstance, memberId,
+                    holderOfInstance.subscription(), records);
         }
         if (member == null && group.members().size() >= config.maxGroupSize()) {
             done.accept(JoinResult.failed(Errors.GROUP_MAX_SIZE_REACHED, memberId));
             return;
         }
-        List<ConsumerGroupRecord> records = new ArrayList<>();
         Subscription subscription = subscription(request, topicNames.get());
         boolean changed = member == null;
         if (member == null) {
@@ -136,6 +144,14 @@ final class ClassicMembersOfConsumerGroup {
         consumerGroups.write(holder, List.of(), records, result -> done.accept(result.errorCode() == 0 ? answer
                 : JoinResult.failed(Errors.forCode(result.errorCode()), joined.memberId())),
                 Result.failed(Errors.NONE, null));
+    }
+
+    /**
+     * Whether a JoinGroup of the same instance id under a new member id replaces {@code previous}: a classic member,
+     * or a consumer-protocol one that left with epoch -2; an active consumer-protocol member keeps its instance id.
+     */
+    private static boolean replaceable(ConsumerGroupMember previous) {
+        return previous.isClassic() || previous.memberEpoch() == ConsumerHeartbeat.STATIC_LEAVE_EPOCH;
     }
 
     private static Subscription subscription(JoinRequest request, Set<String> topicNames) {

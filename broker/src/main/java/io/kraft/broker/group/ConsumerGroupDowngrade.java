@@ -10,15 +10,18 @@ import io.kraft.broker.group.consumer.MigrationPolicy;
 import io.kraft.broker.group.consumer.TopicInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 
 /**
  * KIP-848's downgrade: a consumer group whose last consumer-protocol member left, with only classic members (that
  * joined with JoinGroup) remaining, becomes a classic group again. Each member keeps its id, protocols, timeouts and,
- * as its classic assignment, the partitions it owns; the generation is the members' latest epoch. The caller then
+ * as its classic assignment, the partitions it owns; the generation is the members' latest epoch, and each member's
+ * own epoch stays usable until the next generation ({@link DowngradedEpochs}). The caller then
  * starts a rebalance, so the members rejoin and the group's leader assigns as the classic protocol does.
  */
 final class ConsumerGroupDowngrade {
@@ -41,6 +44,7 @@ final class ConsumerGroupDowngrade {
         List<CoordinatorRecord> records = new ArrayList<>();
         Map<String, byte[]> assignments = new HashMap<>();
         List<GroupMember> members = new ArrayList<>();
+        Map<String, DowngradedEpochs.Member> epochs = new HashMap<>();
         for (ConsumerGroupMember member : group.members()) {
             records.add(new ConsumerGroupPart(new ConsumerGroupRecord.CurrentMember(groupId, member.memberId(), null)));
             records.add(new ConsumerGroupPart(new ConsumerGroupRecord.TargetMember(groupId, member.memberId(), null)));
@@ -54,6 +58,10 @@ final class ConsumerGroupDowngrade {
             byte[] assignment = ConsumerProtocol.assignment(byName(member.assigned(), group));
             classic.assignment(assignment);
             assignments.put(member.memberId(), assignment);
+            Set<OffsetKey> owned = new HashSet<>();
+            byName(member.assigned().union(member.pendingRevocation()), group).forEach((topic, partitions) ->
+                    partitions.forEach(p -> owned.add(new OffsetKey(topic, p))));
+            epochs.put(member.memberId(), new DowngradedEpochs.Member(member.memberEpoch(), owned));
             members.add(classic);
         }
         records.add(new ConsumerGroupPart(new ConsumerGroupRecord.TargetAssignmentEpoch(groupId, null)));
@@ -61,10 +69,12 @@ final class ConsumerGroupDowngrade {
         holder.consumerGroup(null);
         holder.protocolType(ConsumerProtocol.PROTOCOL_TYPE);
         // The members' own generation (their latest epoch), so their heartbeats are told to rejoin rather than that
-        // their generation is illegal, which would make them drop their partitions as lost.
+        // their generation is illegal, which would make them drop their partitions as lost; members behind it keep
+        // their own epoch until the next generation (DowngradedEpochs).
         holder.generationId(group.members().stream().mapToInt(ConsumerGroupMember::memberEpoch).max()
                 .orElse(group.groupEpoch()));
         members.forEach(holder::add);
+        holder.downgradedEpochs(new DowngradedEpochs(holder.generationId(), epochs));
         holder.protocolName(holder.selectProtocol());
         holder.restoreState(GroupState.STABLE, nowMs);
         records.add(GroupMembershipManager.groupRecord(holder, assignments));

@@ -253,23 +253,35 @@ final class ConsumerGroupHeartbeats {
                                               ConsumerHeartbeat request, List<ConsumerGroupRecord> records) {
         String memberId = request.memberId() == null || request.memberId().isEmpty()
                 ? UUID.randomUUID().toString() : request.memberId();
+        return replaceStatic(group, previous, memberId, merge(previous.subscription(), request), records);
+    }
+
+    /**
+     * A static member is replaced by {@code memberId} (the same instance id restarted): the new member takes its
+     * epoch, partitions and target, with no new group epoch; the caller updates its subscription if it changed.
+     */
+    ConsumerGroupMember replaceStatic(ConsumerGroup group, ConsumerGroupMember previous, String memberId,
+                                      Subscription subscription, List<ConsumerGroupRecord> records) {
         Assignment target = group.target(previous.memberId());
         CurrentAssignment current = previous.current();
+        // One that left with epoch -2 keeps its real epoch as the previous one.
+        int epoch = current.memberEpoch() == ConsumerHeartbeat.STATIC_LEAVE_EPOCH
+                ? current.previousMemberEpoch() : current.memberEpoch();
         cancelSession(group.groupId(), previous.memberId());
         group.remove(previous.memberId());
         records.add(new ConsumerGroupRecord.CurrentMember(group.groupId(), previous.memberId(), null));
         records.add(new ConsumerGroupRecord.TargetMember(group.groupId(), previous.memberId(), null));
         records.add(new ConsumerGroupRecord.MemberMetadata(group.groupId(), previous.memberId(), null));
-        ConsumerGroupMember member = new ConsumerGroupMember(memberId, merge(previous.subscription(), request));
-        member.current(new CurrentAssignment(current.previousMemberEpoch(), current.previousMemberEpoch(),
-                current.state(), current.assigned(), current.pendingRevocation()));
+        ConsumerGroupMember member = new ConsumerGroupMember(memberId, subscription);
+        member.current(new CurrentAssignment(epoch, epoch, current.state(), current.assigned(),
+                current.pendingRevocation()));
         group.put(member);
         group.target(memberId, target);
         records.add(new ConsumerGroupRecord.MemberMetadata(group.groupId(), memberId, member.subscription()));
         records.add(new ConsumerGroupRecord.TargetMember(group.groupId(), memberId, target));
         records.add(new ConsumerGroupRecord.CurrentMember(group.groupId(), memberId, member.current()));
         LOG.info("Static member {} (instance {}) replaces {} in consumer group {}", LogText.of(memberId),
-                LogText.of(request.instanceId()), LogText.of(previous.memberId()), LogText.of(group.groupId()));
+                LogText.of(subscription.instanceId()), LogText.of(previous.memberId()), LogText.of(group.groupId()));
         return member;
     }
 

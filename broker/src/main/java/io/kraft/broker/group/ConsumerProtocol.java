@@ -56,12 +56,22 @@ final class ConsumerProtocol {
         }).orElse(Map.of());
     }
 
+    /** A JoinGroup subscription (version 0, no user data) to these topics. */
+    static byte[] subscription(List<String> topics) {
+        ConsumerProtocolSubscription subscription = new ConsumerProtocolSubscription();
+        subscription.topics().addAll(topics);
+        return bytes(subscription.toVersionedBuffer((short) 0));
+    }
+
     /** A SyncGroup assignment (version 0, no user data) of these partitions by topic name. */
     static byte[] assignment(Map<String, ? extends Collection<Integer>> partitions) {
         ConsumerProtocolAssignment assignment = new ConsumerProtocolAssignment();
         partitions.forEach((topic, ids) -> assignment.assignedPartitions().add(
                 new ConsumerProtocolAssignment.TopicPartition().setTopic(topic).setPartitions(List.copyOf(ids))));
-        ByteBuffer buffer = assignment.toVersionedBuffer((short) 0);
+        return bytes(assignment.toVersionedBuffer((short) 0));
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
         byte[] bytes = new byte[buffer.remaining()];
         buffer.get(bytes);
         return bytes;

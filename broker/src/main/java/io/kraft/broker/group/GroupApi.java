@@ -146,11 +146,20 @@ public final class GroupApi {
                                   byte[] metadata, byte[] assignment) {
     }
 
-    /** A DescribeGroups answer for one group. */
-    public record DescribedGroup(Errors error, String groupId, GroupState state, String protocolType,
-                                 String protocolData, List<DescribedMember> members) {
+    /**
+     * A DescribeGroups answer for one group; {@code stateName} is what the answer says: the classic state's name, or a
+     * consumer-protocol group's own state (KIP-848: Assigning, Reconciling...).
+     */
+    public record DescribedGroup(Errors error, String groupId, GroupState state, String stateName,
+                                 String protocolType, String protocolData, List<DescribedMember> members) {
         public DescribedGroup {
             members = List.copyOf(members);
+        }
+
+        /** A classic group. */
+        public DescribedGroup(Errors error, String groupId, GroupState state, String protocolType,
+                              String protocolData, List<DescribedMember> members) {
+            this(error, groupId, state, state.wireName(), protocolType, protocolData, members);
         }
     }
 

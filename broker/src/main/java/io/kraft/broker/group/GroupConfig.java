@@ -5,8 +5,11 @@ import static io.kraft.config.ConfigType.LONG;
 import static io.kraft.config.ConfigType.SHORT;
 import static io.kraft.config.Importance.HIGH;
 import static io.kraft.config.Importance.MEDIUM;
+import static io.kraft.config.Validator.atLeast;
 
 import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
 import java.util.Map;
 
 /**
@@ -56,29 +59,33 @@ public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int 
         requireAtLeast(OFFSETS_COMMIT_TIMEOUT_MS, offsetsCommitTimeoutMs, 1);
     }
 
-    /** The coordinator's keys, so a node's configuration knows them (types, defaults, docs). */
+    /**
+     * The coordinator's keys, so a node's configuration knows them (types, defaults, docs), with Kafka's validators;
+     * the minimum session timeout, initial delay and metadata size are also kept from going negative.
+     */
     public static ConfigDef definition() {
         return new ConfigDef()
-                .define(GROUP_MIN_SESSION_TIMEOUT_MS, INT, 6_000, MEDIUM,
+                .define(GROUP_MIN_SESSION_TIMEOUT_MS, INT, 6_000, atLeast(0), MEDIUM,
                         "The shortest session timeout a group member may ask for.")
-                .define(GROUP_MAX_SESSION_TIMEOUT_MS, INT, 1_800_000, MEDIUM,
+                .define(GROUP_MAX_SESSION_TIMEOUT_MS, INT, 1_800_000, atLeast(0), MEDIUM,
                         "The longest session timeout a group member may ask for.")
-                .define(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, 3_000, MEDIUM,
+                .define(GROUP_INITIAL_REBALANCE_DELAY_MS, INT, 3_000, atLeast(0), MEDIUM,
                         "How long the first rebalance of an empty group waits for more members to join.")
-                .define(GROUP_MAX_SIZE, INT, Integer.MAX_VALUE, MEDIUM, "The most members a group may hold.")
-                .define(OFFSET_METADATA_MAX_BYTES, INT, 4_096, HIGH,
+                .define(GROUP_MAX_SIZE, INT, Integer.MAX_VALUE, atLeast(1), MEDIUM,
+                        "The most members a group may hold.")
+                .define(OFFSET_METADATA_MAX_BYTES, INT, 4_096, atLeast(0), HIGH,
                         "The longest metadata string an offset commit may carry.")
-                .define(OFFSETS_RETENTION_MINUTES, INT, 10_080, HIGH,
+                .define(OFFSETS_RETENTION_MINUTES, INT, 10_080, atLeast(1), HIGH,
                         "How long the committed offsets of a group without members are kept.")
-                .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600_000L, HIGH,
+                .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, LONG, 600_000L, atLeast(1), HIGH,
                         "How often expired committed offsets are removed.")
-                .define(OFFSETS_TOPIC_NUM_PARTITIONS, INT, 50, HIGH,
+                .define(OFFSETS_TOPIC_NUM_PARTITIONS, INT, 50, atLeast(1), HIGH,
                         "The number of partitions of __consumer_offsets (fixed once it exists).")
-                .define(OFFSETS_TOPIC_REPLICATION_FACTOR, SHORT, (short) 3, HIGH,
+                .define(OFFSETS_TOPIC_REPLICATION_FACTOR, SHORT, (short) 3, atLeast(1), HIGH,
                         "The replication factor of __consumer_offsets, capped to the live brokers at creation.")
-                .define(OFFSETS_TOPIC_SEGMENT_BYTES, INT, 104_857_600, HIGH,
+                .define(OFFSETS_TOPIC_SEGMENT_BYTES, INT, 104_857_600, atLeast(1), HIGH,
                         "The segment size of __consumer_offsets.")
-                .define(OFFSETS_COMMIT_TIMEOUT_MS, INT, 5_000, HIGH,
+                .define(OFFSETS_COMMIT_TIMEOUT_MS, INT, 5_000, atLeast(1), HIGH,
                         "How long an offset commit waits for its record to be replicated.");
     }
 
@@ -87,40 +94,26 @@ public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int 
         return fromProperties(Map.of());
     }
 
-    /** Reads the settings from a node's Kafka-named properties; absent ones take Kafka's defaults. */
+    /**
+     * Reads the settings from a node's Kafka-named properties; absent ones take Kafka's defaults.
+     *
+     * @throws io.kraft.config.ConfigException naming the key of a value that is not a number or out of its range
+     * @throws InvalidGroupConfigException when the maximum session timeout is below the minimum
+     */
     public static GroupConfig fromProperties(Map<String, String> props) {
+        ParsedConfig config = definition().parseOwn(props, ConfigSource.STATIC_BROKER_CONFIG);
         return new GroupConfig(
-                intProp(props, GROUP_MIN_SESSION_TIMEOUT_MS, 6_000),
-                intProp(props, GROUP_MAX_SESSION_TIMEOUT_MS, 1_800_000),
-                intProp(props, GROUP_INITIAL_REBALANCE_DELAY_MS, 3_000),
-                intProp(props, GROUP_MAX_SIZE, Integer.MAX_VALUE),
-                intProp(props, OFFSET_METADATA_MAX_BYTES, 4_096),
-                Math.multiplyExact(longProp(props, OFFSETS_RETENTION_MINUTES, 10_080), 60_000L),
-                longProp(props, OFFSETS_RETENTION_CHECK_INTERVAL_MS, 600_000L),
-                intProp(props, OFFSETS_TOPIC_NUM_PARTITIONS, 50),
-                (short) intProp(props, OFFSETS_TOPIC_REPLICATION_FACTOR, 3),
-                intProp(props, OFFSETS_TOPIC_SEGMENT_BYTES, 104_857_600),
-                intProp(props, OFFSETS_COMMIT_TIMEOUT_MS, 5_000));
-    }
-
-    private static int intProp(Map<String, String> props, String name, int defaultValue) {
-        long value = longProp(props, name, defaultValue);
-        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-            throw new InvalidGroupConfigException(name + " must fit an int, got " + value);
-        }
-        return (int) value;
-    }
-
-    private static long longProp(Map<String, String> props, String name, long defaultValue) {
-        String text = props.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new InvalidGroupConfigException(name + " must be a number, got '" + text + "'");
-        }
+                config.getInt(GROUP_MIN_SESSION_TIMEOUT_MS),
+                config.getInt(GROUP_MAX_SESSION_TIMEOUT_MS),
+                config.getInt(GROUP_INITIAL_REBALANCE_DELAY_MS),
+                config.getInt(GROUP_MAX_SIZE),
+                config.getInt(OFFSET_METADATA_MAX_BYTES),
+                config.getInt(OFFSETS_RETENTION_MINUTES) * 60_000L,
+                config.getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS),
+                config.getInt(OFFSETS_TOPIC_NUM_PARTITIONS),
+                config.getShort(OFFSETS_TOPIC_REPLICATION_FACTOR),
+                config.getInt(OFFSETS_TOPIC_SEGMENT_BYTES),
+                config.getInt(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 
     private static void requireAtLeast(String name, long value, long min) {

@@ -582,6 +582,9 @@ public final class GroupCoordinator {
         if (group == null || group.is(GroupState.DEAD)) {
             return new DescribedGroup(Errors.GROUP_ID_NOT_FOUND, groupId, GroupState.DEAD, "", "", List.of());
         }
+        if (group.consumerGroup() != null) {
+            return ConsumerGroupClassicDescription.of(group, consumerGroups.describe(groupId, group).assignorName());
+        }
         boolean stable = group.is(GroupState.STABLE);
         List<DescribedMember> members = new ArrayList<>();
         for (GroupMember member : group.members()) {

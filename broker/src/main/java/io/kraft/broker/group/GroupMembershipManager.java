@@ -460,11 +460,13 @@ final class GroupMembershipManager {
         if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        if (request.generationId() != group.generationId()) {
+        if (!group.knowsGeneration(member.memberId(), request.generationId())) {
             return Errors.ILLEGAL_GENERATION;
         }
         member.heartbeat(timer.nowMs());
-        return group.is(GroupState.PREPARING_REBALANCE) ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+        // A member behind the generation (after a downgrade) must rejoin whatever the state.
+        return group.is(GroupState.PREPARING_REBALANCE) || request.generationId() != group.generationId()
+                ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
     }
 
     LeaveResult leave(ClassicGroup group, List<LeavingMember> leaving) {

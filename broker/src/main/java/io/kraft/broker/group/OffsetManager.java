@@ -61,11 +61,15 @@ final class OffsetManager {
         if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        if (request.generationId() != group.generationId()) {
+        if (!group.acceptsCommitAt(member.memberId(), request.generationId(), keys(request.partitions()))) {
             return Errors.ILLEGAL_GENERATION;
         }
         member.heartbeat(timer.nowMs());
         return Errors.NONE;
+    }
+
+    private static List<OffsetKey> keys(List<PartitionCommit> partitions) {
+        return partitions.stream().map(PartitionCommit::partition).toList();
     }
 
     /** Commits the request's offsets to a group that passed {@link #validateCommit}; answers per partition. */
@@ -131,7 +135,8 @@ final class OffsetManager {
         if (hasMember && group.member(request.memberId()) == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        if (request.generationId() >= 0 && request.generationId() != group.generationId()) {
+        if (request.generationId() >= 0
+                && !group.acceptsCommitAt(request.memberId(), request.generationId(), keys(request.partitions()))) {
             return Errors.ILLEGAL_GENERATION;
         }
         return Errors.NONE;

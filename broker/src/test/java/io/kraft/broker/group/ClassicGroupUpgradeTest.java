@@ -18,6 +18,7 @@ import io.kraft.broker.group.consumer.TopicCatalog;
 import io.kraft.broker.group.consumer.TopicInfo;
 import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
+import io.kraft.config.ConfigException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -82,7 +83,7 @@ class ClassicGroupUpgradeTest {
         assertEquals(MigrationPolicy.BIDIRECTIONAL, ConsumerGroupConfig.defaults().migrationPolicy());
         assertEquals(MigrationPolicy.UPGRADE, ConsumerGroupConfig.fromProperties(
                 Map.of(ConsumerGroupConfig.MIGRATION_POLICY, "Upgrade")).migrationPolicy());
-        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () ->
+        ConfigException bad = assertThrows(ConfigException.class, () ->
                 ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, "sideways")));
         assertTrue(bad.getMessage().contains("group.consumer.migration.policy"), bad.getMessage());
         assertTrue(MigrationPolicy.UPGRADE.allowsUpgrade() && !MigrationPolicy.UPGRADE.allowsDowngrade());

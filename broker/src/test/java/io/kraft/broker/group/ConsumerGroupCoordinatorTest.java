@@ -9,13 +9,10 @@ import io.kraft.broker.group.consumer.Assignment;
 import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
-import io.kraft.broker.group.consumer.TopicCatalog;
-import io.kraft.broker.group.consumer.TopicInfo;
 import io.kraft.broker.metrics.KafkaMetrics;
 import io.kraft.storage.errors.Errors;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,19 +26,8 @@ class ConsumerGroupCoordinatorTest {
     private static final UUID TOPIC = new UUID(7, 7);
     private static final int SESSION_MS = 45_000;
 
-    private final ManualTimer timer = new ManualTimer(1_000_000L);
-    private final InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
-    private final TopicCatalog topics = new TopicCatalog() {
-        @Override
-        public TopicInfo byName(String name) {
-            return name.equals("events") ? new TopicInfo(TOPIC, "events", 6) : null;
-        }
-
-        @Override
-        public Collection<TopicInfo> all() {
-            return List.of(new TopicInfo(TOPIC, "events", 6));
-        }
-    };
+    private final ConsumerGroupFixture fixture = new ConsumerGroupFixture(GROUP, TOPIC);
+    private final ManualTimer timer = fixture.timer;
     private GroupCoordinator coordinator;
 
     @BeforeEach
@@ -50,13 +36,7 @@ class ConsumerGroupCoordinatorTest {
     }
 
     private GroupCoordinator newCoordinator() {
-        GroupConfig config = new GroupConfig(6_000, 1_800_000, 0, 1_000, 4_096, 60_000L, 600_000, 1, (short) 1,
-                104_857_600, 5_000);
-        GroupCoordinator created = new GroupCoordinator(config, ConsumerGroupConfig.defaults(), topics, timer, log,
-                p -> true);
-        created.onElected(0, 0);
-        timer.runPending();
-        return created;
+        return fixture.newCoordinator(ConsumerGroupConfig.defaults());
     }
 
     private Result heartbeat(String memberId, int epoch, Assignment owned) {
@@ -64,12 +44,7 @@ class ConsumerGroupCoordinatorTest {
     }
 
     private Result heartbeat(String memberId, String instanceId, String assignor, int epoch, Assignment owned) {
-        AtomicReference<Result> result = new AtomicReference<>();
-        coordinator.consumerGroupHeartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null,
-                epoch == 0 ? 300_000 : -1, epoch == 0 ? List.of("events") : null, null, assignor, owned, "client",
-                "/127.0.0.1"), result::set);
-        timer.runPending();
-        return result.get();
+        return fixture.consumerHeartbeat(coordinator, memberId, instanceId, assignor, epoch, owned);
     }
 
     private int groupEpoch() {

@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -19,14 +20,12 @@ import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.consumer.ConsumerGroupView;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat;
 import io.kraft.broker.group.consumer.ConsumerHeartbeat.Result;
-import io.kraft.broker.group.consumer.TopicCatalog;
-import io.kraft.broker.group.consumer.TopicInfo;
 import io.kraft.broker.protocol.message.ConsumerProtocolAssignment;
 import io.kraft.broker.protocol.message.ConsumerProtocolSubscription;
 import io.kraft.storage.errors.Errors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,36 +47,19 @@ class ConsumerGroupMigrationTest {
     private static final int SESSION_MS = 10_000;
     private static final int REBALANCE_MS = 30_000;
 
-    private final ManualTimer timer = new ManualTimer(1_000_000L);
-    private InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
-    private final TopicCatalog topics = new TopicCatalog() {
-        @Override
-        public TopicInfo byName(String name) {
-            return name.equals("events") ? new TopicInfo(TOPIC, "events", 6) : null;
-        }
-
-        @Override
-        public Collection<TopicInfo> all() {
-            return List.of(new TopicInfo(TOPIC, "events", 6));
-        }
-    };
+    private final ConsumerGroupFixture fixture = new ConsumerGroupFixture(GROUP, TOPIC);
+    private final ManualTimer timer = fixture.timer;
     private GroupCoordinator coordinator = newCoordinator("bidirectional");
 
     /** A coordinator of a fresh log. */
     private GroupCoordinator freshCoordinator(String policy) {
-        log = new InMemoryCoordinatorLog();
+        fixture.freshLog();
         return newCoordinator(policy);
     }
 
     private GroupCoordinator newCoordinator(String policy) {
-        GroupConfig config = new GroupConfig(6_000, 1_800_000, 0, 1_000, 4_096, 600_000L, 600_000, 1, (short) 1,
-                104_857_600, 5_000);
-        GroupCoordinator created = new GroupCoordinator(config,
-                ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, policy)), topics,
-                timer, log, p -> true);
-        created.onElected(0, 0);
-        timer.runPending();
-        return created;
+        return fixture.newCoordinator(
+                ConsumerGroupConfig.fromProperties(Map.of(ConsumerGroupConfig.MIGRATION_POLICY, policy)));
     }
 
     // ---- the classic protocol's bytes ------------------------------------------------------------------------
@@ -119,8 +101,12 @@ class ConsumerGroupMigrationTest {
     // ---- requests ------------------------------------------------------------------------------------------
 
     private JoinResult join(String memberId, Set<Integer> owned) {
+        return join(memberId, null, owned);
+    }
+
+    private JoinResult join(String memberId, String instanceId, Set<Integer> owned) {
         AtomicReference<JoinResult> result = new AtomicReference<>();
-        coordinator.joinGroup(new JoinRequest(GROUP, memberId, null, "client", "/127.0.0.1", SESSION_MS,
+        coordinator.joinGroup(new JoinRequest(GROUP, memberId, instanceId, "client", "/127.0.0.1", SESSION_MS,
                 REBALANCE_MS, "consumer", List.of(new Protocol("cooperative-sticky", subscription(owned)),
                 new Protocol("range", subscription(owned))), true, true), result::set);
         timer.runPending();
@@ -144,16 +130,15 @@ class ConsumerGroupMigrationTest {
     }
 
     private Errors heartbeat(String memberId, int generation) {
-        return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, null));
+        return heartbeat(memberId, null, generation);
+    }
+
+    private Errors heartbeat(String memberId, String instanceId, int generation) {
+        return coordinator.heartbeat(new HeartbeatRequest(GROUP, generation, memberId, instanceId));
     }
 
     private Result consumerHeartbeat(String memberId, int epoch, Assignment owned) {
-        AtomicReference<Result> result = new AtomicReference<>();
-        coordinator.consumerGroupHeartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null,
-                epoch == 0 ? 300_000 : -1, epoch == 0 ? List.of("events") : null, null, null, owned, "client",
-                "/127.0.0.1"), result::set);
-        timer.runPending();
-        return result.get();
+        return fixture.consumerHeartbeat(coordinator, memberId, null, null, epoch, owned);
     }
 
     private Errors commit(String memberId, int generation, int partition) {
@@ -169,7 +154,11 @@ class ConsumerGroupMigrationTest {
     }
 
     private Rejoined rejoinAndSync(String memberId, Set<Integer> owned) {
-        JoinResult joined = join(memberId, owned);
+        return rejoinAndSync(memberId, null, owned);
+    }
+
+    private Rejoined rejoinAndSync(String memberId, String instanceId, Set<Integer> owned) {
+        JoinResult joined = join(memberId, instanceId, owned);
         assertEquals(Errors.NONE, joined.error(), memberId + " joins");
         assertEquals("cooperative-sticky", joined.protocolName(), "the member's preferred assignor");
         assertNotEquals(memberId, joined.leaderId(), "the coordinator assigns: no classic leader");
@@ -244,6 +233,28 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void describeGroupsAnswersAConsumerGroupsMembersClassicOnesWithTheirOwnSubscription() {
+        String[] ab = stableClassicGroup();
+        consumerHeartbeat("c", 0, null);
+        GroupApi.DescribedGroup described = coordinator.describeGroup(GROUP);
+        assertEquals(Errors.NONE, described.error());
+        assertEquals("consumer", described.protocolType());
+        assertEquals(view().state(), described.stateName());
+        assertEquals(view().assignorName(), described.protocolData());
+        assertEquals(3, described.members().size());
+        Map<String, GroupApi.DescribedMember> byId = new HashMap<>();
+        described.members().forEach(m -> byId.put(m.memberId(), m));
+        assertEquals(Set.of(0, 1, 2), partitionsOf(byId.get(ab[0]).assignment()));
+        assertEquals(Set.of(3, 4, 5), partitionsOf(byId.get(ab[1]).assignment()));
+        assertArrayEquals(subscription(Set.of(0, 1, 2, 3, 4, 5)), byId.get(ab[0]).metadata(),
+                "a classic member's metadata: its last JoinGroup's subscription");
+        assertEquals("client", byId.get("c").clientId());
+        assertEquals("/127.0.0.1", byId.get("c").clientHost());
+        assertEquals(Set.of("events"), ConsumerProtocol.subscribedTopics(byId.get("c").metadata()).orElseThrow());
+        assertTrue(partitionsOf(byId.get("c").assignment()).isEmpty(), "c owns nothing yet");
+    }
+
+    @Test
     void anEagerMembersJoinGroupShowsItsPartitionsGivenUpAtOnce() {
         String a = stableClassicGroup()[0];
         consumerHeartbeat("c", 0, null);
@@ -313,6 +324,67 @@ class ConsumerGroupMigrationTest {
     }
 
     @Test
+    void aMemberBehindTheGenerationAtADowngradeCommitsAtItsEpochUntilTheNextGeneration() {
+        String[] ab = stableClassicGroup();
+        String a = ab[0];
+        String b = ab[1];
+        consumerHeartbeat("c", 0, null);
+        Rejoined aRevoking = rejoinAndSync(a, Set.of(0, 1, 2));
+        Rejoined aDone = rejoinAndSync(a, aRevoking.partitions());
+        assertEquals(3, aDone.generation());
+        // b has not rejoined since c came: it is still at epoch 2 with partitions 3-5 when c leaves.
+        consumerHeartbeat("c", ConsumerHeartbeat.LEAVE_EPOCH, null);
+        assertEquals(GroupState.PREPARING_REBALANCE, coordinator.describeGroup(GROUP).state());
+
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, heartbeat(b, 2), "b is asked to rejoin, not told it is lost");
+        assertEquals(Errors.NONE, commit(b, 2, 3), "b commits what it processed before giving partitions up");
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 2, 0), "only partitions b owned at the downgrade");
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 1, 3));
+        assertEquals(Errors.NONE, commit(a, 3, 0));
+
+        assertNull(join(a, aDone.partitions()));
+        JoinResult bJoined = join(b, Set.of());
+        assertEquals(4, bJoined.generationId());
+        sync(bJoined.leaderId(), 4, Map.of(a, assignment(0, 1, 2), b, assignment(3, 4, 5)));
+        sync(bJoined.leaderId().equals(a) ? b : a, 4, Map.of());
+        assertEquals(GroupState.STABLE, coordinator.describeGroup(GROUP).state());
+        assertEquals(Errors.ILLEGAL_GENERATION, commit(b, 2, 3), "the rebalance moved on: the old epoch is over");
+        assertEquals(Errors.ILLEGAL_GENERATION, heartbeat(b, 2));
+    }
+
+    @Test
+    void aStaticClassicMemberRestartingTakesItsPredecessorsPlaceAndPartitions() {
+        Result c = consumerHeartbeat("c", 0, null);
+        assertEquals(6, c.assignment().size());
+        JoinResult s1 = join("", "instance-s", Set.of());
+        assertEquals(Errors.NONE, s1.error(), "a static member needs no member id round");
+        Result cRevoking = consumerHeartbeat("c", c.memberEpoch(), c.assignment());
+        Result cDone = consumerHeartbeat("c", cRevoking.memberEpoch(), cRevoking.assignment());
+        assertEquals(3, cDone.assignment().size());
+        Rejoined s1Done = rejoinAndSync(s1.memberId(), "instance-s", Set.of());
+        assertEquals(3, s1Done.partitions().size());
+        int epochBefore = view().groupEpoch();
+
+        JoinResult s2 = join("", "instance-s", Set.of()); // restarted: a new member id, nothing owned
+        assertEquals(Errors.NONE, s2.error());
+        assertNotEquals(s1.memberId(), s2.memberId());
+        assertEquals(s1Done.generation(), s2.generationId(), "the predecessor's epoch");
+        SyncResult s2Synced = sync(s2.memberId(), s2.generationId(), Map.of());
+        assertEquals(Errors.NONE, s2Synced.error());
+        assertEquals(s1Done.partitions(), partitionsOf(s2Synced.assignment()), "the same partitions");
+        assertEquals(epochBefore, view().groupEpoch(), "no rebalance");
+        assertEquals(2, view().members().size());
+        assertEquals(Errors.FENCED_INSTANCE_ID, heartbeat(s1.memberId(), "instance-s", s1Done.generation()),
+                "the predecessor is fenced");
+        assertEquals(Errors.NONE, heartbeat(s2.memberId(), "instance-s", s2.generationId()));
+        assertEquals(Errors.FENCED_INSTANCE_ID, join(s1.memberId(), "instance-s", Set.of()).error());
+
+        coordinator = newCoordinator("bidirectional");
+        assertEquals(Set.of("c", s2.memberId()), Set.copyOf(view().members().stream()
+                .map(ConsumerGroupView.MemberView::memberId).toList()), "the replacement is stored");
+    }
+
+    @Test
     void thePolicyDecidesWhetherGroupsWithMembersChangeProtocol() {
         for (String forbidsUpgrade : List.of("disabled", "downgrade")) {
             coordinator = freshCoordinator(forbidsUpgrade);
@@ -359,7 +431,7 @@ class ConsumerGroupMigrationTest {
                 .map(GroupApi.DescribedMember::memberId).toList()));
         assertEquals(aRevoking.partitions(), partitionsOf(classic.members().stream()
                 .filter(m -> m.memberId().equals(a)).findFirst().orElseThrow().assignment()));
-        List<CoordinatorRecord> records = new ArrayList<>(log.records(0));
+        List<CoordinatorRecord> records = new ArrayList<>(fixture.log().records(0));
         assertTrue(records.stream().anyMatch(r -> r instanceof CoordinatorRecord.GroupMetadata g && g.value() == null),
                 "the upgrade removed the classic group's record");
     }

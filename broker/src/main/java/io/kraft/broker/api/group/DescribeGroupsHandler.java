@@ -77,7 +77,7 @@ public final class DescribeGroupsHandler implements AsyncRequestHandler<Describe
         DescribeGroupsResponse.DescribedGroup out = new DescribeGroupsResponse.DescribedGroup()
                 .setErrorCode(error.code())
                 .setGroupId(group.groupId())
-                .setGroupState(group.state().wireName())
+                .setGroupState(group.stateName())
                 .setProtocolType(group.protocolType())
                 .setProtocolData(group.protocolData());
         if (error == Errors.GROUP_ID_NOT_FOUND) {

@@ -1,12 +1,17 @@
 package io.kraft.broker.group.consumer;
 
 import static io.kraft.config.ConfigType.INT;
+import static io.kraft.config.ConfigType.LIST;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.MEDIUM;
+import static io.kraft.config.Validator.atLeast;
+import static io.kraft.config.Validator.inIgnoringCase;
+import static io.kraft.config.Validator.nonEmptyList;
 
 import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -38,17 +43,19 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         java.util.Objects.requireNonNull(migrationPolicy, MIGRATION_POLICY);
     }
 
-    /** The keys, so a node's configuration knows them. */
+    /** The keys, so a node's configuration knows them, with Kafka's validators. */
     public static ConfigDef definition() {
         return new ConfigDef()
-                .define(SESSION_TIMEOUT_MS, INT, 45_000, MEDIUM,
+                .define(SESSION_TIMEOUT_MS, INT, 45_000, atLeast(1), MEDIUM,
                         "How long a consumer-protocol member may go without a heartbeat before it is removed.")
-                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, MEDIUM,
+                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, atLeast(1), MEDIUM,
                         "How often consumer-protocol members are told to heartbeat.")
-                .define(MAX_SIZE, INT, Integer.MAX_VALUE, MEDIUM, "The most members a consumer-protocol group holds.")
-                .define(ASSIGNORS, STRING, "uniform,range", MEDIUM,
+                .define(MAX_SIZE, INT, Integer.MAX_VALUE, atLeast(1), MEDIUM,
+                        "The most members a consumer-protocol group holds.")
+                .define(ASSIGNORS, LIST, List.of(UniformAssignor.NAME, RangeAssignor.NAME), nonEmptyList(), MEDIUM,
                         "The server-side assignors (uniform, range); the first is used unless a member asks for another.")
-                .define(MIGRATION_POLICY, STRING, "bidirectional", MEDIUM,
+                .define(MIGRATION_POLICY, STRING, "bidirectional",
+                        inIgnoringCase("disabled", "upgrade", "downgrade", "bidirectional"), MEDIUM,
                         "Whether a group with members may change protocol: disabled, upgrade (classic to consumer), "
                                 + "downgrade (consumer to classic) or bidirectional.");
     }
@@ -57,18 +64,18 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         return fromProperties(Map.of());
     }
 
+    /**
+     * Reads the settings from a node's Kafka-named properties; absent ones take Kafka's defaults.
+     *
+     * @throws io.kraft.config.ConfigException naming the key of a value of the wrong type or out of its range
+     * @throws IllegalArgumentException for an unknown assignor, or a heartbeat interval not below the session
+     */
     public static ConsumerGroupConfig fromProperties(Map<String, String> props) {
+        ParsedConfig config = definition().parseOwn(props, ConfigSource.STATIC_BROKER_CONFIG);
         List<PartitionAssignor> assignors = new ArrayList<>();
-        for (String name : Arrays.asList(props.getOrDefault(ASSIGNORS, "uniform,range").split(","))) {
-            String trimmed = name.trim();
-            if (trimmed.isEmpty()) {
-                continue;
-            }
-            assignors.add(assignor(trimmed));
-        }
-        return new ConsumerGroupConfig(intProp(props, SESSION_TIMEOUT_MS, 45_000),
-                intProp(props, HEARTBEAT_INTERVAL_MS, 5_000), intProp(props, MAX_SIZE, Integer.MAX_VALUE), assignors,
-                MigrationPolicy.parse(props.getOrDefault(MIGRATION_POLICY, "bidirectional")));
+        config.getList(ASSIGNORS).forEach(name -> assignors.add(assignor(name)));
+        return new ConsumerGroupConfig(config.getInt(SESSION_TIMEOUT_MS), config.getInt(HEARTBEAT_INTERVAL_MS),
+                config.getInt(MAX_SIZE), assignors, MigrationPolicy.parse(config.getString(MIGRATION_POLICY)));
     }
 
     /** The assignor by its name or, as Kafka's setting allows, by Kafka's class name of it. */
@@ -93,7 +100,10 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         return orDefault ? assignors.get(0) : null;
     }
 
-    /** An int-valued group setting, or {@code defaultValue} when absent; a one-line error naming the key otherwise. */
+    /**
+     * An int-valued group setting, or {@code defaultValue} when absent; a one-line error naming the key otherwise.
+     * Still used by the share group settings, which parse by hand.
+     */
     public static int intProp(Map<String, String> props, String name, int defaultValue) {
         String text = props.get(name);
         if (text == null) {
