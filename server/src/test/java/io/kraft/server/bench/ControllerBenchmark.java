@@ -60,10 +60,12 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Three quorum controllers on loopback gRPC with file logs, RocksDB state and Kafka's default timeouts, driven
  * through the control plane a broker uses ({@link GrpcControllerClient}): a round of {@code bench.topics} topics x 10
- * partitions (3 replicas each) with 64 requests in flight on an empty image (after a warm-up round created and
- * deleted), reporting records committed per second and the p50/p99 latency of one CreateTopics; then the image grown
- * so that the same round once more ends at {@code bench.totalPartitions} partitions, and the two rounds' rates
- * compared (a committed batch must cost what it changed, not what the image holds). At both sizes it reports the
+ * partitions (3 replicas each) with 64 requests in flight on an empty image, reporting records committed per second
+ * and the p50/p99 latency of one CreateTopics, after warm-up rounds (created and deleted) until two consecutive rates
+ * agree within 10 % (at most {@code bench.warmupRounds}); then the image grown so that the same round ends at
+ * {@code bench.totalPartitions} partitions. Each image gets {@code bench.rounds} rounds (each but the last deleted
+ * again, so all start from the same image) and their median rates are compared (a committed batch must cost what it
+ * changed, not what the image holds). At both sizes it reports the
  * snapshot (size; how long the loop waits for the checkpoint, the time to store and to load it), the heap a
  * controller holding the image takes, and the time a new broker (a Raft observer with an empty directory) takes to
  * catch up; then a controller failover as a broker sees it (from stopping the active controller, its connections
@@ -86,6 +88,12 @@ public final class ControllerBenchmark {
     };
 
     private static final boolean TLS = Boolean.getBoolean("bench.tls");
+    /** Measured rounds on each image; the rate compared is their median. */
+    private static final int ROUNDS = Math.max(1, Integer.getInteger("bench.rounds", 3));
+    /** At most this many warm-up rounds, however unsteady the rate. */
+    private static final int WARMUP_ROUNDS = Math.max(2, Integer.getInteger("bench.warmupRounds", 8));
+    /** Two consecutive warm-up rounds this close (relative to the faster) mean the JIT is done. */
+    private static final double STEADY = 0.10;
 
     private final Map<Integer, QuorumController> controllers = new TreeMap<>();
     /** Each registered broker's client (on TLS a broker may heartbeat only with its own certificate). */
@@ -122,14 +130,13 @@ public final class ControllerBenchmark {
             startBroker(100 + broker);
         }
 
-        // Warm the JVMs up with the same round, then delete it: the first measured round also runs on an empty image.
-        createTopics("warmup-", 0, topics);
-        awaitAllImagesAt(topics);
-        deleteTopics("warmup-", topics);
-        double emptyRate = createAndReport("on an empty image", "bench-", topics);
+        // Warm the JVMs up until the rate is steady, so that the empty image's rounds are not the JIT's warm-up.
+        warmUp(topics);
+        List<Double> emptyRates = measureRounds("on an empty image", "bench-", topics, 0);
+        double emptyRate = median(emptyRates);
         measureImage(dir, topics + " topics");
 
-        // Grow so that a last round of the same size ends at the total: its rate is compared with the first one's.
+        // Grow so that each round of the same size on top ends at the total: its rate is compared with the first one's.
         int growTopics = Math.max(0, totalPartitions / PARTITIONS_PER_TOPIC - 2 * topics);
         long growStart = System.nanoTime();
         createTopics("grow-", 0, growTopics);
@@ -138,9 +145,12 @@ public final class ControllerBenchmark {
         System.out.printf("grew the image to %,d partitions (%,d topics) in %,d ms; last offset %,d%n",
                 partitionCount(grown), grown.topics().size(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - growStart), grown.offset());
-        double fullRate = createAndReport("on top of " + String.format("%,d", partitionCount(grown))
-                + " partitions", "top-", topics);
-        System.out.printf("  creation rate on the large image / on the empty one: %.2f%n", fullRate / emptyRate);
+        List<Double> fullRates = measureRounds("on top of " + String.format("%,d", partitionCount(grown))
+                + " partitions", "top-", topics, topics + growTopics);
+        double fullRate = median(fullRates);
+        System.out.printf("creation rate, median of %d rounds each: %,.0f records/s on the empty image %s, %,.0f "
+                        + "records/s on the large one %s; large / empty: %.2f%n", ROUNDS, emptyRate,
+                ratesOf(emptyRates), fullRate, ratesOf(fullRates), fullRate / emptyRate);
         int partitions = partitionCount(latestImage());
         int active = client.currentTarget();
         long stoppedAt = System.nanoTime();
@@ -169,7 +179,8 @@ public final class ControllerBenchmark {
         }
     }
 
-    private void deleteTopics(String prefix, int count) throws Exception {
+    /** Deletes {@code prefix + 0..count-1} and waits until every image is back at {@code remaining} topics. */
+    private void deleteTopics(String prefix, int count, int remaining) throws Exception {
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         CompletableFuture<?>[] all = new CompletableFuture<?>[count];
         for (int i = 0; i < count; i++) {
@@ -177,10 +188,57 @@ public final class ControllerBenchmark {
             all[i] = client.deleteTopic(prefix + i).whenComplete((id, error) -> inFlight.release());
         }
         CompletableFuture.allOf(all).get(10, TimeUnit.MINUTES);
-        while (!controllers.values().stream().allMatch(c -> c.image().topics().size() == 0)) {
+        while (!controllers.values().stream().allMatch(c -> c.image().topics().size() == remaining)) {
             Thread.sleep(10);
         }
-        expectedTopics = 0;
+        expectedTopics = remaining;
+    }
+
+    /**
+     * Creates and deletes rounds of {@code topics} topics on the empty image until two consecutive rounds' rates agree
+     * within {@link #STEADY}, at most {@link #WARMUP_ROUNDS} rounds: the first rounds run interpreted and C1 code.
+     */
+    private void warmUp(int topics) throws Exception {
+        double previous = -1;
+        for (int round = 1; round <= WARMUP_ROUNDS; round++) {
+            String prefix = "warmup-" + round + "-";
+            double rate = createAndReport("to warm up (round " + round + ")", prefix, topics);
+            deleteTopics(prefix, topics, 0);
+            if (previous > 0 && Math.abs(rate - previous) <= STEADY * Math.max(rate, previous)) {
+                System.out.printf("warm after %d rounds (the last two within %.0f %%)%n", round, STEADY * 100);
+                return;
+            }
+            previous = rate;
+        }
+        System.out.printf("still not steady after %d warm-up rounds: the figures below carry the difference%n",
+                WARMUP_ROUNDS);
+    }
+
+    /**
+     * {@link #ROUNDS} rounds of {@code topics} creations on an image of {@code baseTopics} topics, each but the last
+     * deleted again so that every round starts from the same image; returns each round's records per second.
+     */
+    private List<Double> measureRounds(String label, String prefix, int topics, int baseTopics) throws Exception {
+        List<Double> rates = new java.util.ArrayList<>();
+        for (int round = 1; round <= ROUNDS; round++) {
+            String roundPrefix = prefix + round + "-";
+            rates.add(createAndReport(label + " (round " + round + " of " + ROUNDS + ")", roundPrefix, topics));
+            if (round < ROUNDS) {
+                deleteTopics(roundPrefix, topics, baseTopics);
+            }
+        }
+        return rates;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    private static String ratesOf(List<Double> rates) {
+        return rates.stream().map(rate -> String.format("%,.0f", rate))
+                .collect(java.util.stream.Collectors.joining(" / ", "(", ")"));
     }
 
     /** Creates {@code count} topics, reports rate and latency, and returns the records committed per second. */
