@@ -107,6 +107,25 @@ class RaftSnapshotTest {
     }
 
     @Test
+    void aMemberRestartedOnALongLogThatEndsBelowTheLeadersStartIsSentTheSnapshot() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+
+        // Its own log holds offsets 0..4 of epoch 1 (it replayed them after its own snapshot): one offset short.
+        leader.handle(new FetchRequest(3, 1, 1, 5, 1));
+        FetchResponse behind = (FetchResponse) ready(leader).messages().get(0);
+        assertTrue(behind.snapshotNeeded(), "records below the start are gone: only the snapshot brings it up");
+        assertEquals(id, behind.snapshotId());
+        assertTrue(behind.entries().isEmpty());
+
+        // Its log ends in an epoch the leader's log no longer shows: where they part lies below the start.
+        leader.handle(new FetchRequest(3, 1, 1, 9, 0));
+        FetchResponse diverged = (FetchResponse) ready(leader).messages().get(0);
+        assertTrue(diverged.snapshotNeeded(), "no divergence point above the start: the snapshot, not a truncation");
+        assertEquals(id, diverged.snapshotId());
+    }
+
+    @Test
     void laggingFollowerInstallsSnapshotChunkByChunkAndRejectsACorruptChunk() {
         RaftNode leader = leaderWithCommittedRecords();
         SnapshotId id = snapshotAndDeletePrefix(leader);

@@ -95,9 +95,18 @@ public final class ControllerBenchmark {
     /** Two consecutive warm-up rounds this close (relative to the faster) mean the JIT is done. */
     private static final double STEADY = 0.10;
 
-    private final Map<Integer, QuorumController> controllers = new TreeMap<>();
+    /** Concurrent: the heartbeat thread reads the latest image while the main thread stops and starts controllers. */
+    private final Map<Integer, QuorumController> controllers = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** Each registered broker's client (on TLS a broker may heartbeat only with its own certificate). */
     private final Map<Integer, GrpcControllerClient> brokerClients = new TreeMap<>();
+    /** Each registered broker's epoch, for its heartbeats. */
+    private final Map<Integer, Long> brokerEpochs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ScheduledExecutorService heartbeats =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "bench-broker-heartbeats");
+                thread.setDaemon(true);
+                return thread;
+            });
     private TestCertificateAuthority authority;
     private final Map<Integer, RaftDriver> drivers = new TreeMap<>();
     private final Map<Integer, FileRaftLog> logs = new TreeMap<>();
@@ -129,6 +138,9 @@ public final class ControllerBenchmark {
         for (int broker = 1; broker <= REPLICATION_FACTOR; broker++) {
             startBroker(100 + broker);
         }
+        // As brokers do: a controller that takes over (the planned failover, or a loaded machine's long GC pause) gives
+        // each session only the takeover grace, so brokers that stopped heartbeating would be fenced mid-round.
+        heartbeats.scheduleWithFixedDelay(this::heartbeatAll, 1, 1, TimeUnit.SECONDS);
 
         // Warm the JVMs up until the rate is steady, so that the empty image's rounds are not the JIT's warm-up.
         warmUp(topics);
@@ -172,6 +184,7 @@ public final class ControllerBenchmark {
         System.out.printf("controller %d restarted on its directory (its snapshots and log) caught up to offset %,d "
                 + "in %,d ms%n", active, target, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt));
 
+        heartbeats.shutdownNow();
         client.close();
         brokerClients.values().forEach(GrpcControllerClient::close);
         for (int id : List.copyOf(drivers.keySet())) {
@@ -411,6 +424,17 @@ public final class ControllerBenchmark {
         }
     }
 
+    /** One heartbeat from each registered broker; an error (no controller at the moment) waits for the next turn. */
+    private void heartbeatAll() {
+        try {
+            long offset = latestImage().offset();
+            brokerEpochs.forEach((brokerId, epoch) -> brokerClients.get(brokerId).heartbeat(
+                    new BrokerHeartbeatRequest(brokerId, epoch, offset, false, false)));
+        } catch (RuntimeException e) {
+            System.err.println("broker heartbeats skipped this turn: " + e);
+        }
+    }
+
     private void startBroker(int brokerId) throws Exception {
         // Its own client, as a broker has: its heartbeat stream follows the active controller across the failover.
         GrpcControllerClient client = new GrpcControllerClient(quorum.voters(),
@@ -419,6 +443,7 @@ public final class ControllerBenchmark {
         long epoch = client.registerBroker(new BrokerRegistrationRequest(CLUSTER_ID, brokerId, UUID.randomUUID(),
                 List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + brokerId, "PLAINTEXT")), Optional.empty()))
                 .get(60, TimeUnit.SECONDS);
+        brokerEpochs.put(brokerId, epoch);
         while (true) {
             BrokerHeartbeatReply reply = client.heartbeat(new BrokerHeartbeatRequest(brokerId, epoch,
                     latestImage().offset(), false, false)).get(60, TimeUnit.SECONDS);
