@@ -13,8 +13,7 @@ import io.kraft.raft.LogEntry;
 import io.kraft.raft.QuorumConfig;
 import io.kraft.raft.RaftDriver;
 import io.kraft.raft.RaftListener;
-import io.kraft.raft.RaftMessage;
-import io.kraft.raft.RaftTransport;
+import io.kraft.raft.SilentTransport;
 import io.kraft.raft.SnapshotId;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -153,21 +151,6 @@ class MetadataLogRetentionTest {
             if (leader.leaderId().isPresent()) {
                 leaderEpoch = leader.epoch();
             }
-        }
-    }
-
-    /** A single voter sends nothing anyone must receive. */
-    private static final class SilentTransport implements RaftTransport {
-        @Override
-        public void start(Consumer<RaftMessage> inbound) {
-        }
-
-        @Override
-        public void send(RaftMessage message) {
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
