@@ -389,12 +389,9 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         // ISR or replica set changes that kept the leader and epoch.
         for (TopicDelta topic : topicsDelta.changedTopics().values()) {
             topic.partitionChanges().forEach((partitionId, registration) -> {
-                // Others' partitions first and without an allocation: after a snapshot load this walks every one.
-                if (!registration.replicas().contains(brokerId)) {
-                    return;
-                }
                 TopicIdPartition id = new TopicIdPartition(topic.id(), partitionId);
-                if (changes.leaders().containsKey(id) || changes.followers().containsKey(id)) {
+                if (changes.leaders().containsKey(id) || changes.followers().containsKey(id)
+                        || !registration.replicas().contains(brokerId)) {
                     return;
                 }
                 TopicPartition tp = new TopicPartition(topic.name(), partitionId);
