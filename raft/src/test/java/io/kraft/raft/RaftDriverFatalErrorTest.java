@@ -171,19 +171,4 @@ class RaftDriverFatalErrorTest {
             return delegate.endOffsetForEpoch(epoch);
         }
     }
-
-    /** A lone voter sends nothing anyone hears. */
-    private static final class SilentTransport implements RaftTransport {
-        @Override
-        public void start(Consumer<RaftMessage> inbound) {
-        }
-
-        @Override
-        public void send(RaftMessage message) {
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 }

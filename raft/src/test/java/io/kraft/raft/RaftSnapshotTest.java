@@ -96,14 +96,31 @@ class RaftSnapshotTest {
         RaftNode leader = leaderWithCommittedRecords();
         SnapshotId id = snapshotAndDeletePrefix(leader);
 
-        leader.handle(new FetchRequest(3, 1, 1, 0, 0));
-        FetchResponse response = (FetchResponse) ready(leader).messages().get(0);
-        assertTrue(response.snapshotNeeded());
-        assertEquals(id, response.snapshotId());
-        assertTrue(response.entries().isEmpty());
+        assertSentTheSnapshot(leader, new FetchRequest(3, 1, 1, 0, 0), id, "an empty log below the start");
 
         leader.handle(new FetchRequest(2, 1, 1, 6, 1)); // at the start, continuing the snapshot: served normally
         assertTrue(ready(leader).messages().isEmpty(), "an up-to-date fetch at the log start is held (long poll)");
+    }
+
+    @Test
+    void aMemberRestartedOnALongLogThatEndsBelowTheLeadersStartIsSentTheSnapshot() {
+        RaftNode leader = leaderWithCommittedRecords();
+        SnapshotId id = snapshotAndDeletePrefix(leader);
+
+        // Its own log holds offsets 0..4 of epoch 1 (it replayed them after its own snapshot): one offset short.
+        assertSentTheSnapshot(leader, new FetchRequest(3, 1, 1, 5, 1), id,
+                "records below the start are gone: only the snapshot brings it up");
+        // Its log ends in an epoch the leader's log no longer shows: where they part lies below the start.
+        assertSentTheSnapshot(leader, new FetchRequest(3, 1, 1, 9, 0), id,
+                "no divergence point above the start: the snapshot, not a truncation");
+    }
+
+    private void assertSentTheSnapshot(RaftNode leader, FetchRequest request, SnapshotId id, String why) {
+        leader.handle(request);
+        FetchResponse response = (FetchResponse) ready(leader).messages().get(0);
+        assertTrue(response.snapshotNeeded(), why);
+        assertEquals(id, response.snapshotId(), why);
+        assertTrue(response.entries().isEmpty(), why);
     }
 
     @Test

@@ -564,11 +564,11 @@ public final class QuorumController implements Controller, MetadataSource, RaftL
         if (committedRuns.idle()) {
             if (standby == null && managers == null && !closed && !standbyBuild.running()) {
                 // Off the loop: the log goes on applying meanwhile, its changes recorded for the managers.
-                long started = System.nanoTime();
-                standbyBuild.start(loader.image(), built -> {
+                standbyBuild.start(loader.image(), (built, timing) -> {
                     built.followCommitted(loader.image());
                     standby = built;
-                    loader.catchUp().indexesRebuilt(System.nanoTime() - started);
+                    loader.catchUp().indexesBuiltOffLoop(timing.buildNanos(), timing.queuedNanos()
+                            + timing.loopWaitNanos(), timing.replayNanos(), timing.changes(), loader.image().offset());
                 });
             }
             loader.catchUp().caughtUp(loader.image().offset());

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -55,21 +56,39 @@ final class StandbyBuild {
      * having heard every change recorded since, unless the build was cancelled or started again first.
      */
     void start(MetadataImage image, Consumer<ControlManagers> whenReady) {
+        start(image, (built, timing) -> whenReady.accept(built));
+    }
+
+    /** As {@link #start(MetadataImage, Consumer)}, also telling {@code whenReady} where the build's time went. */
+    void start(MetadataImage image, BiConsumer<ControlManagers, Timing> whenReady) {
         long started = ++generation;
         List<Consumer<MetadataChangeListener>> changes = new ArrayList<>();
         changesSince = changes;
+        long queuedAt = System.nanoTime();
         builder.execute(() -> {
+            long buildStart = System.nanoTime();
             ControlManagers built = factory.apply(image);
+            long builtAt = System.nanoTime();
             loop.accept(() -> {
                 if (generation != started) {
                     return;
                 }
+                long replayStart = System.nanoTime();
                 MetadataChangeListener indexes = built.committedChanges();
                 changes.forEach(change -> change.accept(indexes));
                 changesSince = null;
-                whenReady.accept(built);
+                long replayNanos = System.nanoTime() - replayStart;
+                whenReady.accept(built, new Timing(buildStart - queuedAt, builtAt - buildStart,
+                        replayStart - builtAt, replayNanos, changes.size()));
             });
         });
+    }
+
+    /**
+     * Where a build's time went: waiting for the builder thread, building the indexes there, waiting for the loop, and
+     * replaying the {@code changes} applied meanwhile on the loop.
+     */
+    record Timing(long queuedNanos, long buildNanos, long loopWaitNanos, long replayNanos, int changes) {
     }
 
     /** Drops the build under way, if any: its managers are never handed over. */

@@ -190,15 +190,16 @@ public final class TopicsDelta {
         }
         for (TopicDelta topic : changedTopics.values()) {
             topic.partitionChanges().forEach((partitionId, partition) -> {
-                TopicIdPartition id = new TopicIdPartition(topic.id(), partitionId);
+                // No allocation for a partition this broker neither held nor holds: a snapshot load's delta holds all.
                 PartitionRegistration before = topic.image().partition(partitionId);
                 boolean wasReplica = before != null && before.replicas().contains(brokerId);
                 if (!partition.replicas().contains(brokerId)) {
                     if (wasReplica) {
-                        deletes.add(id);
+                        deletes.add(new TopicIdPartition(topic.id(), partitionId));
                     }
                     return;
                 }
+                TopicIdPartition id = new TopicIdPartition(topic.id(), partitionId);
                 boolean leadershipChanged = before == null || !wasReplica || before.leader() != partition.leader()
                         || before.leaderEpoch() != partition.leaderEpoch();
                 if (!leadershipChanged) {

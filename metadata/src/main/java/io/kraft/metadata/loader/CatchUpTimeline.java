@@ -7,10 +7,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where a starting node's time goes until its image first holds everything Raft has handed over: the snapshot load,
- * the indexes rebuilt over it, the wait for a leader and for the first commit, and the replay of the log after the
- * snapshot (batches, records, deltas, and the time spent applying them and following them with the indexes). Logged
- * as one line at debug level once caught up (by a controller: a broker's fetches bring the log in pieces, so it cannot
- * tell "caught up" from "between two fetches"). Called on the owner's loop only.
+ * the wait for a leader and for the first commit, and the replay of the log after the snapshot (batches, records,
+ * deltas, and the time spent applying them and following them with the indexes). Logged as one line at debug level
+ * once caught up (by a controller: a broker's fetches bring the log in pieces, so it cannot tell "caught up" from
+ * "between two fetches"); a controller's standby indexes, built off its loop from the caught-up image, log a second
+ * line when they are in place. Called on the owner's loop only.
  */
 public final class CatchUpTimeline {
     private static final Logger LOG = LoggerFactory.getLogger(CatchUpTimeline.class);
@@ -20,7 +21,6 @@ public final class CatchUpTimeline {
     private long snapshotAtMs = -1;
     private long snapshotLoadMs;
     private long snapshotOffset = -1;
-    private long indexesMs;
     private long leaderAtMs = -1;
     private long firstCommitAtMs = -1;
     private long batches;
@@ -46,13 +46,6 @@ public final class CatchUpTimeline {
             snapshotAtMs = sinceStartMs();
             snapshotLoadMs += TimeUnit.NANOSECONDS.toMillis(nanos);
             snapshotOffset = offset;
-        }
-    }
-
-    /** Indexes over a loaded image were built from it in {@code nanos}. */
-    public void indexesRebuilt(long nanos) {
-        if (!done) {
-            indexesMs += TimeUnit.NANOSECONDS.toMillis(nanos);
         }
     }
 
@@ -88,6 +81,21 @@ public final class CatchUpTimeline {
         }
     }
 
+    /**
+     * The standby indexes built off the loop are in place, at {@code offset}: logs their own line, since the one of
+     * {@link #caughtUp} is written before they end. {@code buildNanos} building them on their thread, {@code waitNanos}
+     * waiting for that thread and then for the loop, {@code replayNanos} replaying on the loop the {@code changes}
+     * applied meanwhile.
+     */
+    public void indexesBuiltOffLoop(long buildNanos, long waitNanos, long replayNanos, int changes, long offset) {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} standby indexes ready at offset {}, {} ms after start: built in {} ms off the loop, {} ms "
+                            + "waiting for the builder and the loop, {} changes applied meanwhile replayed in {} ms",
+                    owner, offset, sinceStartMs(), TimeUnit.NANOSECONDS.toMillis(buildNanos),
+                    TimeUnit.NANOSECONDS.toMillis(waitNanos), changes, TimeUnit.NANOSECONDS.toMillis(replayNanos));
+        }
+    }
+
     /** The image holds everything handed over so far, up to {@code offset}: logs the line, once. */
     public void caughtUp(long offset) {
         if (done || firstCommitAtMs < 0) {
@@ -95,11 +103,11 @@ public final class CatchUpTimeline {
         }
         done = true;
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{} caught up to offset {} in {} ms: snapshot {} loaded at {} ms (took {} ms), indexes rebuilt in"
-                            + " {} ms, leader known at {} ms, first commit at {} ms, then {} batches ({} records) as {}"
+            LOG.debug("{} caught up to offset {} in {} ms: snapshot {} loaded at {} ms (took {} ms), leader known at"
+                            + " {} ms, first commit at {} ms, then {} batches ({} records) as {}"
                             + " deltas applied in {} ms ({} ms of it writing the state store) and followed by the"
                             + " indexes in {} ms", owner, offset, sinceStartMs(), snapshotOffset, snapshotAtMs,
-                    snapshotLoadMs, indexesMs, leaderAtMs, firstCommitAtMs, batches, records, deltas,
+                    snapshotLoadMs, leaderAtMs, firstCommitAtMs, batches, records, deltas,
                     TimeUnit.NANOSECONDS.toMillis(applyNanos), TimeUnit.NANOSECONDS.toMillis(storeNanos),
                     TimeUnit.NANOSECONDS.toMillis(followNanos));
         }
