@@ -1,6 +1,7 @@
 package io.kraft.cli;
 
 import io.kraft.broker.network.Listeners;
+import io.kraft.broker.network.NettyLeakDetection;
 import io.kraft.config.BrokerLogSettings;
 import io.kraft.config.ParsedConfig;
 import io.kraft.config.TopicConfigResolver;
@@ -59,6 +60,8 @@ final class StartCommand implements Runnable {
     public void run() {
         // Phases on other threads (election, registration) are watched only when the debug line is wanted.
         StartupTimeline timeline = StartupTimeline.sinceProcessStart(LOG.isDebugEnabled());
+        // A node in production samples no buffers for leaks (tests and -Dio.netty.leakDetection.level still do).
+        NettyLeakDetection.disableUnlessConfigured();
         PrintWriter out = spec.commandLine().getOut();
         Path file = configFile;
         ParsedConfig config;

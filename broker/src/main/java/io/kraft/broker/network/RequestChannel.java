@@ -265,6 +265,19 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             requestFrame.release();
         }
         long returnedNanos = System.nanoTime();
+        if (answer.isDone()) {
+            // Answered at once (most requests; whenComplete runs here): one hand-off to the event loop starts the
+            // next request and writes this answer, where two could wake its selector twice.
+            answer.whenComplete((response, failure) -> {
+                Answer outbound = answer(call, sizeBytes, receivedNanos, startedNanos, returnedNanos, response,
+                        failure);
+                onEventLoop(() -> {
+                    handlerReturned();
+                    release(sequence, outbound);
+                }, outbound);
+            });
+            return;
+        }
         // The next request may start now: what this one changes (e.g. an append) is done, while its answer
         // (a long poll, a replication wait) may still be pending.
         try {
@@ -273,17 +286,27 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             LOG.debug("Not starting further requests: the server is shutting down");
         }
         answer.whenComplete((response, failure) -> {
-            int throttleMs = quotas == null || failure != null ? 0
-                    : throttle(call, sizeBytes, returnedNanos - startedNanos, response);
-            Answer outbound = new Answer(safeOutbound(call, response, failure), call, sizeBytes, receivedNanos,
-                    startedNanos, returnedNanos, System.nanoTime(), throttleMs);
-            try {
-                ctx.executor().execute(() -> release(sequence, outbound));
-            } catch (RejectedExecutionException e) {
-                outbound.discard();
-                LOG.debug("Dropping {} response: the server is shutting down", call.api().apiName());
-            }
+            Answer outbound = answer(call, sizeBytes, receivedNanos, startedNanos, returnedNanos, response, failure);
+            onEventLoop(() -> release(sequence, outbound), outbound);
         });
+    }
+
+    /** A handler's outcome as the answer to write, with its throttle time applied. */
+    private Answer answer(Call call, int sizeBytes, long receivedNanos, long startedNanos, long returnedNanos,
+                          HandlerResponse response, Throwable failure) {
+        int throttleMs = quotas == null || failure != null ? 0
+                : throttle(call, sizeBytes, returnedNanos - startedNanos, response);
+        return new Answer(safeOutbound(call, response, failure), call, sizeBytes, receivedNanos, startedNanos,
+                returnedNanos, System.nanoTime(), throttleMs);
+    }
+
+    private void onEventLoop(Runnable task, Answer outbound) {
+        try {
+            ctx.executor().execute(task);
+        } catch (RejectedExecutionException e) {
+            outbound.discard();
+            LOG.debug("Dropping {} response: the server is shutting down", outbound.call().api().apiName());
+        }
     }
 
     /**

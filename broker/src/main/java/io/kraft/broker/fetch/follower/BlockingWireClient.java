@@ -27,11 +27,15 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * A Kafka protocol client over one blocking socket (plain or TLS), for broker-to-broker calls: writes a typed request and reads
- * its typed response, one call at a time. Bytes and records of a response are slices of that response's own
- * read buffer (no copy), valid until the caller drops them. Any failure leaves the client closed; the caller
- * connects again.
+ * its typed response, one call at a time. Bytes and records of a response are slices of the client's one read buffer
+ * (no copy), valid until the next call: the buffer is reused, so a follower does not allocate a fetch response's size
+ * (G1 puts arrays over half a region, 512 KiB in a 1 GiB heap, in humongous regions) per fetch; it grows to the
+ * largest response seen, at most the response limit. Any failure leaves the client closed; the caller connects
+ * again.
  */
 public final class BlockingWireClient implements AutoCloseable {
+    /** The first read buffer's size: most answers but large fetches fit in it. */
+    private static final int MIN_RESPONSE_BUFFER_BYTES = 64 * 1024;
     private final Socket socket;
     /** The TCP socket under {@link #socket} (the same one without TLS). */
     private final Socket tcp;
@@ -39,6 +43,9 @@ public final class BlockingWireClient implements AutoCloseable {
     private final OutputStream out;
     private final String clientId;
     private final int maxResponseBytes;
+    /** The bytes of the last response read; reused by the next call when large enough. */
+    private byte[] responseBuffer = new byte[0];
+    private int responseBufferAllocations;
     private int nextCorrelationId;
     /** The SASL login, or null on a listener without SASL. */
     private SaslClientLogin login;
@@ -173,13 +180,28 @@ public final class BlockingWireClient implements AutoCloseable {
                 throw new IOException(api.apiName() + " response of " + size + " bytes from "
                         + socket.getRemoteSocketAddress() + " exceeds the limit of " + maxResponseBytes);
             }
-            byte[] frame = new byte[size];
-            in.readFully(frame);
-            return (R) read(api, version, correlationId, ByteBuffer.wrap(frame));
+            byte[] frame = responseBuffer(size);
+            in.readFully(frame, 0, size);
+            return (R) read(api, version, correlationId, ByteBuffer.wrap(frame, 0, size).slice());
         } catch (IOException e) {
             close();
             throw e;
         }
+    }
+
+    /** The read buffer, grown when a response does not fit: to a power of two, so growth is rare, within the limit. */
+    private byte[] responseBuffer(int size) {
+        if (size > responseBuffer.length) {
+            int grown = Math.max(MIN_RESPONSE_BUFFER_BYTES, Integer.highestOneBit(Math.max(size - 1, 1)) << 1);
+            responseBuffer = new byte[Math.max(size, Math.min(grown, maxResponseBytes))];
+            responseBufferAllocations++;
+        }
+        return responseBuffer;
+    }
+
+    /** How many read buffers this client has allocated (for tests). */
+    int responseBufferAllocations() {
+        return responseBufferAllocations;
     }
 
     /** The response in {@code frame}; bytes the codec cannot read are as unusable as a broken socket. */

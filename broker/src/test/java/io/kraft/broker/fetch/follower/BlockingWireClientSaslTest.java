@@ -102,6 +102,20 @@ class BlockingWireClientSaslTest {
     }
 
     @Test
+    void readsEveryAnswerIntoOneBuffer() throws Exception {
+        InetSocketAddress address = start(0);
+        try (BlockingWireClient client = BlockingWireClient.connect(address, login("broker-secret"), 5_000, "follower",
+                1 << 20)) {
+            for (int i = 0; i < 5; i++) {
+                ApiVersionsResponse response = client.send(new ApiVersionsRequest(), (short) 3);
+                assertEquals(0, response.errorCode());
+                assertEquals(3, response.apiKeys().size(), response.toString());
+            }
+            assertEquals(1, client.responseBufferAllocations(), "the login's and five answers' buffers");
+        }
+    }
+
+    @Test
     void aRefusedLoginIsAnIOExceptionSayingWhy() throws Exception {
         InetSocketAddress address = start(0);
         IOException e = assertThrows(IOException.class, () -> BlockingWireClient.connect(address, login("wrong"),
