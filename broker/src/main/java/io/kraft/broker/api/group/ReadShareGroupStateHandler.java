@@ -44,6 +44,14 @@ public final class ReadShareGroupStateHandler
                     .setTopicId(topic.topicId());
             response.results().add(out);
             for (ReadShareGroupStateRequest.PartitionData p : topic.partitions()) {
+                if (body.groupId() == null || body.groupId().isEmpty() || p.partition() < 0) {
+                    synchronized (out) {
+                        out.partitions().add(new ReadShareGroupStateResponse.PartitionResult()
+                                .setPartition(p.partition()).setErrorCode(Errors.INVALID_REQUEST.code())
+                                .setErrorMessage("a group id and a partition are required").setStartOffset(-1));
+                    }
+                    continue;
+                }
                 SharePartitionKey key = new SharePartitionKey(body.groupId(), topic.topicId(), p.partition());
                 reads.add(coordinator.read(key, p.leaderEpoch()).thenAccept(result -> {
                     synchronized (out) {

@@ -44,6 +44,15 @@ public final class WriteShareGroupStateHandler
                     .setTopicId(topic.topicId());
             response.results().add(out);
             for (WriteShareGroupStateRequest.PartitionData p : topic.partitions()) {
+                String refusal = ShareStateWire.refusal(body.groupId(), p);
+                if (refusal != null) {
+                    synchronized (out) {
+                        out.partitions().add(new WriteShareGroupStateResponse.PartitionResult()
+                                .setPartition(p.partition()).setErrorCode(Errors.INVALID_REQUEST.code())
+                                .setErrorMessage(refusal));
+                    }
+                    continue;
+                }
                 SharePartitionKey key = new SharePartitionKey(body.groupId(), topic.topicId(), p.partition());
                 writes.add(coordinator.write(key, p.leaderEpoch(), ShareStateWire.snapshot(p)).thenAccept(error -> {
                     synchronized (out) {

@@ -23,6 +23,16 @@ public enum RecordState {
         return this == ACKNOWLEDGED || this == ARCHIVED;
     }
 
+    /** Whether {@code code} names a state. */
+    public static boolean isCode(byte code) {
+        for (RecordState s : values()) {
+            if (s.code == code) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The state stored under {@code code}; unknown codes are refused. */
     public static RecordState ofCode(byte code) {
         for (RecordState s : values()) {

@@ -83,7 +83,34 @@ public final class ShareStateWire {
         return request;
     }
 
-    /** The state one partition of a write request carries. */
+    /**
+     * Why one partition of a write request cannot be stored, or null if it can: the state must be what a share
+     * partition could have written (a start offset, then ranges in order above it with known states), since a new
+     * leader resumes from it.
+     */
+    public static String refusal(String groupId, WriteShareGroupStateRequest.PartitionData data) {
+        if (groupId == null || groupId.isEmpty()) {
+            return "a group id is required";
+        }
+        if (data.partition() < 0 || data.startOffset() < 0) {
+            return "partition " + data.partition() + " with start offset " + data.startOffset() + " is not valid";
+        }
+        long previousLast = data.startOffset() - 1;
+        for (WriteShareGroupStateRequest.StateBatch b : data.stateBatches()) {
+            if (b.firstOffset() <= previousLast || b.lastOffset() < b.firstOffset()) {
+                return "state batch [" + b.firstOffset() + ", " + b.lastOffset()
+                        + "] is not above the start offset and the batch before it";
+            }
+            if (b.deliveryCount() < 0 || !RecordState.isCode(b.deliveryState())) {
+                return "state batch [" + b.firstOffset() + ", " + b.lastOffset() + "] has delivery state "
+                        + b.deliveryState() + " and count " + b.deliveryCount();
+            }
+            previousLast = b.lastOffset();
+        }
+        return null;
+    }
+
+    /** The state one partition of a write request carries (see {@link #refusal}). */
     public static SharePartition.Snapshot snapshot(WriteShareGroupStateRequest.PartitionData data) {
         List<SharePartition.StateRange> ranges = new ArrayList<>(data.stateBatches().size());
         for (WriteShareGroupStateRequest.StateBatch b : data.stateBatches()) {
