@@ -309,6 +309,7 @@ public final class MetadataStateStore implements AutoCloseable {
 
     // Deleted topics go first: a topic deleted and created again with the same id in one delta is written anew.
     private void writeTopics(TopicsDelta topicsDelta, WriteBatch batch) throws RocksDBException {
+        PartitionRecordEncoder encoder = new PartitionRecordEncoder();
         for (UUID deleted : topicsDelta.deletedTopicIds()) {
             batch.delete(topics, StoreKeys.topic(deleted));
             batch.deleteRange(partitions, StoreKeys.partition(deleted, 0), StoreKeys.partitionsEnd(deleted));
@@ -321,7 +322,7 @@ public final class MetadataStateStore implements AutoCloseable {
             topic.partitionChanges().forEach((partitionId, partition) -> {
                 try {
                     batch.put(partitions, StoreKeys.partition(topic.id(), partitionId),
-                            partition.toRecord(topic.id(), partitionId).getPartition().toByteArray());
+                            encoder.encode(topic.id(), partitionId, partition));
                 } catch (RocksDBException e) {
                     throw new MetadataStoreException("Cannot write partition " + partitionId + " of topic "
                             + topic.name() + " to " + directory + ": " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package io.kraft.metadata.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,10 +13,12 @@ import io.kraft.proto.metadata.PartitionRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
+/** The stored partition's encoding both ways: {@link PartitionRecordDecoder} and {@link PartitionRecordEncoder}. */
 class PartitionRecordDecoderTest {
     private final PartitionRecordDecoder decoder = new PartitionRecordDecoder();
 
@@ -35,6 +38,26 @@ class PartitionRecordDecoderTest {
     }
 
     @Test
+    void theEncoderWritesTheBytesProtobufWritesAndTheDecoderReadsThemBack() throws Exception {
+        PartitionRecordEncoder encoder = new PartitionRecordEncoder();
+        Random random = new Random(11);
+        for (int i = 0; i < 2_000; i++) {
+            PartitionRecord record = randomRecord(random);
+            UUID topicId = Uuids.fromProto(record.getTopicId());
+            PartitionRegistration partition = PartitionRegistration.fromRecord(record);
+            byte[] encoded = encoder.encode(topicId, record.getPartitionId(), partition);
+            assertArrayEquals(partition.toRecord(topicId, record.getPartitionId()).getPartition().toByteArray(),
+                    encoded, record::toString);
+            assertEquals(partition, decoder.decode(encoded, encoded.length));
+        }
+        // More replicas than the encoder's first buffer holds.
+        PartitionRegistration wide = new PartitionRegistration(java.util.Collections.nCopies(200, -1), List.of(), 1, 2,
+                3);
+        byte[] encoded = encoder.encode(new UUID(0, 0), 0, wide);
+        assertArrayEquals(wide.toRecord(new UUID(0, 0), 0).getPartition().toByteArray(), encoded);
+    }
+
+    @Test
     void readsUnpackedRepeatedFieldsAndSkipsUnknownOnes() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(bytes);
@@ -47,7 +70,7 @@ class PartitionRecordDecoderTest {
         byte[] value = bytes.toByteArray();
         assertEquals(PartitionRegistration.fromRecord(PartitionRecord.parseFrom(value)),
                 decoder.decode(value, value.length));
-        assertEquals(java.util.List.of(2, 1), decoder.decode(value, value.length).replicas());
+        assertEquals(List.of(2, 1), decoder.decode(value, value.length).replicas());
     }
 
     @Test
