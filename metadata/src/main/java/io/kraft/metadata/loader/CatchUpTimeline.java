@@ -8,10 +8,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a starting node's time goes until its image first holds everything Raft has handed over: the snapshot load,
  * the wait for a leader and for the first commit, and the replay of the log after the snapshot (batches, records,
- * deltas, and the time spent applying them and following them with the indexes). Logged as one line at debug level
- * once caught up (by a controller: a broker's fetches bring the log in pieces, so it cannot tell "caught up" from
- * "between two fetches"); a controller's standby indexes, built off its loop from the caught-up image, log a second
- * line when they are in place. Called on the owner's loop only.
+ * deltas, and the time spent applying them and following them with the indexes), and for a new member when Raft
+ * handed the snapshot over (fetched from the leader and installed). Logged as one line at debug level once caught up,
+ * that is once the owner first holds every batch Raft has committed to it (a broker's fetches bring the log in
+ * pieces, so for a broker this may be between two fetches: the line's offset tells); a controller's standby indexes,
+ * built off its loop from the caught-up image, log a second line when they are in place. Called on the owner's loop
+ * only.
  */
 public final class CatchUpTimeline {
     private static final Logger LOG = LoggerFactory.getLogger(CatchUpTimeline.class);
@@ -21,6 +23,7 @@ public final class CatchUpTimeline {
     private long snapshotAtMs = -1;
     private long snapshotLoadMs;
     private long snapshotOffset = -1;
+    private long snapshotHandedAtMs = -1;
     private long leaderAtMs = -1;
     private long firstCommitAtMs = -1;
     private long batches;
@@ -46,6 +49,13 @@ public final class CatchUpTimeline {
             snapshotAtMs = sinceStartMs();
             snapshotLoadMs += TimeUnit.NANOSECONDS.toMillis(nanos);
             snapshotOffset = offset;
+        }
+    }
+
+    /** Raft handed a snapshot over at {@code nanoTime} (for a new member: once fetched and installed). */
+    public void snapshotHandedOver(long nanoTime) {
+        if (!done && snapshotHandedAtMs < 0) {
+            snapshotHandedAtMs = TimeUnit.NANOSECONDS.toMillis(nanoTime - startNanos);
         }
     }
 
@@ -103,11 +113,11 @@ public final class CatchUpTimeline {
         }
         done = true;
         if (LOG.isDebugEnabled()) {
-            LOG.debug("{} caught up to offset {} in {} ms: snapshot {} loaded at {} ms (took {} ms), leader known at"
-                            + " {} ms, first commit at {} ms, then {} batches ({} records) as {}"
-                            + " deltas applied in {} ms ({} ms of it writing the state store) and followed by the"
-                            + " indexes in {} ms", owner, offset, sinceStartMs(), snapshotOffset, snapshotAtMs,
-                    snapshotLoadMs, leaderAtMs, firstCommitAtMs, batches, records, deltas,
+            LOG.debug("{} caught up to offset {} in {} ms: leader known at {} ms, snapshot {} handed over by Raft at {}"
+                            + " ms, loaded at {} ms (took {} ms), first commit at {} ms, then {} batches ({} records)"
+                            + " as {} deltas applied in {} ms ({} ms of it writing the state store) and followed by the"
+                            + " indexes in {} ms", owner, offset, sinceStartMs(), leaderAtMs, snapshotOffset,
+                    snapshotHandedAtMs, snapshotAtMs, snapshotLoadMs, firstCommitAtMs, batches, records, deltas,
                     TimeUnit.NANOSECONDS.toMillis(applyNanos), TimeUnit.NANOSECONDS.toMillis(storeNanos),
                     TimeUnit.NANOSECONDS.toMillis(followNanos));
         }

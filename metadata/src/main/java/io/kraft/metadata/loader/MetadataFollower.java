@@ -143,6 +143,9 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
                         + batch.baseOffset() + ".." + batches.get(batches.size() - 1).lastOffset() + ": " + e.getMessage(), e);
                 return;
             }
+            if (runs.idle()) {
+                loader.catchUp().caughtUp(loader.image().offset());
+            }
             maybeSnapshot();
         }));
     }
@@ -150,8 +153,10 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     @Override
     public void handleLoadSnapshot(SnapshotId snapshotId) {
         runs.cut();
+        long handedOver = System.nanoTime();
         loop.execute("load snapshot " + snapshotId, () -> run(() -> {
             try {
+                loader.catchUp().snapshotHandedOver(handedOver);
                 loader.loadSnapshot(snapshotId);
             } catch (RuntimeException e) {
                 closed = true;
@@ -165,6 +170,9 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
     public void handleLeaderChange(LeaderAndEpoch leaderAndEpoch) {
         runs.cut();
         leader = leaderAndEpoch;
+        if (leaderAndEpoch.leaderId().isPresent()) {
+            loop.execute("leader known", () -> loader.catchUp().leaderKnown());
+        }
         LOG.info("Broker {} follows metadata leader {} in epoch {}", nodeId,
                 leaderAndEpoch.leaderId().isPresent() ? leaderAndEpoch.leaderId().getAsInt() : "(none)",
                 leaderAndEpoch.epoch());

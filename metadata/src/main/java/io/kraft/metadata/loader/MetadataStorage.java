@@ -44,8 +44,14 @@ public interface MetadataStorage extends AutoCloseable {
                 loaded.position());
     }
 
-    /** A loaded snapshot as the delta from the empty image to its state, and the log position it reflects. */
-    record LoadedDelta(MetadataDelta delta, MetadataProvenance position) {
+    /**
+     * A loaded snapshot as the delta from the empty image to its state, and the log position it reflects; {@code
+     * replaceNanos} of the load went to putting the snapshot's files in place of the state (0 where not measured).
+     */
+    record LoadedDelta(MetadataDelta delta, MetadataProvenance position, long replaceNanos) {
+        public LoadedDelta(MetadataDelta delta, MetadataProvenance position) {
+            this(delta, position, 0);
+        }
     }
 
     @Override

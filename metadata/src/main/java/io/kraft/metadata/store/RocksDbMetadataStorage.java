@@ -94,8 +94,10 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
 
     @Override
     public LoadedDelta loadSnapshotDelta(SnapshotId id) {
+        long started = System.nanoTime();
         replaceState(id);
-        return new LoadedDelta(stateStore.snapshotDelta(), stateStore.appliedPosition());
+        long replaceNanos = System.nanoTime() - started;
+        return new LoadedDelta(stateStore.snapshotDelta(), stateStore.appliedPosition(), replaceNanos);
     }
 
     private void replaceState(SnapshotId id) {
