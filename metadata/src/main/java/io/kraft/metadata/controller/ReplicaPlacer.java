@@ -12,11 +12,14 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Chooses replicas for new partitions: each partition's preferred leader is the usable broker with the
- * fewest preferred leaderships (then fewest replicas), and each further replica is the least loaded
- * broker, preferring racks the partition does not use yet when brokers have racks. Counts include the
- * cluster's existing partitions, so load stays balanced across topics. Ties are broken by a seeded
- * shuffle so that equal clusters do not always pile onto the lowest broker id.
+ * Chooses replicas for new partitions: each partition's preferred leader is the usable broker leading fewest of
+ * the partitions placed in this call, then with the fewest preferred leaderships in the cluster (then fewest
+ * replicas), and each further replica is the least loaded broker, preferring racks the partition does not use yet
+ * when brokers have racks. The new partitions' leaders are spread evenly first, as Kafka's striped placement does:
+ * a topic's clients read and write through its leaders, so a topic of six partitions on three brokers led 3/2/1
+ * (to even out an older single-partition topic) would bind its consumers to the busiest broker. The cluster's
+ * counts then break ties, so load still balances across topics. Remaining ties are broken by a seeded shuffle so
+ * that equal clusters do not always pile onto the lowest broker id.
  */
 final class ReplicaPlacer {
     private ReplicaPlacer() {
@@ -42,6 +45,7 @@ final class ReplicaPlacer {
         }
         Map<Integer, Integer> replicas = new HashMap<>();
         Map<Integer, Integer> leaders = new HashMap<>();
+        Map<Integer, Integer> placedLeaders = new HashMap<>();
         for (UsableBroker broker : brokers) {
             replicas.put(broker.id(), replicaCounts.getOrDefault(broker.id(), 0));
             leaders.put(broker.id(), preferredLeaderCounts.getOrDefault(broker.id(), 0));
@@ -53,12 +57,14 @@ final class ReplicaPlacer {
             Set<Optional<String>> usedRacks = new HashSet<>();
             UsableBroker leader = null;
             for (UsableBroker candidate : order) {
-                if (leader == null || compare(candidate, leader, leaders, replicas, tieBreak) < 0) {
+                if (leader == null || compareForLeader(candidate, leader, placedLeaders, leaders, replicas,
+                        tieBreak) < 0) {
                     leader = candidate;
                 }
             }
             add(leader, chosen, usedRacks, replicas);
             leaders.merge(leader.id(), 1, Integer::sum);
+            placedLeaders.merge(leader.id(), 1, Integer::sum);
             while (chosen.size() < replicationFactor) {
                 boolean unusedRackAvailable = rackAware && order.stream()
                         .anyMatch(b -> !chosen.contains(b.id()) && !usedRacks.contains(b.rack()));
@@ -84,6 +90,13 @@ final class ReplicaPlacer {
         chosen.add(broker.id());
         usedRacks.add(broker.rack());
         replicas.merge(broker.id(), 1, Integer::sum);
+    }
+
+    private static int compareForLeader(UsableBroker a, UsableBroker b, Map<Integer, Integer> placedLeaders,
+                                        Map<Integer, Integer> leaders, Map<Integer, Integer> replicas,
+                                        Map<Integer, Integer> tieBreak) {
+        int byPlaced = Integer.compare(placedLeaders.getOrDefault(a.id(), 0), placedLeaders.getOrDefault(b.id(), 0));
+        return byPlaced != 0 ? byPlaced : compare(a, b, leaders, replicas, tieBreak);
     }
 
     private static int compare(UsableBroker a, UsableBroker b, Map<Integer, Integer> leaders,

@@ -48,6 +48,19 @@ class ReplicaPlacerTest {
     }
 
     @Test
+    void spreadsANewTopicsLeadersEvenlyWhateverTheClusterAlreadyHolds() {
+        // Broker 3 leads one older partition: evening out the cluster would lead the new topic 3/2/1 (or 2/2/1 and
+        // 1 more), binding its consumers to one broker. Each broker leads two of the six; the older load only
+        // decides who goes first.
+        for (int seed = 0; seed < 20; seed++) {
+            List<List<Integer>> placed = ReplicaPlacer.place(6, 3, brokers(null, null, null), Map.of(3, 1),
+                    Map.of(3, 1), new Random(seed));
+            assertEquals(Map.of(1, 2, 2, 2, 3, 2), count(placed, true), "seed " + seed);
+            assertEquals(Map.of(1, 6, 2, 6, 3, 6), count(placed, false), "seed " + seed);
+        }
+    }
+
+    @Test
     void putsReplicasOfAPartitionOnDifferentRacks() {
         List<UsableBroker> brokers = brokers("a", "a", "a", "b", "b", "c");
         for (int seed = 0; seed < 20; seed++) {
