@@ -163,7 +163,8 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
         long sequence = sequencer.nextSequence();
         int sizeBytes = bytes.remaining();
-        pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos, sizeBytes), frame));
+        boolean inline = InlineRequests.runsInline(call.api(), sizeBytes, call.followerFetch());
+        pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos, sizeBytes), frame, inline));
         startNext();
     }
 
@@ -204,8 +205,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** A request waiting for room in the handler pool, with the frame buffer its body points into. */
-    private record PendingRequest(Runnable task, InboundFrame frame) {
+    /**
+     * A request waiting for its turn, with the frame buffer its body points into and whether it runs on this
+     * connection's network thread ({@link InlineRequests}) rather than in the handler pool.
+     */
+    private record PendingRequest(Runnable task, InboundFrame frame, boolean inline) {
     }
 
     /** One parsed request and the handler that serves it. */
@@ -456,7 +460,11 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
         // Requests that arrived before the client hung up still run (an acks=0 producer may send and close at
         // once); only their answers are dropped.
-        if (pool.trySubmit(pending.peek().task())) {
+        if (pending.peek().inline()) {
+            // Its completion is queued on this event loop (no wake-up), which then starts the next request.
+            handlerRunning = true;
+            pending.poll().task().run();
+        } else if (pool.trySubmit(pending.peek().task())) {
             pending.poll();
             handlerRunning = true;
         } else {
