@@ -1,9 +1,9 @@
 package io.kraft.broker.group.share.state;
 
 import io.kraft.broker.concurrent.ExecutorShutdown;
-import io.kraft.broker.fetch.follower.BlockingWireClient;
 import io.kraft.broker.group.share.SharePartition;
 import io.kraft.broker.group.share.SharePartitionKey;
+import io.kraft.broker.network.BlockingWireClient;
 import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ReadShareGroupStateResponse;
