@@ -11,7 +11,8 @@ import java.util.Objects;
  * What to launch in a new JVM: the distribution's own main ({@code java -jar}), a named main class on a
  * classpath made of the distribution jar plus extra entries, or {@code bin/kraft-cli} itself with the JVM
  * flags and environment it chooses ({@code jvmFlags} then go to it in {@code KRAFT_OPTS}), or an Apache Kafka tool on
- * Kafka's own classpath. Standard input is {@code input}, or empty. Immutable; the with-methods return copies.
+ * Kafka's own classpath. A JVM on the distribution maps the build's class-data archive as the script does
+ * ({@link ClassDataArchives}). Standard input is {@code input}, or empty. Immutable; the with-methods return copies.
  */
 public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, List<String> jvmFlags,
                       List<String> args, Path workingDir, boolean viaLauncherScript, Path input,
@@ -97,6 +98,10 @@ public record JvmSpec(String name, List<Path> extraClasspath, String mainClass, 
             return command;
         }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (onDistribution) {
+            // before the spec's flags, so that a test's own -Xshare or archive flag wins
+            command.addAll(ClassDataArchives.forDistribution(distributionJar));
+        }
         command.addAll(jvmFlags);
         if (mainClass == null) {
             command.add("-jar");

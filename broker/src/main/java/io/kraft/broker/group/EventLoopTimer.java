@@ -1,5 +1,7 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.concurrent.ExecutorShutdown;
+import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -59,11 +61,6 @@ public final class EventLoopTimer implements CoordinatorTimer, AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.now(executor, Duration.ofSeconds(5));
     }
 }

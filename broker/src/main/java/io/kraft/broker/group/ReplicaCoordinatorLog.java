@@ -1,5 +1,6 @@
 package io.kraft.broker.group;
 
+import io.kraft.broker.concurrent.ExecutorShutdown;
 import io.kraft.broker.replica.Partition;
 import io.kraft.broker.replica.PartitionProduceResult;
 import io.kraft.broker.replica.ReplicaManager;
@@ -19,6 +20,7 @@ import io.kraft.storage.record.RecordBatchBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -214,11 +215,6 @@ public final class ReplicaCoordinatorLog implements CoordinatorLog, AutoCloseabl
 
     @Override
     public void close() {
-        loader.shutdownNow();
-        try {
-            loader.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.now(loader, Duration.ofSeconds(5));
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.lifecycle;
 
+import io.kraft.broker.concurrent.ExecutorShutdown;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
@@ -10,6 +11,7 @@ import io.kraft.metadata.image.Endpoint;
 import io.kraft.metadata.image.MetadataSource;
 import io.kraft.storage.errors.Errors;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -295,11 +297,6 @@ public final class BrokerLifecycle implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(ANSWER_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.now(timer, Duration.ofMillis(ANSWER_TIMEOUT_MS));
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.replica;
 
+import io.kraft.broker.concurrent.ExecutorShutdown;
 import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.image.MetadataImage;
 import io.kraft.metadata.image.PartitionRegistration;
@@ -9,6 +10,7 @@ import io.kraft.storage.MetaProperties;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.TopicPartition;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,7 +23,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -220,11 +221,6 @@ final class LogDirFailures implements AutoCloseable {
     /** Waits (bounded) for a failure being handled. */
     @Override
     public void close() {
-        handler.shutdown();
-        try {
-            handler.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.afterQueued(handler, Duration.ofSeconds(10));
     }
 }

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.broker.group.consumer.MigrationPolicy;
 import io.kraft.broker.group.consumer.PartitionAssignor;
+import io.kraft.broker.group.share.ShareGroupConfig;
+import io.kraft.broker.group.share.state.ShareCoordinatorConfig;
 import io.kraft.config.ConfigException;
-import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The group coordinator's and consumer groups' settings: Kafka's names, defaults and refusals. */
+/** The group coordinator's, consumer groups' and share groups' settings: Kafka's names, defaults and refusals. */
 class GroupConfigTest {
     @Test
     void absentSettingsTakeKafkasDefaults() {
@@ -43,24 +45,48 @@ class GroupConfigTest {
 
     @Test
     void invalidValuesAreRefusedNamingTheKey() {
-        for (Map<String, String> bad : List.of(Map.of(GroupConfig.GROUP_MAX_SIZE, "0"),
+        assertRefusedNamingTheKey(GroupConfig::fromProperties, Map.of(GroupConfig.GROUP_MAX_SIZE, "0"),
                 Map.of(GroupConfig.OFFSETS_TOPIC_NUM_PARTITIONS, "many"),
                 Map.of(GroupConfig.OFFSETS_RETENTION_MINUTES, "0"),
-                Map.of(GroupConfig.OFFSETS_COMMIT_TIMEOUT_MS, "99999999999"))) {
-            ConfigException e = assertThrows(ConfigException.class, () -> GroupConfig.fromProperties(bad));
-            assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
-        }
+                Map.of(GroupConfig.OFFSETS_COMMIT_TIMEOUT_MS, "99999999999"));
         assertThrows(InvalidGroupConfigException.class, () -> GroupConfig.fromProperties(Map.of(
                 GroupConfig.GROUP_MIN_SESSION_TIMEOUT_MS, "10000", GroupConfig.GROUP_MAX_SESSION_TIMEOUT_MS, "9000")));
-        for (Map<String, String> bad : List.of(Map.of(ConsumerGroupConfig.SESSION_TIMEOUT_MS, "0"),
+        assertRefusedNamingTheKey(ConsumerGroupConfig::fromProperties,
+                Map.of(ConsumerGroupConfig.SESSION_TIMEOUT_MS, "0"),
                 Map.of(ConsumerGroupConfig.MIGRATION_POLICY, "sideways"),
-                Map.of(ConsumerGroupConfig.ASSIGNORS, ""))) {
-            ConfigException e = assertThrows(ConfigException.class, () -> ConsumerGroupConfig.fromProperties(bad));
-            assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
-        }
+                Map.of(ConsumerGroupConfig.ASSIGNORS, ""));
         assertThrows(IllegalArgumentException.class, () -> ConsumerGroupConfig.fromProperties(Map.of(
                 ConsumerGroupConfig.HEARTBEAT_INTERVAL_MS, "45000")));
         assertThrows(IllegalArgumentException.class, () -> ConsumerGroupConfig.fromProperties(Map.of(
                 ConsumerGroupConfig.ASSIGNORS, "sticky")));
+    }
+
+    @Test
+    void shareSettingsTakeKafkasDefaultsAndRefuseBadValuesNamingTheKey() {
+        assertEquals(new ShareGroupConfig(45_000, 5_000, 200, 10, 30_000, 5, 2_000, false),
+                ShareGroupConfig.defaults());
+        assertEquals(new ShareCoordinatorConfig(50, 3, 104_857_600, 5_000), ShareCoordinatorConfig.fromProperties(
+                Map.of()));
+        assertTrue(ShareGroupConfig.fromProperties(Map.of(ShareGroupConfig.AUTO_OFFSET_RESET, "earliest"))
+                .resetToEarliest());
+        assertRefusedNamingTheKey(ShareGroupConfig::fromProperties, Map.of(ShareGroupConfig.SESSION_TIMEOUT_MS, "0"),
+                Map.of(ShareGroupConfig.MAX_GROUPS, "ten"),
+                Map.of(ShareGroupConfig.DELIVERY_COUNT_LIMIT, "11"),
+                Map.of(ShareGroupConfig.DELIVERY_COUNT_LIMIT, "1"),
+                Map.of(ShareGroupConfig.AUTO_OFFSET_RESET, "none"));
+        assertThrows(IllegalArgumentException.class, () -> ShareGroupConfig.fromProperties(Map.of(
+                ShareGroupConfig.HEARTBEAT_INTERVAL_MS, "45000")));
+        assertRefusedNamingTheKey(ShareCoordinatorConfig::fromProperties,
+                Map.of(ShareCoordinatorConfig.STATE_TOPIC_NUM_PARTITIONS, "0"),
+                Map.of(ShareCoordinatorConfig.WRITE_TIMEOUT_MS, "soon"));
+    }
+
+    /** Each of {@code bad} (one setting each) is a ConfigException naming its key. */
+    @SafeVarargs
+    private static void assertRefusedNamingTheKey(Function<Map<String, String>, ?> parse, Map<String, String>... bad) {
+        for (Map<String, String> config : bad) {
+            ConfigException e = assertThrows(ConfigException.class, () -> parse.apply(config));
+            assertTrue(e.getMessage().contains(config.keySet().iterator().next()), e.getMessage());
+        }
     }
 }

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * it may end with (see {@link LogEntry}): a crash in the middle of writing a batch leaves only part of it, which no
  * member acknowledged (acknowledgements cover flushed whole batches only).
  *
- * <p>Only a tail past the last fsync can be torn. The file {@value #RECOVERY_POINT_FILE} records how far the log was
+ * <p>Only a tail past the last fsync can be torn. The file {@value RecoveryPointFile#NAME} records how far the log was
  * fsynced (rewritten in place after each flush, without an fsync of its own: a crash can only bring back an older,
  * lower value, never one past the durable log), and lowered durably before a truncation removes entries below it. A
  * damaged entry below that point, or a log that ends before it, is corruption, not a crash: opening fails with a
@@ -54,9 +54,6 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     static final String LOG_START_FILE = "log-start-snapshot";
     /** Present while the log is closed cleanly; the name the partition logs' directories use for the same. */
     static final String CLEAN_SHUTDOWN_FILE = ".kraft_cleanshutdown";
-    /** How far the log was fsynced: 20 digits of offset, a space, 8 hex digits of their CRC32C, a newline. */
-    static final String RECOVERY_POINT_FILE = "log-recovery-point";
-    private static final int RECOVERY_POINT_BYTES = 30;
     private static final Logger LOG = LoggerFactory.getLogger(FileRaftLog.class);
     /** length(4) + crc(4), then offset(8) + epoch(4) + type(1) + payload; see {@link #typeCode} for the type. */
     static final int FRAME_HEADER_BYTES = 8;
@@ -83,7 +80,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private boolean closed;
     /** Entries below this offset were fsynced (as far as the recovery point file says). */
     private long recoveryPoint;
-    private FileChannel recoveryPointChannel;
+    private final RecoveryPointFile recoveryPointFile;
 
     /** One segment file and the byte position of each of its entries. */
     private static final class Segment {
@@ -111,6 +108,7 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     private FileRaftLog(Path directory, long segmentBytes) {
         this.directory = directory;
         this.segmentBytes = segmentBytes;
+        this.recoveryPointFile = new RecoveryPointFile(directory);
     }
 
     /** Kafka's name for the metadata log's segment size. */
@@ -575,55 +573,23 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
     }
 
     private void writeRecoveryPoint(long offset, boolean durable) throws IOException {
-        if (recoveryPointChannel == null) {
-            recoveryPointChannel = FileChannel.open(directory.resolve(RECOVERY_POINT_FILE), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            directoryChanged = true;
-        }
-        String digits = String.format("%020d", offset);
-        CRC32C crc = new CRC32C();
-        crc.update(digits.getBytes(StandardCharsets.US_ASCII));
-        byte[] text = (digits + " " + String.format("%08x", crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
-        writeFully(recoveryPointChannel, ByteBuffer.wrap(text), 0);
-        if (durable) {
-            recoveryPointChannel.force(false);
-            if (directoryChanged) {
-                DurableFiles.fsyncDirectory(directory);
-                directoryChanged = false;
-            }
+        directoryChanged |= recoveryPointFile.write(offset, durable);
+        if (durable && directoryChanged) {
+            DurableFiles.fsyncDirectory(directory);
+            directoryChanged = false;
         }
         recoveryPoint = offset;
     }
 
     /** The recovery point on disk, or 0 (every entry may be a torn tail) if there is none or it is unreadable. */
     private long readRecoveryPoint() throws IOException {
-        Path file = directory.resolve(RECOVERY_POINT_FILE);
-        if (!Files.exists(file)) {
-            return 0;
-        }
-        OptionalLong offset = parseRecoveryPoint(Files.readAllBytes(file));
-        if (offset.isEmpty()) {
+        boolean exists = Files.exists(recoveryPointFile.path());
+        OptionalLong offset = recoveryPointFile.read();
+        if (exists && offset.isEmpty()) {
             LOG.warn("Ignoring the unreadable metadata log recovery point {}: the whole log is checked as after a crash",
-                    file);
-            return 0;
+                    recoveryPointFile.path());
         }
-        return offset.getAsLong();
-    }
-
-    /** The offset a recovery point file holds, or empty if it is torn or garbage. */
-    static OptionalLong parseRecoveryPoint(byte[] content) {
-        if (content.length != RECOVERY_POINT_BYTES || content[20] != ' ' || content[29] != '\n') {
-            return OptionalLong.empty();
-        }
-        try {
-            long offset = Long.parseLong(new String(content, 0, 20, StandardCharsets.US_ASCII));
-            long stored = Long.parseLong(new String(content, 21, 8, StandardCharsets.US_ASCII), 16);
-            CRC32C crc = new CRC32C();
-            crc.update(content, 0, 20);
-            return crc.getValue() == stored && offset >= 0 ? OptionalLong.of(offset) : OptionalLong.empty();
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty();
-        }
+        return offset.orElse(0);
     }
 
     /** Offsets below this were fsynced, as far as this log has recorded. */
@@ -643,13 +609,10 @@ public final class FileRaftLog implements RaftLog, AutoCloseable {
             return;
         }
         flush();
-        if (recoveryPointChannel != null) {
-            try {
-                recoveryPointChannel.force(false);
-                recoveryPointChannel.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + directory.resolve(RECOVERY_POINT_FILE), e);
-            }
+        try {
+            recoveryPointFile.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + recoveryPointFile.path(), e);
         }
         for (Map.Entry<Long, Segment> entry : segments.entrySet()) {
             try {

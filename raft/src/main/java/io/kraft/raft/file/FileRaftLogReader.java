@@ -82,9 +82,9 @@ public final class FileRaftLogReader implements AutoCloseable {
             while (files.size() > 1 && FileRaftLog.baseOffsetOf(files.get(1)) <= startOffset) {
                 files.remove(0);
             }
-            Path recoveryPointFile = directory.resolve(FileRaftLog.RECOVERY_POINT_FILE);
+            Path recoveryPointFile = directory.resolve(RecoveryPointFile.NAME);
             long recoveryPoint = Files.exists(recoveryPointFile)
-                    ? FileRaftLog.parseRecoveryPoint(Files.readAllBytes(recoveryPointFile)).orElse(0) : 0;
+                    ? RecoveryPointFile.parse(Files.readAllBytes(recoveryPointFile)).orElse(0) : 0;
             return new FileRaftLogReader(directory, start, recoveryPoint, files);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the metadata log in " + directory + ": " + e.getMessage(), e);

@@ -83,7 +83,7 @@ class FileRaftLogReaderTest {
         }
         Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
         byte[] bytes = Files.readAllBytes(segment);
-        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE)); // the crash came before the last fsync
+        Files.delete(dir.resolve(RecoveryPointFile.NAME)); // the crash came before the last fsync
         Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 3));
         long size = Files.size(segment);
         try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
@@ -104,7 +104,7 @@ class FileRaftLogReaderTest {
         }
         Path segment = dir.resolve(String.format("%020d", 0) + FileRaftLog.SUFFIX);
         byte[] bytes = Files.readAllBytes(segment);
-        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE)); // the crash came before the last fsync
+        Files.delete(dir.resolve(RecoveryPointFile.NAME)); // the crash came before the last fsync
         Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 2));
         try (FileRaftLogReader reader = FileRaftLogReader.open(dir)) {
             assertEquals(whole, readAll(reader));
@@ -221,7 +221,7 @@ class FileRaftLogReaderTest {
             return;
         }
         // A crash before the last fsync, whose recovery point never reached the disk: the tail may be torn.
-        Files.deleteIfExists(directory.resolve(FileRaftLog.RECOVERY_POINT_FILE));
+        Files.deleteIfExists(directory.resolve(RecoveryPointFile.NAME));
         int position = bytes.length - 1 - random.nextInt(Math.min(bytes.length, 60));
         if (random.nextBoolean()) {
             Files.write(last, java.util.Arrays.copyOf(bytes, position));

@@ -338,18 +338,18 @@ class FileRaftLogTest {
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
             log.append(entries(0, 10, 1));
         }
-        Files.writeString(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE), "garbage");
+        Files.writeString(dir.resolve(RecoveryPointFile.NAME), "garbage");
         flipByteOfEntry(4);
         try (FileRaftLog log = FileRaftLog.open(dir, SEGMENT_BYTES * 64)) {
             assertEquals(4, log.endOffset());
         }
-        assertTrue(FileRaftLog.parseRecoveryPoint("00000000000000000010 00000000\n".getBytes()).isEmpty(),
+        assertTrue(RecoveryPointFile.parse("00000000000000000010 00000000\n".getBytes()).isEmpty(),
                 "a wrong checksum");
     }
 
     /** The last flush's recovery point never reached the disk: what follows may be a torn tail. */
     private void crashedBeforeTheLastFsync() throws IOException {
-        Files.delete(dir.resolve(FileRaftLog.RECOVERY_POINT_FILE));
+        Files.delete(dir.resolve(RecoveryPointFile.NAME));
     }
 
     private void flipByteOfEntry(int index) throws IOException {

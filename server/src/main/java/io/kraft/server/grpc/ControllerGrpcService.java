@@ -1,7 +1,5 @@
 package io.kraft.server.grpc;
 
-import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.kraft.metadata.Uuids;
 import io.kraft.metadata.controller.ApiError;
@@ -12,7 +10,6 @@ import io.kraft.metadata.controller.BrokerRegistrationRequest;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.CreateTopicRequest;
 import io.kraft.metadata.controller.CreateTopicResult;
-import io.kraft.metadata.controller.OfflineLogDir;
 import io.kraft.metadata.controller.QuorumController;
 import io.kraft.metadata.controller.ScramAlteration;
 import io.kraft.metadata.controller.TransactionMarkersWritten;
@@ -94,7 +91,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
     private static final Logger LOG = LoggerFactory.getLogger(ControllerGrpcService.class);
     private final QuorumController controller;
     /** Each broker's newest heartbeat stream: the end of a stream it already replaced says nothing of its health. */
-    private final ConcurrentHashMap<Integer, HeartbeatStream> latestStreams = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, BrokerHeartbeatStream> latestStreams = new ConcurrentHashMap<>();
 
     private final SenderCheck senders;
 
@@ -135,123 +132,8 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
 
     @Override
     public StreamObserver<BrokerHeartbeatRequest> brokerHeartbeat(StreamObserver<BrokerHeartbeatResponse> observer) {
-        HeartbeatStream stream = new HeartbeatStream(observer, ControlPlanePeer.current());
-        if (observer instanceof ServerCallStreamObserver<BrokerHeartbeatResponse> call) {
-            // One heartbeat of a stream at a time reaches the controller: the next is read once this one is answered,
-            // so a stream that floods heartbeats waits in gRPC's flow control instead of the controller's queue.
-            call.disableAutoRequest();
-            stream.call = call;
-            call.request(1);
-        }
-        return stream;
-    }
-
-    private static List<OfflineLogDir> offlineLogDirs(BrokerHeartbeatRequest request) {
-        return request.getOfflineLogDirsList().stream().map(dir -> new OfflineLogDir(
-                Uuids.fromProto(dir.getDirectoryId()), dir.getPartitionsList().stream()
-                        .map(p -> new TopicIdPartition(Uuids.fromProto(p.getTopicId()), p.getPartitionId())).toList()))
-                .toList();
-    }
-
-    /** One broker's heartbeat stream: answers in request order and reports the stream's end. */
-    private final class HeartbeatStream implements StreamObserver<BrokerHeartbeatRequest> {
-        private final StreamObserver<BrokerHeartbeatResponse> observer;
-        /** Who opened the stream, on a TLS control plane: every heartbeat on it must be that broker's. */
-        private final Optional<ControlPlanePeer> peer;
-        /** The call's flow control, when gRPC serves the stream (tests may call the service directly). */
-        private ServerCallStreamObserver<BrokerHeartbeatResponse> call;
-        private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
-        private int brokerId = -1;
-        private boolean ended;
-        // Whether this controller accepted a heartbeat on the stream. A broker probing voters during an election
-        // opens and closes streams to controllers that answer NOT_CONTROLLER; if one of them becomes active a moment
-        // later, the end of such a stream must not count as the broker's connection loss and fence it.
-        private volatile boolean accepted;
-
-        HeartbeatStream(StreamObserver<BrokerHeartbeatResponse> observer, Optional<ControlPlanePeer> peer) {
-            this.observer = observer;
-            this.peer = peer;
-        }
-
-        @Override
-        public synchronized void onNext(BrokerHeartbeatRequest request) {
-            StatusRuntimeException refusal = senders.refusal("BrokerHeartbeat", request.getBrokerId(), peer);
-            if (refusal != null) {
-                end();
-                observer.onError(refusal);
-                return;
-            }
-            try {
-                ControllerRequestChecks.brokerIdAndEpoch(request.getBrokerId(), request.getBrokerEpoch());
-            } catch (IllegalArgumentException e) {
-                send(toResponse(null, invalid(e)));
-                requestNext();
-                return;
-            }
-            if (brokerId != request.getBrokerId()) {
-                if (brokerId >= 0) {
-                    latestStreams.remove(brokerId, this);
-                }
-                brokerId = request.getBrokerId();
-            }
-            latestStreams.put(brokerId, this);
-            CompletableFuture<BrokerHeartbeatReply> answer = controller.heartbeat(
-                    new io.kraft.metadata.controller.BrokerHeartbeatRequest(request.getBrokerId(),
-                            request.getBrokerEpoch(), request.getCurrentMetadataOffset(), request.getWantFence(),
-                            request.getWantShutDown(), offlineLogDirs(request)));
-            // A heartbeat without records answers at once and could overtake one waiting for its commit.
-            lastSent = lastSent.thenCompose(ignored -> answer.handle((reply, failure) -> {
-                if (failure == null) {
-                    accepted = true;
-                }
-                send(toResponse(reply, failure));
-                requestNext();
-                return null;
-            }));
-        }
-
-        private synchronized void requestNext() {
-            if (call != null && !ended) {
-                call.request(1);
-            }
-        }
-
-        private synchronized void send(BrokerHeartbeatResponse response) {
-            if (!ended) {
-                observer.onNext(response);
-            }
-        }
-
-        @Override
-        public synchronized void onError(Throwable t) {
-            end();
-        }
-
-        @Override
-        public synchronized void onCompleted() {
-            end();
-            lastSent.whenComplete((ignored, failure) -> {
-                synchronized (this) {
-                    observer.onCompleted();
-                }
-            });
-        }
-
-        private void end() {
-            if (ended) {
-                return;
-            }
-            ended = true;
-            if (brokerId >= 0 && latestStreams.remove(brokerId, this)) {
-                if (accepted) {
-                    LOG.info("Broker {}'s heartbeat stream to controller {} ended", brokerId, controller.nodeId());
-                    controller.connectionClosed(brokerId);
-                } else {
-                    LOG.debug("Broker {}'s heartbeat stream to controller {} ended before any heartbeat on it was "
-                            + "accepted", brokerId, controller.nodeId());
-                }
-            }
-        }
+        return BrokerHeartbeatStream.open(observer, ControlPlanePeer.current(), controller, senders, latestStreams,
+                this::toResponse);
     }
 
     private BrokerHeartbeatResponse toResponse(BrokerHeartbeatReply reply, Throwable failure) {
@@ -754,7 +636,7 @@ public final class ControllerGrpcService extends ControllerServiceGrpc.Controlle
         return true;
     }
 
-    private static ControllerException invalid(RuntimeException e) {
+    static ControllerException invalid(RuntimeException e) {
         return new ControllerException(Errors.INVALID_REQUEST, e.getMessage());
     }
 

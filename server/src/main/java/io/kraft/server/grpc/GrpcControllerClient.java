@@ -1,5 +1,7 @@
 package io.kraft.server.grpc;
 
+import static io.kraft.server.grpc.ControllerAttempt.decode;
+
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.kraft.raft.VoterSet;
@@ -69,6 +71,9 @@ import io.kraft.proto.controller.TransactionResponse;
 import io.kraft.proto.controller.TransactionTopic;
 import io.kraft.proto.metadata.BrokerIdList;
 import io.kraft.proto.metadata.TopicPartitions;
+import io.kraft.server.grpc.ControllerAttempt.Answered;
+import io.kraft.server.grpc.ControllerAttempt.Redirect;
+import io.kraft.server.grpc.ControllerAttempt.Refused;
 import io.kraft.storage.errors.Errors;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
@@ -330,7 +335,8 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (stub, observer) -> stub.alterPartitionReassignments(message, observer), this::decodePartitions);
     }
 
-    private Attempt<Map<String, Map<Integer, ApiError>>> decodePartitions(PartitionOperationResponse response) {
+    private ControllerAttempt<Map<String, Map<Integer, ApiError>>> decodePartitions(
+            PartitionOperationResponse response) {
         return decode(response.getErrorCode(), response.getErrorMessage(), response.hasActiveControllerId(),
                 response.getActiveControllerId(), () -> PartitionOperations.results(response));
     }
@@ -412,8 +418,9 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         return withRetries("AlterUserScramCredentials", requestDeadlineMs,
                 (stub, observer) -> stub.alterUserScramCredentials(request, observer),
                 (AlterUserScramCredentialsResponse response) -> ScramMessages.notController(response)
-                        .<Attempt<Map<String, ApiError>>>map(message -> decode(Errors.NOT_CONTROLLER.code(), message,
-                                response.hasActiveControllerId(), response.getActiveControllerId(), () -> null))
+                        .<ControllerAttempt<Map<String, ApiError>>>map(message -> decode(
+                                Errors.NOT_CONTROLLER.code(), message, response.hasActiveControllerId(),
+                                response.getActiveControllerId(), () -> null))
                         .orElseGet(() -> new Answered<>(ScramMessages.outcomes(response))));
     }
 
@@ -513,39 +520,23 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                 (stub, observer) -> stub.transactionMarkersWritten(request, observer), GrpcControllerClient::decodeVoid);
     }
 
-    private static Attempt<Void> decodeVoid(TransactionResponse response) {
+    private static ControllerAttempt<Void> decodeVoid(TransactionResponse response) {
         return decode(response.getErrorCode(), response.getErrorMessage(), response.hasActiveControllerId(),
                 response.getActiveControllerId(), () -> null);
     }
 
     // ---- retries --------------------------------------------------------------------------------------------
 
-    /** What one attempt at one controller came to. */
-    private sealed interface Attempt<T> {
-    }
-
-    /** The controller answered (a value, or null for requests that answer nothing). */
-    private record Answered<T>(T value) implements Attempt<T> {
-    }
-
-    /** The active controller refused the request: final. */
-    private record Refused<T>(ControllerException error) implements Attempt<T> {
-    }
-
-    /** Not the active controller, or unreachable: try {@code hint} if present, else another voter. */
-    private record Redirect<T>(OptionalInt hint, String reason) implements Attempt<T> {
-    }
-
     /** One attempt at the given controller, given the request's deadline (System.nanoTime based). */
     @FunctionalInterface
     private interface AttemptAt<T> {
-        CompletableFuture<Attempt<T>> at(int controllerId, long deadlineNanos);
+        CompletableFuture<ControllerAttempt<T>> at(int controllerId, long deadlineNanos);
     }
 
     /** A unary RPC retried as described in the class comment. */
     private <R, T> CompletableFuture<T> withRetries(String rpc, long deadlineMs,
                                                     BiConsumer<ControllerServiceGrpc.ControllerServiceStub, StreamObserver<R>> call,
-                                                    Function<R, Attempt<T>> decoder) {
+                                                    Function<R, ControllerAttempt<T>> decoder) {
         CompletableFuture<T> result = new CompletableFuture<>();
         attempt(rpc, deadlineNanos(deadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result, (controllerId, deadline) -> {
             CompletableFuture<R> response = new CompletableFuture<>();
@@ -568,14 +559,14 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                     + voters.ids() + " answered " + rpc + " in time" + (lastReason.isEmpty() ? "" : ": " + lastReason)));
             return;
         }
-        CompletableFuture<Attempt<T>> answer;
+        CompletableFuture<ControllerAttempt<T>> answer;
         try {
             answer = attempt.at(controllerId, deadlineNanos);
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
         answer.whenComplete((outcome, failure) -> {
-            Attempt<T> settled = failure == null ? outcome : transportFailure(controllerId, failure);
+            ControllerAttempt<T> settled = failure == null ? outcome : transportFailure(controllerId, failure);
             if (settled instanceof Answered<T> answered) {
                 target = controllerId;
                 result.complete(answered.value());
@@ -626,7 +617,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     }
 
     /** A failed call: an unreachable or vanished controller means "try elsewhere"; running out of time is final. */
-    private <T> Attempt<T> transportFailure(int controllerId, Throwable failure) {
+    private <T> ControllerAttempt<T> transportFailure(int controllerId, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof ControllerException e) {
             return new Refused<>(e);
@@ -651,17 +642,6 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
             }
         }
         return new Redirect<>(OptionalInt.empty(), status.getCode() + " " + String.valueOf(status.getDescription()));
-    }
-
-    /** An answer's error code: NONE gives the value, NOT_CONTROLLER redirects, anything else is the controller's refusal. */
-    private static <T> Attempt<T> decode(int errorCode, String errorMessage, boolean hasHint, int hint, Supplier<T> value) {
-        if (errorCode == Errors.NONE.code()) {
-            return new Answered<>(value.get());
-        }
-        if (errorCode == Errors.NOT_CONTROLLER.code()) {
-            return new Redirect<>(hasHint ? OptionalInt.of(hint) : OptionalInt.empty(), errorMessage);
-        }
-        return new Refused<>(new ControllerException(errorFor(errorCode), errorMessage.isEmpty() ? null : errorMessage));
     }
 
     /** The {@link Errors} value of a Kafka error code; a code this build does not know is an unknown server error. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.kraft.broker.group.GroupConfig;
 import io.kraft.broker.group.share.ShareGroupConfig;
 import io.kraft.server.TestNode;
 import java.nio.file.Path;
@@ -22,19 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,11 +46,8 @@ class ShareGroupTest {
 
     @BeforeAll
     static void startNode() throws Exception {
-        node = new TestNode(dir, Map.of(GroupConfig.OFFSETS_TOPIC_NUM_PARTITIONS, "3",
-                ShareGroupConfig.HEARTBEAT_INTERVAL_MS, "500",
-                ShareGroupConfig.SESSION_TIMEOUT_MS, "30000",
-                ShareGroupConfig.RECORD_LOCK_DURATION_MS, Integer.toString(LOCK_MS),
-                ShareGroupConfig.AUTO_OFFSET_RESET, "earliest")).start();
+        node = ShareGroupTests.node(dir, Map.of(ShareGroupConfig.SESSION_TIMEOUT_MS, "30000",
+                ShareGroupConfig.RECORD_LOCK_DURATION_MS, Integer.toString(LOCK_MS))).start();
     }
 
     @AfterAll
@@ -69,32 +58,11 @@ class ShareGroupTest {
     }
 
     private static Properties consumerProps(String group, boolean explicit) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + node.port());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20");
-        if (explicit) {
-            props.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-        }
-        return props;
+        return ShareGroupTests.consumerProps(node, group, 20, explicit);
     }
 
     private static void createAndFill(String topic, int records) throws Exception {
-        node.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + node.port());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "200"); // several small batches
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-            for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(topic, "k" + i, "v" + i));
-            }
-            producer.flush();
-        }
+        ShareGroupTests.createAndFill(node, topic, records);
     }
 
     @Test

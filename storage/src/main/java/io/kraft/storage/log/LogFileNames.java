@@ -60,4 +60,18 @@ public final class LogFileNames {
             return OptionalLong.empty();
         }
     }
+
+    /**
+     * {@code file} with its name's ending {@code oldSuffix} replaced by {@code newSuffix} ("" for none), as a segment's
+     * files are renamed from one state to the next ({@code .cleaned} to {@code .swap}, none to {@code .deleted}).
+     *
+     * @throws IllegalArgumentException if the name does not end with {@code oldSuffix}
+     */
+    public static Path withSuffixReplaced(Path file, String oldSuffix, String newSuffix) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(oldSuffix)) {
+            throw new IllegalArgumentException("file " + file + " does not end with '" + oldSuffix + "'");
+        }
+        return file.resolveSibling(name.substring(0, name.length() - oldSuffix.length()) + newSuffix);
+    }
 }

@@ -709,21 +709,13 @@ public final class LogSegment implements AutoCloseable {
      */
     public void changeFileSuffixes(String oldSuffix, String newSuffix) {
         logFile = renameSuffix(logFile, oldSuffix, newSuffix);
-        offsetIndex.renameTo(replaceSuffix(offsetIndex.file(), oldSuffix, newSuffix));
-        timeIndex.renameTo(replaceSuffix(timeIndex.file(), oldSuffix, newSuffix));
-        txnIndex.renameTo(replaceSuffix(txnIndex.file(), oldSuffix, newSuffix));
-    }
-
-    private static Path replaceSuffix(Path file, String oldSuffix, String newSuffix) {
-        String name = file.getFileName().toString();
-        if (!name.endsWith(oldSuffix)) {
-            throw new IllegalArgumentException("file " + file + " does not end with '" + oldSuffix + "'");
-        }
-        return file.resolveSibling(name.substring(0, name.length() - oldSuffix.length()) + newSuffix);
+        offsetIndex.renameTo(LogFileNames.withSuffixReplaced(offsetIndex.file(), oldSuffix, newSuffix));
+        timeIndex.renameTo(LogFileNames.withSuffixReplaced(timeIndex.file(), oldSuffix, newSuffix));
+        txnIndex.renameTo(LogFileNames.withSuffixReplaced(txnIndex.file(), oldSuffix, newSuffix));
     }
 
     private static Path renameSuffix(Path file, String oldSuffix, String newSuffix) {
-        Path target = replaceSuffix(file, oldSuffix, newSuffix);
+        Path target = LogFileNames.withSuffixReplaced(file, oldSuffix, newSuffix);
         try {
             DurableFiles.atomicMove(file, target);
         } catch (IOException e) {

@@ -11,8 +11,6 @@ import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.ReadShareGroupStateRequest;
 import io.kraft.broker.protocol.message.ReadShareGroupStateResponse;
 import io.kraft.storage.errors.Errors;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -38,29 +36,20 @@ public final class ReadShareGroupStateHandler
                                                      ApiRequest<ReadShareGroupStateRequest> request) {
         ReadShareGroupStateRequest body = request.body();
         ReadShareGroupStateResponse response = new ReadShareGroupStateResponse();
-        List<CompletableFuture<?>> reads = new ArrayList<>();
-        for (ReadShareGroupStateRequest.ReadStateData topic : body.topics()) {
-            ReadShareGroupStateResponse.ReadStateResult out = new ReadShareGroupStateResponse.ReadStateResult()
-                    .setTopicId(topic.topicId());
-            response.results().add(out);
-            for (ReadShareGroupStateRequest.PartitionData p : topic.partitions()) {
-                if (body.groupId() == null || body.groupId().isEmpty() || p.partition() < 0) {
-                    synchronized (out) {
-                        out.partitions().add(new ReadShareGroupStateResponse.PartitionResult()
-                                .setPartition(p.partition()).setErrorCode(Errors.INVALID_REQUEST.code())
-                                .setErrorMessage("a group id and a partition are required").setStartOffset(-1));
-                    }
-                    continue;
-                }
-                SharePartitionKey key = new SharePartitionKey(body.groupId(), topic.topicId(), p.partition());
-                reads.add(coordinator.read(key, p.leaderEpoch()).thenAccept(result -> {
-                    synchronized (out) {
-                        out.partitions().add(ShareStateWire.readResult(p.partition(), result));
-                    }
-                }));
-            }
-        }
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+        return SharePartitionFanOut.answer(body.topics(), ReadShareGroupStateRequest.ReadStateData::partitions,
+                topic -> {
+                    ReadShareGroupStateResponse.ReadStateResult out = new ReadShareGroupStateResponse.ReadStateResult()
+                            .setTopicId(topic.topicId());
+                    response.results().add(out);
+                    return out.partitions();
+                },
+                p -> body.groupId() == null || body.groupId().isEmpty() || p.partition() < 0
+                        ? new ReadShareGroupStateResponse.PartitionResult().setPartition(p.partition())
+                                .setErrorCode(Errors.INVALID_REQUEST.code())
+                                .setErrorMessage("a group id and a partition are required").setStartOffset(-1)
+                        : null,
+                (topic, p) -> coordinator.read(new SharePartitionKey(body.groupId(), topic.topicId(), p.partition()),
+                        p.leaderEpoch()).thenApply(result -> ShareStateWire.readResult(p.partition(), result)))
                 .thenApply(done -> HandlerResponse.of(response));
     }
 

@@ -11,8 +11,6 @@ import io.kraft.broker.protocol.ApiRequest;
 import io.kraft.broker.protocol.message.WriteShareGroupStateRequest;
 import io.kraft.broker.protocol.message.WriteShareGroupStateResponse;
 import io.kraft.storage.errors.Errors;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -38,31 +36,23 @@ public final class WriteShareGroupStateHandler
                                                      ApiRequest<WriteShareGroupStateRequest> request) {
         WriteShareGroupStateRequest body = request.body();
         WriteShareGroupStateResponse response = new WriteShareGroupStateResponse();
-        List<CompletableFuture<?>> writes = new ArrayList<>();
-        for (WriteShareGroupStateRequest.WriteStateData topic : body.topics()) {
-            WriteShareGroupStateResponse.WriteStateResult out = new WriteShareGroupStateResponse.WriteStateResult()
-                    .setTopicId(topic.topicId());
-            response.results().add(out);
-            for (WriteShareGroupStateRequest.PartitionData p : topic.partitions()) {
-                String refusal = ShareStateWire.refusal(body.groupId(), p);
-                if (refusal != null) {
-                    synchronized (out) {
-                        out.partitions().add(new WriteShareGroupStateResponse.PartitionResult()
-                                .setPartition(p.partition()).setErrorCode(Errors.INVALID_REQUEST.code())
-                                .setErrorMessage(refusal));
-                    }
-                    continue;
-                }
-                SharePartitionKey key = new SharePartitionKey(body.groupId(), topic.topicId(), p.partition());
-                writes.add(coordinator.write(key, p.leaderEpoch(), ShareStateWire.snapshot(p)).thenAccept(error -> {
-                    synchronized (out) {
-                        out.partitions().add(new WriteShareGroupStateResponse.PartitionResult()
-                                .setPartition(p.partition()).setErrorCode(error.code()));
-                    }
-                }));
-            }
-        }
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+        return SharePartitionFanOut.answer(body.topics(), WriteShareGroupStateRequest.WriteStateData::partitions,
+                topic -> {
+                    WriteShareGroupStateResponse.WriteStateResult out =
+                            new WriteShareGroupStateResponse.WriteStateResult().setTopicId(topic.topicId());
+                    response.results().add(out);
+                    return out.partitions();
+                },
+                p -> {
+                    String refusal = ShareStateWire.refusal(body.groupId(), p);
+                    return refusal == null ? null : new WriteShareGroupStateResponse.PartitionResult()
+                            .setPartition(p.partition()).setErrorCode(Errors.INVALID_REQUEST.code())
+                            .setErrorMessage(refusal);
+                },
+                (topic, p) -> coordinator.write(new SharePartitionKey(body.groupId(), topic.topicId(), p.partition()),
+                        p.leaderEpoch(), ShareStateWire.snapshot(p)).thenApply(error ->
+                        new WriteShareGroupStateResponse.PartitionResult().setPartition(p.partition())
+                                .setErrorCode(error.code())))
                 .thenApply(done -> HandlerResponse.of(response));
     }
 

@@ -17,6 +17,7 @@ import io.kraft.storage.log.UnexpectedAppendOffsetException;
 import io.kraft.storage.log.UnexpectedLeaderEpochException;
 import io.kraft.storage.record.RecordBatch;
 import java.io.IOException;
+import io.kraft.broker.network.BlockingWireClient;
 import io.kraft.broker.network.InterBrokerSecurity;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

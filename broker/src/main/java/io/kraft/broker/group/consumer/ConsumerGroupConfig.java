@@ -99,20 +99,4 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
         }
         return orDefault ? assignors.get(0) : null;
     }
-
-    /**
-     * An int-valued group setting, or {@code defaultValue} when absent; a one-line error naming the key otherwise.
-     * Still used by the share group settings, which parse by hand.
-     */
-    public static int intProp(Map<String, String> props, String name, int defaultValue) {
-        String text = props.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        try {
-            return Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an int, got '" + text + "'");
-        }
-    }
 }

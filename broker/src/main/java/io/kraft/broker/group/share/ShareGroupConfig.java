@@ -3,9 +3,13 @@ package io.kraft.broker.group.share;
 import static io.kraft.config.ConfigType.INT;
 import static io.kraft.config.ConfigType.STRING;
 import static io.kraft.config.Importance.MEDIUM;
+import static io.kraft.config.Validator.atLeast;
+import static io.kraft.config.Validator.between;
+import static io.kraft.config.Validator.in;
 
-import io.kraft.broker.group.consumer.ConsumerGroupConfig;
 import io.kraft.config.ConfigDef;
+import io.kraft.config.ConfigSource;
+import io.kraft.config.ParsedConfig;
 import java.util.Map;
 
 /**
@@ -38,22 +42,25 @@ public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, in
         }
     }
 
-    /** The keys, so a node's configuration knows them. */
+    /**
+     * The keys, so a node's configuration knows them, with Kafka's validators (Kafka bounds some of them more
+     * tightly, lock duration at 1 s and record locks at 100; tests here run with smaller ones).
+     */
     public static ConfigDef definition() {
         return new ConfigDef()
-                .define(SESSION_TIMEOUT_MS, INT, 45_000, MEDIUM,
+                .define(SESSION_TIMEOUT_MS, INT, 45_000, atLeast(1), MEDIUM,
                         "How long a share group member may go without a heartbeat before it is removed.")
-                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, MEDIUM,
+                .define(HEARTBEAT_INTERVAL_MS, INT, 5_000, atLeast(1), MEDIUM,
                         "How often share group members are told to heartbeat.")
-                .define(MAX_SIZE, INT, 200, MEDIUM, "The most members a share group holds.")
-                .define(MAX_GROUPS, INT, 10, MEDIUM, "The most share groups a broker coordinates.")
-                .define(RECORD_LOCK_DURATION_MS, INT, 30_000, MEDIUM,
+                .define(MAX_SIZE, INT, 200, atLeast(1), MEDIUM, "The most members a share group holds.")
+                .define(MAX_GROUPS, INT, 10, atLeast(1), MEDIUM, "The most share groups a broker coordinates.")
+                .define(RECORD_LOCK_DURATION_MS, INT, 30_000, atLeast(1), MEDIUM,
                         "How long a share consumer holds the records it fetched before they may go to another.")
-                .define(DELIVERY_COUNT_LIMIT, INT, 5, MEDIUM,
+                .define(DELIVERY_COUNT_LIMIT, INT, 5, between(2, 10), MEDIUM,
                         "How many times a record is delivered before it is archived (2 to 10).")
-                .define(PARTITION_MAX_RECORD_LOCKS, INT, 2_000, MEDIUM,
+                .define(PARTITION_MAX_RECORD_LOCKS, INT, 2_000, atLeast(1), MEDIUM,
                         "The most records of a share partition in flight at once.")
-                .define(AUTO_OFFSET_RESET, STRING, "latest", MEDIUM,
+                .define(AUTO_OFFSET_RESET, STRING, "latest", in("earliest", "latest"), MEDIUM,
                         "Where a share group starts reading a partition it has no state for: earliest or latest.");
     }
 
@@ -61,16 +68,18 @@ public record ShareGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, in
         return fromProperties(Map.of());
     }
 
+    /**
+     * Reads the settings from a node's Kafka-named properties; absent ones take Kafka's defaults.
+     *
+     * @throws io.kraft.config.ConfigException naming the key of a value of the wrong type or out of its range
+     * @throws IllegalArgumentException for a heartbeat interval not below the session timeout
+     */
     public static ShareGroupConfig fromProperties(Map<String, String> props) {
-        String reset = props.getOrDefault(AUTO_OFFSET_RESET, "latest").trim();
-        if (!reset.equals("latest") && !reset.equals("earliest")) {
-            throw new IllegalArgumentException(AUTO_OFFSET_RESET + " must be earliest or latest, got '" + reset + "'");
-        }
-        return new ShareGroupConfig(ConsumerGroupConfig.intProp(props, SESSION_TIMEOUT_MS, 45_000), ConsumerGroupConfig.intProp(props, HEARTBEAT_INTERVAL_MS,
-                5_000), ConsumerGroupConfig.intProp(props, MAX_SIZE, 200), ConsumerGroupConfig.intProp(props, MAX_GROUPS, 10),
-                ConsumerGroupConfig.intProp(props, RECORD_LOCK_DURATION_MS, 30_000),
-                ConsumerGroupConfig.intProp(props, DELIVERY_COUNT_LIMIT, 5), ConsumerGroupConfig.intProp(props, PARTITION_MAX_RECORD_LOCKS, 2_000),
-                reset.equals("earliest"));
+        ParsedConfig config = definition().parseOwn(props, ConfigSource.STATIC_BROKER_CONFIG);
+        return new ShareGroupConfig(config.getInt(SESSION_TIMEOUT_MS), config.getInt(HEARTBEAT_INTERVAL_MS),
+                config.getInt(MAX_SIZE), config.getInt(MAX_GROUPS), config.getInt(RECORD_LOCK_DURATION_MS),
+                config.getInt(DELIVERY_COUNT_LIMIT), config.getInt(PARTITION_MAX_RECORD_LOCKS),
+                config.getString(AUTO_OFFSET_RESET).equals("earliest"));
     }
 
     /** The limits each share partition runs under. */

@@ -1,8 +1,9 @@
 package io.kraft.broker.group.share.state;
 
-import io.kraft.broker.fetch.follower.BlockingWireClient;
+import io.kraft.broker.concurrent.ExecutorShutdown;
 import io.kraft.broker.group.share.SharePartition;
 import io.kraft.broker.group.share.SharePartitionKey;
+import io.kraft.broker.network.BlockingWireClient;
 import io.kraft.broker.network.InterBrokerSecurity;
 import io.kraft.broker.protocol.message.ApiMessage;
 import io.kraft.broker.protocol.message.ReadShareGroupStateResponse;
@@ -10,13 +11,13 @@ import io.kraft.broker.protocol.message.WriteShareGroupStateResponse;
 import io.kraft.storage.errors.Errors;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,12 +92,7 @@ public final class RemoteShareState implements AutoCloseable {
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.now(thread, Duration.ofSeconds(5));
         clients.values().forEach(BlockingWireClient::close);
     }
 }

@@ -1,5 +1,6 @@
 package io.kraft.broker.group.share.state;
 
+import io.kraft.broker.concurrent.ExecutorShutdown;
 import io.kraft.broker.group.CoordinatorLog;
 import io.kraft.broker.group.CoordinatorLogException;
 import io.kraft.broker.group.CoordinatorRecord;
@@ -8,6 +9,7 @@ import io.kraft.broker.group.share.SharePartition;
 import io.kraft.broker.group.share.SharePartitionKey;
 import io.kraft.broker.protocol.LogText;
 import io.kraft.storage.errors.Errors;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -166,11 +167,6 @@ public final class ShareStateCoordinator implements CoordinatorShards, ShareStat
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ExecutorShutdown.now(thread, Duration.ofSeconds(5));
     }
 }

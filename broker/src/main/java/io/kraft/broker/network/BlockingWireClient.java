@@ -1,7 +1,5 @@
-package io.kraft.broker.fetch.follower;
+package io.kraft.broker.network;
 
-import io.kraft.broker.network.InterBrokerSecurity;
-import io.kraft.broker.network.SslContextFactory;
 import io.kraft.broker.protocol.ApiKey;
 import io.kraft.broker.protocol.RequestFrame;
 import io.kraft.broker.protocol.ResponseHeader;
@@ -23,6 +21,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -43,22 +42,26 @@ public final class BlockingWireClient implements AutoCloseable {
     private final OutputStream out;
     private final String clientId;
     private final int maxResponseBytes;
+    /** System.nanoTime, or a test's clock: when the SASL session must be renewed. */
+    private final LongSupplier nanoClock;
     /** The bytes of the last response read; reused by the next call when large enough. */
     private byte[] responseBuffer = new byte[0];
     private int responseBufferAllocations;
     private int nextCorrelationId;
     /** The SASL login, or null on a listener without SASL. */
     private SaslClientLogin login;
-    /** System.nanoTime() from which the next call re-authenticates first (KIP-368); Long.MAX_VALUE for never. */
+    /** The {@link #nanoClock} time from which the next call re-authenticates first (KIP-368); MAX_VALUE for never. */
     private long reauthenticateAtNanos = Long.MAX_VALUE;
 
-    private BlockingWireClient(Socket socket, Socket tcp, String clientId, int maxResponseBytes) throws IOException {
+    private BlockingWireClient(Socket socket, Socket tcp, String clientId, int maxResponseBytes,
+                               LongSupplier nanoClock) throws IOException {
         this.socket = socket;
         this.tcp = tcp;
         this.in = new DataInputStream(socket.getInputStream());
         this.out = socket.getOutputStream();
         this.clientId = clientId;
         this.maxResponseBytes = maxResponseBytes;
+        this.nanoClock = nanoClock;
     }
 
     /**
@@ -66,7 +69,8 @@ public final class BlockingWireClient implements AutoCloseable {
      *
      * @throws IOException if the broker cannot be reached
      */
-    static BlockingWireClient connect(InetSocketAddress address, int timeoutMs, String clientId, int maxResponseBytes)
+    public static BlockingWireClient connect(InetSocketAddress address, int timeoutMs, String clientId,
+                                             int maxResponseBytes)
             throws IOException {
         return connect(address, InterBrokerSecurity.PLAINTEXT, timeoutMs, clientId, maxResponseBytes);
     }
@@ -80,6 +84,13 @@ public final class BlockingWireClient implements AutoCloseable {
      */
     public static BlockingWireClient connect(InetSocketAddress address, InterBrokerSecurity security,
                                       int timeoutMs, String clientId, int maxResponseBytes) throws IOException {
+        return connect(address, security, timeoutMs, clientId, maxResponseBytes, System::nanoTime);
+    }
+
+    /** As the other {@code connect}, renewing the SASL session by {@code nanoClock} (a test's clock). */
+    static BlockingWireClient connect(InetSocketAddress address, InterBrokerSecurity security, int timeoutMs,
+                                      String clientId, int maxResponseBytes, LongSupplier nanoClock)
+            throws IOException {
         Optional<SslContextFactory.ClientTls> tls = security.tls();
         Socket plain = new Socket();
         Socket socket = plain;
@@ -94,7 +105,7 @@ public final class BlockingWireClient implements AutoCloseable {
                 secure.setSSLParameters(tls.get().parameters());
                 secure.startHandshake();
             }
-            BlockingWireClient client = new BlockingWireClient(socket, plain, clientId, maxResponseBytes);
+            BlockingWireClient client = new BlockingWireClient(socket, plain, clientId, maxResponseBytes, nanoClock);
             if (security.sasl().isPresent()) {
                 client.login = security.sasl().get();
                 client.authenticate();
@@ -114,7 +125,7 @@ public final class BlockingWireClient implements AutoCloseable {
      * @throws IOException on a network failure, a timeout, or an answer that cannot be read
      */
     public <R extends ApiMessage> R send(ApiMessage request, short version) throws IOException {
-        if (login != null && System.nanoTime() - reauthenticateAtNanos >= 0) {
+        if (login != null && nanoClock.getAsLong() - reauthenticateAtNanos >= 0) {
             // Before the leader's session expires, or it would close the connection at this request.
             authenticate();
         }
@@ -164,7 +175,7 @@ public final class BlockingWireClient implements AutoCloseable {
 
     private void scheduleReauthentication(long sessionLifetimeMs) {
         reauthenticateAtNanos = sessionLifetimeMs <= 0 ? Long.MAX_VALUE
-                : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(sessionLifetimeMs * 85 / 100);
+                : nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(sessionLifetimeMs * 85 / 100);
     }
 
     @SuppressWarnings("unchecked")
@@ -229,7 +240,7 @@ public final class BlockingWireClient implements AutoCloseable {
      * Closes the TCP connection from another thread, so a call blocked on it fails at once: an SSL socket's own close
      * would first try to send its close_notify, behind the blocked call.
      */
-    void abort() {
+    public void abort() {
         try {
             tcp.close();
         } catch (IOException ignored) {

@@ -1,0 +1,2 @@
+/** Small helpers for the broker's own threads. */
+package io.kraft.broker.concurrent;
