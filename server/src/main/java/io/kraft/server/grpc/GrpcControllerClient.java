@@ -116,12 +116,6 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GrpcControllerClient.class);
     /** How long a request is retried against the voters before it fails with NOT_CONTROLLER. */
     public static final long DEFAULT_REQUEST_DEADLINE_MS = 30_000;
-    private static final long INITIAL_BACKOFF_MS = 20;
-    // Kafka's clients retry NOT_CONTROLLER every retry.backoff.ms (100 ms). A cap of 1 s here made a request issued
-    // during an election reach the new controller up to a second after it became active.
-    private static final long MAX_BACKOFF_MS = 200;
-    /** How often a controller that names itself active but does not serve yet is asked again. */
-    private static final long CLAIMING_RETRY_MS = 50;
 
     private final VoterAddressBook voters;
     private final long requestDeadlineMs;
@@ -217,7 +211,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
         }
         io.kraft.proto.controller.BrokerHeartbeatRequest message = proto.build();
         CompletableFuture<BrokerHeartbeatReply> result = new CompletableFuture<>();
-        attempt("BrokerHeartbeat", deadlineNanos(heartbeatDeadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result,
+        attempt("BrokerHeartbeat", deadlineNanos(heartbeatDeadlineMs), target, 0, RetryPace.INITIAL_BACKOFF_MS, "", result,
                 (controllerId, deadline) -> heartbeatStreamTo(controllerId).send(message)
                         .orTimeout(remainingMs(deadline), TimeUnit.MILLISECONDS)
                         .thenApply(response -> decode(response.getErrorCode(), response.getErrorMessage(),
@@ -538,7 +532,7 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
                                                     BiConsumer<ControllerServiceGrpc.ControllerServiceStub, StreamObserver<R>> call,
                                                     Function<R, ControllerAttempt<T>> decoder) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(rpc, deadlineNanos(deadlineMs), target, 0, INITIAL_BACKOFF_MS, "", result, (controllerId, deadline) -> {
+        attempt(rpc, deadlineNanos(deadlineMs), target, 0, RetryPace.INITIAL_BACKOFF_MS, "", result, (controllerId, deadline) -> {
             CompletableFuture<R> response = new CompletableFuture<>();
             call.accept(ControllerServiceGrpc.newStub(channel(controllerId))
                     .withDeadlineAfter(remainingMs(deadline), TimeUnit.MILLISECONDS), new UnaryAnswer<>(response));
@@ -597,10 +591,9 @@ public final class GrpcControllerClient implements Controller, AutoCloseable {
             next = voterIds.get((voterIds.indexOf(controllerId) + 1) % voterIds.size());
         }
         target = next;
-        // The first hop to a named controller goes at once; anything else backs off, so that voters naming
-        // each other during an election cannot make a request spin.
-        long delayMs = hinted && hops == 0 ? 0 : claiming ? Math.min(backoffMs, CLAIMING_RETRY_MS) : backoffMs;
-        long nextBackoffMs = claiming ? backoffMs : Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+        RetryPace pace = RetryPace.after(hinted, claiming, hops, backoffMs);
+        long delayMs = pace.delayMs();
+        long nextBackoffMs = pace.nextBackoffMs();
         String reason = "controller " + controllerId + ": " + redirect.reason();
         LOG.debug("{} goes from controller {} to {} in {} ms ({})", rpc, controllerId, next, delayMs, reason);
         Runnable retry = () -> attempt(rpc, deadlineNanos, next, hops + 1, nextBackoffMs, reason, result, attempt);

@@ -349,12 +349,9 @@ class GrpcControllerClientTest {
         try {
             client = new GrpcControllerClient(Map.of(1, new InetSocketAddress("localhost", server.getPort())),
                     60_000, 2_000, OptionalInt::empty);
-            long started = System.nanoTime();
             assertEquals(7L, client.registerBroker(registration(1)).get(60, TimeUnit.SECONDS));
-            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            // Every refusal was asked again, at the claiming pace RetryPaceTest pins down (no wall-clock check).
             assertEquals(refusals + 1, calls.get());
-            // The growing backoff (capped at 200 ms) sleeps about 5.5 s over 30 refusals; a 50 ms pace about 1.5 s.
-            assertTrue(elapsedMs < 4_500, refusals + " refusals took " + elapsedMs + " ms");
         } finally {
             server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
