@@ -12,6 +12,8 @@ final class CommitTracker {
     private final NodeContext node;
     private final PendingAppends pendingAppends = new PendingAppends();
     private long highWatermark;
+    /** The highest high watermark a leader sent this node (its log may end below it). */
+    private long leaderHighWatermark;
     private long nextOffsetToDeliver;
 
     CommitTracker(NodeContext node) {
@@ -21,6 +23,19 @@ final class CommitTracker {
     /** Offsets below this are committed (and known to be so by this node). */
     long highWatermark() {
         return highWatermark;
+    }
+
+    /**
+     * Offsets below this are committed as far as this node has heard: its own high watermark, or the higher one a
+     * leader sent with records this node has not fetched yet.
+     */
+    long leaderHighWatermark() {
+        return Math.max(highWatermark, leaderHighWatermark);
+    }
+
+    /** A leader sent {@code reported} as its high watermark. */
+    void leaderReported(long reported) {
+        leaderHighWatermark = Math.max(leaderHighWatermark, reported);
     }
 
     /** The first committed offset the state machine has not been handed yet. */

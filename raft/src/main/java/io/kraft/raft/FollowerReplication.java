@@ -89,6 +89,9 @@ final class FollowerReplication {
             }
             node.log.append(wholeBatches(response.entries()));
         }
+        if (!response.diverging()) {
+            commits.leaderReported(response.highWatermark());
+        }
         long knownCommitted = Math.min(response.highWatermark(), node.log.endOffset());
         if (!response.diverging() && knownCommitted > commits.highWatermark()) {
             commits.advanceTo(knownCommitted);

@@ -29,6 +29,15 @@ public interface RaftClient {
     /** The state machine stored snapshot {@code id} in the snapshot store; older log records may be deleted. */
     CompletableFuture<Void> snapshotCreated(SnapshotId id);
 
+    /**
+     * Whether the listener has been handed every record committed as far as this node has heard: false while a
+     * leader has reported a high watermark beyond what this node has fetched (a member catching up between two
+     * fetches). Readable from any thread; it turns true only after the batches it covers reached the listener.
+     */
+    default boolean handedOverAllCommitted() {
+        return true;
+    }
+
     /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
     CompletableFuture<QuorumDescription> describe();
 }

@@ -54,6 +54,8 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** Set on the raft thread once a fatal error stopped it: nothing queued behind the error runs. */
     private volatile boolean stopped;
+    /** Whether the listener has been handed every record known committed; set after each step's hand-over. */
+    private volatile boolean handedOverAllCommitted = true;
     private final RaftStats stats = new RaftStats(System::nanoTime);
     private final AtomicInteger queuedMessages = new AtomicInteger();
     private final AtomicLong droppedMessages = new AtomicLong();
@@ -234,6 +236,11 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         return call(node::voters);
     }
 
+    @Override
+    public boolean handedOverAllCommitted() {
+        return handedOverAllCommitted;
+    }
+
     /** Leader, epoch, high watermark and (on the leader) every member's acknowledged position. */
     @Override
     public CompletableFuture<QuorumDescription> describe() {
@@ -355,6 +362,7 @@ public final class RaftDriver implements RaftClient, AutoCloseable {
         try {
             event.run();
             processReady();
+            handedOverAllCommitted = node.highWatermark() >= node.leaderHighWatermark();
             stats.logEnd(node.log().endOffset(), node.log().lastEpoch());
             if (node.dynamicVoters() && !node.voters().equals(announcedVoters)) {
                 announcedVoters = node.voters();

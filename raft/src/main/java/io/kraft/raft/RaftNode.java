@@ -292,6 +292,11 @@ public final class RaftNode {
         return commits.highWatermark();
     }
 
+    /** Offsets below this are committed as far as this node heard from a leader, fetched or not. */
+    public long leaderHighWatermark() {
+        return commits.leaderHighWatermark();
+    }
+
     /** The log end offset this node knows to be durable. */
     public long flushedEndOffset() {
         return node.log.flushedEndOffset();

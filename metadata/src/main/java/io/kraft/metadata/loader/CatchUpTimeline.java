@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
  * the wait for a leader and for the first commit, and the replay of the log after the snapshot (batches, records,
  * deltas, and the time spent applying them and following them with the indexes), and for a new member when Raft
  * handed the snapshot over (fetched from the leader and installed). Logged as one line at debug level once caught up,
- * that is once the owner first holds every batch Raft has committed to it (a broker's fetches bring the log in
- * pieces, so for a broker this may be between two fetches: the line's offset tells); a controller's standby indexes,
+ * that is once the owner first holds every batch Raft has committed to it and Raft knows of no later commit (a
+ * broker's Raft has fetched up to the high watermark its leader last sent); a controller's standby indexes,
  * built off its loop from the caught-up image, log a second line when they are in place. Called on the owner's loop
  * only.
  */
@@ -33,6 +33,7 @@ public final class CatchUpTimeline {
     private long storeNanos;
     private long followNanos;
     private boolean done;
+    private long caughtUpOffset = -1;
 
     /** @param owner names the node in the line, e.g. "Controller 1" */
     public CatchUpTimeline(String owner) {
@@ -106,12 +107,18 @@ public final class CatchUpTimeline {
         }
     }
 
+    /** The offset the owner first caught up to, or -1 until then. */
+    long caughtUpOffset() {
+        return caughtUpOffset;
+    }
+
     /** The image holds everything handed over so far, up to {@code offset}: logs the line, once. */
     public void caughtUp(long offset) {
         if (done || firstCommitAtMs < 0) {
             return;
         }
         done = true;
+        caughtUpOffset = offset;
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} caught up to offset {} in {} ms: leader known at {} ms, snapshot {} handed over by Raft at {}"
                             + " ms, loaded at {} ms (took {} ms), first commit at {} ms, then {} batches ({} records)"

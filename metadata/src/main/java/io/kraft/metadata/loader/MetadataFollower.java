@@ -114,6 +114,11 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
         loader.register(publisher);
     }
 
+    /** Where this follower's time went until it first caught up. */
+    CatchUpTimeline catchUp() {
+        return loader.catchUp();
+    }
+
     /** The Raft leader this observer last heard of: the active controller, or the one about to be. */
     public LeaderAndEpoch leader() {
         return leader;
@@ -143,7 +148,8 @@ public final class MetadataFollower implements RaftListener, MetadataSource, Aut
                         + batch.baseOffset() + ".." + batches.get(batches.size() - 1).lastOffset() + ": " + e.getMessage(), e);
                 return;
             }
-            if (runs.idle()) {
+            // Caught up once nothing waits for the loop and Raft has fetched all the leader reported committed.
+            if (runs.idle() && (raft == null || raft.handedOverAllCommitted())) {
                 loader.catchUp().caughtUp(loader.image().offset());
             }
             maybeSnapshot();
