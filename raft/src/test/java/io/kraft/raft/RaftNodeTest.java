@@ -131,6 +131,19 @@ class RaftNodeTest {
     }
 
     @Test
+    void aFollowerKnowsOfCommitsItHasNotFetchedYet() {
+        RaftNode follower = node(2, Set.of(1, 2, 3));
+        ready(follower);
+        follower.handle(new RaftMessage.BeginQuorumEpoch(1, 2, 1));
+        ready(follower);
+        // The leader's high watermark is 5, but this response brings the entries up to offset 1 only.
+        follower.handle(new FetchResponse(1, 2, 1, 1, FetchError.NONE, 0, 0, 5, -1, -1,
+                List.of(LogEntry.leaderChange(0, 1, 1), LogEntry.data(1, 1, new byte[] {7}))));
+        assertEquals(2, follower.highWatermark(), "committed as far as its log goes");
+        assertEquals(5, follower.leaderHighWatermark(), "committed as far as the leader said");
+    }
+
+    @Test
     void singleVoterCommitsOnlyAfterItsOwnFlush() {
         RaftNode node = node(1, Set.of(1));
         for (int i = 0; i < 100 && node.role() != Role.LEADER; i++) {
