@@ -53,9 +53,9 @@ public final class ReplicationControlManager {
     private final UncleanElections uncleanElections;
     private final ElrRules elrRules;
     private final Map<String, String> namesByCollisionKey = new HashMap<>();
-    private final Map<Integer, Set<TopicIdPartition>> isrMembership = new HashMap<>();
+    private final PartitionsByBroker isrMembership = new PartitionsByBroker();
     // ELR membership (KIP-966), so an unclean restart finds the partitions whose ELR it leaves.
-    private final Map<Integer, Set<TopicIdPartition>> elrMembership = new HashMap<>();
+    private final PartitionsByBroker elrMembership = new PartitionsByBroker();
     // Partitions with an ELR or last-known ELR, which a change of min.insync.replicas may clear.
     private final Set<TopicIdPartition> withElr = new HashSet<>();
     private final Map<Integer, Integer> leaderCounts = new HashMap<>();
@@ -348,7 +348,7 @@ public final class ReplicationControlManager {
     public List<MetadataRecord> handleBrokersLeaving(Set<Integer> leaving, Set<Integer> lostData) {
         Set<TopicIdPartition> affected = new TreeSet<>(leaderless.comparator());
         for (int brokerId : leaving) {
-            affected.addAll(isrMembership.getOrDefault(brokerId, Set.of()));
+            isrMembership.forEach(brokerId, affected::add);
         }
         IntPredicate eligible = id -> brokers.isUsable(id) && !leaving.contains(id);
         return elect(affected, eligible, Map.of(), lostData::contains);
@@ -361,7 +361,7 @@ public final class ReplicationControlManager {
     public List<MetadataRecord> handleUncleanShutdown(int brokerId) {
         List<MetadataRecord> records = new ArrayList<>();
         Set<TopicIdPartition> affected = new TreeSet<>(leaderless.comparator());
-        affected.addAll(elrMembership.getOrDefault(brokerId, Set.of()));
+        elrMembership.forEach(brokerId, affected::add);
         for (TopicIdPartition id : affected) {
             PartitionRegistration partition = partition(id);
             PartitionChangeRecord.Builder change = PartitionChangeRecord.newBuilder()
@@ -427,9 +427,8 @@ public final class ReplicationControlManager {
                 }
             }
         }
-        for (TopicIdPartition id : isrMembership.getOrDefault(brokerId, Set.of())) {
-            partition(id).directoryOf(brokerId).filter(failed::contains).ifPresent(dir -> affected.putIfAbsent(id, dir));
-        }
+        isrMembership.forEach(brokerId, id -> partition(id).directoryOf(brokerId).filter(failed::contains)
+                .ifPresent(dir -> affected.putIfAbsent(id, dir)));
         List<MetadataRecord> records = new ArrayList<>();
         affected.forEach((id, directory) -> {
             PartitionRegistration partition = partition(id);
@@ -559,8 +558,8 @@ public final class ReplicationControlManager {
 
     private void reindex(TopicIdPartition id, PartitionRegistration previous, PartitionRegistration next) {
         if (previous != null) {
-            previous.isr().forEach(b -> isrMembership.get(b).remove(id));
-            previous.elr().forEach(b -> elrMembership.get(b).remove(id));
+            previous.isr().forEach(b -> isrMembership.remove(b, id));
+            previous.elr().forEach(b -> elrMembership.remove(b, id));
             withElr.remove(id);
             previous.replicas().forEach(b -> replicaCounts.merge(b, -1, Integer::sum));
             preferredLeaderCounts.merge(previous.replicas().get(0), -1, Integer::sum);
@@ -571,8 +570,8 @@ public final class ReplicationControlManager {
             }
         }
         if (next != null) {
-            next.isr().forEach(b -> isrMembership.computeIfAbsent(b, k -> new HashSet<>()).add(id));
-            next.elr().forEach(b -> elrMembership.computeIfAbsent(b, k -> new HashSet<>()).add(id));
+            next.isr().forEach(b -> isrMembership.add(b, id));
+            next.elr().forEach(b -> elrMembership.add(b, id));
             if (!next.elr().isEmpty() || !next.lastKnownElr().isEmpty()) {
                 withElr.add(id);
             }
@@ -609,20 +608,10 @@ public final class ReplicationControlManager {
      * change by change with indexes built from an image.
      */
     Map<String, Object> indexes() {
-        return Map.of("isrMembership", nonEmpty(isrMembership), "elrMembership", nonEmpty(elrMembership),
+        return Map.of("isrMembership", isrMembership.toMap(), "elrMembership", elrMembership.toMap(),
                 "withElr", Set.copyOf(withElr), "leaderCounts", nonZero(leaderCounts),
                 "replicaCounts", nonZero(replicaCounts), "preferredLeaderCounts", nonZero(preferredLeaderCounts),
                 "leaderless", List.copyOf(leaderless), "namesByCollisionKey", Map.copyOf(namesByCollisionKey));
-    }
-
-    private static Map<Integer, Set<TopicIdPartition>> nonEmpty(Map<Integer, Set<TopicIdPartition>> membership) {
-        Map<Integer, Set<TopicIdPartition>> copy = new TreeMap<>();
-        membership.forEach((broker, partitions) -> {
-            if (!partitions.isEmpty()) {
-                copy.put(broker, Set.copyOf(partitions));
-            }
-        });
-        return copy;
     }
 
     private static Map<Integer, Integer> nonZero(Map<Integer, Integer> counts) {
