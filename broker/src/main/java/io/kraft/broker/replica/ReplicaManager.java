@@ -25,7 +25,6 @@ import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
-import io.kraft.storage.log.LogConfig;
 import io.kraft.storage.log.TopicPartition;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -487,7 +486,7 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
         Log log = logDirs.getOrCreate(tp, mover.wishedDirectory(tp));
         TopicLogSettings settings = topicConfigs.topicSettings(tp.topic());
-        log.updateConfig(LogConfig.from(settings));
+        log.updateConfig(topicConfigs.logConfig(tp.topic()));
         if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
             PartitionMetadataFile.write(log.dir(), topicId);
         }
