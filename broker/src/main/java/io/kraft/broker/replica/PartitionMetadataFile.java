@@ -50,10 +50,19 @@ final class PartitionMetadataFile {
 
     /** Writes the file atomically and durably (temp file, fsync, rename, fsync of the partition directory). */
     static void write(Path partitionDir, UUID topicId) {
+        write(partitionDir, topicId, true);
+    }
+
+    /**
+     * Writes the file atomically (never a torn file); with {@code durable} false without the two fsyncs, so a power
+     * failure may lose it, and the directory then reads as one without a recorded topic id, which its next creation
+     * records again. A process crash loses nothing either way: the page cache survives it.
+     */
+    static void write(Path partitionDir, UUID topicId, boolean durable) {
         Path file = partitionDir.resolve(FILE_NAME);
         byte[] content = (VERSION_LINE + "\n" + TOPIC_ID_PREFIX + encode(topicId) + "\n").getBytes(StandardCharsets.UTF_8);
         try {
-            DurableFiles.writeAtomically(file, content);
+            DurableFiles.writeAtomically(file, content, durable);
         } catch (IOException e) {
             throw new LogStorageException("cannot write " + file, e);
         }

@@ -25,7 +25,6 @@ import io.kraft.metadata.image.TopicsDelta;
 import io.kraft.storage.PreviousShutdown;
 import io.kraft.storage.errors.Errors;
 import io.kraft.storage.log.Log;
-import io.kraft.storage.log.LogConfig;
 import io.kraft.storage.log.TopicPartition;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -487,9 +486,12 @@ public final class ReplicaManager implements MetadataPublisher, AutoCloseable {
         }
         Log log = logDirs.getOrCreate(tp, mover.wishedDirectory(tp));
         TopicLogSettings settings = topicConfigs.topicSettings(tp.topic());
-        log.updateConfig(LogConfig.from(settings));
+        log.updateConfig(topicConfigs.logConfig(tp.topic()));
         if (PartitionMetadataFile.read(log.dir()).isEmpty()) {
-            PartitionMetadataFile.write(log.dir(), topicId);
+            // An empty log holds nothing that could be taken for another topic's data, and a new topic creates its
+            // replicas one after the other on this thread (50 for __consumer_offsets, on a group's first lookup):
+            // its file goes without fsyncs, which a power failure may undo (the next creation writes it again).
+            PartitionMetadataFile.write(log.dir(), topicId, log.logEndOffset() > 0);
         }
         Partition partition = new Partition(tp, topicId, brokerId, log, checkpointedHighWatermarks.getOrDefault(tp, 0L));
         partition.setMinIsr(MinIsr.of(settings.minInsyncReplicas(), image));

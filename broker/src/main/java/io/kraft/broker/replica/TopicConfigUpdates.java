@@ -26,6 +26,8 @@ final class TopicConfigUpdates {
     private final Function<MetadataImage, TopicConfigResolver> resolvers;
     private final Map<TopicPartition, Partition> partitions;
     private final Supplier<MetadataImage> image;
+    /** Read and written by any thread asking; a lost update only costs a second resolution. */
+    private volatile Resolved lastResolved;
 
     /**
      * @param resolvers  the resolver of topic settings for an image, e.g. one honouring dynamic broker defaults
@@ -90,7 +92,32 @@ final class TopicConfigUpdates {
 
     /** A topic's effective settings: its overrides in the current image over the broker defaults. */
     TopicLogSettings topicSettings(String topic) {
+        return resolved(topic).settings();
+    }
+
+    /** The log settings of the topic's partitions now. */
+    LogConfig logConfig(String topic) {
+        return resolved(topic).logConfig();
+    }
+
+    /**
+     * The settings follow from the image alone, so the last topic's are kept with the image they came from: a new
+     * topic's partitions are created one after the other in one image, and each creation asks twice (its log's
+     * config, then the partition's settings); resolving parses and checks every topic key each time.
+     */
+    private Resolved resolved(String topic) {
         MetadataImage current = image.get();
+        Resolved last = lastResolved;
+        if (last != null && last.image() == current && last.topic().equals(topic)) {
+            return last;
+        }
+        TopicLogSettings settings = resolve(current, topic);
+        Resolved next = new Resolved(current, topic, settings, LogConfig.from(settings));
+        lastResolved = next;
+        return next;
+    }
+
+    private TopicLogSettings resolve(MetadataImage current, String topic) {
         Map<String, String> overrides = current.configs().configs(ConfigResource.topic(topic));
         TopicConfigResolver resolver = resolvers.apply(current);
         try {
@@ -102,8 +129,7 @@ final class TopicConfigUpdates {
         }
     }
 
-    /** The log settings of the topic's partitions now. */
-    LogConfig logConfig(String topic) {
-        return LogConfig.from(topicSettings(topic));
+    /** A topic's settings as resolved in one image. */
+    private record Resolved(MetadataImage image, String topic, TopicLogSettings settings, LogConfig logConfig) {
     }
 }

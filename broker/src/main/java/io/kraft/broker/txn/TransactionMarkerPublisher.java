@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -60,6 +61,9 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
     private final long reportIntervalMs;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService executor;
+    private final long retryIntervalMs;
+    /** The periodic retry, running only while a transaction is pending; owned by the executor's thread. */
+    private ScheduledFuture<?> retries;
     private volatile MetadataImage image = MetadataImage.EMPTY;
     /** Owned by the executor's thread. */
     private final Map<String, Pending> pending = new HashMap<>();
@@ -82,7 +86,7 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
             thread.setDaemon(true);
             return thread;
         });
-        executor.scheduleWithFixedDelay(this::process, retryIntervalMs, retryIntervalMs, TimeUnit.MILLISECONDS);
+        this.retryIntervalMs = retryIntervalMs;
     }
 
     @Override
@@ -149,6 +153,28 @@ public final class TransactionMarkerPublisher implements MetadataPublisher, Auto
                 write(p, toWrite);
             } else if (!p.written.isEmpty() && nowMs >= p.nextReportMs) {
                 report(p, nowMs);
+            }
+        }
+        retryWhilePending();
+    }
+
+    /**
+     * Keeps the periodic retry running while a transaction is pending and stops it once none is: an idle broker's
+     * thread then sleeps instead of waking ten times a second to find nothing. Every change of the pending
+     * transactions is followed by {@link #process}, which calls this.
+     */
+    private void retryWhilePending() {
+        if (pending.isEmpty()) {
+            if (retries != null) {
+                retries.cancel(false);
+                retries = null;
+            }
+        } else if (retries == null) {
+            try {
+                retries = executor.scheduleWithFixedDelay(this::process, retryIntervalMs, retryIntervalMs,
+                        TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closed) {
+                LOG.debug("Broker {} no longer retries transaction markers: closed", brokerId);
             }
         }
     }

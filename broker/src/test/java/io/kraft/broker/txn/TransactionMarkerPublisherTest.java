@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,7 @@ class TransactionMarkerPublisherTest {
     private MetadataImage image = MetadataImage.EMPTY;
     private long offset;
     private TransactionMarkerPublisher publisher;
+    private final AtomicInteger clockReads = new AtomicInteger();
 
     @AfterEach
     void close() {
@@ -71,7 +73,10 @@ class TransactionMarkerPublisherTest {
             Map<TopicPartition, Errors> result = new LinkedHashMap<>();
             partitions.forEach(p -> result.put(p, writeError.get()));
             return CompletableFuture.completedFuture(result);
-        }, 20, 200, System::currentTimeMillis);
+        }, 20, 200, () -> {
+            clockReads.incrementAndGet();
+            return System.currentTimeMillis();
+        });
     }
 
     private void publish(int epoch, MetadataRecord... records) {
@@ -106,6 +111,16 @@ class TransactionMarkerPublisherTest {
         synchronized (reports) {
             return reports.isEmpty() ? Set.of() : new HashSet<>(reports.get(reports.size() - 1).partitions());
         }
+    }
+
+    @Test
+    void anIdlePublisherDoesNotWakeUp() throws InterruptedException {
+        start();
+        publish(1, MetadataRecords.of(TopicRecord.newBuilder().setName("t").setTopicId(Uuids.toProto(TOPIC)).build()),
+                partition(0, BROKER));
+        Thread.sleep(200); // ten retry periods
+        int idleReads = clockReads.get();
+        assertTrue(idleReads <= 1, "no transaction pending, yet the publisher looked " + idleReads + " times");
     }
 
     @Test
