@@ -169,7 +169,7 @@ public final class KafkaServer implements AutoCloseable {
                         channel.config().setRecvByteBufAllocator(new RequestMemoryRecvAllocator(frames));
                         if (tls != null) {
                             // Decrypts before framing; encrypts what the request channel writes.
-                            channel.pipeline().addLast("tls", tls.newHandler(channel.alloc()));
+                            channel.pipeline().addLast("tls", ListenerSslHandlers.newHandler(tls, channel.alloc()));
                             // Fetched records reach it as chunked reads of their files, taken while writable.
                             channel.pipeline().addLast("chunks", new ChunkedWriteHandler());
                         }
@@ -195,9 +195,10 @@ public final class KafkaServer implements AutoCloseable {
             String message = "cannot bind listener " + config.listenerName() + " on " + address + ": " + e.getMessage();
             throw new UncheckedIOException(message, new IOException(message, e));
         }
+        String security = (tls != null ? "TLS by " + SslContextFactory.providerName(tls) : "plaintext")
+                + (sasl == null ? "" : ", SASL " + String.join("/", sasl.enabledMechanisms()));
         LOG.info("Bound {} for Kafka clients ({}, {}), {} bytes of request memory", serverChannel.localAddress(),
-                config.listenerName(), (tls != null ? "TLS" : "plaintext") + (sasl == null ? ""
-                        : ", SASL " + String.join("/", sasl.enabledMechanisms())), memory.capacityBytes());
+                config.listenerName(), security, memory.capacityBytes());
     }
 
     /** Starts accepting the connections waiting in the backlog and those that follow; idempotent. */

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -129,6 +130,14 @@ public final class SslContextFactory {
      */
     static SslProvider serverProvider(SslSettings settings) {
         return settings.cipherSuites().isEmpty() && OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    /**
+     * Which TLS implementation {@code context} runs on, for the listener's log line: an operator sees whether the
+     * native library loaded (a JDK fallback costs the broker more CPU per TLS byte).
+     */
+    static String providerName(SslContext context) {
+        return context instanceof OpenSslContext ? "OpenSSL (" + OpenSsl.versionString() + ")" : "the JDK";
     }
 
 }

@@ -121,6 +121,11 @@ class SslContextFactoryTest {
         Map<String, String> suites = pkcs12();
         suites.put("ssl.cipher.suites", "TLS_AES_128_GCM_SHA256");
         assertEquals(SslProvider.JDK, SslContextFactory.serverProvider(SslSettings.forListener("SSL", suites)));
+        // What the listener's "Bound" log line says it runs on.
+        assertEquals("OpenSSL (" + OpenSsl.versionString() + ")",
+                SslContextFactory.providerName(SslContextFactory.server(SslSettings.forListener("SSL", pkcs12()))));
+        assertEquals("the JDK",
+                SslContextFactory.providerName(SslContextFactory.server(SslSettings.forListener("SSL", suites))));
     }
 
     @Test
