@@ -239,11 +239,15 @@ public final class GrpcRaftTransport implements RaftTransport {
     public void close() {
         // Pending calls learn first that this node is going away (as a dead process's peers would), then the server
         // stops.
-        for (StreamObserver<?> pending : pendingReplies.values()) {
-            pending.onError(Status.UNAVAILABLE.withDescription("node " + nodeId + " is shutting down")
-                    .asRuntimeException());
+        // Each call is taken out of the map before it is closed, so a request arriving meanwhile that supersedes it
+        // (park) or the core's answer (reply) cannot close it a second time.
+        for (PendingKey key : List.copyOf(pendingReplies.keySet())) {
+            StreamObserver<?> pending = pendingReplies.remove(key);
+            if (pending != null) {
+                pending.onError(Status.UNAVAILABLE.withDescription("node " + nodeId + " is shutting down")
+                        .asRuntimeException());
+            }
         }
-        pendingReplies.clear();
         if (server != null) {
             server.shutdownNow();
         }
