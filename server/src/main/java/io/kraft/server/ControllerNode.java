@@ -64,7 +64,7 @@ public final class ControllerNode implements AutoCloseable {
      * the tick only checks timeouts (election, fetch, request: a second and more), so a coarse step costs nothing in
      * latency, while each tick is a wake-up of the raft thread on every node, busy or idle.
      */
-    static final long TICK_MS = 50;
+    public static final long TICK_MS = 50;
     /**
      * Records one Raft fetch response carries at most (its bytes are capped by {@code RaftConfig}'s 8 MiB as well): a
      * member far behind (a new broker replaying the log) needs one round trip per this many records.

@@ -7,7 +7,6 @@ import io.kraft.config.TopicConfigResolver;
 import io.kraft.metadata.controller.BrokerHeartbeatReply;
 import io.kraft.metadata.controller.BrokerHeartbeatRequest;
 import io.kraft.metadata.controller.BrokerRegistrationRequest;
-import io.kraft.metadata.controller.ControlManagers;
 import io.kraft.metadata.controller.ControllerException;
 import io.kraft.metadata.controller.ControllerSettings;
 import io.kraft.metadata.controller.CreateTopicRequest;
@@ -77,7 +76,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ControllerBenchmark {
     private static final String CLUSTER_ID = "controller-bench";
-    private static final long TICK_MS = 10;
+    private static final long TICK_MS = ControllerNode.TICK_MS; // as the nodes tick
     private static final int PARTITIONS_PER_TOPIC = 10;
     private static final int REPLICATION_FACTOR = 3;
     private static final int IN_FLIGHT = 64;
@@ -305,15 +304,18 @@ public final class ControllerBenchmark {
         return partitions;
     }
 
-    private static long liveHeapBytes() throws InterruptedException {
-        java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
-            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+    /** The live heap {@link ImageHeapProbe} measures for snapshot {@code id} of the store in {@code work}. */
+    private static long heapHoldingImage(Path work, SnapshotId id) throws IOException, InterruptedException {
+        String javaBinary = ProcessHandle.current().info().command().orElse("java");
+        Process probe = new ProcessBuilder(javaBinary, "-Xmx2g", "-cp", System.getProperty("java.class.path"),
+                ImageHeapProbe.class.getName(), work.toString(), id.toString(), work.resolve("probe").toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        if (probe.waitFor() != 0) {
+            throw new IllegalStateException("the heap probe failed (exit " + probe.exitValue() + ")");
         }
-        return used;
+        String[] lines = out.split("\n");
+        return Long.parseLong(lines[lines.length - 1].trim());
     }
 
     /**
@@ -341,8 +343,6 @@ public final class ControllerBenchmark {
             saveNanos = System.nanoTime() - started;
         }
         long loadNanos;
-        long heapHolding;
-        long heapBeforeLoad = liveHeapBytes();
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
              MetadataLoader reader = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("loaded"),
                      snapshots), SnapshotPolicy.from(Map.of()), Time.SYSTEM,
@@ -353,18 +353,10 @@ public final class ControllerBenchmark {
             if (reader.image().topics().size() != image.topics().size()) {
                 throw new IllegalStateException("the loaded snapshot lost topics");
             }
-            // What a controller holds for it: the image and its managers' indexes over it.
-            ControlManagers managers = ControlManagers.fromImage(reader.image(), settings(), topicConfigs(),
-                    Map.of(), new java.util.Random(1));
-            heapHolding = liveHeapBytes();
-            if (managers.metadata().lastOffset() != reader.image().offset()) {
-                throw new IllegalStateException("the managers do not hold the image");
-            }
         }
-        // The running controllers' own heap moves meanwhile (one may just have stopped), so at 100,000 partitions and
-        // below this figure is noise; what dropping the image releases is no better (the frame may still hold it).
+        // What a controller holds for it (the image and its managers' indexes over it), measured in a JVM of its own.
         System.out.printf("[%s] heap of a controller holding the image (image and managers' indexes): %,d MiB%n", label,
-                (heapHolding - heapBeforeLoad) >> 20);
+                heapHoldingImage(work, id) >> 20);
         System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms (the "
                 + "loop waits %,d ms for the checkpoint, the rest is written in the background), loaded in %,d ms%n",
                 label, records.size(), sizeOfRecords, snapshots.sizeBytes(id), TimeUnit.NANOSECONDS.toMillis(saveNanos),
@@ -425,7 +417,7 @@ public final class ControllerBenchmark {
         logs.put(nodeId, log);
     }
 
-    private static TopicConfigResolver topicConfigs() {
+    static TopicConfigResolver topicConfigs() {
         return new TopicConfigResolver(BrokerLogSettings.from(
                 LogConfigs.definition().parse(Map.of(), ConfigSource.STATIC_BROKER_CONFIG)));
     }
@@ -433,7 +425,7 @@ public final class ControllerBenchmark {
     // Sessions and their connection-loss grace outlast the run: on this loaded machine a controller's loop may stall
     // for seconds (a checkpoint, GC), the brokers' heartbeat streams end, and brokers fenced meanwhile would leave
     // no broker to place a topic on (INVALID_REPLICATION_FACTOR) in the middle of a round. Fencing is not measured.
-    private static ControllerSettings settings() {
+    static ControllerSettings settings() {
         return new ControllerSettings(CLUSTER_ID, TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1), false, 1, 1);
     }
 
