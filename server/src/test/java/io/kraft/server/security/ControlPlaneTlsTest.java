@@ -261,8 +261,12 @@ class ControlPlaneTlsTest {
         faults.assertNone();
     }
 
+    /** The leader, once every voter knows it: a voter learns of an election a message later than the leader. */
     private static ControllerNode awaitLeader() {
-        awaitTrue(() -> controllers.values().stream().anyMatch(ControllerNode::isQuorumLeader), "a quorum leader");
+        awaitTrue(() -> controllers.values().stream().filter(ControllerNode::isQuorumLeader).findFirst()
+                .map(leader -> controllers.values().stream()
+                        .allMatch(c -> c.controller().leader().equals(leader.controller().leader())))
+                .orElse(false), "a quorum leader every voter knows");
         return controllers.values().stream().filter(ControllerNode::isQuorumLeader).findFirst().orElseThrow();
     }
 
