@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** Storage that counts the committed deltas written to it and the snapshots saved, and holds one snapshot to load. */
-final class CountingStorage implements MetadataStorage {
+public final class CountingStorage implements MetadataStorage {
     private final List<MetadataRecord> snapshotRecords;
     private final MetadataProvenance snapshotPosition;
     final List<SnapshotId> saved = new ArrayList<>();
     int applies;
 
-    CountingStorage() {
+    public CountingStorage() {
         this(List.of(), null);
     }
 

@@ -4,9 +4,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.kraft.metadata.MetadataRecords;
+import io.kraft.metadata.controller.CountingStorage;
 import io.kraft.metadata.controller.SnapshotPolicy;
 import io.kraft.metadata.fault.RecordingFaultHandler;
-import io.kraft.metadata.image.MetadataDelta;
 import io.kraft.metadata.loop.SingleThreadEventLoop;
 import io.kraft.metadata.loop.Time;
 import io.kraft.proto.metadata.FeatureLevelRecord;
@@ -29,7 +29,7 @@ class MetadataFollowerCatchUpTest {
     void isNotCaughtUpWhileTheLeaderReportedCommitsNotFetchedYet() {
         RecordingFaultHandler faults = new RecordingFaultHandler();
         BehindLeader raft = new BehindLeader();
-        MetadataFollower follower = new MetadataFollower(7, new NoStorage(), SnapshotPolicy.from(java.util.Map.of()),
+        MetadataFollower follower = new MetadataFollower(7, new CountingStorage(), SnapshotPolicy.from(java.util.Map.of()),
                 Time.SYSTEM, new SingleThreadEventLoop("follower-test", faults),
                 new SingleThreadEventLoop("follower-test-publisher", faults), faults);
         try {
@@ -84,32 +84,6 @@ class MetadataFollowerCatchUpTest {
         @Override
         public boolean handedOverAllCommitted() {
             return handedOverAll;
-        }
-    }
-
-    /** Storage that keeps nothing: the test looks at the image only. */
-    private static final class NoStorage implements MetadataStorage {
-        @Override
-        public void apply(MetadataDelta delta) {
-        }
-
-        @Override
-        public boolean containsSnapshot(SnapshotId id) {
-            return false;
-        }
-
-        @Override
-        public CompletableFuture<Void> saveSnapshot(SnapshotId id) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public LoadedSnapshot loadSnapshot(SnapshotId id) {
-            throw new UnsupportedOperationException("no snapshots here");
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
