@@ -57,6 +57,17 @@ class ChaosCheckerTest {
     }
 
     @Test
+    void anAcknowledgementWithoutOffsetOnlyFixesThePartition() {
+        ChaosHistory history = acked("p0-0", 0, 0, "p0-1", 0, (int) ChaosChecker.UNKNOWN_OFFSET,
+                "p0-2", 1, (int) ChaosChecker.UNKNOWN_OFFSET);
+        ChaosChecker.Result result = ChaosChecker.check(history,
+                List.of(at("p0-0", 0, 0), at("p0-1", 0, 7), at("p0-2", 0, 8)));
+        assertEquals(1, result.misplaced(), result.examples().toString());
+        assertTrue(result.examples().get(0).contains("p0-2"), result.examples().toString());
+        assertEquals(0, result.lost());
+    }
+
+    @Test
     void aProducersValuesOutOfSequenceWithinAPartitionAreReordered() {
         ChaosChecker.Result result = ChaosChecker.check(new ChaosHistory(),
                 List.of(at("p0-3", 0, 0), at("p0-1", 0, 1), at("p1-0", 0, 2), at("p0-2", 1, 0)));
