@@ -199,6 +199,9 @@ public final class ControllerBenchmark {
 
     /** Deletes {@code prefix + 0..count-1} and waits until every image is back at {@code remaining} topics. */
     private void deleteTopics(String prefix, int count, int remaining) throws Exception {
+        long start = System.nanoTime();
+        ProcessCost before = ProcessCost.now();
+        ThreadCpu threadsBefore = ThreadCpu.now();
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         CompletableFuture<?>[] all = new CompletableFuture<?>[count];
         for (int i = 0; i < count; i++) {
@@ -217,6 +220,10 @@ public final class ControllerBenchmark {
             Thread.sleep(10);
         }
         expectedTopics = remaining;
+        // Deleting is not timed, but what it leaves behind (RocksDB compaction, garbage) lands in the next round.
+        System.out.printf("  deleted %,d topics in %,d ms; process CPU %.1f s, GC %,d ms; by thread: %s%n", count,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), ProcessCost.now().since(before).cpuSeconds(),
+                ProcessCost.now().since(before).gcMillis(), ThreadCpu.now().topSince(threadsBefore, 6));
     }
 
     /**
@@ -275,9 +282,11 @@ public final class ControllerBenchmark {
     private Round createAndReport(String label, String prefix, int count) throws Exception {
         long firstOffset = latestImage().offset();
         ProcessCost before = ProcessCost.now();
+        ThreadCpu threadsBefore = ThreadCpu.now();
         long[] latenciesNanos = createTopics(prefix, 0, count);
         long createdOffset = awaitAllImagesAt(expectedTopics + count);
         ProcessCost cost = ProcessCost.now().since(before);
+        String threads = ThreadCpu.now().topSince(threadsBefore, 8);
         long records = createdOffset - firstOffset;
         long elapsedNanos = latenciesNanos[latenciesNanos.length - 1];
         latenciesNanos = Arrays.copyOf(latenciesNanos, latenciesNanos.length - 1);
@@ -293,6 +302,7 @@ public final class ControllerBenchmark {
         double perCpuSecond = records / cost.cpuSeconds();
         System.out.printf("  process CPU %.1f s (%,.0f records per CPU second), GC %,d ms%n", cost.cpuSeconds(),
                 perCpuSecond, cost.gcMillis());
+        System.out.printf("  CPU by thread: %s%n", threads);
         return new Round(rate, perCpuSecond);
     }
 
@@ -331,11 +341,12 @@ public final class ControllerBenchmark {
         SnapshotId id;
         long captureNanos;
         long saveNanos;
+        RocksDbMetadataStorage writtenState = new RocksDbMetadataStorage(work.resolve("state"), snapshots);
         try (SingleThreadEventLoop publishing = new SingleThreadEventLoop("bench-publisher");
-             MetadataLoader writer = new MetadataLoader("bench", new RocksDbMetadataStorage(work.resolve("state"),
-                     snapshots), new SnapshotPolicy(1, 1), Time.SYSTEM,
+             MetadataLoader writer = new MetadataLoader("bench", writtenState, new SnapshotPolicy(1, 1), Time.SYSTEM,
                      new PublisherQueue("bench", publishing, BENCH_FAULTS))) {
             writer.applyCommitted(new CommittedBatch(0, 1, records));
+            writtenState.awaitApplied(); // the save is timed on its own, not with the image's writing
             long started = System.nanoTime();
             CompletableFuture<SnapshotId> saving = writer.maybeSnapshot().orElseThrow();
             captureNanos = System.nanoTime() - started;
@@ -358,7 +369,7 @@ public final class ControllerBenchmark {
         System.out.printf("[%s] heap of a controller holding the image (image and managers' indexes): %,d MiB%n", label,
                 heapHoldingImage(work, id) >> 20);
         System.out.printf("[%s] image of %,d records (%,d bytes): snapshot %,d bytes on disk, saved in %,d ms (the "
-                + "loop waits %,d ms for the checkpoint, the rest is written in the background), loaded in %,d ms%n",
+                + "loop waits %,d ms, the rest is done in the background), loaded in %,d ms%n",
                 label, records.size(), sizeOfRecords, snapshots.sizeBytes(id), TimeUnit.NANOSECONDS.toMillis(saveNanos),
                 TimeUnit.NANOSECONDS.toMillis(captureNanos), TimeUnit.NANOSECONDS.toMillis(loadNanos));
 
