@@ -69,7 +69,7 @@ public final class CatchUpTimeline {
 
     /**
      * {@code batchCount} committed batches holding {@code recordCount} records became one delta in {@code nanos}, of
-     * which {@code storeNanos} writing it to the state store.
+     * which {@code storeNanos} handing it to the state store (waiting only when that is behind).
      */
     public void applied(int batchCount, int recordCount, long nanos, long storeNanos) {
         if (done) {
@@ -122,7 +122,7 @@ public final class CatchUpTimeline {
         if (LOG.isDebugEnabled()) {
             LOG.debug("{} caught up to offset {} in {} ms: leader known at {} ms, snapshot {} handed over by Raft at {}"
                             + " ms, loaded at {} ms (took {} ms), first commit at {} ms, then {} batches ({} records)"
-                            + " as {} deltas applied in {} ms ({} ms of it writing the state store) and followed by the"
+                            + " as {} deltas applied in {} ms ({} ms of it waiting for the state store) and followed by the"
                             + " indexes in {} ms", owner, offset, sinceStartMs(), leaderAtMs, snapshotOffset,
                     snapshotHandedAtMs, snapshotAtMs, snapshotLoadMs, firstCommitAtMs, batches, records, deltas,
                     TimeUnit.NANOSECONDS.toMillis(applyNanos), TimeUnit.NANOSECONDS.toMillis(storeNanos),

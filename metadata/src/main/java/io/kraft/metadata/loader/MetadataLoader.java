@@ -213,8 +213,8 @@ public final class MetadataLoader implements AutoCloseable {
         recordBytesSinceSnapshot = 0;
         lastSnapshotMs = nowMs;
         saving = stored.thenApply(done -> {
-            LOG.info("{} saved metadata snapshot {} (captured in {} ms, stored in {} ms)", owner, id, capturedMs,
-                    (System.nanoTime() - startedNanos) / 1_000_000);
+            LOG.info("{} saved metadata snapshot {} in {} ms (its loop waited {} ms)", owner, id,
+                    (System.nanoTime() - startedNanos) / 1_000_000, capturedMs);
             return id;
         });
         return Optional.of(saving);

@@ -24,8 +24,8 @@ public interface MetadataStorage extends AutoCloseable {
     boolean containsSnapshot(SnapshotId id);
 
     /**
-     * Captures the current state as snapshot {@code id} (which must describe exactly that state's position) before it
-     * returns, and stores it durably, possibly in the background so that the caller's loop does not wait for the
+     * Stores the state after every delta applied before this call as snapshot {@code id} (which must describe exactly
+     * that state's position), durably, possibly in the background so that the caller's loop does not wait for the
      * disk: the future completes once the snapshot is stored.
      */
     CompletableFuture<Void> saveSnapshot(SnapshotId id);

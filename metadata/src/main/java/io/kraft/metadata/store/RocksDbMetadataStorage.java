@@ -11,9 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -24,9 +28,14 @@ import org.slf4j.LoggerFactory;
  * Raft's {@link FileSnapshotStore}. The store only mirrors snapshot + log, which Raft replays at every start, so its
  * directory is wiped when this opens; loading a snapshot replaces the directory with the snapshot's checkpoint.
  *
- * <p>Saving a snapshot takes the RocksDB checkpoint (hard links, the state as of now) on the caller's thread and
- * hands the rest, which grows with the state (fsync and CRC of every file, the manifest, the rename into the
- * snapshot store), to a thread of its own, so the controller's loop is not held up by the disk.
+ * <p>RocksDB is written on a thread of its own, in the order the deltas came: the caller's loop (a controller's, a
+ * broker's metadata follower's) only keeps the image in memory and never waits for RocksDB, whose writes, memtable
+ * flushes and checkpoints grow with the state (at a million partitions a checkpoint's flush took 0.4-1.7 s). A
+ * snapshot is the RocksDB checkpoint (hard links) taken on that thread once every delta before it is written; the
+ * rest, which also grows with the state (fsync and CRC of every file, the manifest, the rename into the snapshot
+ * store), runs on a second thread so that later deltas are not held up by the disk. A write that fails stops the
+ * state thread for good: the next call on the caller's thread throws it, and no snapshot of a state that missed it
+ * is ever stored.
  */
 public final class RocksDbMetadataStorage implements MetadataStorage {
     private static final Logger LOG = LoggerFactory.getLogger(RocksDbMetadataStorage.class);
@@ -35,8 +44,19 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
     /** Where a checkpoint waits while the background thread stores it: beside the state, never inside it. */
     private final Path stagingDirectory;
     private final FileSnapshotStore snapshots;
+    /** Applies deltas and takes checkpoints, one at a time and in order. */
+    private final ExecutorService stateThread;
+    /** Moves checkpoints into the snapshot store. */
     private final ExecutorService writer;
+    /** Bounds the deltas waiting for the state thread (each holds its batch's records). */
+    private final Semaphore pendingDeltas = new Semaphore(MAX_PENDING_DELTAS);
+    /** The first write that failed on the state thread; once set, nothing more is written. */
+    private volatile RuntimeException failure;
+    /** Touched only on the state thread (and by the caller once that thread has stopped, at close). */
     private MetadataStateStore stateStore;
+
+    /** Deltas the caller may be ahead of RocksDB by before {@link #apply} waits: a catching-up node's bursts fit. */
+    static final int MAX_PENDING_DELTAS = 256;
 
     /**
      * @param stateDirectory where the RocksDB state store lives (wiped and rebuilt at every start)
@@ -49,17 +69,80 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         deleteRecursively(stateDirectory);
         deleteRecursively(stagingDirectory);
         this.stateStore = MetadataStateStore.open(stateDirectory);
-        String threadName = "metadata-snapshot-writer-" + stateDirectory.getFileName();
-        this.writer = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, threadName);
+        this.stateThread = singleThread("metadata-state-" + stateDirectory.getFileName());
+        this.writer = singleThread("metadata-snapshot-writer-" + stateDirectory.getFileName());
+    }
+
+    private static ExecutorService singleThread(String name) {
+        return Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
         });
     }
 
+    /** Hands the delta to the state thread; waits only if {@link #MAX_PENDING_DELTAS} are still unwritten. */
     @Override
     public void apply(MetadataDelta delta) {
-        stateStore.apply(delta);
+        throwIfFailed();
+        pendingDeltas.acquireUninterruptibly();
+        try {
+            stateThread.execute(() -> {
+                try {
+                    if (failure == null) {
+                        stateStore.apply(delta);
+                    }
+                } catch (RuntimeException e) {
+                    fail(e);
+                } finally {
+                    pendingDeltas.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            pendingDeltas.release();
+            throw e;
+        }
+    }
+
+    /** Waits until every delta handed to {@link #apply} so far is in RocksDB (tests and benchmarks time with it). */
+    public void awaitApplied() {
+        onStateThread(() -> null);
+    }
+
+    private void fail(RuntimeException e) {
+        if (failure == null) {
+            failure = e;
+            LOG.error("The metadata state store in {} stopped after a failed write: {}", stateDirectory, e.toString());
+        }
+    }
+
+    private void throwIfFailed() {
+        RuntimeException failed = failure;
+        if (failed != null) {
+            throw new MetadataStoreException("The metadata state store in " + stateDirectory + " failed earlier: "
+                    + failed.getMessage(), failed);
+        }
+    }
+
+    /** Runs {@code work} on the state thread after every delta handed over so far, and waits for its result. */
+    private <T> T onStateThread(Callable<T> work) {
+        Future<T> result = stateThread.submit(() -> {
+            throwIfFailed();
+            return work.call();
+        });
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataStoreException("Interrupted while waiting for the metadata state store in "
+                    + stateDirectory, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new MetadataStoreException("The metadata state store in " + stateDirectory + " failed: "
+                    + e.getCause(), e.getCause());
+        }
     }
 
     @Override
@@ -67,17 +150,21 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         return snapshots.contains(id);
     }
 
+    /** The checkpoint is taken on the state thread after the deltas applied so far, then stored on the writer's. */
     @Override
     public CompletableFuture<Void> saveSnapshot(SnapshotId id) {
+        throwIfFailed();
         Path staged = stagingDirectory.resolve(id.toString());
-        deleteRecursively(staged);
-        try {
-            Files.createDirectories(stagingDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create " + stagingDirectory, e);
-        }
-        stateStore.checkpoint(staged);
         return CompletableFuture.runAsync(() -> {
+            throwIfFailed();
+            deleteRecursively(staged);
+            try {
+                Files.createDirectories(stagingDirectory);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create " + stagingDirectory, e);
+            }
+            stateStore.checkpoint(staged);
+        }, stateThread).thenRunAsync(() -> {
             try {
                 snapshots.save(id, target -> moveOrCopy(staged, target));
             } finally {
@@ -88,16 +175,20 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
 
     @Override
     public LoadedSnapshot loadSnapshot(SnapshotId id) {
-        replaceState(id);
-        return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
+        return onStateThread(() -> {
+            replaceState(id);
+            return new LoadedSnapshot(stateStore.snapshotRecords(), stateStore.appliedPosition());
+        });
     }
 
     @Override
     public LoadedDelta loadSnapshotDelta(SnapshotId id) {
-        long started = System.nanoTime();
-        replaceState(id);
-        long replaceNanos = System.nanoTime() - started;
-        return new LoadedDelta(stateStore.snapshotDelta(), stateStore.appliedPosition(), replaceNanos);
+        return onStateThread(() -> {
+            long started = System.nanoTime();
+            replaceState(id);
+            long replaceNanos = System.nanoTime() - started;
+            return new LoadedDelta(stateStore.snapshotDelta(), stateStore.appliedPosition(), replaceNanos);
+        });
     }
 
     private void replaceState(SnapshotId id) {
@@ -107,18 +198,24 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         stateStore = MetadataStateStore.open(stateDirectory);
     }
 
-    /** Waits for a snapshot being written out, then closes the state store. */
+    /** Waits for the deltas handed over and a snapshot being written out, then closes the state store. */
     @Override
     public void close() {
-        writer.shutdown();
+        stateThread.shutdown();
         try {
+            if (!stateThread.awaitTermination(60, TimeUnit.SECONDS)) {
+                LOG.warn("The metadata state store in {} was still being written at close", stateDirectory);
+            }
+            writer.shutdown();
             if (!writer.awaitTermination(60, TimeUnit.SECONDS)) {
                 LOG.warn("A metadata snapshot of {} was still being written at close", stateDirectory);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        stateStore.close();
+        if (stateThread.isTerminated()) {
+            stateStore.close();
+        }
     }
 
     // A checkpoint is hard links into the state directory's files, so a rename moves it at no cost.
