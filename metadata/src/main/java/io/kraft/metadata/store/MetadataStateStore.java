@@ -207,17 +207,82 @@ public final class MetadataStateStore implements AutoCloseable {
      *              at least one record replayed
      */
     public void apply(MetadataDelta delta) {
+        try (EncodedDelta encoded = encode(delta)) {
+            write(encoded);
+        }
+    }
+
+    /**
+     * A delta's changes as one RocksDB write, with the positions it goes from and to: what {@link #write} needs,
+     * taken from the delta at once, so that the delta may change afterwards (a publisher queue folds later batches
+     * into it) while the write waits for another thread.
+     */
+    public static final class EncodedDelta implements AutoCloseable {
+        private final long baseOffset;
+        private final MetadataProvenance position;
+        private final WriteBatch batch;
+
+        private EncodedDelta(long baseOffset, MetadataProvenance position, WriteBatch batch) {
+            this.baseOffset = baseOffset;
+            this.position = position;
+            this.batch = batch;
+        }
+
+        /** The position the store is at once this is written. */
+        public MetadataProvenance position() {
+            return position;
+        }
+
+        @Override
+        public void close() {
+            batch.close();
+        }
+    }
+
+    /**
+     * Encodes what {@code delta} changed for {@link #write}; touches none of the store's state, so it may run on
+     * another thread than the writes (not beside a {@link #close}).
+     */
+    public EncodedDelta encode(MetadataDelta delta) {
         checkWritable();
-        MetadataProvenance position = delta.provenance();
+        WriteBatch batch = new WriteBatch();
+        try {
+            MetadataProvenance position = delta.provenance();
+            encodeInto(delta, position, batch);
+            return new EncodedDelta(delta.image().offset(), position, batch);
+        } catch (RuntimeException e) {
+            batch.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Writes an {@link #encode encoded} delta, which must go from exactly the position this store is at.
+     *
+     * @throws IllegalArgumentException if it does not follow the state stored so far (nothing is written)
+     */
+    public void write(EncodedDelta encoded) {
+        checkWritable();
+        MetadataProvenance position = encoded.position;
         if (position.offset() <= appliedPosition.offset()) {
             throw new IllegalArgumentException("Batch ending at offset " + position.offset()
                     + " is not after the applied offset " + appliedPosition.offset());
         }
-        if (delta.image().offset() != appliedPosition.offset()) {
-            throw new IllegalArgumentException("A delta over offset " + delta.image().offset()
+        if (encoded.baseOffset != appliedPosition.offset()) {
+            throw new IllegalArgumentException("A delta over offset " + encoded.baseOffset
                     + " cannot apply to the state store at offset " + appliedPosition.offset());
         }
-        try (WriteBatch batch = new WriteBatch()) {
+        try {
+            db.write(writeOptions, encoded.batch);
+        } catch (RocksDBException e) {
+            throw new MetadataStoreException("Cannot write metadata batch ending at offset " + position.offset()
+                    + " to " + directory + ": " + e.getMessage(), e);
+        }
+        appliedPosition = position;
+    }
+
+    private void encodeInto(MetadataDelta delta, MetadataProvenance position, WriteBatch batch) {
+        try {
             if (delta.hasClusterChanges()) {
                 for (BrokerRegistration broker : delta.clusterDelta().changedBrokers().values()) {
                     batch.put(brokers, StoreKeys.broker(broker.id()),
@@ -299,12 +364,10 @@ public final class MetadataStateStore implements AutoCloseable {
                 }
             }
             batch.put(meta, StoreKeys.APPLIED_POSITION, StoreKeys.position(position.offset(), position.epoch()));
-            db.write(writeOptions, batch);
         } catch (RocksDBException e) {
-            throw new MetadataStoreException("Cannot write metadata batch ending at offset " + position.offset()
-                    + " to " + directory + ": " + e.getMessage(), e);
+            throw new MetadataStoreException("Cannot encode metadata batch ending at offset " + position.offset()
+                    + " for " + directory + ": " + e.getMessage(), e);
         }
-        appliedPosition = position;
     }
 
     // Deleted topics go first: a topic deleted and created again with the same id in one delta is written anew.

@@ -52,8 +52,11 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
     private final Semaphore pendingDeltas = new Semaphore(MAX_PENDING_DELTAS);
     /** The first write that failed on the state thread; once set, nothing more is written. */
     private volatile RuntimeException failure;
-    /** Touched only on the state thread (and by the caller once that thread has stopped, at close). */
-    private MetadataStateStore stateStore;
+    /**
+     * Written and closed only on the state thread (or at close, once it stopped); the caller's thread encodes deltas
+     * with it between loads, which it waits for.
+     */
+    private volatile MetadataStateStore stateStore;
 
     /** Deltas the caller may be ahead of RocksDB by before {@link #apply} waits: a catching-up node's bursts fit. */
     static final int MAX_PENDING_DELTAS = 256;
@@ -81,16 +84,23 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
         });
     }
 
-    /** Hands the delta to the state thread; waits only if {@link #MAX_PENDING_DELTAS} are still unwritten. */
+    /**
+     * Encodes the delta's changes here (the caller may change the delta as soon as this returns: a publisher queue
+     * folds later batches into it) and hands the write to the state thread; waits only if
+     * {@link #MAX_PENDING_DELTAS} are still unwritten.
+     */
     @Override
     public void apply(MetadataDelta delta) {
         throwIfFailed();
         pendingDeltas.acquireUninterruptibly();
+        MetadataStateStore.EncodedDelta encoded = null;
         try {
+            encoded = stateStore.encode(delta);
+            MetadataStateStore.EncodedDelta write = encoded;
             stateThread.execute(() -> {
-                try {
+                try (write) {
                     if (failure == null) {
-                        stateStore.apply(delta);
+                        stateStore.write(write);
                     }
                 } catch (RuntimeException e) {
                     fail(e);
@@ -99,6 +109,9 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
                 }
             });
         } catch (RuntimeException e) {
+            if (encoded != null) {
+                encoded.close();
+            }
             pendingDeltas.release();
             throw e;
         }
@@ -163,7 +176,12 @@ public final class RocksDbMetadataStorage implements MetadataStorage {
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot create " + stagingDirectory, e);
             }
-            stateStore.checkpoint(staged);
+            long applied = stateStore.checkpoint(staged).offset();
+            if (applied != id.endOffset() - 1) {
+                deleteRecursively(staged);
+                throw new MetadataStoreException("Snapshot " + id + " would hold the state at offset " + applied
+                        + ", not " + (id.endOffset() - 1));
+            }
         }, stateThread).thenRunAsync(() -> {
             try {
                 snapshots.save(id, target -> moveOrCopy(staged, target));

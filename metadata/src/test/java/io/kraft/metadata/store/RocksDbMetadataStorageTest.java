@@ -59,6 +59,29 @@ class RocksDbMetadataStorageTest {
     }
 
     @Test
+    void aDeltaChangedAfterItWasHandedOverIsWrittenAsItWasThen() throws Exception {
+        FileSnapshotStore snapshots = FileSnapshotStore.open(dir.resolve("log"));
+        SnapshotId id;
+        try (RocksDbMetadataStorage storage = new RocksDbMetadataStorage(dir.resolve("state"), snapshots)) {
+            MetadataDelta first = topicAfter(MetadataImage.EMPTY, "a");
+            MetadataImage image = first.apply();
+            storage.apply(first);
+            // What a publisher queue does with a delta it still holds: folds the next batch into it.
+            MetadataDelta second = topicAfter(image, "b");
+            first.replayBatch(List.of(MetadataRecords.of(TopicRecord.newBuilder().setName("b")
+                    .setTopicId(Uuids.toProto(UUID.randomUUID())).build())), image.offset() + 1, EPOCH);
+            image = second.apply();
+            storage.apply(second);
+            id = new SnapshotId(image.offset() + 1, EPOCH);
+            storage.saveSnapshot(id).get(1, TimeUnit.MINUTES);
+        }
+        try (RocksDbMetadataStorage reader = new RocksDbMetadataStorage(dir.resolve("other"), snapshots)) {
+            var snapshot = reader.loadSnapshotDelta(id);
+            assertEquals(2, snapshot.delta().apply(snapshot.position()).topics().size());
+        }
+    }
+
+    @Test
     void aFailedWriteStopsTheStoreAndTheNextCallSaysSo() throws Exception {
         FileSnapshotStore snapshots = FileSnapshotStore.open(dir.resolve("log"));
         try (RocksDbMetadataStorage storage = new RocksDbMetadataStorage(dir.resolve("state"), snapshots)) {
