@@ -572,9 +572,20 @@ public final class ControllerBenchmark {
         return sortedNanos[Math.max(0, index)] / 1e6;
     }
 
+    /**
+     * A free port below Linux's ephemeral range (32768 and up): the voters' ports are fixed before the nodes bind
+     * them, and a port the kernel handed out as free could meanwhile become a client connection's local port.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int candidate = 20_000 + random.nextInt(12_000);
+            try (ServerSocket socket = new ServerSocket(candidate)) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IOException("no free port in 20000-31999");
     }
 }
