@@ -35,6 +35,14 @@ class RocksDbMetadataStorageTest {
         return delta;
     }
 
+    /** Snapshot {@code id} loaded by a fresh storage, as a restarting node does. */
+    private MetadataImage loadedImage(FileSnapshotStore snapshots, SnapshotId id) {
+        try (RocksDbMetadataStorage reader = new RocksDbMetadataStorage(dir.resolve("other"), snapshots)) {
+            var snapshot = reader.loadSnapshotDelta(id);
+            return snapshot.delta().apply(snapshot.position());
+        }
+    }
+
     @Test
     void aSnapshotSavedRightAfterApplyingHoldsEveryDeltaBeforeIt() throws Exception {
         FileSnapshotStore snapshots = FileSnapshotStore.open(dir.resolve("log"));
@@ -50,12 +58,9 @@ class RocksDbMetadataStorageTest {
             id = new SnapshotId(image.offset() + 1, EPOCH);
             storage.saveSnapshot(id).get(1, TimeUnit.MINUTES);
         }
-        try (RocksDbMetadataStorage reader = new RocksDbMetadataStorage(dir.resolve("other"), snapshots)) {
-            var snapshot = reader.loadSnapshotDelta(id);
-            MetadataImage loaded = snapshot.delta().apply(snapshot.position());
-            assertEquals(500, loaded.topics().size());
-            assertEquals(image.offset(), loaded.offset());
-        }
+        MetadataImage loaded = loadedImage(snapshots, id);
+        assertEquals(500, loaded.topics().size());
+        assertEquals(image.offset(), loaded.offset());
     }
 
     @Test
@@ -75,10 +80,7 @@ class RocksDbMetadataStorageTest {
             id = new SnapshotId(image.offset() + 1, EPOCH);
             storage.saveSnapshot(id).get(1, TimeUnit.MINUTES);
         }
-        try (RocksDbMetadataStorage reader = new RocksDbMetadataStorage(dir.resolve("other"), snapshots)) {
-            var snapshot = reader.loadSnapshotDelta(id);
-            assertEquals(2, snapshot.delta().apply(snapshot.position()).topics().size());
-        }
+        assertEquals(2, loadedImage(snapshots, id).topics().size());
     }
 
     @Test
