@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,6 +52,7 @@ import org.apache.kafka.common.errors.OffsetMetadataTooLarge;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -148,6 +152,38 @@ class ConsumerGroupEndToEndTest {
         }
     }
 
+    /** Like awaitTrue, but a timeout says what {@code state} was then, so a rare hang can be told from slowness. */
+    private static void awaitOrExplain(BooleanSupplier condition, String what, Supplier<String> state) {
+        try {
+            awaitTrue(condition, what);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + " did not happen in time; then: " + state.get(), e);
+        }
+    }
+
+    /** The group's committed offsets beside the partitions' ends, its state and members' assignments. */
+    private static String groupProgress(String group, String topic, List<Member> members) {
+        StringBuilder out = new StringBuilder();
+        try {
+            Map<TopicPartition, OffsetAndMetadata> committed = committed(group);
+            Map<TopicPartition, Long> ends = endOffsets(topic, PARTITIONS);
+            out.append("committed/end:");
+            for (int p = 0; p < PARTITIONS; p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                OffsetAndMetadata at = committed.get(tp);
+                out.append(' ').append(p).append('=').append(at == null ? "-" : at.offset())
+                        .append('/').append(ends.get(tp));
+            }
+            ConsumerGroupDescription description = describe(group);
+            out.append("; group ").append(description.groupState()).append(", ")
+                    .append(description.members().size()).append(" members");
+        } catch (Exception e) {
+            out.append("; (could not read the group: ").append(e).append(')');
+        }
+        out.append("; members ").append(members);
+        return out.toString();
+    }
+
     private static ConsumerGroupDescription describe(String group) throws Exception {
         return node.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group)
                 .get(30, TimeUnit.SECONDS);
@@ -180,6 +216,8 @@ class ConsumerGroupEndToEndTest {
         private final Map<Long, AtomicInteger> processed;
         private final AtomicBoolean stop = new AtomicBoolean();
         private final AtomicInteger maxAssigned = new AtomicInteger();
+        /** The partitions this member holds, as its rebalance listener last heard. */
+        private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
         private final LongAdder processedHere = new LongAdder();
         private final LongAdder rebalanceRetries = new LongAdder();
         private final List<Throwable> failures;
@@ -203,15 +241,18 @@ class ConsumerGroupEndToEndTest {
                     @Override
                     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                         commitProcessed();
+                        partitions.forEach(tp -> owned.remove(tp.partition()));
                     }
 
                     @Override
                     public void onPartitionsLost(Collection<TopicPartition> partitions) {
                         // Lost partitions belong to others already: nothing may be committed for them.
+                        partitions.forEach(tp -> owned.remove(tp.partition()));
                     }
 
                     @Override
                     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                        partitions.forEach(tp -> owned.add(tp.partition()));
                         maxAssigned.accumulateAndGet(consumer.assignment().size(), Math::max);
                     }
                 });
@@ -252,6 +293,13 @@ class ConsumerGroupEndToEndTest {
         }
 
         @Override
+        public String toString() {
+            return "{owns " + new TreeSet<>(owned) + ", processed " + processedHere.sum()
+                    + ", commits refused by a rebalance " + rebalanceRetries.sum()
+                    + (thread.isAlive() ? "" : ", thread ended") + "}";
+        }
+
+        @Override
         public void close() throws InterruptedException {
             stop.set(true);
             thread.join(30_000);
@@ -285,8 +333,10 @@ class ConsumerGroupEndToEndTest {
             awaitTrue(() -> fourth.maxAssigned() > 0 || !failures.isEmpty(),
                     "the fourth member to get partitions");
             produce(topic, PARTITIONS, RECORDS / 2, RECORDS - RECORDS / 2, -1);
-            awaitTrue(() -> (processed.size() >= RECORDS && committedTotal(group) >= RECORDS)
-                    || !failures.isEmpty(), "every record processed and committed");
+            awaitOrExplain(() -> (processed.size() >= RECORDS && committedTotal(group) >= RECORDS)
+                    || !failures.isEmpty(), "every record processed and committed",
+                    () -> "processed " + processed.size() + " of " + RECORDS + "; "
+                            + groupProgress(group, topic, members));
             assertTrue(failures.isEmpty(), () -> "a member failed: " + failures);
             assertTrue(fourth.processedHere() > 0, "the fourth member processed records of its partitions");
         } finally {
