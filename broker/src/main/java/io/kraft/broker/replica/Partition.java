@@ -1,6 +1,7 @@
 package io.kraft.broker.replica;
 
 import io.kraft.broker.fetch.FetchIsolation;
+import io.kraft.broker.fetch.FetchReadiness;
 import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.metadata.image.PartitionRegistration;
 import io.kraft.storage.errors.Errors;
@@ -620,14 +621,10 @@ public final class Partition {
     public PartitionRead read(long fetchOffset, int currentLeaderEpoch, int lastFetchedEpoch, int maxBytes,
                               boolean minOneBatch, FetchIsolation isolation, boolean fetchOnlyFromLeader) {
         PartitionRegistration current;
-        Lock lock = roleLock.readLock();
-        lock.lock();
         try {
-            current = checkRequest(currentLeaderEpoch, fetchOnlyFromLeader);
+            current = checkFetch(currentLeaderEpoch, fetchOnlyFromLeader);
         } catch (ReplicaException e) {
             return PartitionRead.failed(e.error(), leaderId(), leaderEpoch());
-        } finally {
-            lock.unlock();
         }
         Log log = this.log; // one log throughout, even if a log directory move swaps it meanwhile
         // The watermark first: the data read below it is then certainly committed.
@@ -635,12 +632,10 @@ public final class Partition {
         long lso = log.lastStableOffset(hw);
         long logStart = log.logStartOffset();
         long logEnd = log.logEndOffset();
-        if (lastFetchedEpoch >= 0 && log.leaderEpochCache().latestEntry().isPresent()) {
-            EpochEndOffset epochEnd = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, logEnd);
-            if (epochEnd.epoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset) {
-                return new PartitionRead(Errors.NONE, FileSlice.empty(), hw, lso, logStart, logEnd,
-                        Optional.of(epochEnd), current.leader(), current.leaderEpoch());
-            }
+        Optional<EpochEndOffset> divergence = divergence(log, lastFetchedEpoch, fetchOffset, logEnd);
+        if (divergence.isPresent()) {
+            return new PartitionRead(Errors.NONE, FileSlice.empty(), hw, lso, logStart, logEnd,
+                    divergence, current.leader(), current.leaderEpoch());
         }
         if (fetchOffset < logStart || fetchOffset > logEnd) {
             // The offsets tell a follower where to restart (log start) or truncate to (high watermark).
@@ -667,6 +662,58 @@ public final class Partition {
         }
         return new PartitionRead(Errors.NONE, records, hw, lso, logStart, logEnd, Optional.empty(),
                 current.leader(), current.leaderEpoch(), aborted);
+    }
+
+    /**
+     * What {@link #read} from {@code fetchOffset} would answer now, judged from offsets alone: a waiting fetch
+     * re-checks its partitions on every append and watermark move, and most of those checks find nothing new, so
+     * they must not cost a read of the log.
+     */
+    public FetchReadiness readiness(long fetchOffset, int currentLeaderEpoch, int lastFetchedEpoch, int maxBytes,
+                                    FetchIsolation isolation, boolean fetchOnlyFromLeader) {
+        try {
+            checkFetch(currentLeaderEpoch, fetchOnlyFromLeader);
+        } catch (ReplicaException e) {
+            return FetchReadiness.ANSWER_NOW;
+        }
+        Log log = this.log;
+        long hw = highWatermark;
+        long logEnd = log.logEndOffset();
+        if (divergence(log, lastFetchedEpoch, fetchOffset, logEnd).isPresent()
+                || fetchOffset < log.logStartOffset() || fetchOffset > logEnd) {
+            return FetchReadiness.ANSWER_NOW;
+        }
+        long maxOffset = switch (isolation) {
+            case LOG_END -> logEnd;
+            case HIGH_WATERMARK -> hw;
+            case TXN_COMMITTED -> log.lastStableOffset(hw);
+        };
+        // The watermarks and the log end only ever sit on batch boundaries, so an offset below them is readable.
+        return fetchOffset < maxOffset && maxBytes > 0 ? FetchReadiness.DATA : FetchReadiness.NOTHING_NEW;
+    }
+
+    /** The role and epoch checks of a fetch, under the role lock. */
+    private PartitionRegistration checkFetch(int currentLeaderEpoch, boolean fetchOnlyFromLeader) {
+        Lock lock = roleLock.readLock();
+        lock.lock();
+        try {
+            return checkRequest(currentLeaderEpoch, fetchOnlyFromLeader);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Where a follower whose last fetched batch has {@code lastFetchedEpoch} diverges from this log (KIP-595's
+     * diverging epoch, v12+): that epoch's end offset here, when it ends before the fetch offset or is unknown.
+     */
+    private static Optional<EpochEndOffset> divergence(Log log, int lastFetchedEpoch, long fetchOffset, long logEnd) {
+        if (lastFetchedEpoch < 0 || log.leaderEpochCache().latestEntry().isEmpty()) {
+            return Optional.empty();
+        }
+        EpochEndOffset epochEnd = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, logEnd);
+        return epochEnd.epoch() < lastFetchedEpoch || epochEnd.endOffset() < fetchOffset
+                ? Optional.of(epochEnd) : Optional.empty();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.kraft.broker.StandaloneBroker;
 import io.kraft.broker.fetch.FetchIsolation;
 import io.kraft.broker.fetch.FetchParams;
 import io.kraft.broker.fetch.FetchPartitionRequest;
+import io.kraft.broker.fetch.FetchReadiness;
 import io.kraft.broker.fetch.PartitionRead;
 import io.kraft.config.LogConfigs;
 import io.kraft.storage.errors.Errors;
@@ -120,6 +121,65 @@ class ReplicaManagerTest {
         assertTrue(read.sizeBytes() > 0);
         assertEquals(3, read.highWatermark());
         assertEquals(0, rm.delayedFetchCount());
+    }
+
+    @Test
+    void aWaitingConsumerFetchCompletesOnlyWhenTheHighWatermarkPassesItsOffset() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> consumer = fetch(rm, -1, 0, 60_000, -1);
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> follower = fetch(rm, 2, 0, 60_000, -1);
+        assertEquals(Errors.NONE, append(rm, (short) 1, 1_000, 3).error());
+        assertTrue(follower.get(WAIT_S, TimeUnit.SECONDS).get(TP).sizeBytes() > 0, "the follower reads to the log end");
+        assertFalse(consumer.isDone(), "the appended records are above the high watermark");
+
+        fetchNow(rm, 2, 3);
+        PartitionRead read = consumer.get(WAIT_S, TimeUnit.SECONDS).get(TP);
+        assertEquals(3, read.highWatermark());
+        assertTrue(read.sizeBytes() > 0);
+    }
+
+    @Test
+    void aWaitingFetchWithMinBytesAboveOneBatchWaitsForEnoughBytes() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", 1, Map.of());
+        int oneBatch = batch(1).remaining();
+        LinkedHashMap<TopicPartition, FetchPartitionRequest> requests = new LinkedHashMap<>();
+        requests.put(TP, new FetchPartitionRequest(0, -1, -1, 1 << 20));
+        CompletableFuture<LinkedHashMap<TopicPartition, PartitionRead>> waiting =
+                rm.fetchMessages(new FetchParams(-1, 60_000, 3 * oneBatch, 1 << 20), requests);
+        append(rm, (short) 1, 1_000, 1);
+        append(rm, (short) 1, 1_000, 1);
+        assertFalse(waiting.isDone(), "two batches are below min_bytes");
+        append(rm, (short) 1, 1_000, 1);
+        assertEquals(3 * oneBatch, waiting.get(WAIT_S, TimeUnit.SECONDS).get(TP).sizeBytes());
+    }
+
+    @Test
+    void readinessJudgesFromOffsetsWhatAReadWouldAnswer() throws Exception {
+        ReplicaManager rm = start(Map.of());
+        broker.createTopic("t", UUID.randomUUID(), 1, Map.of(), List.of(1, 2), List.of(1, 2));
+        Partition partition = rm.partition(TP).orElseThrow();
+        append(rm, (short) 1, 1_000, 3);
+        assertEquals(FetchReadiness.DATA, partition.readiness(0, -1, -1, 1024, FetchIsolation.LOG_END, true));
+        assertEquals(FetchReadiness.NOTHING_NEW,
+                partition.readiness(3, -1, -1, 1024, FetchIsolation.LOG_END, true), "at the log end");
+        assertEquals(FetchReadiness.NOTHING_NEW,
+                partition.readiness(0, -1, -1, 1024, FetchIsolation.HIGH_WATERMARK, true), "above the watermark");
+        assertEquals(FetchReadiness.NOTHING_NEW,
+                partition.readiness(0, -1, -1, 0, FetchIsolation.LOG_END, true), "no bytes asked for");
+        assertEquals(FetchReadiness.ANSWER_NOW,
+                partition.readiness(4, -1, -1, 1024, FetchIsolation.LOG_END, true), "past the log end");
+        fetchNow(rm, 2, 3);
+        assertEquals(FetchReadiness.DATA, partition.readiness(0, -1, -1, 1024, FetchIsolation.HIGH_WATERMARK, true));
+
+        broker.bumpLeaderEpoch(partition.topicId(), 0);
+        append(rm, (short) 1, 1_000, 2);
+        assertEquals(FetchReadiness.ANSWER_NOW,
+                partition.readiness(0, 0, -1, 1024, FetchIsolation.LOG_END, true), "an older leader epoch");
+        assertEquals(FetchReadiness.ANSWER_NOW, partition.readiness(5, 1, 0, 1024, FetchIsolation.LOG_END, true),
+                "epoch 0 ended at offset 3: the follower must truncate");
+        assertEquals(FetchReadiness.DATA, partition.readiness(3, 1, 0, 1024, FetchIsolation.LOG_END, true));
     }
 
     @Test
