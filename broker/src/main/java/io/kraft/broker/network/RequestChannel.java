@@ -163,7 +163,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
         long sequence = sequencer.nextSequence();
         int sizeBytes = bytes.remaining();
-        boolean inline = InlineRequests.runsInline(call.api(), sizeBytes, call.followerFetch());
+        boolean inline = InlineRequests.runsInline(call.api(), sizeBytes);
         pending.add(new PendingRequest(() -> run(call, sequence, frame, receivedNanos, sizeBytes), frame, inline));
         startNext();
     }
